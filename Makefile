@@ -1,0 +1,47 @@
+# telenorid — build, test, benchmark. `make demo` and `make test` are the README's two commands.
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+OUT := out
+LIB := $(OUT)/lib
+SWIFT_BUILD := swift build -c release --product telenorid
+VERSION := 0.1.0
+
+.PHONY: all setup build demo test test-swift test-c test-python fuzz bench clean
+
+all: build
+
+setup:
+	bash scripts/setup.sh
+
+# The .so is shipped stripped (`strip` keeps the dynamic symbol table), with its SONAME links.
+build:
+	$(SWIFT_BUILD)
+	mkdir -p $(LIB)
+	strip -o $(LIB)/libtelenorid.so.$(VERSION) .build/release/libtelenorid.so
+	ln -sf libtelenorid.so.$(VERSION) $(LIB)/libtelenorid.so.0
+	ln -sf libtelenorid.so.0 $(LIB)/libtelenorid.so
+	@echo "libtelenorid.so stripped: $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) bytes (budget 8388608)"
+	@test $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) -le 8388608
+
+demo: build
+	bash scripts/demo.sh
+
+test: build test-swift test-c test-python fuzz
+
+test-swift:
+	swift test
+
+test-c: build
+	bash Tests/c/run.sh
+
+test-python: build
+	bash Tests/python/run.sh
+
+fuzz:
+	bash fuzz/run.sh
+
+bench: build
+	bash bench/run.sh
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,29 @@
+// swift-tools-version:6.2
+// telenorid: an OpenID Connect client core in Swift, shipped as libtelenorid.so behind include/telenorid.h.
+import PackageDescription
+
+let package = Package(
+    name: "telenorid",
+    products: [
+        // The one artifact hosts load. The Swift runtime is linked in statically (see the Telenorid target).
+        .library(name: "telenorid", type: .dynamic, targets: ["Telenorid"]),
+    ],
+    targets: [
+        // The hand-written C contract, imported so `@c @implementation` can check every export against it.
+        .systemLibrary(name: "CTelenorid", path: "include"),
+        // OpenSSL's libcrypto: randomness and digests.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        // The protocol core: pure Swift, no Foundation, knows nothing of C callers.
+        .target(name: "TelenoridCore", dependencies: ["COpenSSL"]),
+        // The export layer: converts handles, strings and status codes, nothing more.
+        .target(
+            name: "Telenorid",
+            dependencies: ["TelenoridCore", "CTelenorid"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib", "-Xlinker", "-soname=libtelenorid.so.0"]),
+            ]
+        ),
+        .testTarget(name: "TelenoridCoreTests", dependencies: ["TelenoridCore"]),
+    ]
+)

@@ -1,0 +1,180 @@
+import CTelenorid
+import TelenoridCore
+
+// The authorization request builder and the pending authorization it produces.
+
+private func parameter(_ param: telenorid_auth_param) throws(TelenoridError) -> AuthorizationRequest.Parameter {
+    switch param {
+    case TELENORID_AUTH_SCOPE: .scope
+    case TELENORID_AUTH_PROMPT: .prompt
+    case TELENORID_AUTH_LOGIN_HINT: .loginHint
+    case TELENORID_AUTH_UI_LOCALES: .uiLocales
+    case TELENORID_AUTH_ACR_VALUES: .acrValues
+    case TELENORID_AUTH_MAX_AGE: .maxAge
+    case TELENORID_AUTH_ALOHA_TOKEN: .alohaToken
+    case TELENORID_AUTH_CLAIMS_PURPOSE: .claimsPurpose
+    case TELENORID_AUTH_RESPONSE_MODE: .responseMode
+    default: throw TelenoridError(.invalidArgument, "unknown authorization parameter \(param)")
+    }
+}
+
+private func json(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> JSONValue? {
+    guard let text = try optionalInputString(pointer, what) else { return nil }
+    do { return try JSON.parse(text) } catch {
+        throw TelenoridError(.invalidArgument, "\(what) is not a JSON value: \(error.message)")
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_new(_ config: OpaquePointer?,
+                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
+        try outPointer(out).pointee = retainedHandle(AuthRequestHandle(AuthorizationRequest(configuration: configuration)))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_set(_ request: OpaquePointer?, _ param: telenorid_auth_param,
+                                       _ value: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let parameter = try parameter(param)
+        try handle.request.set(parameter, try optionalInputString(value, "value"))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_add_parameter(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                                 _ value: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        try handle.request.addParameter(try inputString(name, "name"), try inputString(value, "value"))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target: telenorid_claim_target,
+                                             _ name: UnsafePointer<CChar>?, _ essential: Int32,
+                                             _ purpose: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?,
+                                             _ valuesJSON: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let destination: ClaimsRequest.Target
+        switch target {
+        case TELENORID_CLAIMS_ID_TOKEN: destination = .idToken
+        case TELENORID_CLAIMS_USERINFO: destination = .userinfo
+        default: throw TelenoridError(.invalidArgument, "unknown claims target \(target)")
+        }
+        let essentialFlag: Bool?
+        switch essential {
+        case -1: essentialFlag = nil
+        case 0: essentialFlag = false
+        case 1: essentialFlag = true
+        default: throw TelenoridError(.invalidArgument, "essential must be -1, 0 or 1")
+        }
+        var values: [JSONValue]? = nil
+        if let list = try json(valuesJSON, "values_json") {
+            guard let array = list.arrayValue else {
+                throw TelenoridError(.invalidArgument, "values_json must be a JSON array")
+            }
+            values = array
+        }
+        let claim = ClaimsRequest.Claim(name: try inputString(name, "name"), essential: essentialFlag,
+                                        purpose: try optionalInputString(purpose, "purpose"),
+                                        value: try json(valueJSON, "value_json"), values: values)
+        try handle.request.addClaim(claim, to: destination)
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_set_app_to_app(_ request: OpaquePointer?,
+                                                  _ appCallbackURI: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        try handle.request.setAppToApp(callbackURI: try inputString(appCallbackURI, "app_callback_uri"))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_set_pkce_method(_ request: OpaquePointer?,
+                                                   _ method: telenorid_pkce_method) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        switch method {
+        case TELENORID_PKCE_S256: try handle.request.setPKCEMethod(.s256)
+        case TELENORID_PKCE_PLAIN: try handle.request.setPKCEMethod(.plain)
+        default: throw TelenoridError(.invalidArgument, "unknown PKCE method \(method)")
+        }
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_free(_ request: OpaquePointer?) {
+    release(request)
+}
+
+@c @implementation
+public func telenorid_auth_request_build(_ request: OpaquePointer?,
+                                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(PendingAuthHandle(try handle.request.build()))
+    }
+}
+
+/// The four string views of a pending authorization share one shape.
+private func pendingString(_ pending: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                           _ field: (PendingAuthorization) -> String) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
+        try writeString(field(handle.pending), to: try outPointer(out))
+    }
+}
+
+@c @implementation
+public func telenorid_pending_auth_url(_ pending: OpaquePointer?,
+                                       _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    pendingString(pending, out) { $0.url }
+}
+
+@c @implementation
+public func telenorid_pending_auth_state(_ pending: OpaquePointer?,
+                                         _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    pendingString(pending, out) { $0.state }
+}
+
+@c @implementation
+public func telenorid_pending_auth_nonce(_ pending: OpaquePointer?,
+                                         _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    pendingString(pending, out) { $0.nonce }
+}
+
+@c @implementation
+public func telenorid_pending_auth_code_verifier(_ pending: OpaquePointer?,
+                                                 _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    pendingString(pending, out) { $0.pkce.verifier.string }
+}
+
+@c @implementation
+public func telenorid_pending_auth_serialize(_ pending: OpaquePointer?,
+                                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    pendingString(pending, out) { $0.serialized() }
+}
+
+@c @implementation
+public func telenorid_pending_auth_restore(_ config: OpaquePointer?, _ json: UnsafePointer<CChar>?,
+                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
+        let text = try inputString(json, "json")
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(PendingAuthHandle(try PendingAuthorization(restoring: text, configuration: configuration)))
+    }
+}
+
+@c @implementation
+public func telenorid_pending_auth_free(_ pending: OpaquePointer?) {
+    release(pending)
+}

@@ -1,0 +1,96 @@
+import CTelenorid
+import Glibc
+import TelenoridCore
+
+// The machinery every export uses: run the body, turn a thrown error into a status code and the
+// thread's last error, and never let anything trap on the way.
+
+/// Runs an export's body. The body checks every input before it writes any output, so a thrown error
+/// leaves the caller's outputs and handles as they were.
+func exportCall(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
+    do {
+        try body()
+        return TELENORID_OK
+    } catch {
+        LastError.record(error)
+        return statusCode(error.kind)
+    }
+}
+
+func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
+    switch kind {
+    case .invalidArgument: TELENORID_E_INVALID_ARGUMENT
+    case .malformed: TELENORID_E_MALFORMED
+    case .configuration: TELENORID_E_CONFIGURATION
+    case .insecure: TELENORID_E_INSECURE
+    case .unsupported: TELENORID_E_UNSUPPORTED
+    case .parameterConflict: TELENORID_E_PARAMETER_CONFLICT
+    case .random: TELENORID_E_RANDOM
+    case .stateMismatch: TELENORID_E_STATE_MISMATCH
+    case .redirectMismatch: TELENORID_E_REDIRECT_MISMATCH
+    case .issuerMismatch: TELENORID_E_ISSUER_MISMATCH
+    case .authorizationError: TELENORID_E_AUTHORIZATION_ERROR
+    case .consumed: TELENORID_E_CONSUMED
+    case .version: TELENORID_E_VERSION
+    }
+}
+
+// MARK: Strings in
+
+/// Reads a caller's string: NULL, more than TELENORID_MAX_INPUT bytes, or invalid UTF-8 are refused.
+func inputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> String {
+    guard let pointer else { throw TelenoridError(.invalidArgument, "\(what) is NULL") }
+    let limit = Int(TELENORID_MAX_INPUT)
+    // strnlen stops at the limit, so a missing terminator past it is never read further.
+    let length = strnlen(pointer, limit + 1)
+    guard length <= limit else {
+        throw TelenoridError(.invalidArgument, "\(what) is longer than \(limit) bytes")
+    }
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw TelenoridError(.invalidArgument, "\(what) is not valid UTF-8")
+    }
+    return text
+}
+
+/// Like `inputString`, but NULL means "not given".
+func optionalInputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> String? {
+    guard pointer != nil else { return nil }
+    return try inputString(pointer, what)
+}
+
+// MARK: Strings out
+
+/// A copy of `text` in malloc'd memory for the caller, released by telenorid_string_free.
+func allocateCString(_ text: String) throws(TelenoridError) -> UnsafeMutablePointer<CChar> {
+    let utf8 = text.utf8
+    // A NUL inside would make the C string silently shorter than the value (a "%00" in a callback, say).
+    guard !utf8.contains(0) else {
+        throw TelenoridError(.malformed, "the value holds a NUL character and can't be handed out as a C string")
+    }
+    guard let memory = malloc(utf8.count + 1) else {
+        throw TelenoridError(.invalidArgument, "out of memory copying a string")
+    }
+    let buffer = memory.bindMemory(to: UInt8.self, capacity: utf8.count + 1)
+    _ = UnsafeMutableBufferPointer(start: buffer, count: utf8.count).initialize(from: utf8)
+    buffer[utf8.count] = 0
+    return UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
+}
+
+func freeCString(_ pointer: UnsafeMutablePointer<CChar>?) {
+    guard let pointer else { return }
+    TelenoridCore.Crypto.wipe(pointer, strlen(pointer))
+    free(pointer)
+}
+
+// MARK: Outputs
+
+func outPointer<T>(_ pointer: UnsafeMutablePointer<T>?) throws(TelenoridError) -> UnsafeMutablePointer<T> {
+    guard let pointer else { throw TelenoridError(.invalidArgument, "out is NULL") }
+    return pointer
+}
+
+/// Writes a string output: the copy is made first, so a failure writes nothing.
+func writeString(_ text: String?, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(TelenoridError) {
+    out.pointee = try text.map { value throws(TelenoridError) in try allocateCString(value) }
+}

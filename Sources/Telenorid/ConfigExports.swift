@@ -1,0 +1,80 @@
+import CTelenorid
+import TelenoridCore
+
+// Client configuration: a mutable builder, an immutable configuration, and JSON documents.
+
+private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> ClientConfiguration.Setting {
+    switch key {
+    case TELENORID_CONFIG_ISSUER: .issuer
+    case TELENORID_CONFIG_CLIENT_ID: .clientID
+    case TELENORID_CONFIG_REDIRECT_URI: .redirectURI
+    case TELENORID_CONFIG_SCOPE: .scope
+    case TELENORID_CONFIG_AUTHORIZATION_ENDPOINT: .authorizationEndpoint
+    case TELENORID_CONFIG_TOKEN_ENDPOINT: .tokenEndpoint
+    case TELENORID_CONFIG_USERINFO_ENDPOINT: .userinfoEndpoint
+    case TELENORID_CONFIG_REVOCATION_ENDPOINT: .revocationEndpoint
+    case TELENORID_CONFIG_END_SESSION_ENDPOINT: .endSessionEndpoint
+    case TELENORID_CONFIG_JWKS_URI: .jwksURI
+    case TELENORID_CONFIG_ENVIRONMENT: .environment
+    case TELENORID_CONFIG_ALLOW_PLAIN_PKCE: .allowPlainPKCE
+    default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
+    }
+}
+
+@c @implementation
+public func telenorid_config_builder_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        try outPointer(out).pointee = retainedHandle(ConfigBuilderHandle())
+    }
+}
+
+@c @implementation
+public func telenorid_config_builder_set(_ builder: OpaquePointer?, _ key: telenorid_config_key,
+                                         _ value: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(builder, as: ConfigBuilderHandle.self, "builder")
+        let setting = try setting(key)
+        handle.settings[setting] = try optionalInputString(value, "value")
+    }
+}
+
+@c @implementation
+public func telenorid_config_builder_build(_ builder: OpaquePointer?,
+                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(builder, as: ConfigBuilderHandle.self, "builder")
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(ConfigHandle(try ClientConfiguration(handle.settings)))
+    }
+}
+
+@c @implementation
+public func telenorid_config_builder_free(_ builder: OpaquePointer?) {
+    release(builder)
+}
+
+@c @implementation
+public func telenorid_config_from_json(_ json: UnsafePointer<CChar>?, _ environment: UnsafePointer<CChar>?,
+                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let text = try inputString(json, "json")
+        let name = try optionalInputString(environment, "environment")
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(ConfigHandle(try ClientConfiguration(json: text, environment: name)))
+    }
+}
+
+@c @implementation
+public func telenorid_config_get(_ config: OpaquePointer?, _ key: telenorid_config_key,
+                                 _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(config, as: ConfigHandle.self, "config")
+        let setting = try setting(key)
+        try writeString(handle.configuration.settings[setting], to: try outPointer(out))
+    }
+}
+
+@c @implementation
+public func telenorid_config_free(_ config: OpaquePointer?) {
+    release(config)
+}

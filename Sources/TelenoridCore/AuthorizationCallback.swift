@@ -1,0 +1,37 @@
+/// The redirect that ends the browser part of sign-in (RFC 6749 §4.1.2), checked against the request it
+/// answers. Only a value of this type carries a code onward, so the state check can't be skipped.
+public struct AuthorizationResponse: Sendable {
+    public let code: String
+    public let parameters: FormParameters
+    public let pending: PendingAuthorization
+}
+
+extension PendingAuthorization {
+    public func handleCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationResponse {
+        let uri = try URI(parsing: redirect)
+        let expected = configuration.redirectURI
+        guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
+              uri.userInfo == expected.userInfo, uri.path == expected.path else {
+            throw TelenoridError(.redirectMismatch, "the callback did not arrive at the configured redirect_uri")
+        }
+        let component = responseMode == "fragment" ? uri.fragment : uri.query
+        let parameters = try FormParameters(parsing: (component ?? "")[...])
+        try checkState(parameters["state"], oauthFields: parameters)
+        if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
+            throw TelenoridError(.issuerMismatch, "the callback's iss is not the configured issuer (RFC 9207)")
+        }
+        if let error = parameters["error"] {
+            throw TelenoridError(.authorizationError,
+                                 "the provider refused the authorization: \(error)",
+                                 oauthError: error, oauthErrorDescription: parameters["error_description"],
+                                 oauthErrorURI: parameters["error_uri"])
+        }
+        guard let code = parameters["code"], !code.isEmpty else {
+            throw TelenoridError(.malformed, "the callback carries neither code nor error")
+        }
+        guard consume() else {
+            throw TelenoridError(.consumed, "this authorization request was already answered")
+        }
+        return AuthorizationResponse(code: code, parameters: parameters, pending: self)
+    }
+}

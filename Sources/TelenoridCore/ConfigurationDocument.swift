@@ -1,0 +1,72 @@
+/// Reads client configurations from JSON: one object of settings, or named environments such as
+/// staging and production, each with its own issuer and client.
+extension ClientConfiguration {
+    public init(json text: String, environment: String?) throws(TelenoridError) {
+        let document: JSONValue
+        do { document = try JSON.parse(text) } catch {
+            throw TelenoridError(.malformed, "configuration is not valid JSON: \(error.message)")
+        }
+        guard let root = document.objectValue else {
+            throw TelenoridError(.configuration, "configuration must be a JSON object")
+        }
+        if let environments = root["environments"] {
+            for key in root.keys where key != "environments" && key != "default_environment" {
+                throw TelenoridError(.configuration, "unknown member \"\(key)\" beside \"environments\"")
+            }
+            guard let table = environments.objectValue else {
+                throw TelenoridError(.configuration, "\"environments\" must be an object of named settings")
+            }
+            guard let name = environment ?? root["default_environment"]?.stringValue else {
+                throw TelenoridError(.configuration,
+                                     "no environment chosen and no \"default_environment\"; have: \(table.keys.joined(separator: ", "))")
+            }
+            guard let chosen = table[name]?.objectValue else {
+                throw TelenoridError(.configuration,
+                                     "no environment \"\(name)\"; have: \(table.keys.joined(separator: ", "))")
+            }
+            var settings = try Self.parseSettings(from: chosen)
+            if settings[.environment] == nil { settings[.environment] = name }
+            try self.init(settings)
+        } else {
+            if let environment {
+                throw TelenoridError(.configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
+            }
+            try self.init(Self.parseSettings(from: root))
+        }
+    }
+
+    static func parseSettings(from object: JSONObject) throws(TelenoridError) -> Settings {
+        var settings = Settings()
+        for (key, value) in object.members {
+            if key == "scopes" {
+                guard let items = value.arrayValue else {
+                    throw TelenoridError(.configuration, "\"scopes\" must be an array of strings")
+                }
+                var scopes: [String] = []
+                for item in items {
+                    guard let scope = item.stringValue else {
+                        throw TelenoridError(.configuration, "\"scopes\" must be an array of strings")
+                    }
+                    scopes.append(scope)
+                }
+                guard settings[.scope] == nil else {
+                    throw TelenoridError(.configuration, "give \"scope\" or \"scopes\", not both")
+                }
+                settings[.scope] = scopes.joined(separator: " ")
+                continue
+            }
+            guard let setting = Setting.allCases.first(where: { $0.jsonName == key }) else {
+                throw TelenoridError(.configuration, "unknown configuration member \"\(key)\"")
+            }
+            if setting == .scope && settings[.scope] != nil {
+                throw TelenoridError(.configuration, "give \"scope\" or \"scopes\", not both")
+            }
+            switch value {
+            case .string(let text): settings[setting] = text
+            case .bool(let flag) where setting == .allowPlainPKCE: settings[setting] = flag ? "true" : "false"
+            default: throw TelenoridError(.configuration, "\"\(key)\" must be a \(setting == .allowPlainPKCE ? "boolean" : "string")")
+            }
+        }
+        return settings
+    }
+}

@@ -1,0 +1,118 @@
+import Synchronization
+
+/// An authorization request that went out and waits for its answer: the URL and the secrets the answer
+/// is checked with. Immutable but for being consumed, once, by the first valid callback.
+public final class PendingAuthorization: Sendable {
+    public let configuration: ClientConfiguration
+    public let url: String
+    public let state: String
+    public let nonce: String
+    public let pkce: PKCE
+    public let pkceMethod: PKCE.Method
+    public let responseMode: String
+    public let maxAge: String?
+    public let appCallbackURI: String?
+    private let consumed = Atomic<Bool>(false)
+
+    init(configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
+         pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?) {
+        self.configuration = configuration
+        self.url = url
+        self.state = state
+        self.nonce = nonce
+        self.pkce = pkce
+        self.pkceMethod = pkceMethod
+        self.responseMode = responseMode
+        self.maxAge = maxAge
+        self.appCallbackURI = appCallbackURI
+    }
+
+    public var isConsumed: Bool { consumed.load(ordering: .acquiring) }
+
+    /// Marks the request answered. Only one caller ever gets `true`, so two threads racing with the same
+    /// redirect can't both go on to exchange the code.
+    func consume() -> Bool {
+        consumed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    func checkState(_ received: String?, oauthFields: FormParameters) throws(TelenoridError) {
+        guard let received, Crypto.constantTimeEquals(received.utf8, state.utf8) else {
+            throw TelenoridError(.stateMismatch,
+                                 received == nil ? "the callback carries no state" : "the callback's state is not this request's",
+                                 oauthError: oauthFields["error"], oauthErrorDescription: oauthFields["error_description"],
+                                 oauthErrorURI: oauthFields["error_uri"])
+        }
+    }
+
+    // MARK: Serialization
+
+    public static let formatVersion: Int64 = 1
+
+    /// Versioned JSON holding everything needed to check the callback later, the PKCE verifier included.
+    public func serialized() -> String {
+        var object = JSONObject()
+        object.set("version", .number(JSONNumber(PendingAuthorization.formatVersion)))
+        object.set("client_id", .string(configuration.clientID))
+        object.set("redirect_uri", .string(configuration.redirectURIString))
+        object.set("url", .string(url))
+        object.set("state", .string(state))
+        object.set("nonce", .string(nonce))
+        object.set("code_verifier", .string(pkce.verifier.string))
+        object.set("code_challenge_method", .string(pkceMethod.name))
+        object.set("response_mode", .string(responseMode))
+        if let maxAge { object.set("max_age", .string(maxAge)) }
+        if let appCallbackURI { object.set("app_callback_uri", .string(appCallbackURI)) }
+        return JSON.serialize(.object(object))
+    }
+
+    public convenience init(restoring text: String, configuration: ClientConfiguration) throws(TelenoridError) {
+        let document: JSONValue
+        do { document = try JSON.parse(text) } catch {
+            throw TelenoridError(.malformed, "pending authorization is not valid JSON: \(error.message)")
+        }
+        guard let object = document.objectValue else {
+            throw TelenoridError(.malformed, "pending authorization must be a JSON object")
+        }
+        guard let version = object["version"]?.int64Value else {
+            throw TelenoridError(.malformed, "pending authorization has no version")
+        }
+        guard version == PendingAuthorization.formatVersion else {
+            throw TelenoridError(.version, "pending authorization format version \(version) is not \(PendingAuthorization.formatVersion)")
+        }
+        func string(_ key: String) throws(TelenoridError) -> String {
+            guard let value = object[key]?.stringValue else {
+                throw TelenoridError(.malformed, "pending authorization lacks \"\(key)\"")
+            }
+            return value
+        }
+        func optional(_ key: String) throws(TelenoridError) -> String? {
+            guard let value = object[key] else { return nil }
+            guard let text = value.stringValue else {
+                throw TelenoridError(.malformed, "pending authorization's \"\(key)\" is not a string")
+            }
+            return text
+        }
+        guard try string("client_id") == configuration.clientID,
+              try string("redirect_uri") == configuration.redirectURIString else {
+            throw TelenoridError(.configuration, "pending authorization was made for another client id or redirect URI")
+        }
+        let method: PKCE.Method
+        switch try string("code_challenge_method") {
+        case "S256": method = .s256
+        case "plain" where configuration.allowPlainPKCE: method = .plain
+        default: throw TelenoridError(.unsupported, "pending authorization uses a PKCE method this configuration refuses")
+        }
+        let responseMode = try string("response_mode")
+        guard responseMode == "query" || responseMode == "fragment" else {
+            throw TelenoridError(.malformed, "pending authorization has an unknown response_mode")
+        }
+        let state = try string("state"), nonce = try string("nonce")
+        guard !state.isEmpty, !nonce.isEmpty else {
+            throw TelenoridError(.malformed, "pending authorization has an empty state or nonce")
+        }
+        self.init(configuration: configuration, url: try string("url"), state: state, nonce: nonce,
+                  pkce: try PKCE(verifier: string("code_verifier")), pkceMethod: method,
+                  responseMode: responseMode, maxAge: try optional("max_age"),
+                  appCallbackURI: try optional("app_callback_uri"))
+    }
+}

@@ -1,0 +1,194 @@
+import XCTest
+@testable import TelenoridCore
+
+func testConfiguration(_ extra: [ClientConfiguration.Setting: String] = [:]) throws -> ClientConfiguration {
+    var settings = ClientConfiguration.Settings()
+    settings[.issuer] = "https://id.example.com"
+    settings[.clientID] = "tnn-example"
+    settings[.redirectURI] = "telenorid-example://authcallback/"
+    settings[.scope] = "openid profile offline_access"
+    settings[.authorizationEndpoint] = "https://id.example.com/oauth/authorize"
+    for (key, value) in extra { settings[key] = value }
+    return try ClientConfiguration(settings)
+}
+
+func query(of url: String) throws -> FormParameters {
+    let uri = try URI(parsing: url)
+    return try FormParameters(parsing: (uri.query ?? "")[...])
+}
+
+final class ConfigurationTests: XCTestCase {
+    func testRequiredSettingsAndSecureEndpoints() throws {
+        XCTAssertNoThrow(try testConfiguration())
+        XCTAssertThrowsError(try testConfiguration([.authorizationEndpoint: "http://id.example.com/authorize"])) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .insecure)
+        }
+        XCTAssertNoThrow(try testConfiguration([.authorizationEndpoint: "http://127.0.0.1:8000/authorize"]))
+        XCTAssertThrowsError(try testConfiguration([.redirectURI: "com.app:/cb#frag"]))
+        XCTAssertThrowsError(try testConfiguration([.redirectURI: "http://app.example.com/cb"]))
+        XCTAssertThrowsError(try testConfiguration([.allowPlainPKCE: "yes"]))
+        var settings = ClientConfiguration.Settings()
+        settings[.issuer] = "https://id.example.com"
+        XCTAssertThrowsError(try ClientConfiguration(settings)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration) }
+    }
+
+    func testNamedEnvironmentsFromJSON() throws {
+        let document = """
+        {"default_environment": "production",
+         "environments": {
+           "staging": {"issuer": "https://signin.staging.example.com", "client_id": "app-staging",
+                       "redirect_uri": "app://cb", "scopes": ["openid", "profile"]},
+           "production": {"issuer": "https://signin.example.com", "client_id": "app",
+                          "redirect_uri": "app://cb", "allow_plain_pkce": false}}}
+        """
+        let production = try ClientConfiguration(json: document, environment: nil)
+        XCTAssertEqual(production.clientID, "app")
+        XCTAssertEqual(production.settings[.environment], "production")
+        let staging = try ClientConfiguration(json: document, environment: "staging")
+        XCTAssertEqual(staging.clientID, "app-staging")
+        XCTAssertEqual(staging.scope, "openid profile")
+        XCTAssertThrowsError(try ClientConfiguration(json: document, environment: "qa"))
+    }
+
+    func testUnknownOrMistypedMembersAreRefused() {
+        let base = "\"issuer\":\"https://a.example\",\"client_id\":\"c\",\"redirect_uri\":\"app://cb\""
+        XCTAssertNoThrow(try ClientConfiguration(json: "{\(base)}", environment: nil))
+        XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"clientid\":\"x\"}", environment: nil))
+        XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"scope\":3}", environment: nil))
+        XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"scope\":\"a\",\"scopes\":[\"b\"]}", environment: nil))
+        XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"issuer\":\"https://b.example\"}", environment: nil))
+        XCTAssertThrowsError(try ClientConfiguration(json: "[1]", environment: nil))
+        XCTAssertThrowsError(try ClientConfiguration(json: "{\(base)}", environment: "staging"))
+    }
+}
+
+final class AuthorizationRequestTests: XCTestCase {
+    func testURLCarriesEveryParameterEncoded() throws {
+        var request = AuthorizationRequest(configuration: try testConfiguration())
+        try request.set(.prompt, "login")
+        try request.set(.loginHint, "+47 99 99 99 99")
+        try request.set(.uiLocales, "nb en")
+        try request.set(.acrValues, "urn:level:3")
+        try request.set(.maxAge, "300")
+        try request.set(.alohaToken, "6d1f7c2e-aloha")
+        try request.addParameter("resource", "https://api.example.com/")
+        let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        let pending = try request.build(state: "s1", nonce: "n1", pkce: pkce)
+        XCTAssertTrue(pending.url.hasPrefix("https://id.example.com/oauth/authorize?response_type=code&client_id=tnn-example&redirect_uri=telenorid-example%3A%2F%2Fauthcallback%2F&scope=openid%20profile%20offline_access&state=s1&nonce=n1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"), pending.url)
+        let params = try query(of: pending.url)
+        XCTAssertEqual(params["login_hint"], "+47 99 99 99 99")
+        XCTAssertEqual(params["ui_locales"], "nb en")
+        XCTAssertEqual(params["max_age"], "300")
+        XCTAssertEqual(params["aloha_token"], "6d1f7c2e-aloha")
+        XCTAssertEqual(params["resource"], "https://api.example.com/")
+        XCTAssertEqual(params["redirect_uri"], "telenorid-example://authcallback/")
+        XCTAssertNil(params["claims"])
+    }
+
+    func testSecretsAreFreshAndLongEnough() throws {
+        let request = AuthorizationRequest(configuration: try testConfiguration())
+        let a = try request.build(), b = try request.build()
+        XCTAssertNotEqual(a.state, b.state)
+        XCTAssertNotEqual(a.nonce, b.nonce)
+        XCTAssertEqual(Base64URL.decode(a.state)?.count, 32)
+        XCTAssertEqual(Base64URL.decode(a.nonce)?.count, 32)
+        XCTAssertEqual(try query(of: a.url)["code_challenge"], a.pkce.s256Challenge)
+    }
+
+    // The claims request of seed 001, with the top-level purpose.
+    func testClaimsParameterFromSeed001() throws {
+        var request = AuthorizationRequest(configuration: try testConfiguration())
+        try request.set(.claimsPurpose, "This is why RP is asking for your information")
+        try request.addClaim(.init(name: "given_name", essential: true, purpose: "This is why RP needs your name"), to: .idToken)
+        try request.addClaim(.init(name: "phone_number", essential: true, purpose: "This is why RP needs your phone number"), to: .idToken)
+        try request.addClaim(.init(name: "acr", values: [.string("urn:a"), .string("urn:b")]), to: .idToken)
+        try request.addClaim(.init(name: "birthdate", essential: true), to: .userinfo)
+        try request.addClaim(.init(name: "email"), to: .userinfo)
+        let claims = try query(of: try request.build().url)["claims"]
+        XCTAssertEqual(claims, #"{"purpose":"This is why RP is asking for your information","id_token":{"given_name":{"essential":true,"purpose":"This is why RP needs your name"},"phone_number":{"essential":true,"purpose":"This is why RP needs your phone number"},"acr":{"values":["urn:a","urn:b"]}},"userinfo":{"birthdate":{"essential":true},"email":null}}"#)
+        XCTAssertThrowsError(try request.addClaim(.init(name: "email"), to: .userinfo)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .parameterConflict)
+        }
+    }
+
+    func testExtraParametersCannotOverrideOwnedOnes() throws {
+        var request = AuthorizationRequest(configuration: try testConfiguration())
+        for owned in ["state", "nonce", "client_id", "redirect_uri", "code_challenge", "code_challenge_method",
+                      "response_type", "scope", "claims", "prompt", "aloha_token", "requested_flow", "app_callback_uri"] {
+            XCTAssertThrowsError(try request.addParameter(owned, "x"), owned) {
+                XCTAssertEqual(($0 as? TelenoridError)?.kind, .parameterConflict)
+            }
+        }
+        try request.addParameter("audience", "a")
+        XCTAssertThrowsError(try request.addParameter("audience", "b"))
+    }
+
+    // Seed 002: requested_flow=app_to_app only ever together with app_callback_uri.
+    func testAppToAppParameters() throws {
+        var request = AuthorizationRequest(configuration: try testConfiguration())
+        try request.setAppToApp(callbackURI: "https://example.com/app-callback")
+        let params = try query(of: try request.build().url)
+        XCTAssertEqual(params["requested_flow"], "app_to_app")
+        XCTAssertEqual(params["app_callback_uri"], "https://example.com/app-callback")
+        XCTAssertThrowsError(try request.setAppToApp(callbackURI: "not a uri"))
+    }
+
+    func testPlainPKCEOnlyWhenAllowed() throws {
+        var strict = AuthorizationRequest(configuration: try testConfiguration())
+        XCTAssertThrowsError(try strict.setPKCEMethod(.plain)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .unsupported) }
+        var lax = AuthorizationRequest(configuration: try testConfiguration([.allowPlainPKCE: "true"]))
+        try lax.setPKCEMethod(.plain)
+        let pending = try lax.build()
+        let params = try query(of: pending.url)
+        XCTAssertEqual(params["code_challenge_method"], "plain")
+        XCTAssertEqual(params["code_challenge"], pending.pkce.verifier.string)
+    }
+
+    func testInvalidTypedValuesAreRefused() throws {
+        var request = AuthorizationRequest(configuration: try testConfiguration())
+        XCTAssertThrowsError(try request.set(.maxAge, "-1"))
+        XCTAssertThrowsError(try request.set(.maxAge, "12345678901"))
+        XCTAssertThrowsError(try request.set(.responseMode, "form_post"))
+        XCTAssertThrowsError(try request.set(.scope, ""))
+    }
+
+    func testNoAuthorizationEndpointIsAConfigurationError() throws {
+        var settings = try testConfiguration().settings
+        settings[.authorizationEndpoint] = nil
+        let request = AuthorizationRequest(configuration: try ClientConfiguration(settings))
+        XCTAssertThrowsError(try request.build()) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration) }
+    }
+
+    func testSerializationRoundTrip() throws {
+        var request = AuthorizationRequest(configuration: try testConfiguration())
+        try request.setAppToApp(callbackURI: "merchant-app://callback")
+        try request.set(.maxAge, "60")
+        let pending = try request.build()
+        let restored = try PendingAuthorization(restoring: pending.serialized(), configuration: pending.configuration)
+        XCTAssertEqual(restored.url, pending.url)
+        XCTAssertEqual(restored.state, pending.state)
+        XCTAssertEqual(restored.nonce, pending.nonce)
+        XCTAssertEqual(restored.pkce.verifier.string, pending.pkce.verifier.string)
+        XCTAssertEqual(restored.maxAge, "60")
+        XCTAssertEqual(restored.appCallbackURI, "merchant-app://callback")
+        let other = try testConfiguration([.clientID: "someone-else"])
+        XCTAssertThrowsError(try PendingAuthorization(restoring: pending.serialized(), configuration: other)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration)
+        }
+        let future = pending.serialized().replacingFirst("\"version\":1", with: "\"version\":2")
+        XCTAssertThrowsError(try PendingAuthorization(restoring: future, configuration: pending.configuration)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .version)
+        }
+        XCTAssertThrowsError(try PendingAuthorization(restoring: "{\"version\":1}", configuration: pending.configuration))
+        XCTAssertThrowsError(try PendingAuthorization(restoring: "not json", configuration: pending.configuration))
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = self.firstRange(of: target) else { return self }
+        var copy = self
+        copy.replaceSubrange(range, with: replacement)
+        return copy
+    }
+}

@@ -1,0 +1,372 @@
+/*
+ * telenorid.h — the C contract of libtelenorid, an OpenID Connect / OAuth 2.0 client for native apps.
+ *
+ * If a function, type or constant does not appear in this file, it is not a published API.
+ *
+ * Conventions that hold for every function below unless its own comment says otherwise:
+ *
+ *  - Functions return a telenorid_status. TELENORID_OK (0) means success; anything else is an error
+ *    whose detail (a readable message and, where there is one, the OAuth error fields) can be read
+ *    with telenorid_error_last() on the same thread, right after the failing call.
+ *  - Outputs are pointer parameters named `out`, always last. They are written only when the call
+ *    returns TELENORID_OK; a failed call writes no outputs and leaves every handle as it was.
+ *  - Every pointer parameter may be NULL: the call then fails with TELENORID_E_INVALID_ARGUMENT.
+ *    Every `*_free(NULL)` is a no-op.
+ *  - Strings passed in are NUL-terminated UTF-8 and are copied; invalid UTF-8 is refused with
+ *    TELENORID_E_INVALID_ARGUMENT, as is any string longer than TELENORID_MAX_INPUT bytes.
+ *  - Strings handed out (`char **out`) are owned by the caller and must be released with
+ *    telenorid_string_free(), which wipes them first: they may hold secrets.
+ *  - Handles are opaque. A handle that was created from another (an authorization request from a
+ *    configuration, say) keeps its parent alive, so handles may be freed in any order.
+ *  - Thread rules are stated per handle type. No function blocks or calls back into the host.
+ *
+ * ABI policy: status codes and enum values are append-only and never renumbered; signatures never
+ * change (a changed function gets a new name with a _v2 suffix); the SONAME (libtelenorid.so.0)
+ * changes only when the ABI breaks.
+ */
+#ifndef TELENORID_H
+#define TELENORID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------------
+ * Versions
+ * --------------------------------------------------------------------------------------------- */
+
+#define TELENORID_VERSION_MAJOR 0
+#define TELENORID_VERSION_MINOR 1
+#define TELENORID_VERSION_PATCH 0
+#define TELENORID_VERSION_STRING "0.1.0"
+
+/* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
+#define TELENORID_VERSION_NUMBER \
+    ((TELENORID_VERSION_MAJOR << 16) | (TELENORID_VERSION_MINOR << 8) | TELENORID_VERSION_PATCH)
+
+/* True when the header is at least version major.minor.patch. */
+#define TELENORID_VERSION_AT_LEAST(major, minor, patch) \
+    (TELENORID_VERSION_NUMBER >= (((major) << 16) | ((minor) << 8) | (patch)))
+
+/* The version of the loaded library, encoded like TELENORID_VERSION_NUMBER. A host compares it with
+ * the header it was built against: the major numbers must be equal, the library's minor at least the
+ * header's. Any thread. */
+uint32_t telenorid_version(void);
+
+/* The loaded library's version as a static string such as "0.1.0". Never NULL; do not free. */
+const char *telenorid_version_string(void);
+
+/* ------------------------------------------------------------------------------------------------
+ * Status codes. Append-only: values are never reused or renumbered.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef int32_t telenorid_status;
+
+#define TELENORID_OK                      0  /* success */
+#define TELENORID_E_INVALID_ARGUMENT      1  /* NULL pointer, invalid UTF-8, out of range, too long */
+#define TELENORID_E_MALFORMED             2  /* input that does not parse: URL, JSON, parameter */
+#define TELENORID_E_CONFIGURATION         3  /* the configuration lacks or misstates something */
+#define TELENORID_E_INSECURE              4  /* a URL that must be HTTPS (or loopback) is not */
+#define TELENORID_E_UNSUPPORTED           5  /* refused by policy or not implemented, e.g. plain PKCE */
+#define TELENORID_E_PARAMETER_CONFLICT    6  /* an extra parameter would override one the library owns */
+#define TELENORID_E_RANDOM                7  /* the system's random generator failed */
+#define TELENORID_E_STATE_MISMATCH        8  /* a callback's state is not the pending request's */
+#define TELENORID_E_REDIRECT_MISMATCH     9  /* a callback did not arrive at the configured URI */
+#define TELENORID_E_ISSUER_MISMATCH      10  /* a callback's `iss` (RFC 9207) is not the issuer */
+#define TELENORID_E_AUTHORIZATION_ERROR  11  /* the provider answered with an OAuth `error` */
+#define TELENORID_E_CONSUMED             12  /* a single-use handle was used a second time */
+#define TELENORID_E_VERSION              13  /* serialized data of a version this library can't read */
+
+/* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
+ * version does not know. Any thread. */
+const char *telenorid_status_str(telenorid_status status);
+
+/* ------------------------------------------------------------------------------------------------
+ * Error detail: a thread-local "last error", copied out on request.
+ * --------------------------------------------------------------------------------------------- */
+
+/* An immutable copy of one error. May be read from any thread. */
+typedef struct telenorid_error telenorid_error;
+
+/* A copy of the last error recorded on the calling thread, or NULL when no call on this thread has
+ * failed yet. Successful calls do not clear it: read it right after the failing call. The caller owns
+ * the copy and frees it with telenorid_error_free(). */
+telenorid_error *telenorid_error_last(void);
+
+/* The status code the error was reported with; TELENORID_E_INVALID_ARGUMENT for NULL. */
+telenorid_status telenorid_error_status(const telenorid_error *error);
+
+/* A readable message. Never NULL (a NULL error gives a static message). Valid while `error` lives. */
+const char *telenorid_error_message(const telenorid_error *error);
+
+/* The OAuth `error` code (e.g. "access_denied"), or NULL when the error did not come from the
+ * provider. Valid while `error` lives. */
+const char *telenorid_error_oauth_error(const telenorid_error *error);
+
+/* The OAuth `error_description`, or NULL. Valid while `error` lives. */
+const char *telenorid_error_oauth_description(const telenorid_error *error);
+
+/* The OAuth `error_uri`, or NULL. Valid while `error` lives. */
+const char *telenorid_error_oauth_uri(const telenorid_error *error);
+
+/* The HTTP status of the response the error came from, or 0 when there was none. */
+int32_t telenorid_error_http_status(const telenorid_error *error);
+
+/* Frees an error copy. NULL is a no-op. */
+void telenorid_error_free(telenorid_error *error);
+
+/* ------------------------------------------------------------------------------------------------
+ * Strings and limits
+ * --------------------------------------------------------------------------------------------- */
+
+/* The longest string, in bytes, any function accepts. Longer input gets TELENORID_E_INVALID_ARGUMENT. */
+#define TELENORID_MAX_INPUT (1024 * 1024)
+
+/* Wipes and frees a string the library handed out. NULL is a no-op. Any thread. */
+void telenorid_string_free(char *string);
+
+/* ------------------------------------------------------------------------------------------------
+ * Client configuration
+ *
+ * A configuration is built once and then immutable: share it freely between threads. A builder is
+ * mutable and must not be used from two threads at once.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_config_builder telenorid_config_builder;
+typedef struct telenorid_config telenorid_config;
+
+/* Keys of the configuration's settings. Append-only. */
+typedef int32_t telenorid_config_key;
+#define TELENORID_CONFIG_ISSUER                  1  /* https URL (http only on loopback); required */
+#define TELENORID_CONFIG_CLIENT_ID               2  /* required */
+#define TELENORID_CONFIG_REDIRECT_URI            3  /* absolute URI, used exactly as given; required */
+#define TELENORID_CONFIG_SCOPE                   4  /* space-separated; default "openid" */
+#define TELENORID_CONFIG_AUTHORIZATION_ENDPOINT  5  /* https URL (http only on loopback) */
+#define TELENORID_CONFIG_TOKEN_ENDPOINT          6
+#define TELENORID_CONFIG_USERINFO_ENDPOINT       7
+#define TELENORID_CONFIG_REVOCATION_ENDPOINT     8
+#define TELENORID_CONFIG_END_SESSION_ENDPOINT    9
+#define TELENORID_CONFIG_JWKS_URI               10
+#define TELENORID_CONFIG_ENVIRONMENT            11  /* a name such as "staging"; informational */
+#define TELENORID_CONFIG_ALLOW_PLAIN_PKCE       12  /* "true" or "false" (default): see PKCE below */
+
+/* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
+telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
+
+/* Sets one setting; `value` NULL clears it. Values are checked when the configuration is built,
+ * except that an unknown key fails at once with TELENORID_E_INVALID_ARGUMENT. */
+telenorid_status telenorid_config_builder_set(telenorid_config_builder *builder, telenorid_config_key key,
+                                              const char *value);
+
+/* Checks the settings and creates an immutable configuration from them; the builder stays usable.
+ * Fails with TELENORID_E_CONFIGURATION when a required setting is missing or a value is not valid,
+ * with TELENORID_E_INSECURE when an endpoint is plain http on a non-loopback host. */
+telenorid_status telenorid_config_builder_build(const telenorid_config_builder *builder,
+                                                telenorid_config **out);
+
+/* Frees a builder. NULL is a no-op. */
+void telenorid_config_builder_free(telenorid_config_builder *builder);
+
+/* Creates a configuration from a JSON document: either one object of settings, or
+ *   {"default_environment": "production",
+ *    "environments": {"staging": {...settings...}, "production": {...settings...}}}
+ * Settings use the names of the keys above in lower case ("issuer", "client_id", "redirect_uri",
+ * "scope" or "scopes" (an array), "authorization_endpoint", ..., "allow_plain_pkce" (a boolean)).
+ * `environment` picks one of "environments"; NULL picks "default_environment". Unknown members are
+ * refused, so a misspelt setting is not silently ignored. */
+telenorid_status telenorid_config_from_json(const char *json, const char *environment, telenorid_config **out);
+
+/* The value of one setting, or *out = NULL when it is not set. */
+telenorid_status telenorid_config_get(const telenorid_config *config, telenorid_config_key key, char **out);
+
+/* Frees a configuration. Handles created from it keep it alive. NULL is a no-op. */
+void telenorid_config_free(telenorid_config *config);
+
+/* ------------------------------------------------------------------------------------------------
+ * PKCE (RFC 7636)
+ *
+ * A PKCE pair is immutable: share it freely. It holds the secret verifier, wiped when freed.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_pkce telenorid_pkce;
+
+/* Challenge methods. Append-only. */
+typedef int32_t telenorid_pkce_method;
+#define TELENORID_PKCE_S256  0  /* BASE64URL(SHA-256(verifier)); the default and the only safe one */
+#define TELENORID_PKCE_PLAIN 1  /* challenge = verifier; refused unless the configuration allows it */
+
+/* Creates a verifier of `length` characters (43 to 128; 0 means 64) drawn from the unreserved set
+ * [A-Za-z0-9-._~] with the system's CSPRNG, and its S256 challenge. */
+telenorid_status telenorid_pkce_new(size_t length, telenorid_pkce **out);
+
+/* Creates a pair from a verifier the caller has (43-128 unreserved characters), e.g. to check a test
+ * vector. Anything else is TELENORID_E_INVALID_ARGUMENT. */
+telenorid_status telenorid_pkce_from_verifier(const char *verifier, telenorid_pkce **out);
+
+/* Copies out the verifier. It is a secret: send it only to the token endpoint. */
+telenorid_status telenorid_pkce_verifier(const telenorid_pkce *pkce, char **out);
+
+/* Copies out the S256 challenge. */
+telenorid_status telenorid_pkce_challenge(const telenorid_pkce *pkce, char **out);
+
+/* Frees a pair, wiping the verifier. NULL is a no-op. */
+void telenorid_pkce_free(telenorid_pkce *pkce);
+
+/* ------------------------------------------------------------------------------------------------
+ * Authorization request
+ *
+ * A request is a mutable builder: one thread at a time. Building it draws a fresh state, nonce and
+ * PKCE verifier and gives an immutable pending authorization.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_auth_request telenorid_auth_request;
+
+/* Authorization request parameters the library knows. Append-only. */
+typedef int32_t telenorid_auth_param;
+#define TELENORID_AUTH_SCOPE        1  /* overrides the configuration's scope for this request */
+#define TELENORID_AUTH_PROMPT       2  /* e.g. "login", "consent", "none" */
+#define TELENORID_AUTH_LOGIN_HINT   3
+#define TELENORID_AUTH_UI_LOCALES   4  /* space-separated BCP 47 tags */
+#define TELENORID_AUTH_ACR_VALUES   5  /* space-separated */
+#define TELENORID_AUTH_MAX_AGE      6  /* seconds, decimal digits */
+#define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line authentication session id */
+#define TELENORID_AUTH_CLAIMS_PURPOSE 8 /* top-level `purpose` of the claims request */
+#define TELENORID_AUTH_RESPONSE_MODE 9 /* "query" or "fragment" */
+
+/* Where a requested claim should be returned (OIDC Core 5.5). */
+typedef int32_t telenorid_claim_target;
+#define TELENORID_CLAIMS_ID_TOKEN 1
+#define TELENORID_CLAIMS_USERINFO 2
+
+/* Starts a request for `config`. The request keeps the configuration alive. */
+telenorid_status telenorid_auth_request_new(const telenorid_config *config, telenorid_auth_request **out);
+
+/* Sets a known parameter; `value` NULL clears it. MAX_AGE must be decimal digits; RESPONSE_MODE
+ * "query" or "fragment". */
+telenorid_status telenorid_auth_request_set(telenorid_auth_request *request, telenorid_auth_param param,
+                                            const char *value);
+
+/* Adds an extra authorization parameter, sent as given (after percent-encoding). A name the library
+ * owns (response_type, client_id, redirect_uri, scope, state, nonce, code_challenge,
+ * code_challenge_method, claims, and those of telenorid_auth_param) or a name added twice fails with
+ * TELENORID_E_PARAMETER_CONFLICT: use the typed setter instead. */
+telenorid_status telenorid_auth_request_add_parameter(telenorid_auth_request *request, const char *name,
+                                                      const char *value);
+
+/* Requests one claim in the OIDC `claims` parameter. `essential`: 1 true, 0 false, -1 unspecified.
+ * `purpose`, `value_json` (a JSON value) and `values_json` (a JSON array) may each be NULL. Requesting
+ * the same claim twice for the same target fails with TELENORID_E_PARAMETER_CONFLICT. */
+telenorid_status telenorid_auth_request_add_claim(telenorid_auth_request *request, telenorid_claim_target target,
+                                                  const char *name, int32_t essential, const char *purpose,
+                                                  const char *value_json, const char *values_json);
+
+/* Asks for Vipps/MobilePay's app-to-app flow: sends requested_flow=app_to_app together with the
+ * required app_callback_uri (an absolute URI the provider's app opens when it is done). */
+telenorid_status telenorid_auth_request_set_app_to_app(telenorid_auth_request *request,
+                                                       const char *app_callback_uri);
+
+/* Chooses the PKCE challenge method; TELENORID_PKCE_PLAIN fails with TELENORID_E_UNSUPPORTED unless
+ * the configuration sets TELENORID_CONFIG_ALLOW_PLAIN_PKCE. */
+telenorid_status telenorid_auth_request_set_pkce_method(telenorid_auth_request *request,
+                                                        telenorid_pkce_method method);
+
+/* Frees a request. NULL is a no-op. */
+void telenorid_auth_request_free(telenorid_auth_request *request);
+
+/* ------------------------------------------------------------------------------------------------
+ * Pending authorization: the URL to open and the secrets to check its answer with
+ *
+ * Immutable except for being consumed by its first valid callback; safe to share between threads.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_pending_auth telenorid_pending_auth;
+
+/* Draws state (256 bits), nonce (256 bits) and a PKCE verifier and builds the authorization URL.
+ * Fails with TELENORID_E_CONFIGURATION without an authorization endpoint. The request stays usable. */
+telenorid_status telenorid_auth_request_build(const telenorid_auth_request *request,
+                                              telenorid_pending_auth **out);
+
+/* The authorization URL to open in the system browser. */
+telenorid_status telenorid_pending_auth_url(const telenorid_pending_auth *pending, char **out);
+
+/* The request's `state`. */
+telenorid_status telenorid_pending_auth_state(const telenorid_pending_auth *pending, char **out);
+
+/* The request's `nonce`, to be found again in the ID token. */
+telenorid_status telenorid_pending_auth_nonce(const telenorid_pending_auth *pending, char **out);
+
+/* The PKCE verifier (a secret) for the token request. */
+telenorid_status telenorid_pending_auth_code_verifier(const telenorid_pending_auth *pending, char **out);
+
+/* Serializes the pending request to versioned JSON, so an app killed while the browser is open can
+ * pick it up again. The JSON holds the PKCE verifier: keep it in the app's private storage. */
+telenorid_status telenorid_pending_auth_serialize(const telenorid_pending_auth *pending, char **out);
+
+/* Restores a serialized pending request for `config`. Fails with TELENORID_E_VERSION for a format
+ * version this library does not read and TELENORID_E_CONFIGURATION when it was made for another
+ * client id or redirect URI. */
+telenorid_status telenorid_pending_auth_restore(const telenorid_config *config, const char *json,
+                                                telenorid_pending_auth **out);
+
+/* Frees a pending request, wiping its secrets. NULL is a no-op. */
+void telenorid_pending_auth_free(telenorid_pending_auth *pending);
+
+/* ------------------------------------------------------------------------------------------------
+ * Callback: the redirect that ends the browser part
+ *
+ * A validated callback is immutable; share it freely.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_callback telenorid_callback;
+
+/* Checks the redirect the app received against its pending request: the URL must be the configured
+ * redirect URI (scheme, host, port and path exactly) with the response in its query, or in its
+ * fragment for response_mode=fragment; no parameter may repeat; `state` must match (compared in
+ * constant time); an `iss` parameter (RFC 9207) must equal the issuer. An `error` answer fails with
+ * TELENORID_E_AUTHORIZATION_ERROR and the OAuth fields in the last error. On success the pending
+ * request is consumed: a second callback for it fails with TELENORID_E_CONSUMED. */
+telenorid_status telenorid_pending_auth_handle_callback(const telenorid_pending_auth *pending,
+                                                        const char *redirect_url, telenorid_callback **out);
+
+/* The authorization code. */
+telenorid_status telenorid_callback_code(const telenorid_callback *callback, char **out);
+
+/* Any parameter of the callback by name (e.g. "scope", "session_state"), or *out = NULL when absent. */
+telenorid_status telenorid_callback_parameter(const telenorid_callback *callback, const char *name, char **out);
+
+/* Frees a callback. NULL is a no-op. */
+void telenorid_callback_free(telenorid_callback *callback);
+
+/* ------------------------------------------------------------------------------------------------
+ * App-to-app callback (Vipps/MobilePay): the provider's app returns to the merchant app
+ *
+ * Immutable; share it freely.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_app_callback telenorid_app_callback;
+
+/* Checks what the provider's app opened at the app_callback_uri: `state` must match the pending
+ * request and `resume_uri`, when present, must be https on `allowed_resume_host` (NULL: the
+ * authorization endpoint's host). An `error` parameter — also in the form `state=...?error=...` that
+ * the provider's own examples show — fails with TELENORID_E_AUTHORIZATION_ERROR. The pending request
+ * is not consumed: the code still arrives at the redirect URI. */
+telenorid_status telenorid_pending_auth_handle_app_callback(const telenorid_pending_auth *pending,
+                                                            const char *callback_url,
+                                                            const char *allowed_resume_host,
+                                                            telenorid_app_callback **out);
+
+/* The `resume_uri` to open in the same browser, or *out = NULL when the provider sent none (the
+ * browser that is still open then carries on by itself). */
+telenorid_status telenorid_app_callback_resume_uri(const telenorid_app_callback *callback, char **out);
+
+/* Frees an app callback. NULL is a no-op. */
+void telenorid_app_callback_free(telenorid_app_callback *callback);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TELENORID_H */

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what building and testing telenorid needs on a fresh Debian machine with Swift 6.3 at hand.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+need_apt=()
+for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org toolchain on PATH)" >&2; exit 1; }
+python3 -m pip install -q --disable-pip-version-check pytest authlib requests 2>&1 | grep -v "Running pip as the 'root'" || true
+echo "setup: ok"
