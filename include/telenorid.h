@@ -79,6 +79,15 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_AUTHORIZATION_ERROR  11  /* the provider answered with an OAuth `error` */
 #define TELENORID_E_CONSUMED             12  /* a single-use handle was used a second time */
 #define TELENORID_E_VERSION              13  /* serialized data of a version this library can't read */
+#define TELENORID_E_TIMEOUT              14  /* the server did not answer in time */
+#define TELENORID_E_NETWORK              15  /* no connection: refused, reset, unreachable, unresolved */
+#define TELENORID_E_TLS                  16  /* TLS handshake or certificate verification failed */
+#define TELENORID_E_HTTP_STATUS          17  /* an HTTP status the call does not accept */
+#define TELENORID_E_RESPONSE_TOO_LARGE   18  /* a response body or its headers over the cap */
+#define TELENORID_E_INVALID_RESPONSE     19  /* a response that is not what the protocol says */
+#define TELENORID_E_TOKEN_INVALID        20  /* an ID token or signed response failed validation */
+#define TELENORID_E_AUTHORIZATION_LOST   21  /* the provider refused the refresh token: signed out */
+#define TELENORID_E_NOT_SIGNED_IN        22  /* the auth state holds no usable authorization */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */

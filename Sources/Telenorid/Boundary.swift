@@ -32,6 +32,15 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .authorizationError: TELENORID_E_AUTHORIZATION_ERROR
     case .consumed: TELENORID_E_CONSUMED
     case .version: TELENORID_E_VERSION
+    case .timeout: TELENORID_E_TIMEOUT
+    case .network: TELENORID_E_NETWORK
+    case .tls: TELENORID_E_TLS
+    case .httpStatus: TELENORID_E_HTTP_STATUS
+    case .responseTooLarge: TELENORID_E_RESPONSE_TOO_LARGE
+    case .invalidResponse: TELENORID_E_INVALID_RESPONSE
+    case .tokenInvalid: TELENORID_E_TOKEN_INVALID
+    case .authorizationLost: TELENORID_E_AUTHORIZATION_LOST
+    case .notSignedIn: TELENORID_E_NOT_SIGNED_IN
     }
 }
 

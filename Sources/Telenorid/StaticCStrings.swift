@@ -23,6 +23,15 @@ enum StaticCStrings {
         "authorization error",
         "already consumed",
         "unsupported format version",
+        "timeout",
+        "network error",
+        "TLS error",
+        "unexpected HTTP status",
+        "response too large",
+        "invalid response",
+        "token invalid",
+        "authorization lost",
+        "not signed in",
     ]
 
     static func status(_ status: telenorid_status) -> UnsafePointer<CChar> {

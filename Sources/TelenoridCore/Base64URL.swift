@@ -1,8 +1,21 @@
-/// Base64url without padding (RFC 4648 §5), as JOSE and PKCE use it.
+/// Base64url without padding (RFC 4648 §5), as JOSE and PKCE use it; and the padded standard alphabet
+/// (§4) that HTTP Basic authentication needs.
 public enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let standardAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: encode(bytes, alphabet: alphabet), as: UTF8.self)
+    }
+
+    /// RFC 4648 §4 base64 with `+`, `/` and `=` padding.
+    public static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
+        var out = encode(bytes, alphabet: standardAlphabet)
+        while out.count % 4 != 0 { out.append(UInt8(ascii: "=")) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func encode(_ bytes: some Collection<UInt8>, alphabet: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var buffer: UInt32 = 0
@@ -18,7 +31,7 @@ public enum Base64URL {
         if bits > 0 {
             out.append(alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)])
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Decodes strictly: no padding, no whitespace, no standard-alphabet `+` or `/`, and no stray bits in

@@ -15,6 +15,24 @@ public struct TelenoridError: Error, Sendable, Equatable {
         case authorizationError
         case consumed
         case version
+        /// The server did not answer within the connect or total timeout.
+        case timeout
+        /// No connection: refused, reset, unreachable, name not resolved.
+        case network
+        /// The TLS handshake or certificate verification failed.
+        case tls
+        /// An HTTP status the call does not accept, without an OAuth error the client could act on.
+        case httpStatus
+        /// A response body or header block over its cap.
+        case responseTooLarge
+        /// A response that is not what the protocol says: not JSON, wrong types, missing members.
+        case invalidResponse
+        /// A token (ID token, signed userinfo) failed validation: signature, issuer, audience, time...
+        case tokenInvalid
+        /// The provider refused the refresh token (`invalid_grant`, ...): the user is signed out.
+        case authorizationLost
+        /// The auth state holds no usable authorization.
+        case notSignedIn
     }
 
     public var kind: Kind

@@ -226,7 +226,8 @@ final class JSONTests: XCTestCase {
 
     func testCustomDepthLimit() {
         let limits = JSONLimits(maxDepth: 2)
-        XCTAssertNoThrow(try JSON.parse("[[1],{\"a\":[]}]", limits: limits))
+        XCTAssertNoThrow(try JSON.parse(#"[[1],{"a":[]},{}]"#, limits: JSONLimits(maxDepth: 3)))
+        XCTAssertNoThrow(try JSON.parse(#"[[1],{"a":1},[]]"#, limits: limits))
         assertRejects("[[[1]]]", limits: limits, containing: "nesting deeper than 2")
         XCTAssertNoThrow(try JSON.parse("1", limits: JSONLimits(maxDepth: 0)))
         assertRejects("[]", limits: JSONLimits(maxDepth: 0), containing: "nesting")
@@ -484,8 +485,7 @@ final class JSONTests: XCTestCase {
         var value = JSONValue.null
         for _ in 0..<10_000 { value = .array([value]) }
         let text = JSON.serialize(value)
-        XCTAssertEqual(text.utf8.count, 20_004)
-        XCTAssertTrue(text.hasPrefix("[[[") && text.hasSuffix("null]]]"))
+        XCTAssertEqual(text, String(repeating: "[", count: 10_000) + "null" + String(repeating: "]", count: 10_000))
     }
 
     // MARK: JSONObject and accessors
