@@ -1,9 +1,26 @@
+import Synchronization
+
 /// The redirect that ends the browser part of sign-in (RFC 6749 §4.1.2), checked against the request it
-/// answers. Only a value of this type carries a code onward, so the state check can't be skipped.
-public struct AuthorizationResponse: Sendable {
+/// answers. Only a value of this type carries a code onward, so the state check can't be skipped; and
+/// its code goes to the token endpoint once.
+public final class AuthorizationResponse: Sendable {
     public let code: String
     public let parameters: FormParameters
     public let pending: PendingAuthorization
+    private let exchanged = Atomic<Bool>(false)
+
+    init(code: String, parameters: FormParameters, pending: PendingAuthorization) {
+        self.code = code
+        self.parameters = parameters
+        self.pending = pending
+    }
+
+    public var isExchanged: Bool { exchanged.load(ordering: .acquiring) }
+
+    /// True for the one caller that may send the code.
+    public func markExchanged() -> Bool {
+        exchanged.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
 }
 
 extension PendingAuthorization {

@@ -135,6 +135,7 @@ public struct AuthorizationRequest: Sendable {
         return PendingAuthorization(
             configuration: configuration, url: endpoint + separator + query.encoded, state: state, nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",
-            maxAge: values[.maxAge], appCallbackURI: appCallbackURI)
+            maxAge: values[.maxAge], appCallbackURI: appCallbackURI,
+            requestedScope: values[.scope] ?? configuration.scope)
     }
 }

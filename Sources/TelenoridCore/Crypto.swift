@@ -14,14 +14,29 @@ public enum Crypto {
     }
 
     public static func sha256(_ data: some Collection<UInt8>) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
+        digest(data, EVP_sha256(), size: 32)
+    }
+
+    /// The hash an OIDC `at_hash`/`c_hash` uses for a JWS algorithm (OIDC Core §3.1.3.6): the one of the
+    /// algorithm's name, and SHA-512 for EdDSA with Ed25519.
+    public static func digest(forJWSAlgorithm algorithm: String, _ data: some Collection<UInt8>) -> [UInt8]? {
+        switch algorithm {
+        case "RS256", "PS256", "ES256", "HS256": digest(data, EVP_sha256(), size: 32)
+        case "RS384", "PS384", "ES384", "HS384": digest(data, EVP_sha384(), size: 48)
+        case "RS512", "PS512", "ES512", "HS512", "EdDSA": digest(data, EVP_sha512(), size: 64)
+        default: nil
+        }
+    }
+
+    private static func digest(_ data: some Collection<UInt8>, _ type: OpaquePointer?, size: Int) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: size)
         var length: UInt32 = 0
         let input = Array(data)
-        // EVP_Digest with SHA-256 cannot fail on valid pointers; a zero return would leave zeros, which
-        // no caller could mistake for a real challenge because verification compares the whole value.
+        // EVP_Digest with a built-in hash cannot fail on valid pointers; a zero return would leave zeros,
+        // which no comparison of a whole digest mistakes for a real one.
         _ = input.withUnsafeBufferPointer { inp in
             digest.withUnsafeMutableBufferPointer { out in
-                EVP_Digest(inp.baseAddress, inp.count, out.baseAddress, &length, EVP_sha256(), nil)
+                EVP_Digest(inp.baseAddress, inp.count, out.baseAddress, &length, type, nil)
             }
         }
         return digest

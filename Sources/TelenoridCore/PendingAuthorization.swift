@@ -12,10 +12,13 @@ public final class PendingAuthorization: Sendable {
     public let responseMode: String
     public let maxAge: String?
     public let appCallbackURI: String?
+    /// The scope the request asked for, so a token response without `scope` can be read against it.
+    public let requestedScope: String
     private let consumed = Atomic<Bool>(false)
 
     init(configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
-         pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?) {
+         pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?,
+         requestedScope: String) {
         self.configuration = configuration
         self.url = url
         self.state = state
@@ -25,6 +28,7 @@ public final class PendingAuthorization: Sendable {
         self.responseMode = responseMode
         self.maxAge = maxAge
         self.appCallbackURI = appCallbackURI
+        self.requestedScope = requestedScope
     }
 
     public var isConsumed: Bool { consumed.load(ordering: .acquiring) }
@@ -62,6 +66,7 @@ public final class PendingAuthorization: Sendable {
         object.set("response_mode", .string(responseMode))
         if let maxAge { object.set("max_age", .string(maxAge)) }
         if let appCallbackURI { object.set("app_callback_uri", .string(appCallbackURI)) }
+        object.set("scope", .string(requestedScope))
         return JSON.serialize(.object(object))
     }
 
@@ -113,6 +118,7 @@ public final class PendingAuthorization: Sendable {
         self.init(configuration: configuration, url: try string("url"), state: state, nonce: nonce,
                   pkce: try PKCE(verifier: string("code_verifier")), pkceMethod: method,
                   responseMode: responseMode, maxAge: try optional("max_age"),
-                  appCallbackURI: try optional("app_callback_uri"))
+                  appCallbackURI: try optional("app_callback_uri"),
+                  requestedScope: try optional("scope") ?? configuration.scope)
     }
 }
