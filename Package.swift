@@ -21,7 +21,9 @@ let package = Package(
             name: "Telenorid",
             dependencies: ["TelenoridCore", "CTelenorid"],
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-Xlinker", "-soname=libtelenorid.so.0"]),
+                // Only the C API is exported: public Swift symbols of the core stay local.
+                .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-soname=libtelenorid.so.0",
+                              "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Telenorid/exports.map"]),
             ]
         ),
         .testTarget(name: "TelenoridCoreTests", dependencies: ["TelenoridCore"]),
