@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The Python binding's tests against the library in out/lib; then again under valgrind (memcheck) with
+# CPython's own allocator off, so every error in libtelenorid reached through ctypes is reported.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q pytest
+export PYTHONPATH=bindings/python
+python3 -m pytest -q -p no:cacheprovider Tests/python "$@"
+if command -v valgrind >/dev/null; then
+    # The real interpreter, not a launcher script that valgrind would stop at.
+    python=$(python3 -c "import sys; print(sys.executable)")
+    echo "== Python tests under valgrind (the 10,000-cycle memory test excluded: too slow there)"
+    PYTHONMALLOC=malloc valgrind -q --error-exitcode=1 --suppressions=Tests/python/valgrind-python.supp \
+        --leak-check=no "$python" -m pytest -q -p no:cacheprovider Tests/python -k "not 10000"
+fi
