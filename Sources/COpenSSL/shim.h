@@ -1,4 +1,5 @@
-/* The parts of libcrypto the core uses. */
+/* The parts of libcrypto the core uses, and the kernel CSPRNG call Glibc's module map leaves out. */
+#include <sys/random.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>

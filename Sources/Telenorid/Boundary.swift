@@ -72,18 +72,20 @@ func optionalInputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throw
 
 /// A copy of `text` in malloc'd memory for the caller, released by telenorid_string_free.
 func allocateCString(_ text: String) throws(TelenoridError) -> UnsafeMutablePointer<CChar> {
-    let utf8 = text.utf8
-    // A NUL inside would make the C string silently shorter than the value (a "%00" in a callback, say).
-    guard !utf8.contains(0) else {
-        throw TelenoridError(.malformed, "the value holds a NUL character and can't be handed out as a C string")
+    var text = text
+    let copy: UnsafeMutablePointer<CChar>?? = text.withUTF8 { bytes in
+        // A NUL inside would make the C string silently shorter than the value (a "%00" in a callback, say).
+        if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil { return .some(nil) }
+        guard let memory = malloc(bytes.count + 1) else { return nil }
+        if let base = bytes.baseAddress { memcpy(memory, base, bytes.count) }
+        memory.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+        return .some(memory.assumingMemoryBound(to: CChar.self))
     }
-    guard let memory = malloc(utf8.count + 1) else {
-        throw TelenoridError(.invalidArgument, "out of memory copying a string")
+    switch copy {
+    case .none: throw TelenoridError(.invalidArgument, "out of memory copying a string")
+    case .some(.none): throw TelenoridError(.malformed, "the value holds a NUL character and can't be handed out as a C string")
+    case .some(.some(let pointer)): return pointer
     }
-    let buffer = memory.bindMemory(to: UInt8.self, capacity: utf8.count + 1)
-    _ = UnsafeMutableBufferPointer(start: buffer, count: utf8.count).initialize(from: utf8)
-    buffer[utf8.count] = 0
-    return UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: CChar.self)
 }
 
 func freeCString(_ pointer: UnsafeMutablePointer<CChar>?) {

@@ -131,7 +131,7 @@ public struct AuthorizationRequest: Sendable {
             add("app_callback_uri", appCallbackURI)
         }
         for pair in extras.pairs { add(pair.name, pair.value) }
-        let separator = endpoint.contains("?") ? "&" : "?"
+        let separator = endpoint.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
         return PendingAuthorization(
             configuration: configuration, url: endpoint + separator + query.encoded, state: state, nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",

@@ -16,22 +16,34 @@ public enum Base64URL {
     }
 
     private static func encode(_ bytes: some Collection<UInt8>, alphabet: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in bytes {
-            buffer = (buffer << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                out.append(alphabet[Int((buffer >> UInt32(bits)) & 0x3F)])
+        let input = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
+        let capacity = (input.count / 3) * 4 + 4
+        // Written through a pointer into storage sized up front: appending byte by byte costs a capacity
+        // check per character, and this runs for every state, nonce, verifier and challenge.
+        return [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
+            input.withUnsafeBufferPointer { inp in
+                alphabet.withUnsafeBufferPointer { table in
+                    var o = 0, i = 0
+                    while i + 2 < inp.count {
+                        let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8 | UInt32(inp[i + 2])
+                        out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                        out[o + 2] = table[Int((v >> 6) & 63)]; out[o + 3] = table[Int(v & 63)]
+                        o += 4; i += 3
+                    }
+                    if inp.count - i == 1 {
+                        let v = UInt32(inp[i]) << 16
+                        out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                        o += 2
+                    } else if inp.count - i == 2 {
+                        let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8
+                        out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                        out[o + 2] = table[Int((v >> 6) & 63)]
+                        o += 3
+                    }
+                    written = o
+                }
             }
         }
-        if bits > 0 {
-            out.append(alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)])
-        }
-        return out
     }
 
     /// Decodes strictly: no padding, no whitespace, no standard-alphabet `+` or `/`, and no stray bits in

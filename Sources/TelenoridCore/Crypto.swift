@@ -1,45 +1,75 @@
 import COpenSSL
+import Glibc
 
-/// The little cryptography sign-in needs before any network call, from OpenSSL's libcrypto.
+/// The little cryptography sign-in needs before any network call: the kernel's CSPRNG and OpenSSL's
+/// digests.
 public enum Crypto {
-    /// `count` bytes from OpenSSL's CSPRNG (seeded from the kernel's getrandom).
+    /// `count` bytes from the kernel's CSPRNG (getrandom(2), which blocks only until the pool is first
+    /// seeded at boot). Used directly rather than through OpenSSL's RAND_bytes, whose provider lookups
+    /// cost several times the syscall on OpenSSL 3.0.
     public static func randomBytes(_ count: Int) throws(TelenoridError) -> [UInt8] {
-        guard count >= 0, let length = Int32(exactly: count) else {
+        guard count >= 0, count <= 1 << 20 else {
             throw TelenoridError(.invalidArgument, "random byte count \(count) out of range")
         }
         var bytes = [UInt8](repeating: 0, count: count)
-        let ok = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, length) }
-        guard ok == 1 else { throw TelenoridError(.random, "the system random generator failed (RAND_bytes)") }
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                getrandom(buffer.baseAddress.map { $0 + filled }, count - filled, 0)
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw TelenoridError(.random, "the system random generator failed (getrandom)") }
+            filled += got
+        }
         return bytes
     }
 
     public static func sha256(_ data: some Collection<UInt8>) -> [UInt8] {
-        digest(data, EVP_sha256(), size: 32)
+        digest(data, Digests.sha256, size: 32)
     }
 
     /// The hash an OIDC `at_hash`/`c_hash` uses for a JWS algorithm (OIDC Core §3.1.3.6): the one of the
     /// algorithm's name, and SHA-512 for EdDSA with Ed25519.
     public static func digest(forJWSAlgorithm algorithm: String, _ data: some Collection<UInt8>) -> [UInt8]? {
         switch algorithm {
-        case "RS256", "PS256", "ES256", "HS256": digest(data, EVP_sha256(), size: 32)
-        case "RS384", "PS384", "ES384", "HS384": digest(data, EVP_sha384(), size: 48)
-        case "RS512", "PS512", "ES512", "HS512", "EdDSA": digest(data, EVP_sha512(), size: 64)
+        case "RS256", "PS256", "ES256", "HS256": digest(data, Digests.sha256, size: 32)
+        case "RS384", "PS384", "ES384", "HS384": digest(data, Digests.sha384, size: 48)
+        case "RS512", "PS512", "ES512", "HS512", "EdDSA": digest(data, Digests.sha512, size: 64)
         default: nil
         }
     }
 
-    private static func digest(_ data: some Collection<UInt8>, _ type: OpaquePointer?, size: Int) -> [UInt8] {
+    private static func digest(_ data: some Collection<UInt8>, _ type: Digests.Handle, size: Int) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: size)
         var length: UInt32 = 0
-        let input = Array(data)
         // EVP_Digest with a built-in hash cannot fail on valid pointers; a zero return would leave zeros,
         // which no comparison of a whole digest mistakes for a real one.
-        _ = input.withUnsafeBufferPointer { inp in
+        let hashed = data.withContiguousStorageIfAvailable { input in
             digest.withUnsafeMutableBufferPointer { out in
-                EVP_Digest(inp.baseAddress, inp.count, out.baseAddress, &length, type, nil)
+                EVP_Digest(input.baseAddress, input.count, out.baseAddress, &length, type.md, nil)
+            }
+        }
+        if hashed == nil {
+            let input = Array(data)
+            _ = input.withUnsafeBufferPointer { inp in
+                digest.withUnsafeMutableBufferPointer { out in
+                    EVP_Digest(inp.baseAddress, inp.count, out.baseAddress, &length, type.md, nil)
+                }
             }
         }
         return digest
+    }
+
+    /// Digest implementations fetched once: OpenSSL 3 otherwise looks the algorithm up in its provider
+    /// tables, under a lock, on every EVP_Digest call.
+    enum Digests {
+        struct Handle: @unchecked Sendable {
+            // EVP_MD objects are immutable after fetch and documented as shareable between threads.
+            let md: OpaquePointer?
+        }
+        static let sha256 = Handle(md: EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256())
+        static let sha384 = Handle(md: EVP_MD_fetch(nil, "SHA384", nil) ?? EVP_sha384())
+        static let sha512 = Handle(md: EVP_MD_fetch(nil, "SHA512", nil) ?? EVP_sha512())
     }
 
     /// Compares in time that depends only on the lengths, so a callback's state can't be guessed byte by

@@ -9,16 +9,23 @@ public struct FormParameters: Sendable, Equatable {
     /// `code` could otherwise be read differently by two layers of a host.
     public init(parsing text: Substring) throws(TelenoridError) {
         pairs = []
-        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let equals = piece.firstIndex(of: "=")
-            let rawName = equals.map { piece[..<$0] } ?? piece
-            let rawValue = equals.map { piece[piece.index(after: $0)...] } ?? piece[piece.endIndex...]
-            guard let name = PercentEncoding.decode(rawName, plusIsSpace: true),
-                  let value = PercentEncoding.decode(rawValue, plusIsSpace: true) else {
-                throw TelenoridError(.malformed, "a parameter is not valid percent-encoded UTF-8")
+        let utf8 = Array(text.utf8)
+        var start = 0
+        while start <= utf8.count {
+            var end = start
+            while end < utf8.count && utf8[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                var equals = start
+                while equals < end && utf8[equals] != UInt8(ascii: "=") { equals += 1 }
+                guard let name = PercentEncoding.decode(utf8[start..<equals], plusIsSpace: true),
+                      let value = PercentEncoding.decode(equals < end ? utf8[(equals + 1)..<end] : utf8[end..<end], plusIsSpace: true)
+                else {
+                    throw TelenoridError(.malformed, "a parameter is not valid percent-encoded UTF-8")
+                }
+                guard !name.isEmpty else { throw TelenoridError(.malformed, "a parameter has no name") }
+                try append(name, value)
             }
-            guard !name.isEmpty else { throw TelenoridError(.malformed, "a parameter has no name") }
-            try append(name, value)
+            start = end + 1
         }
     }
 
@@ -36,6 +43,7 @@ public struct FormParameters: Sendable, Equatable {
     /// `name=value&...`, every part percent-encoded outside the unreserved set.
     public var encoded: String {
         var out: [UInt8] = []
+        out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count * 3 + 2 })
         for (index, pair) in pairs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: "&")) }
             PercentEncoding.appendEncoded(pair.name, to: &out)

@@ -19,13 +19,16 @@ public struct PKCE: Sendable {
         guard PKCE.lengthRange.contains(length) else {
             throw TelenoridError(.invalidArgument, "PKCE verifier length must be 43 to 128, not \(length)")
         }
-        var chars: [UInt8] = []
-        chars.reserveCapacity(length)
-        let limit = UInt8(PKCE.alphabet.count * 3)  // 198, the largest multiple of 66 below 256
-        while chars.count < length {
-            var random = try Crypto.randomBytes(length + length / 4)
-            for byte in random where byte < limit && chars.count < length {
-                chars.append(PKCE.alphabet[Int(byte) % PKCE.alphabet.count])
+        let alphabet = PKCE.alphabet
+        let limit = UInt8(alphabet.count * 3)  // 198, the largest multiple of 66 below 256
+        var chars = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            // A quarter more than needed: 198/256 of bytes are accepted, so one draw nearly always suffices.
+            var random = try Crypto.randomBytes(length - filled + (length - filled) / 3 + 4)
+            for byte in random where byte < limit && filled < length {
+                chars[filled] = alphabet[Int(byte) % alphabet.count]
+                filled += 1
             }
             random.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) }
         }

@@ -5,47 +5,52 @@ public enum PercentEncoding {
     /// parameter name or value under any URL parser.
     public static func encode(_ text: String) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
         appendEncoded(text, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     public static func appendEncoded(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
+        var text = text
+        text.withUTF8 { bytes in
+            let table = unreservedTable
+            var length = 0
+            for byte in bytes { length += table[Int(byte)] ? 1 : 3 }
+            out.reserveCapacity(out.count + length)
+            let hex = hexDigits
+            for byte in bytes {
+                if table[Int(byte)] {
+                    out.append(byte)
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0x0F)])
+                }
             }
         }
     }
 
     /// Decodes `%XX` escapes and, when `plusIsSpace`, `+` as a space. Malformed escapes and byte
     /// sequences that are not UTF-8 give nil rather than a guess.
-    public static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
-        let utf8 = text.utf8
+    public static func decode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> String? {
         // Fast path: nothing to decode.
-        if !utf8.contains(UInt8(ascii: "%")) && !(plusIsSpace && utf8.contains(UInt8(ascii: "+"))) {
-            return String(text)
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(validating: bytes, as: UTF8.self)
         }
         var out: [UInt8] = []
-        out.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let byte = utf8[index]
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                let high = utf8.index(after: index)
-                guard high < utf8.endIndex else { return nil }
-                let low = utf8.index(after: high)
-                guard low < utf8.endIndex, let h = hexValue(utf8[high]), let l = hexValue(utf8[low]) else { return nil }
+                guard index + 2 < bytes.endIndex, let h = hexValue(bytes[index + 1]), let l = hexValue(bytes[index + 2]) else {
+                    return nil
+                }
                 out.append(h << 4 | l)
-                index = utf8.index(after: low)
+                index += 3
                 continue
             }
             out.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index = utf8.index(after: index)
+            index += 1
         }
         return String(validating: out, as: UTF8.self)
     }
@@ -62,6 +67,7 @@ public enum PercentEncoding {
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    private static let unreservedTable: [Bool] = (0...255).map { isUnreserved(UInt8($0)) }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

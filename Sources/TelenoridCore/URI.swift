@@ -1,6 +1,7 @@
 /// An absolute URI split into the parts RFC 3986 §3 names. Only what a client needs: it checks the
 /// syntax strictly enough to compare redirect URIs and decide whether an endpoint is secure, and keeps
-/// every part in its original, still-encoded form.
+/// every part in its original, still-encoded form. Parsing works on UTF-8 bytes with integer offsets:
+/// Character-level String operations would pay for grapheme breaking on every step.
 public struct URI: Sendable, Equatable {
     /// Lower-cased scheme, e.g. "https" or "com.example.app".
     public let scheme: String
@@ -16,70 +17,85 @@ public struct URI: Sendable, Equatable {
     public static let maxLength = 64 * 1024
 
     public init(parsing text: String) throws(TelenoridError) {
-        guard text.utf8.count <= URI.maxLength else {
+        var copy = text
+        let parts: Result<Parts, TelenoridError> = copy.withUTF8 { bytes in
+            do throws(TelenoridError) { return .success(try URI.split(bytes)) } catch { return .failure(error) }
+        }
+        (scheme, host, port, hasAuthority, userInfo, path, query, fragment) = try parts.get()
+    }
+
+    private typealias Parts = (String, String?, Int?, Bool, String?, String, String?, String?)
+
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) throws(TelenoridError) -> Parts {
+        guard bytes.count <= URI.maxLength else {
             throw TelenoridError(.malformed, "URL longer than \(URI.maxLength) bytes")
         }
-        for byte in text.utf8 where byte <= 0x20 || byte == 0x7F || byte >= 0x80 || byte == UInt8(ascii: "\\") {
+        for byte in bytes where byte <= 0x20 || byte == 0x7F || byte >= 0x80 || byte == UInt8(ascii: "\\") {
             throw TelenoridError(.malformed, "URL contains a space, control, backslash or non-ASCII character")
         }
-        guard let colon = text.firstIndex(of: ":") else {
-            throw TelenoridError(.malformed, "URL has no scheme")
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func lowered(_ range: Range<Int>) -> String {
+            String(decoding: bytes[range].lazy.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
-        let scheme = text[..<colon]
-        guard let first = scheme.utf8.first, URI.isAlpha(first),
-              scheme.utf8.allSatisfy({ URI.isAlpha($0) || URI.isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
-        else {
-            throw TelenoridError(.malformed, "URL scheme is not valid")
-        }
-        self.scheme = scheme.lowercased()
-
-        var rest = text[text.index(after: colon)...]
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
-        } else {
-            fragment = nil
-        }
-        if let question = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: question)...])
-            rest = rest[..<question]
-        } else {
-            query = nil
-        }
-        if rest.hasPrefix("//") {
-            let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
-            let authorityEnd = rest[afterSlashes...].firstIndex(of: "/") ?? rest.endIndex
-            let authority = rest[afterSlashes..<authorityEnd]
-            path = String(rest[authorityEnd...])
-            hasAuthority = true
-            var hostPort = authority
-            if let at = authority.lastIndex(of: "@") {
-                userInfo = String(authority[..<at])
-                hostPort = authority[authority.index(after: at)...]
-            } else {
-                userInfo = nil
+        func first(_ byte: UInt8, in range: Range<Int>) -> Int? {
+            var index = range.lowerBound
+            while index < range.upperBound {
+                if bytes[index] == byte { return index }
+                index += 1
             }
-            (host, port) = try URI.splitHostPort(hostPort)
-        } else {
-            path = String(rest)
-            hasAuthority = false
-            host = nil
-            port = nil
-            userInfo = nil
+            return nil
         }
-        try URI.checkPercentEscapes(path)
-        if let query { try URI.checkPercentEscapes(query) }
+
+        guard let colon = first(UInt8(ascii: ":"), in: 0..<bytes.count), colon > 0, isAlpha(bytes[0]),
+              bytes[0..<colon].allSatisfy({ isAlpha($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+        else {
+            throw TelenoridError(.malformed, "URL has no valid scheme")
+        }
+        let scheme = lowered(0..<colon)
+        var end = bytes.count
+        var fragment: String? = nil
+        if let hash = first(UInt8(ascii: "#"), in: colon + 1..<end) {
+            fragment = text(hash + 1..<end)
+            end = hash
+        }
+        var query: String? = nil
+        if let question = first(UInt8(ascii: "?"), in: colon + 1..<end) {
+            try checkPercentEscapes(bytes, question + 1..<end)
+            query = text(question + 1..<end)
+            end = question
+        }
+        var start = colon + 1
+        var host: String? = nil, port: Int? = nil, userInfo: String? = nil, hasAuthority = false
+        if end - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/") {
+            hasAuthority = true
+            let authorityStart = start + 2
+            let authorityEnd = first(UInt8(ascii: "/"), in: authorityStart..<end) ?? end
+            var hostStart = authorityStart
+            var at = authorityEnd
+            while at > authorityStart {
+                at -= 1
+                if bytes[at] == UInt8(ascii: "@") {
+                    userInfo = text(authorityStart..<at)
+                    hostStart = at + 1
+                    break
+                }
+            }
+            (host, port) = try splitHostPort(bytes, hostStart..<authorityEnd, lowered: lowered)
+            start = authorityEnd
+        }
+        try checkPercentEscapes(bytes, start..<end)
+        return (scheme, host, port, hasAuthority, userInfo, text(start..<end), query, fragment)
     }
 
     /// True for hosts that never leave the machine: 127.0.0.0/8, ::1 and localhost (RFC 8252 §8.3).
     public var isLoopback: Bool {
         guard let host else { return false }
         if host == "localhost" || host == "::1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets.first == "127" else { return false }
+        let octets = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0].elementsEqual("127".utf8) else { return false }
         return octets.allSatisfy { part in
-            guard let value = Int(part), part.utf8.count <= 3 else { return false }
-            return (0...255).contains(value)
+            guard (1...3).contains(part.count), part.allSatisfy(URI.isDigit) else { return false }
+            return part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
         }
     }
 
@@ -89,47 +105,59 @@ public struct URI: Sendable, Equatable {
         return scheme == "https" || (scheme == "http" && isLoopback)
     }
 
-    private static func splitHostPort(_ text: Substring) throws(TelenoridError) -> (String?, Int?) {
-        var hostPart = text
-        var portPart: Substring? = nil
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else {
+    private static func splitHostPort(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                      lowered: (Range<Int>) -> String) throws(TelenoridError) -> (String?, Int?) {
+        var hostRange = range
+        var portRange: Range<Int>? = nil
+        if let open = range.first, bytes[open] == UInt8(ascii: "[") {
+            guard let close = range.first(where: { bytes[$0] == UInt8(ascii: "]") }) else {
                 throw TelenoridError(.malformed, "URL has an unterminated IPv6 address")
             }
-            hostPart = text[text.index(after: text.startIndex)..<close]
-            let after = text[text.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw TelenoridError(.malformed, "URL has junk after its IPv6 address") }
-                portPart = after.dropFirst()
+            hostRange = open + 1..<close
+            if close + 1 < range.upperBound {
+                guard bytes[close + 1] == UInt8(ascii: ":") else {
+                    throw TelenoridError(.malformed, "URL has junk after its IPv6 address")
+                }
+                portRange = close + 2..<range.upperBound
             }
-            guard !hostPart.isEmpty, hostPart.utf8.allSatisfy({ isHexDigit($0) || $0 == 0x3A || $0 == 0x2E }) else {
+            guard !hostRange.isEmpty, hostRange.allSatisfy({ isHexDigit(bytes[$0]) || bytes[$0] == 0x3A || bytes[$0] == 0x2E }) else {
                 throw TelenoridError(.malformed, "URL has an invalid IPv6 address")
             }
-        } else if let colon = text.lastIndex(of: ":") {
-            hostPart = text[..<colon]
-            portPart = text[text.index(after: colon)...]
+        } else if let colon = range.last(where: { bytes[$0] == UInt8(ascii: ":") }) {
+            hostRange = range.lowerBound..<colon
+            portRange = colon + 1..<range.upperBound
         }
-        for byte in hostPart.utf8 where !(isAlpha(byte) || isDigit(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x3A || byte == 0x25 || byte == 0x7E) {
-            throw TelenoridError(.malformed, "URL host contains a character a host may not have")
+        for index in hostRange {
+            let byte = bytes[index]
+            guard isAlpha(byte) || isDigit(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x3A
+                    || byte == 0x25 || byte == 0x7E else {
+                throw TelenoridError(.malformed, "URL host contains a character a host may not have")
+            }
         }
         var port: Int? = nil
-        if let portPart, !portPart.isEmpty {
-            guard portPart.utf8.count <= 5, portPart.utf8.allSatisfy(isDigit), let value = Int(portPart), value <= 65535 else {
+        if let portRange, !portRange.isEmpty {
+            guard portRange.count <= 5, portRange.allSatisfy({ isDigit(bytes[$0]) }) else {
                 throw TelenoridError(.malformed, "URL port is not a number from 0 to 65535")
             }
+            let value = portRange.reduce(0) { $0 * 10 + Int(bytes[$1] - 0x30) }
+            guard value <= 65535 else { throw TelenoridError(.malformed, "URL port is not a number from 0 to 65535") }
             port = value
         }
-        return (hostPart.lowercased(), port)
+        return (lowered(hostRange), port)
     }
 
-    private static func checkPercentEscapes(_ part: String) throws(TelenoridError) {
-        var utf8 = part.utf8[...]
-        while let percent = utf8.firstIndex(of: UInt8(ascii: "%")) {
-            let digits = utf8[utf8.index(after: percent)...].prefix(2)
-            guard digits.count == 2, digits.allSatisfy(isHexDigit) else {
-                throw TelenoridError(.malformed, "URL has a malformed percent escape")
+    private static func checkPercentEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(TelenoridError) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < range.upperBound,
+                      isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    throw TelenoridError(.malformed, "URL has a malformed percent escape")
+                }
+                index += 3
+            } else {
+                index += 1
             }
-            utf8 = utf8[digits.endIndex...]
         }
     }
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import threading
 import weakref
 from typing import Any, Callable, Mapping, Optional
 
@@ -60,7 +59,8 @@ class _Handle:
     def __init__(self, pointer: Any, *parents: Any) -> None:
         self._pointer = pointer
         self._parents = parents  # children keep what they were made from alive, as the C side does
-        self._lock = threading.Lock()
+        # weakref.finalize runs its function at most once, whichever thread calls it first: that makes
+        # close() idempotent and thread-safe without a lock of our own.
         self._finalizer = weakref.finalize(self, type(self)._free, pointer)
 
     @property
@@ -71,10 +71,8 @@ class _Handle:
         return pointer
 
     def close(self) -> None:
-        with self._lock:
-            if self._pointer is not None:
-                self._pointer = None
-                self._finalizer()
+        self._pointer = None
+        self._finalizer()
 
     def __enter__(self):
         return self
