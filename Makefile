@@ -20,8 +20,8 @@ build:
 	strip -o $(LIB)/libtelenorid.so.$(VERSION) .build/release/libtelenorid.so
 	ln -sf libtelenorid.so.$(VERSION) $(LIB)/libtelenorid.so.0
 	ln -sf libtelenorid.so.0 $(LIB)/libtelenorid.so
-	@echo "libtelenorid.so stripped: $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) bytes (budget 8388608)"
-	@test $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) -le 8388608
+	@echo "libtelenorid.so stripped: $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) bytes (budget 8000000)"
+	@test $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) -le 8000000
 
 demo: build
 	bash scripts/demo.sh

@@ -14,8 +14,11 @@ let package = Package(
         // OpenSSL's libcrypto: randomness and digests.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // libcurl, with typed wrappers for its variadic setters.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // The protocol core: pure Swift, no Foundation, knows nothing of C callers.
-        .target(name: "TelenoridCore", dependencies: ["COpenSSL"]),
+        .target(name: "TelenoridCore", dependencies: ["COpenSSL", "CCurl"]),
         // The export layer: converts handles, strings and status codes, nothing more.
         .target(
             name: "Telenorid",

@@ -18,7 +18,9 @@
  *    telenorid_string_free(), which wipes them first: they may hold secrets.
  *  - Handles are opaque. A handle that was created from another (an authorization request from a
  *    configuration, say) keeps its parent alive, so handles may be freed in any order.
- *  - Thread rules are stated per handle type. No function blocks or calls back into the host.
+ *  - Thread rules are stated per handle type. Only the client and auth state functions go to the
+ *    network (and block, within the configured timeouts); only a change callback the host registers
+ *    calls back into it.
  *
  * ABI policy: status codes and enum values are append-only and never renumbered; signatures never
  * change (a changed function gets a new name with a _v2 suffix); the SONAME (libtelenorid.so.0)
@@ -161,6 +163,25 @@ typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_JWKS_URI               10
 #define TELENORID_CONFIG_ENVIRONMENT            11  /* a name such as "staging"; informational */
 #define TELENORID_CONFIG_ALLOW_PLAIN_PKCE       12  /* "true" or "false" (default): see PKCE below */
+#define TELENORID_CONFIG_CLIENT_SECRET          13  /* for confidential clients; never in an app */
+#define TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD 14 /* none, client_secret_basic, client_secret_post,
+                                                       client_secret_jwt, private_key_jwt; default from
+                                                       what is set: key → private_key_jwt, secret →
+                                                       client_secret_basic, neither → none */
+#define TELENORID_CONFIG_CLIENT_PRIVATE_KEY     15  /* PEM or JWK (RSA, EC P-256/384/521, Ed25519) */
+#define TELENORID_CONFIG_CA_FILE                16  /* PEM bundle to verify TLS with, instead of the system's */
+#define TELENORID_CONFIG_CA_PATH                17  /* directory of hashed CA certificates */
+#define TELENORID_CONFIG_PROXY                  18  /* e.g. "http://proxy:3128"; environment proxies are ignored */
+#define TELENORID_CONFIG_CONNECT_TIMEOUT_MS     19  /* default 10000 */
+#define TELENORID_CONFIG_TIMEOUT_MS             20  /* whole request, default 30000 */
+#define TELENORID_CONFIG_MAX_RESPONSE_BYTES     21  /* default 1048576 */
+#define TELENORID_CONFIG_CLOCK_TOLERANCE_S      22  /* leeway for exp/iat/nbf, default 120 */
+#define TELENORID_CONFIG_CLOCK_OFFSET_S         23  /* added to the local clock, default 0 */
+#define TELENORID_CONFIG_TRUSTED_AUDIENCES      24  /* space-separated: other audiences an ID token may name */
+#define TELENORID_CONFIG_ID_TOKEN_SIGNING_ALGS  25  /* space-separated allow-list; default all asymmetric
+                                                       (RS*, PS*, ES*, EdDSA); HS* only with a secret;
+                                                       "none" is always refused */
+#define TELENORID_CONFIG_REFRESH_MARGIN_S       26  /* refresh tokens expiring within this, default 60 */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
@@ -373,6 +394,109 @@ telenorid_status telenorid_app_callback_resume_uri(const telenorid_app_callback 
 
 /* Frees an app callback. NULL is a no-op. */
 void telenorid_app_callback_free(telenorid_app_callback *callback);
+
+/* ------------------------------------------------------------------------------------------------
+ * Client: one provider, its metadata, keys and HTTP connections
+ *
+ * A client is safe to share between threads: create one per provider and keep it. Its calls block on
+ * the network (bounded by the configured timeouts); none calls back into the host.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_client telenorid_client;
+
+/* Creates a client for `config`. Makes no network call. The client keeps the configuration alive. */
+telenorid_status telenorid_client_new(const telenorid_config *config, telenorid_client **out);
+
+/* Fetches the provider's metadata now (OpenID Connect Discovery, completed from RFC 8414's document),
+ * checks its issuer is exactly the configured one, and caches it. Calls that need an endpoint that was
+ * not configured discover on first use anyway; this lets a host do it early and see errors early. */
+telenorid_status telenorid_client_discover(telenorid_client *client);
+
+/* The configuration with every endpoint the host did not set filled in from discovery: pass it to
+ * telenorid_auth_request_new(). Discovers first if needed. */
+telenorid_status telenorid_client_config(telenorid_client *client, telenorid_config **out);
+
+/* Frees a client. Auth states created from it keep it alive. NULL is a no-op. */
+void telenorid_client_free(telenorid_client *client);
+
+/* ------------------------------------------------------------------------------------------------
+ * Auth state: the tokens of a signed-in user
+ *
+ * Safe to share between threads. When many threads ask for a fresh token that needs a refresh, one
+ * refresh request goes out and all of them get its outcome.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_auth_state telenorid_auth_state;
+
+/* Parts of the auth state that telenorid_auth_state_get() reads. Append-only. */
+typedef int32_t telenorid_token_field;
+#define TELENORID_TOKEN_ACCESS_TOKEN     1  /* as it is, even if expired: prefer ..._fresh_access_token */
+#define TELENORID_TOKEN_REFRESH_TOKEN    2
+#define TELENORID_TOKEN_ID_TOKEN         3
+#define TELENORID_TOKEN_ID_TOKEN_CLAIMS  4  /* the validated claims as a JSON object */
+#define TELENORID_TOKEN_SCOPE            5
+#define TELENORID_TOKEN_TYPE             6
+
+/* Exchanges the code of a validated callback for tokens (sending the PKCE verifier and the client's
+ * authentication), validates the ID token (signature, iss, aud, azp, exp, iat, nbf, nonce, at_hash,
+ * auth_time against max_age) and creates the auth state. A callback's code is sent once: a second
+ * exchange fails with TELENORID_E_CONSUMED. The provider's refusal is TELENORID_E_AUTHORIZATION_ERROR
+ * with its `error` fields; an ID token that fails validation is TELENORID_E_TOKEN_INVALID. */
+telenorid_status telenorid_client_exchange_code(telenorid_client *client, const telenorid_callback *callback,
+                                                telenorid_auth_state **out);
+
+/* An access token valid for at least the configured margin (refresh_margin_s, default 60 s),
+ * refreshing first when needed. When the provider refuses the refresh token (invalid_grant, ...), the
+ * state becomes signed out and the call fails with TELENORID_E_AUTHORIZATION_LOST; a network failure
+ * or a 5xx leaves the state as it was and fails with that error (TELENORID_E_NETWORK, ...). A
+ * signed-out state gives TELENORID_E_NOT_SIGNED_IN. */
+telenorid_status telenorid_auth_state_fresh_access_token(telenorid_auth_state *state, char **out);
+
+/* Refreshes now, whatever the expiry, with the same outcomes as above. A refresh token that comes back
+ * replaces the old one atomically; a response without one keeps the old. */
+telenorid_status telenorid_auth_state_refresh(telenorid_auth_state *state);
+
+/* 1 when the state holds tokens, 0 when signed out. */
+telenorid_status telenorid_auth_state_is_signed_in(const telenorid_auth_state *state, int32_t *out);
+
+/* One part of the state, or *out = NULL when it is absent (or the state is signed out). */
+telenorid_status telenorid_auth_state_get(const telenorid_auth_state *state, telenorid_token_field field, char **out);
+
+/* The access token's expiry in Unix seconds, or 0 when the provider did not say or the state is
+ * signed out. */
+telenorid_status telenorid_auth_state_expires_at(const telenorid_auth_state *state, int64_t *out);
+
+/* Fetches the userinfo claims with a fresh access token, as a JSON object. A signed (application/jwt)
+ * response is verified first; its `sub` must be the ID token's. */
+telenorid_status telenorid_auth_state_userinfo(telenorid_auth_state *state, char **out);
+
+/* Revokes the refresh token (or, without one, the access token) at the provider (RFC 7009), then signs
+ * the state out. */
+telenorid_status telenorid_auth_state_revoke(telenorid_auth_state *state);
+
+/* The RP-initiated logout URL to open in the browser, with id_token_hint, client_id and, when given,
+ * post_logout_redirect_uri and `logout_state` (either may be NULL). Does not sign the state out. */
+telenorid_status telenorid_auth_state_end_session_url(const telenorid_auth_state *state,
+                                                      const char *post_logout_redirect_uri,
+                                                      const char *logout_state, char **out);
+
+/* Serializes the state to versioned JSON. It holds the refresh token: keep it in the platform's
+ * secure storage (Android Keystore-backed storage, the iOS Keychain), never in plain files. */
+telenorid_status telenorid_auth_state_serialize(const telenorid_auth_state *state, char **out);
+
+/* Restores a serialized state for `client`. TELENORID_E_VERSION for a format this library can't read. */
+telenorid_status telenorid_auth_state_restore(telenorid_client *client, const char *json,
+                                              telenorid_auth_state **out);
+
+/* Called after every change the host must persist (a refresh, a rotation, a sign-out), on the thread
+ * that made the change, after the state's locks are released, so the callback may call back into the
+ * state (serialize it, say). `user_data` is passed through. NULL `callback` removes it. */
+typedef void (*telenorid_auth_state_callback)(void *user_data);
+telenorid_status telenorid_auth_state_set_change_callback(telenorid_auth_state *state,
+                                                          telenorid_auth_state_callback callback, void *user_data);
+
+/* Frees an auth state, wiping its tokens. NULL is a no-op. */
+void telenorid_auth_state_free(telenorid_auth_state *state);
 
 #ifdef __cplusplus
 }

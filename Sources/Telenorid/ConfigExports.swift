@@ -17,6 +17,20 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_JWKS_URI: .jwksURI
     case TELENORID_CONFIG_ENVIRONMENT: .environment
     case TELENORID_CONFIG_ALLOW_PLAIN_PKCE: .allowPlainPKCE
+    case TELENORID_CONFIG_CLIENT_SECRET: .clientSecret
+    case TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD: .clientAuthMethod
+    case TELENORID_CONFIG_CLIENT_PRIVATE_KEY: .clientPrivateKey
+    case TELENORID_CONFIG_CA_FILE: .caFile
+    case TELENORID_CONFIG_CA_PATH: .caPath
+    case TELENORID_CONFIG_PROXY: .proxy
+    case TELENORID_CONFIG_CONNECT_TIMEOUT_MS: .connectTimeoutMilliseconds
+    case TELENORID_CONFIG_TIMEOUT_MS: .timeoutMilliseconds
+    case TELENORID_CONFIG_MAX_RESPONSE_BYTES: .maxResponseBytes
+    case TELENORID_CONFIG_CLOCK_TOLERANCE_S: .clockToleranceSeconds
+    case TELENORID_CONFIG_CLOCK_OFFSET_S: .clockOffsetSeconds
+    case TELENORID_CONFIG_TRUSTED_AUDIENCES: .trustedAudiences
+    case TELENORID_CONFIG_ID_TOKEN_SIGNING_ALGS: .idTokenAlgorithms
+    case TELENORID_CONFIG_REFRESH_MARGIN_S: .refreshMarginSeconds
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

@@ -58,3 +58,17 @@ final class AppCallbackHandle: Handle {
     let callback: AppToAppCallback
     init(_ callback: AppToAppCallback) { self.callback = callback }
 }
+
+final class ClientHandle: Handle {
+    let client: OIDCClient
+    init(_ client: OIDCClient) { self.client = client }
+}
+
+final class AuthStateHandle: Handle {
+    let state: AuthState
+    let client: OIDCClient
+    init(_ state: AuthState, client: OIDCClient) {
+        self.state = state
+        self.client = client
+    }
+}

@@ -3,6 +3,9 @@ public struct ClientConfiguration: Sendable, Equatable {
     public enum Setting: CaseIterable, Sendable {
         case issuer, clientID, redirectURI, scope, authorizationEndpoint, tokenEndpoint, userinfoEndpoint
         case revocationEndpoint, endSessionEndpoint, jwksURI, environment, allowPlainPKCE
+        case clientSecret, clientAuthMethod, clientPrivateKey, caFile, caPath, proxy
+        case connectTimeoutMilliseconds, timeoutMilliseconds, maxResponseBytes
+        case clockToleranceSeconds, clockOffsetSeconds, trustedAudiences, idTokenAlgorithms, refreshMarginSeconds
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -19,6 +22,20 @@ public struct ClientConfiguration: Sendable, Equatable {
             case .jwksURI: "jwks_uri"
             case .environment: "environment"
             case .allowPlainPKCE: "allow_plain_pkce"
+            case .clientSecret: "client_secret"
+            case .clientAuthMethod: "token_endpoint_auth_method"
+            case .clientPrivateKey: "client_private_key"
+            case .caFile: "ca_file"
+            case .caPath: "ca_path"
+            case .proxy: "proxy"
+            case .connectTimeoutMilliseconds: "connect_timeout_ms"
+            case .timeoutMilliseconds: "timeout_ms"
+            case .maxResponseBytes: "max_response_bytes"
+            case .clockToleranceSeconds: "clock_tolerance_s"
+            case .clockOffsetSeconds: "clock_offset_s"
+            case .trustedAudiences: "trusted_audiences"
+            case .idTokenAlgorithms: "id_token_signing_algs"
+            case .refreshMarginSeconds: "refresh_margin_s"
             }
         }
 
@@ -51,6 +68,20 @@ public struct ClientConfiguration: Sendable, Equatable {
     public let scope: String
     public let authorizationEndpoint: URI?
     public let allowPlainPKCE: Bool
+    public let clientAuthMethod: ClientAuthMethod
+    /// The shared secret of a confidential client, which also keys HMAC-signed ID tokens.
+    public var clientSecret: String? { settings[.clientSecret] }
+    public let http: HTTPSettings
+    /// Leeway for `exp`, `iat` and `nbf` (OIDC Core §3.1.3.7 allows "a few minutes" of skew).
+    public let clockToleranceSeconds: Int64
+    /// Added to the local clock, for devices whose clock is known to be off.
+    public let clockOffsetSeconds: Int64
+    /// Audiences besides the client id an ID token may name (OIDC Core §3.1.3.7 step 3).
+    public let trustedAudiences: Set<String>
+    /// The ID token signing algorithms accepted; `none` can never be among them.
+    public let idTokenAlgorithms: Set<String>
+    /// A token that expires within this many seconds is refreshed before it is handed out.
+    public let refreshMarginSeconds: Int64
 
     public init(_ settings: Settings) throws(TelenoridError) {
         self.settings = settings
@@ -96,9 +127,56 @@ public struct ClientConfiguration: Sendable, Equatable {
         case "true": allowPlainPKCE = true
         default: throw TelenoridError(.configuration, "allow_plain_pkce must be \"true\" or \"false\"")
         }
+        clientAuthMethod = try ClientAuthMethod(settings)
+        var http = HTTPSettings()
+        http.caFile = settings[.caFile]
+        http.caPath = settings[.caPath]
+        http.proxy = settings[.proxy]
+        http.connectTimeoutMilliseconds = try Self.number(settings, .connectTimeoutMilliseconds, 1...600_000) ?? http.connectTimeoutMilliseconds
+        http.totalTimeoutMilliseconds = try Self.number(settings, .timeoutMilliseconds, 1...3_600_000) ?? http.totalTimeoutMilliseconds
+        http.maxBodyBytes = try Self.number(settings, .maxResponseBytes, 1024...(64 << 20)) ?? http.maxBodyBytes
+        self.http = http
+        clockToleranceSeconds = Int64(try Self.number(settings, .clockToleranceSeconds, 0...3600) ?? 120)
+        clockOffsetSeconds = Int64(try Self.number(settings, .clockOffsetSeconds, -86_400 * 366...86_400 * 366) ?? 0)
+        refreshMarginSeconds = Int64(try Self.number(settings, .refreshMarginSeconds, 0...86_400) ?? 60)
+        trustedAudiences = Set((settings[.trustedAudiences] ?? "").split(separator: " ").map(String.init))
+        let algorithms = Set((settings[.idTokenAlgorithms] ?? ClientConfiguration.defaultIDTokenAlgorithms).split(separator: " ").map(String.init))
+        guard !algorithms.isEmpty, !algorithms.contains(where: { $0.lowercased() == "none" }) else {
+            throw TelenoridError(.configuration, "id_token_signing_algs must list algorithms, and never none")
+        }
+        if algorithms.contains(where: { $0.hasPrefix("HS") }) && settings[.clientSecret] == nil {
+            throw TelenoridError(.configuration, "HMAC ID token algorithms need a client_secret")
+        }
+        idTokenAlgorithms = algorithms
+    }
+
+    /// Asymmetric algorithms only: HMAC-signed ID tokens are accepted only when asked for, by clients
+    /// that have a secret.
+    public static let defaultIDTokenAlgorithms = "RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384 ES512 EdDSA"
+
+    private static func number(_ settings: Settings, _ setting: Setting, _ range: ClosedRange<Int>) throws(TelenoridError) -> Int? {
+        guard let text = settings[setting] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw TelenoridError(.configuration, "\(setting.jsonName) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
     }
 
     public static func == (lhs: ClientConfiguration, rhs: ClientConfiguration) -> Bool {
         lhs.settings == rhs.settings
     }
+}
+
+extension ClientConfiguration.Setting {
+    /// Settings a JSON document may give as a number.
+    var isNumeric: Bool {
+        switch self {
+        case .connectTimeoutMilliseconds, .timeoutMilliseconds, .maxResponseBytes, .clockToleranceSeconds,
+             .clockOffsetSeconds, .refreshMarginSeconds: true
+        default: false
+        }
+    }
+
+    /// Settings a JSON document may give as an array of strings (kept space-separated).
+    var isList: Bool { self == .trustedAudiences || self == .idTokenAlgorithms }
 }

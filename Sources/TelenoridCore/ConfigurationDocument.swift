@@ -64,7 +64,17 @@ extension ClientConfiguration {
             switch value {
             case .string(let text): settings[setting] = text
             case .bool(let flag) where setting == .allowPlainPKCE: settings[setting] = flag ? "true" : "false"
-            default: throw TelenoridError(.configuration, "\"\(key)\" must be a \(setting == .allowPlainPKCE ? "boolean" : "string")")
+            case .number(let number) where setting.isNumeric: settings[setting] = number.text
+            case .array(let items) where setting.isList:
+                var words: [String] = []
+                for item in items {
+                    guard let word = item.stringValue else {
+                        throw TelenoridError(.configuration, "\"\(key)\" must be an array of strings")
+                    }
+                    words.append(word)
+                }
+                settings[setting] = words.joined(separator: " ")
+            default: throw TelenoridError(.configuration, "\"\(key)\" has the wrong type")
             }
         }
         return settings

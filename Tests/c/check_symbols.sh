@@ -25,4 +25,9 @@ for compiler in gcc clang; do
             { echo "check_symbols: header does not compile alone with $compiler $std"; fail=1; }
     done
 done
+# Size guard: Foundation or the regex engine (pulled in by String APIs such as contains("...")) would add
+# megabytes to the library; the unstripped build still has the symbols to tell.
+if [ -f .build/release/libtelenorid.so ] && nm .build/release/libtelenorid.so | grep -qE '_RegexParser|Foundation'; then
+    echo "check_symbols: libtelenorid.so links Foundation or _RegexParser"; fail=1
+fi
 exit $fail

@@ -1,0 +1,157 @@
+import CTelenorid
+import TelenoridCore
+
+// The auth state: code exchange, fresh tokens, userinfo, revocation, logout and persistence.
+
+@c @implementation
+public func telenorid_client_exchange_code(_ client: OpaquePointer?, _ callback: OpaquePointer?,
+                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
+        let callbackHandle = try borrow(callback, as: CallbackHandle.self, "callback")
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(AuthStateHandle(try clientHandle.client.exchangeCode(callbackHandle.response),
+                                                     client: clientHandle.client))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_fresh_access_token(_ state: OpaquePointer?,
+                                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let out = try outPointer(out)
+        try writeString(try handle.state.freshTokens().accessToken.string, to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_refresh(_ state: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        _ = try borrow(state, as: AuthStateHandle.self, "state").state.forceRefresh()
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_is_signed_in(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        try outPointer(out).pointee = handle.state.isSignedIn ? 1 : 0
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_get(_ state: OpaquePointer?, _ field: telenorid_token_field,
+                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let out = try outPointer(out)
+        let tokens = handle.state.tokens
+        let value: String?
+        switch field {
+        case TELENORID_TOKEN_ACCESS_TOKEN: value = tokens?.accessToken.string
+        case TELENORID_TOKEN_REFRESH_TOKEN: value = tokens?.refreshToken?.string
+        case TELENORID_TOKEN_ID_TOKEN: value = tokens?.idToken
+        case TELENORID_TOKEN_ID_TOKEN_CLAIMS: value = tokens?.idTokenClaims.map { JSON.serialize(.object($0)) }
+        case TELENORID_TOKEN_SCOPE: value = tokens?.scope
+        case TELENORID_TOKEN_TYPE: value = tokens?.tokenType
+        default: throw TelenoridError(.invalidArgument, "unknown token field \(field)")
+        }
+        try writeString(value, to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_expires_at(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        try outPointer(out).pointee = handle.state.tokens?.accessTokenExpiresAt ?? 0
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_userinfo(_ state: OpaquePointer?,
+                                          _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let out = try outPointer(out)
+        let claims = try handle.client.userinfo(try handle.state.freshTokens())
+        try writeString(JSON.serialize(.object(claims)), to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_revoke(_ state: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        guard let tokens = handle.state.tokens else { throw TelenoridError(.notSignedIn, "not signed in") }
+        if let refresh = tokens.refreshToken {
+            try handle.client.revoke(refresh, hint: "refresh_token")
+        } else {
+            try handle.client.revoke(tokens.accessToken, hint: "access_token")
+        }
+        handle.state.signOut()
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_end_session_url(_ state: OpaquePointer?, _ postLogoutRedirectURI: UnsafePointer<CChar>?,
+                                                 _ logoutState: UnsafePointer<CChar>?,
+                                                 _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let redirect = try optionalInputString(postLogoutRedirectURI, "post_logout_redirect_uri")
+        let stateValue = try optionalInputString(logoutState, "logout_state")
+        let out = try outPointer(out)
+        let url = try handle.client.endSessionURL(idTokenHint: handle.state.tokens?.idToken,
+                                                  postLogoutRedirectURI: redirect, state: stateValue)
+        try writeString(url, to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_serialize(_ state: OpaquePointer?,
+                                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        try writeString(handle.state.serialized(), to: try outPointer(out))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_restore(_ client: OpaquePointer?, _ json: UnsafePointer<CChar>?,
+                                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
+        let text = try inputString(json, "json")
+        let out = try outPointer(out)
+        let state = try clientHandle.client.restoreAuthState(text)
+        out.pointee = retainedHandle(AuthStateHandle(state, client: clientHandle.client))
+    }
+}
+
+/// The host's callback and its user data, called from whichever thread changed the state.
+private struct HostCallback: @unchecked Sendable {
+    // The host promised, by registering it, that the callback may run on any thread with this pointer.
+    let function: telenorid_auth_state_callback
+    let userData: UnsafeMutableRawPointer?
+}
+
+@c @implementation
+public func telenorid_auth_state_set_change_callback(_ state: OpaquePointer?, _ callback: telenorid_auth_state_callback?,
+                                                     _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        guard let callback else {
+            handle.state.setObserver(nil)
+            return
+        }
+        let host = HostCallback(function: callback, userData: userData)
+        handle.state.setObserver { host.function(host.userData) }
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_free(_ state: OpaquePointer?) {
+    release(state)
+}

@@ -1,0 +1,122 @@
+/// What an ID token is checked against besides the client's configuration.
+struct IDTokenExpectations {
+    /// The nonce the authorization request sent; nil on refresh.
+    var nonce: String?
+    /// The request's max_age: the token must then carry an auth_time no older than that.
+    var maxAge: Int64?
+    /// The access token issued with it, for at_hash.
+    var accessToken: SecretBytes?
+    /// The claims of the first ID token, which a refreshed one must agree with (OIDC Core §12.2).
+    var previous: JSONObject?
+}
+
+extension OIDCClient {
+    /// Validates an ID token as OIDC Core §3.1.3.7 lists, and returns its claims.
+    func validateIDToken(_ token: String, expectations: IDTokenExpectations) throws(TelenoridError) -> JSONObject {
+        let jws = try JWS(compact: token)
+        let claims = try verifiedClaims(jws, allowed: configuration.idTokenAlgorithms, what: "ID token")
+        let now = clock()
+        let tolerance = configuration.clockToleranceSeconds
+        func fail(_ message: String) -> TelenoridError { TelenoridError(.tokenInvalid, "ID token \(message)") }
+
+        guard let iss = claims["iss"]?.stringValue, iss == configuration.settings[.issuer] else {
+            throw fail("was issued by \(claims["iss"]?.stringValue ?? "nobody"), not the configured issuer")
+        }
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw fail("has no sub") }
+        let audiences: [String]
+        switch claims["aud"] {
+        case .string(let one)?: audiences = [one]
+        case .array(let many)?: audiences = many.compactMap(\.stringValue)
+            guard audiences.count == many.count else { throw fail("has a non-string audience") }
+        default: throw fail("has no aud")
+        }
+        guard audiences.contains(configuration.clientID) else { throw fail("is not meant for this client (aud)") }
+        let strangers = audiences.filter { $0 != configuration.clientID && !configuration.trustedAudiences.contains($0) }
+        guard strangers.isEmpty else { throw fail("names audiences this client does not trust: \(strangers.joined(separator: ", "))") }
+        if let azp = claims["azp"] {
+            guard azp.stringValue == configuration.clientID else { throw fail("was authorized for another party (azp)") }
+        } else if audiences.count > 1 {
+            throw fail("has several audiences but no azp")
+        }
+        guard let exp = OIDCClient.seconds(claims["exp"]) else { throw fail("has no numeric exp") }
+        guard exp > now &- tolerance else { throw fail("expired at \(exp); now is \(now)") }
+        guard let iat = OIDCClient.seconds(claims["iat"]) else { throw fail("has no numeric iat") }
+        guard iat <= now &+ tolerance else { throw fail("was issued in the future (iat \(iat), now \(now))") }
+        if let nbfValue = claims["nbf"] {
+            guard let nbf = OIDCClient.seconds(nbfValue) else { throw fail("has a non-numeric nbf") }
+            guard nbf <= now &+ tolerance else { throw fail("is not valid before \(nbf)") }
+        }
+        if let expected = expectations.nonce {
+            guard let nonce = claims["nonce"]?.stringValue, Crypto.constantTimeEquals(nonce.utf8, expected.utf8) else {
+                throw fail("does not carry this request's nonce")
+            }
+        }
+        if let maxAge = expectations.maxAge {
+            guard let authTime = OIDCClient.seconds(claims["auth_time"]) else { throw fail("has no auth_time although max_age was asked") }
+            guard authTime &+ maxAge &+ tolerance >= now else { throw fail("reports an authentication older than max_age") }
+        }
+        if let atHash = claims["at_hash"]?.stringValue, let accessToken = expectations.accessToken {
+            guard let digest = Crypto.digest(forJWSAlgorithm: jws.algorithm, accessToken.bytes) else {
+                throw fail("at_hash can't be checked for algorithm \(jws.algorithm)")
+            }
+            let expected = Base64URL.encode(digest.prefix(digest.count / 2))
+            guard Crypto.constantTimeEquals(atHash.utf8, expected.utf8) else { throw fail("at_hash does not match the access token") }
+        }
+        if let previous = expectations.previous {
+            guard previous["iss"] == claims["iss"], previous["sub"] == claims["sub"], previous["aud"] == claims["aud"] else {
+                throw fail("from the refresh names another issuer, subject or audience than the first (OIDC Core §12.2)")
+            }
+            if let nonce = claims["nonce"], nonce != previous["nonce"] { throw fail("from the refresh has another nonce") }
+            if let authTime = claims["auth_time"], let first = previous["auth_time"], authTime != first {
+                throw fail("from the refresh has another auth_time")
+            }
+        }
+        return claims
+    }
+
+    /// A signed userinfo response (OIDC Core §5.3.2): signature, and iss/aud when present.
+    func verifySignedUserinfo(_ token: String) throws(TelenoridError) -> JSONObject {
+        let jws = try JWS(compact: token)
+        let claims = try verifiedClaims(jws, allowed: configuration.idTokenAlgorithms, what: "signed userinfo")
+        if let iss = claims["iss"], iss.stringValue != configuration.settings[.issuer] {
+            throw TelenoridError(.tokenInvalid, "signed userinfo was issued by another issuer")
+        }
+        if let aud = claims["aud"] {
+            let audiences = aud.stringValue.map { [$0] } ?? (aud.arrayValue ?? []).compactMap(\.stringValue)
+            guard audiences.contains(configuration.clientID) else {
+                throw TelenoridError(.tokenInvalid, "signed userinfo is not meant for this client")
+            }
+        }
+        return claims
+    }
+
+    /// Checks the algorithm against the allow-list and the signature against the provider's keys (or,
+    /// for HMAC, the client secret: never a public key's bytes), then reads the payload as claims.
+    func verifiedClaims(_ jws: JWS, allowed: Set<String>, what: String) throws(TelenoridError) -> JSONObject {
+        guard allowed.contains(jws.algorithm) else {
+            throw TelenoridError(.tokenInvalid, "\(what) is signed with \(jws.algorithm), which this client does not accept")
+        }
+        if jws.algorithm.hasPrefix("HS") {
+            guard let secret = configuration.clientSecret else {
+                throw TelenoridError(.tokenInvalid, "\(what) is HMAC-signed but the client has no secret")
+            }
+            try jws.verify(hmacSecret: Array(secret.utf8))
+        } else {
+            try keys.verify(jws, client: self)
+        }
+        let payload: JSONValue
+        do { payload = try JSON.parse(jws.payload) } catch {
+            throw TelenoridError(.tokenInvalid, "\(what)'s payload is not JSON: \(error.message)")
+        }
+        guard let claims = payload.objectValue else { throw TelenoridError(.tokenInvalid, "\(what)'s payload is not a JSON object") }
+        return claims
+    }
+
+    /// A NumericDate (RFC 7519 §2): integral or fractional seconds, read down to whole seconds.
+    static func seconds(_ value: JSONValue?) -> Int64? {
+        guard case .number(let number)? = value else { return nil }
+        if let whole = number.int64 { return whole }
+        guard let double = number.double, double.isFinite, abs(double) < 1e17 else { return nil }
+        return Int64(exactly: double.rounded(.down))
+    }
+}

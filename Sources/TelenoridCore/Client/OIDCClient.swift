@@ -1,0 +1,207 @@
+import Synchronization
+
+/// A configured client talking to one provider: discovery, keys and every token-endpoint call. Share one
+/// per provider between threads: it holds the HTTP connection cache and the metadata and key caches.
+public final class OIDCClient: Sendable {
+    public let configuration: ClientConfiguration
+    let transport: any HTTPTransport
+    /// The local clock plus the configured offset.
+    public let clock: Clock
+    private let discovered = Mutex<ProviderMetadata?>(nil)
+    let keys: KeySetCache
+
+    public init(configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
+                clock: @escaping Clock = SystemClock.now) throws(TelenoridError) {
+        self.configuration = configuration
+        if let transport {
+            self.transport = transport
+        } else {
+            self.transport = try CurlTransport(settings: configuration.http)
+        }
+        let offset = configuration.clockOffsetSeconds
+        self.clock = { clock() &+ offset }
+        keys = KeySetCache()
+    }
+
+    // MARK: Discovery
+
+    /// The provider's metadata, fetched once and cached: OIDC Discovery, completed from RFC 8414's
+    /// document when the provider serves one.
+    public func discover() throws(TelenoridError) -> ProviderMetadata {
+        if let cached = discovered.withLock({ $0 }) { return cached }
+        guard let issuer = configuration.settings[.issuer] else {
+            throw TelenoridError(.configuration, "issuer is required for discovery")
+        }
+        let urls = try ProviderMetadata.discoveryURLs(issuer: issuer)
+        let response = try transport.send(HTTPRequest(url: urls.openid, headers: [("Accept", "application/json")]))
+        guard response.status == 200 else {
+            throw TelenoridError(.httpStatus, "discovery at \(urls.openid) answered HTTP \(response.status)", httpStatus: response.status)
+        }
+        var metadata = try ProviderMetadata(json: response.body, expectedIssuer: issuer)
+        // RFC 8414 is consulted only for what OIDC left out; its absence is normal.
+        if metadata.revocationEndpoint == nil || metadata.codeChallengeMethods.isEmpty,
+           let oauth = try? transport.send(HTTPRequest(url: urls.oauth, headers: [("Accept", "application/json")])),
+           oauth.status == 200, let extra = try? ProviderMetadata(json: oauth.body, expectedIssuer: issuer) {
+            metadata = metadata.filling(from: extra)
+        }
+        discovered.withLock { $0 = metadata }
+        return metadata
+    }
+
+    /// The metadata if discovery ran, without fetching.
+    var metadata: ProviderMetadata? { discovered.withLock { $0 } }
+
+    /// The configuration with every endpoint the host did not set filled in from discovery.
+    public func effectiveConfiguration() throws(TelenoridError) -> ClientConfiguration {
+        var settings = configuration.settings
+        let pairs: [(ClientConfiguration.Setting, String?)]
+        let metadata = try discover()
+        pairs = [(.authorizationEndpoint, metadata.authorizationEndpoint), (.tokenEndpoint, metadata.tokenEndpoint),
+                 (.userinfoEndpoint, metadata.userinfoEndpoint), (.jwksURI, metadata.jwksURI),
+                 (.revocationEndpoint, metadata.revocationEndpoint), (.endSessionEndpoint, metadata.endSessionEndpoint)]
+        for (setting, value) in pairs where settings[setting] == nil { settings[setting] = value }
+        return try ClientConfiguration(settings)
+    }
+
+    /// An endpoint: the one configured, else the discovered one (discovering on first use).
+    func endpoint(_ setting: ClientConfiguration.Setting) throws(TelenoridError) -> String {
+        if let explicit = configuration.settings[setting] { return explicit }
+        let metadata = try discover()
+        let value: String?
+        switch setting {
+        case .tokenEndpoint: value = metadata.tokenEndpoint
+        case .userinfoEndpoint: value = metadata.userinfoEndpoint
+        case .jwksURI: value = metadata.jwksURI
+        case .revocationEndpoint: value = metadata.revocationEndpoint
+        case .endSessionEndpoint: value = metadata.endSessionEndpoint
+        case .authorizationEndpoint: value = metadata.authorizationEndpoint
+        default: value = nil
+        }
+        guard let value else {
+            throw TelenoridError(.configuration, "the provider has no \(setting.jsonName) and none is configured")
+        }
+        return value
+    }
+
+    // MARK: Token endpoint
+
+    /// POSTs a grant to the token endpoint with the client's authentication and returns the parsed
+    /// token response, or the provider's OAuth error.
+    func tokenRequest(_ grant: FormParameters, during what: String) throws(TelenoridError) -> TokenResponse {
+        let url = try endpoint(.tokenEndpoint)
+        let request = try authenticatedRequest(url: url, parameters: grant)
+        let response = try transport.send(request)
+        return try TokenResponse(OAuthErrorResponse.jsonObject(from: response, during: what))
+    }
+
+    /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
+    /// gives the auth state of the signed-in user.
+    public func exchangeCode(_ callback: AuthorizationResponse) throws(TelenoridError) -> AuthState {
+        let pending = callback.pending
+        guard pending.configuration.clientID == configuration.clientID,
+              pending.configuration.redirectURIString == configuration.redirectURIString else {
+            throw TelenoridError(.configuration, "the callback belongs to another client or redirect URI")
+        }
+        if metadata?.authorizationResponseIssParameterSupported == true && callback.parameters["iss"] == nil {
+            throw TelenoridError(.issuerMismatch, "the provider always sends iss (RFC 9207) but the callback had none")
+        }
+        var grant = FormParameters()
+        try grant.append("grant_type", "authorization_code")
+        try grant.append("code", callback.code)
+        try grant.append("redirect_uri", configuration.redirectURIString)
+        try grant.append("code_verifier", pending.pkce.verifier.string)
+        guard callback.markExchanged() else {
+            throw TelenoridError(.consumed, "this callback's code was already exchanged")
+        }
+        let response = try tokenRequest(grant, during: "code exchange")
+        let now = clock()
+        var claims: JSONObject? = nil
+        if let idToken = response.idToken {
+            claims = try validateIDToken(idToken, expectations: .init(nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
+                                                                      accessToken: response.accessToken, previous: nil))
+        } else if (response.scope ?? pending.requestedScope).split(separator: " ").contains("openid") {
+            throw TelenoridError(.invalidResponse, "the token response has no id_token although openid was requested")
+        }
+        let tokens = TokenSet(response: response, idTokenClaims: claims, receivedAt: now, previous: nil)
+        return AuthState(tokens: tokens, refresher: self, clock: clock,
+                         refreshMarginSeconds: configuration.refreshMarginSeconds)
+    }
+
+    // MARK: Userinfo, revocation, logout
+
+    /// The userinfo response as JSON claims; a signed (application/jwt) response is verified first. Its
+    /// `sub` must be the ID token's (OIDC Core §5.3.2).
+    public func userinfo(_ tokens: TokenSet) throws(TelenoridError) -> JSONObject {
+        let url = try endpoint(.userinfoEndpoint)
+        let response = try transport.send(HTTPRequest(url: url, headers: [
+            ("Authorization", "Bearer \(tokens.accessToken.string)"), ("Accept", "application/json, application/jwt"),
+        ]))
+        let claims: JSONObject
+        if response.status == 200 && response.contentType == "application/jwt" {
+            claims = try verifySignedUserinfo(String(decoding: response.body, as: UTF8.self))
+        } else if response.status == 401 || response.status == 403 {
+            // RFC 6750 §3: the error is in WWW-Authenticate, not the body.
+            let header = response.header("www-authenticate") ?? ""
+            throw TelenoridError(.authorizationError, "userinfo refused the access token: HTTP \(response.status) \(header)",
+                                 oauthError: header.utf8.split(separator: UInt8(ascii: "\"")).contains { $0.elementsEqual("invalid_token".utf8) } ? "invalid_token" : nil, httpStatus: response.status)
+        } else {
+            claims = try OAuthErrorResponse.jsonObject(from: response, during: "userinfo")
+        }
+        guard let sub = claims["sub"]?.stringValue else {
+            throw TelenoridError(.invalidResponse, "userinfo has no sub")
+        }
+        if let expected = tokens.idTokenClaims?["sub"]?.stringValue, expected != sub {
+            throw TelenoridError(.tokenInvalid, "userinfo's sub is not the ID token's (OIDC Core §5.3.2)")
+        }
+        return claims
+    }
+
+    /// Revokes a token (RFC 7009). The provider answers 200 also for tokens it no longer knows.
+    public func revoke(_ token: SecretBytes, hint: String?) throws(TelenoridError) {
+        let url = try endpoint(.revocationEndpoint)
+        var parameters = FormParameters()
+        try parameters.append("token", token.string)
+        if let hint { try parameters.append("token_type_hint", hint) }
+        let response = try transport.send(try authenticatedRequest(url: url, parameters: parameters))
+        guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, during: "revocation") }
+    }
+
+    /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2) to open in the browser.
+    public func endSessionURL(idTokenHint: String?, postLogoutRedirectURI: String?, state: String?) throws(TelenoridError) -> String {
+        let endpoint = try endpoint(.endSessionEndpoint)
+        var parameters = FormParameters()
+        if let idTokenHint { try parameters.append("id_token_hint", idTokenHint) }
+        try parameters.append("client_id", configuration.clientID)
+        if let postLogoutRedirectURI { try parameters.append("post_logout_redirect_uri", postLogoutRedirectURI) }
+        if let state { try parameters.append("state", state) }
+        return endpoint + (endpoint.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + parameters.encoded
+    }
+}
+
+extension OIDCClient: TokenRefresher {
+    /// One refresh round trip (RFC 6749 §6). A new ID token must name the same issuer, subject and
+    /// audience as the first (OIDC Core §12.2).
+    public func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet {
+        guard let refreshToken = tokens.refreshToken else {
+            throw TelenoridError(.notSignedIn, "there is no refresh token")
+        }
+        var grant = FormParameters()
+        try grant.append("grant_type", "refresh_token")
+        try grant.append("refresh_token", refreshToken.string)
+        let response = try tokenRequest(grant, during: "refresh")
+        var claims: JSONObject? = nil
+        if let idToken = response.idToken {
+            claims = try validateIDToken(idToken, expectations: .init(nonce: nil, maxAge: nil, accessToken: response.accessToken,
+                                                                      previous: tokens.idTokenClaims))
+        }
+        return TokenSet(response: response, idTokenClaims: claims, receivedAt: clock(), previous: tokens)
+    }
+}
+
+extension OIDCClient {
+    /// An auth state from `AuthState.serialized()`, refreshing through this client.
+    public func restoreAuthState(_ text: String) throws(TelenoridError) -> AuthState {
+        AuthState(tokens: try AuthState.tokens(fromSerialized: text), refresher: self, clock: clock,
+                  refreshMarginSeconds: configuration.refreshMarginSeconds)
+    }
+}

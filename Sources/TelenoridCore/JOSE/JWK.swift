@@ -1,0 +1,161 @@
+import COpenSSL
+
+/// A key as OpenSSL holds it, freed with its owner.
+final class PKey: @unchecked Sendable {
+    // EVP_PKEY is reference-counted and safe to use from several threads for verification.
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { EVP_PKEY_free(pointer) }
+}
+
+/// A public JSON Web Key (RFC 7517) usable for signature verification: RSA (RFC 7518 §6.3), EC P-256,
+/// P-384, P-521 (§6.2) or Ed25519 (RFC 8037).
+public struct JWK: Sendable {
+    public enum KeyType: Sendable, Equatable { case rsa, ec(curve: String), ed25519 }
+
+    public let keyType: KeyType
+    public let keyID: String?
+    public let algorithm: String?
+    public let use: String?
+    let key: PKey
+
+    public init(_ object: JSONObject) throws(TelenoridError) {
+        func string(_ name: String) throws(TelenoridError) -> String? {
+            guard let value = object[name] else { return nil }
+            guard let text = value.stringValue else { throw TelenoridError(.invalidResponse, "JWK member \(name) is not a string") }
+            return text
+        }
+        func bytes(_ name: String) throws(TelenoridError) -> [UInt8] {
+            guard let text = try string(name), let decoded = Base64URL.decode(text), !decoded.isEmpty else {
+                throw TelenoridError(.invalidResponse, "JWK member \(name) is missing or not base64url")
+            }
+            return decoded
+        }
+        keyID = try string("kid")
+        algorithm = try string("alg")
+        use = try string("use")
+        guard object["d"] == nil else {
+            throw TelenoridError(.invalidResponse, "a provider's key set must not hold private keys")
+        }
+        switch try string("kty") {
+        case "RSA":
+            let modulus = Array(try bytes("n").drop { $0 == 0 })
+            guard modulus.count * 8 >= 2048 else { throw TelenoridError(.invalidResponse, "RSA keys under 2048 bits are refused") }
+            keyType = .rsa
+            key = try JWK.rsaKey(modulus: modulus, exponent: try bytes("e"))
+        case "EC":
+            guard let curve = try string("crv"), let size = JWK.coordinateSize[curve] else {
+                throw TelenoridError(.unsupported, "EC curve \((try? string("crv")) ?? "none") is not supported")
+            }
+            let x = try bytes("x"), y = try bytes("y")
+            guard x.count == size, y.count == size else {
+                throw TelenoridError(.invalidResponse, "EC key coordinates are not \(size) bytes for \(curve)")
+            }
+            keyType = .ec(curve: curve)
+            key = try JWK.ecKey(curve: curve, point: [0x04] + x + y)
+        case "OKP":
+            guard try string("crv") == "Ed25519" else { throw TelenoridError(.unsupported, "only the Ed25519 OKP curve is supported") }
+            let x = try bytes("x")
+            guard x.count == 32, let pkey = x.withUnsafeBufferPointer({ EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32) }) else {
+                throw TelenoridError(.invalidResponse, "Ed25519 key is not 32 valid bytes")
+            }
+            keyType = .ed25519
+            key = PKey(pkey)
+        case let other:
+            throw TelenoridError(.unsupported, "key type \(other ?? "none") is not supported")
+        }
+    }
+
+    /// Whether this key may verify a signature made with `algorithm`: its type must fit, and its own
+    /// `alg` and `use`, when given, must agree.
+    public func canVerify(algorithm name: String) -> Bool {
+        if let algorithm, algorithm != name { return false }
+        if let use, use != "sig" { return false }
+        switch (keyType, name) {
+        case (.rsa, "RS256"), (.rsa, "RS384"), (.rsa, "RS512"), (.rsa, "PS256"), (.rsa, "PS384"), (.rsa, "PS512"): return true
+        case (.ec("P-256"), "ES256"), (.ec("P-384"), "ES384"), (.ec("P-521"), "ES512"): return true
+        case (.ed25519, "EdDSA"): return true
+        default: return false
+        }
+    }
+
+    static let coordinateSize = ["P-256": 32, "P-384": 48, "P-521": 66]
+    private static let curveNames: [String: StaticString] = ["P-256": "prime256v1", "P-384": "secp384r1", "P-521": "secp521r1"]
+
+    /// OSSL_PARAM_BLD keeps the pointers it is given until OSSL_PARAM_BLD_to_param, so names and string
+    /// values must outlive the builder: static literals do, Swift's temporary C strings do not.
+    private static func stable(_ literal: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    private static func fromData(_ type: String, _ build: (OpaquePointer) -> Bool) throws(TelenoridError) -> PKey {
+        guard let builder = OSSL_PARAM_BLD_new() else { throw TelenoridError(.invalidResponse, "out of memory") }
+        defer { OSSL_PARAM_BLD_free(builder) }
+        guard build(builder), let params = OSSL_PARAM_BLD_to_param(builder) else {
+            throw TelenoridError(.invalidResponse, "the \(type) key could not be assembled")
+        }
+        defer { OSSL_PARAM_free(params) }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw TelenoridError(.invalidResponse, "no \(type) support") }
+        defer { EVP_PKEY_CTX_free(context) }
+        var pkey: OpaquePointer? = nil
+        guard EVP_PKEY_fromdata_init(context) == 1, EVP_PKEY_fromdata(context, &pkey, Int32(OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY), params) == 1,
+              let pkey else {
+            throw TelenoridError(.invalidResponse, "the \(type) key is not valid")
+        }
+        return PKey(pkey)
+    }
+
+    private static func rsaKey(modulus: [UInt8], exponent: [UInt8]) throws(TelenoridError) -> PKey {
+        let n = modulus.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32(truncatingIfNeeded: $0.count), nil) }
+        let e = exponent.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32(truncatingIfNeeded: $0.count), nil) }
+        defer { BN_free(n); BN_free(e) }
+        guard let n, let e, modulus.count <= 2048, exponent.count <= 8 else {
+            throw TelenoridError(.invalidResponse, "RSA key numbers are not valid")
+        }
+        return try fromData("RSA") { builder in
+            OSSL_PARAM_BLD_push_BN(builder, stable("n"), n) == 1 && OSSL_PARAM_BLD_push_BN(builder, stable("e"), e) == 1
+        }
+    }
+
+    private static func ecKey(curve: String, point: [UInt8]) throws(TelenoridError) -> PKey {
+        guard let group = curveNames[curve] else { throw TelenoridError(.unsupported, "curve \(curve)") }
+        // The point's buffer must stay valid until the builder makes its params, inside fromData.
+        let built: Result<PKey, TelenoridError> = point.withUnsafeBufferPointer { buffer in
+            do throws(TelenoridError) {
+                return .success(try fromData("EC") { builder in
+                    OSSL_PARAM_BLD_push_utf8_string(builder, stable("group"), stable(group), 0) == 1
+                        && OSSL_PARAM_BLD_push_octet_string(builder, stable("pub"), buffer.baseAddress, buffer.count) == 1
+                })
+            } catch {
+                return .failure(error)
+            }
+        }
+        let key = try built.get()
+        // fromdata does not check the point lies on the curve; an invalid point is an invalid-curve attack.
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw TelenoridError(.invalidResponse, "out of memory") }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_public_check(context) == 1 else { throw TelenoridError(.invalidResponse, "EC point is not on \(curve)") }
+        return key
+    }
+}
+
+/// A JSON Web Key Set (RFC 7517 §5). Keys of types this library can't use are skipped, as §5 says.
+public struct JWKSet: Sendable {
+    public let keys: [JWK]
+
+    public init(json bytes: [UInt8]) throws(TelenoridError) {
+        let document: JSONValue
+        do { document = try JSON.parse(bytes) } catch {
+            throw TelenoridError(.invalidResponse, "key set is not valid JSON: \(error.message)")
+        }
+        guard let list = document["keys"]?.arrayValue else {
+            throw TelenoridError(.invalidResponse, "key set has no \"keys\" array")
+        }
+        var keys: [JWK] = []
+        for entry in list {
+            guard let object = entry.objectValue else { continue }
+            if let key = try? JWK(object) { keys.append(key) }
+        }
+        self.keys = keys
+    }
+}

@@ -1,0 +1,134 @@
+import COpenSSL
+
+/// A JWS in compact serialization (RFC 7515 §7.1), parsed but not yet verified.
+public struct JWS: Sendable {
+    public static let maxLength = 64 * 1024
+
+    public let header: JSONObject
+    public let algorithm: String
+    public let keyID: String?
+    public let payload: [UInt8]
+    let signingInput: [UInt8]
+    let signature: [UInt8]
+
+    public init(compact text: String) throws(TelenoridError) {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= JWS.maxLength else { throw TelenoridError(.tokenInvalid, "token longer than \(JWS.maxLength) bytes") }
+        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw TelenoridError(.tokenInvalid, "token is not a compact JWS (three parts)") }
+        guard let headerBytes = Base64URL.decode(String(decoding: parts[0], as: UTF8.self)),
+              let payload = Base64URL.decode(String(decoding: parts[1], as: UTF8.self)),
+              let signature = Base64URL.decode(String(decoding: parts[2], as: UTF8.self)) else {
+            throw TelenoridError(.tokenInvalid, "token part is not base64url")
+        }
+        let parsed: JSONValue
+        do { parsed = try JSON.parse(headerBytes, limits: JSONLimits(maxDepth: 8)) } catch {
+            throw TelenoridError(.tokenInvalid, "token header is not valid JSON: \(error.message)")
+        }
+        guard let header = parsed.objectValue, let algorithm = header["alg"]?.stringValue else {
+            throw TelenoridError(.tokenInvalid, "token header is not an object with an alg")
+        }
+        // RFC 7515 §4.1.11: an extension the recipient does not understand makes the JWS invalid.
+        if header["crit"] != nil { throw TelenoridError(.tokenInvalid, "token header has crit extensions this client does not understand") }
+        if let kid = header["kid"], kid.stringValue == nil { throw TelenoridError(.tokenInvalid, "token header's kid is not a string") }
+        self.header = header
+        self.algorithm = algorithm
+        keyID = header["kid"]?.stringValue
+        self.payload = payload
+        self.signature = signature
+        signingInput = Array(bytes[..<(parts[0].count + 1 + parts[1].count)])
+    }
+
+    /// Verifies with a provider key; the key must fit the algorithm (no RSA key for ES256, and never a
+    /// public key as an HMAC secret: HMAC has its own entry point).
+    public func verify(with key: JWK) throws(TelenoridError) {
+        guard key.canVerify(algorithm: algorithm) else {
+            throw TelenoridError(.tokenInvalid, "key \(key.keyID ?? "") can't verify \(algorithm)")
+        }
+        guard let spec = JWS.asymmetric[algorithm] else { throw TelenoridError(.tokenInvalid, "algorithm \(algorithm) is not accepted") }
+        var signature = self.signature
+        if let size = spec.ecSize {
+            guard let der = JWS.derSignature(raw: signature, coordinateSize: size) else {
+                throw TelenoridError(.tokenInvalid, "\(algorithm) signature is not \(2 * size) bytes")
+            }
+            signature = der
+        }
+        guard let context = EVP_MD_CTX_new() else { throw TelenoridError(.tokenInvalid, "out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        var keyContext: OpaquePointer? = nil
+        guard EVP_DigestVerifyInit_ex(context, &keyContext, spec.digest, nil, nil, key.key.pointer, nil) == 1 else {
+            throw TelenoridError(.tokenInvalid, "\(algorithm) verification could not start")
+        }
+        if spec.pss {
+            guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
+                  EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST) == 1 else {
+                throw TelenoridError(.tokenInvalid, "PSS parameters could not be set")
+            }
+        }
+        let verified = signature.withUnsafeBufferPointer { sig in
+            signingInput.withUnsafeBufferPointer { input in
+                EVP_DigestVerify(context, sig.baseAddress, sig.count, input.baseAddress, input.count)
+            }
+        }
+        guard verified == 1 else { throw TelenoridError(.tokenInvalid, "token signature does not verify") }
+    }
+
+    /// Verifies an HS256/384/512 token with a shared secret (a client secret), in constant time.
+    public func verify(hmacSecret secret: [UInt8]) throws(TelenoridError) {
+        guard let expected = JWS.hmac(algorithm, secret: secret, data: signingInput) else {
+            throw TelenoridError(.tokenInvalid, "algorithm \(algorithm) is not an HMAC algorithm")
+        }
+        guard expected.count == signature.count,
+              expected.withUnsafeBytes({ a in signature.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) } }) == 0 else {
+            throw TelenoridError(.tokenInvalid, "token signature does not verify")
+        }
+    }
+
+    struct Spec {
+        let digest: String?
+        let pss: Bool
+        let ecSize: Int?
+    }
+
+    static let asymmetric: [String: Spec] = [
+        "RS256": Spec(digest: "SHA256", pss: false, ecSize: nil), "RS384": Spec(digest: "SHA384", pss: false, ecSize: nil),
+        "RS512": Spec(digest: "SHA512", pss: false, ecSize: nil), "PS256": Spec(digest: "SHA256", pss: true, ecSize: nil),
+        "PS384": Spec(digest: "SHA384", pss: true, ecSize: nil), "PS512": Spec(digest: "SHA512", pss: true, ecSize: nil),
+        "ES256": Spec(digest: "SHA256", pss: false, ecSize: 32), "ES384": Spec(digest: "SHA384", pss: false, ecSize: 48),
+        "ES512": Spec(digest: "SHA512", pss: false, ecSize: 66), "EdDSA": Spec(digest: nil, pss: false, ecSize: nil),
+    ]
+
+    static func hmac(_ algorithm: String, secret: [UInt8], data: [UInt8]) -> [UInt8]? {
+        let md: OpaquePointer?
+        switch algorithm {
+        case "HS256": md = EVP_sha256()
+        case "HS384": md = EVP_sha384()
+        case "HS512": md = EVP_sha512()
+        default: return nil
+        }
+        var out = [UInt8](repeating: 0, count: 64)
+        var length: UInt32 = 0
+        let done = secret.withUnsafeBufferPointer { key in
+            data.withUnsafeBufferPointer { input in
+                out.withUnsafeMutableBufferPointer { HMAC(md, key.baseAddress, Int32(truncatingIfNeeded: key.count), input.baseAddress, input.count, $0.baseAddress, &length) }
+            }
+        }
+        guard done != nil else { return nil }
+        return Array(out.prefix(Int(length)))
+    }
+
+    /// JOSE's r||s (RFC 7518 §3.4) as the DER ECDSA-Sig-Value OpenSSL verifies.
+    static func derSignature(raw: [UInt8], coordinateSize: Int) -> [UInt8]? {
+        guard raw.count == 2 * coordinateSize, let sig = ECDSA_SIG_new() else { return nil }
+        defer { ECDSA_SIG_free(sig) }
+        let size = Int32(coordinateSize)
+        let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, size, nil) }
+        let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress.map { $0 + coordinateSize }, size, nil) }
+        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
+        var der: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_ECDSA_SIG(sig, &der)
+        guard length > 0, let der else { return nil }
+        defer { CRYPTO_free(der, #file, #line) }
+        return Array(UnsafeBufferPointer(start: der, count: Int(length)))
+    }
+}

@@ -1,0 +1,95 @@
+import COpenSSL
+
+/// A private key from PEM (PKCS#8 or traditional), for `private_key_jwt` client assertions.
+public struct PrivateKey: Sendable {
+    let key: PKey
+    /// The JWS algorithm this key signs with: RS256, ES256/384/512 by curve, or EdDSA.
+    public let algorithm: String
+
+    public init(pem: String) throws(TelenoridError) {
+        var text = Array(pem.utf8)
+        defer { text.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+        let parsed: OpaquePointer? = text.withUnsafeBytes { raw in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(truncatingIfNeeded: raw.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let parsed else { throw TelenoridError(.configuration, "client_private_key is not a PEM private key") }
+        key = PKey(parsed)
+        switch EVP_PKEY_get_base_id(parsed) {
+        case EVP_PKEY_RSA: algorithm = "RS256"
+        case EVP_PKEY_ED25519: algorithm = "EdDSA"
+        case EVP_PKEY_EC:
+            switch EVP_PKEY_get_bits(parsed) {
+            case 256: algorithm = "ES256"
+            case 384: algorithm = "ES384"
+            case 521: algorithm = "ES512"
+            default: throw TelenoridError(.configuration, "client_private_key is on an EC curve JOSE has no algorithm for")
+            }
+        default: throw TelenoridError(.configuration, "client_private_key must be RSA, EC or Ed25519")
+        }
+    }
+}
+
+extension JWS {
+    /// A compact JWS of `payload` signed with a private key.
+    public static func sign(payload: [UInt8], key: PrivateKey, keyID: String? = nil) throws(TelenoridError) -> String {
+        let input = signingInput(algorithm: key.algorithm, keyID: keyID, payload: payload)
+        guard let spec = asymmetric[key.algorithm], let context = EVP_MD_CTX_new() else {
+            throw TelenoridError(.configuration, "can't sign with \(key.algorithm)")
+        }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit_ex(context, nil, spec.digest, nil, nil, key.key.pointer, nil) == 1 else {
+            throw TelenoridError(.configuration, "signing with \(key.algorithm) could not start")
+        }
+        var length = 0
+        let bytes = Array(input.utf8)
+        guard bytes.withUnsafeBufferPointer({ EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }) == 1 else {
+            throw TelenoridError(.configuration, "signing failed")
+        }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard bytes.withUnsafeBufferPointer({ b in signature.withUnsafeMutableBufferPointer { EVP_DigestSign(context, $0.baseAddress, &length, b.baseAddress, b.count) } }) == 1 else {
+            throw TelenoridError(.configuration, "signing failed")
+        }
+        signature = Array(signature.prefix(length))
+        if let size = spec.ecSize {
+            guard let raw = rawSignature(der: signature, coordinateSize: size) else { throw TelenoridError(.configuration, "signing failed") }
+            signature = raw
+        }
+        return input + "." + Base64URL.encode(signature)
+    }
+
+    /// A compact JWS of `payload` MACed with a shared secret (client_secret_jwt).
+    public static func sign(payload: [UInt8], algorithm: String, hmacSecret: [UInt8]) throws(TelenoridError) -> String {
+        let input = signingInput(algorithm: algorithm, keyID: nil, payload: payload)
+        guard let mac = hmac(algorithm, secret: hmacSecret, data: Array(input.utf8)) else {
+            throw TelenoridError(.configuration, "\(algorithm) is not an HMAC algorithm")
+        }
+        return input + "." + Base64URL.encode(mac)
+    }
+
+    private static func signingInput(algorithm: String, keyID: String?, payload: [UInt8]) -> String {
+        var header = JSONObject()
+        header.set("alg", .string(algorithm))
+        header.set("typ", .string("JWT"))
+        if let keyID { header.set("kid", .string(keyID)) }
+        return Base64URL.encode(Array(JSON.serialize(.object(header)).utf8)) + "." + Base64URL.encode(payload)
+    }
+
+    /// DER ECDSA-Sig-Value to JOSE's fixed-width r||s.
+    static func rawSignature(der: [UInt8], coordinateSize: Int) -> [UInt8]? {
+        let sig: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
+        }
+        guard let sig else { return nil }
+        defer { ECDSA_SIG_free(sig) }
+        var raw = [UInt8](repeating: 0, count: 2 * coordinateSize)
+        let size = Int32(coordinateSize)
+        let ok = raw.withUnsafeMutableBufferPointer { out in
+            BN_bn2binpad(ECDSA_SIG_get0_r(sig), out.baseAddress, size) == size
+                && BN_bn2binpad(ECDSA_SIG_get0_s(sig), out.baseAddress.map { $0 + coordinateSize }, size) == size
+        }
+        return ok ? raw : nil
+    }
+}

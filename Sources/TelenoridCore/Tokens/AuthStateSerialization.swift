@@ -1,0 +1,55 @@
+/// The auth state as versioned JSON, for the host to keep in secure storage (Android Keystore-backed
+/// storage, the iOS Keychain): it holds the refresh token.
+extension AuthState {
+    public static let formatVersion: Int64 = 1
+
+    public func serialized() -> String {
+        var object = JSONObject()
+        object.set("version", .number(JSONNumber(AuthState.formatVersion)))
+        if let tokens {
+            object.set("access_token", .string(tokens.accessToken.string))
+            object.set("token_type", .string(tokens.tokenType))
+            if let expiry = tokens.accessTokenExpiresAt { object.set("expires_at", .number(JSONNumber(expiry))) }
+            if let refresh = tokens.refreshToken { object.set("refresh_token", .string(refresh.string)) }
+            if let idToken = tokens.idToken { object.set("id_token", .string(idToken)) }
+            if let claims = tokens.idTokenClaims { object.set("id_token_claims", .object(claims)) }
+            if let scope = tokens.scope { object.set("scope", .string(scope)) }
+        } else if let reason = lostReason {
+            object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
+        }
+        return JSON.serialize(.object(object))
+    }
+
+    /// The tokens of a serialized state; nil for a signed-out one.
+    public static func tokens(fromSerialized text: String) throws(TelenoridError) -> TokenSet? {
+        let document: JSONValue
+        do { document = try JSON.parse(text) } catch {
+            throw TelenoridError(.malformed, "auth state is not valid JSON: \(error.message)")
+        }
+        guard let object = document.objectValue else { throw TelenoridError(.malformed, "auth state is not a JSON object") }
+        guard let version = object["version"]?.int64Value else { throw TelenoridError(.malformed, "auth state has no version") }
+        guard version == formatVersion else {
+            throw TelenoridError(.version, "auth state format version \(version) is not \(formatVersion)")
+        }
+        func string(_ key: String) throws(TelenoridError) -> String? {
+            guard let value = object[key] else { return nil }
+            guard let text = value.stringValue else { throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string") }
+            return text
+        }
+        guard let access = try string("access_token") else { return nil }
+        guard let type = try string("token_type") else { throw TelenoridError(.malformed, "auth state lacks token_type") }
+        var expiry: Int64? = nil
+        if let value = object["expires_at"] {
+            guard let seconds = value.int64Value else { throw TelenoridError(.malformed, "auth state's expires_at is not an integer") }
+            expiry = seconds
+        }
+        var claims: JSONObject? = nil
+        if let value = object["id_token_claims"] {
+            guard let claimsObject = value.objectValue else { throw TelenoridError(.malformed, "auth state's id_token_claims is not an object") }
+            claims = claimsObject
+        }
+        return TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
+                        refreshToken: try string("refresh_token").map { SecretBytes(Array($0.utf8)) },
+                        idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
+    }
+}

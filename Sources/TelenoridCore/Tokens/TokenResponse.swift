@@ -1,0 +1,56 @@
+/// A successful token response (RFC 6749 §5.1, OIDC Core §3.1.3.3), read leniently where the specs and
+/// real providers differ harmlessly and strictly where security depends on it.
+public struct TokenResponse: Sendable {
+    public let accessToken: SecretBytes
+    public let tokenType: String
+    /// Seconds from the moment of the response, when the provider said.
+    public let expiresIn: Int64?
+    public let refreshToken: SecretBytes?
+    public let idToken: String?
+    public let scope: String?
+
+    public init(_ object: JSONObject) throws(TelenoridError) {
+        func string(_ key: String, required: Bool = false) throws(TelenoridError) -> String? {
+            guard let value = object[key], value != .null else {
+                if required { throw TelenoridError(.invalidResponse, "token response lacks \"\(key)\"") }
+                return nil
+            }
+            guard let text = value.stringValue else {
+                throw TelenoridError(.invalidResponse, "token response's \"\(key)\" is not a string")
+            }
+            return text
+        }
+        guard let accessToken = try string("access_token", required: true), !accessToken.isEmpty else {
+            throw TelenoridError(.invalidResponse, "token response has an empty access_token")
+        }
+        self.accessToken = SecretBytes(Array(accessToken.utf8))
+        // RFC 6749 §5.1: token_type is case-insensitive; "bearer" and "Bearer" both occur in the wild.
+        guard let type = try string("token_type", required: true) else {
+            throw TelenoridError(.invalidResponse, "token response lacks \"token_type\"")
+        }
+        guard type.lowercased() == "bearer" || type.lowercased() == "dpop" else {
+            throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use")
+        }
+        tokenType = type
+        switch object["expires_in"] {
+        case nil, .null?:
+            expiresIn = nil
+        case .number(let number)?:
+            guard let seconds = number.int64 ?? number.double.flatMap({ Int64(exactly: $0.rounded(.down)) }), seconds >= 0 else {
+                throw TelenoridError(.invalidResponse, "expires_in is not a non-negative number of seconds")
+            }
+            expiresIn = seconds
+        case .string(let text)?:
+            // Some providers send "3600": accepted when it is plain digits.
+            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(URI.isDigit), let seconds = Int64(text) else {
+                throw TelenoridError(.invalidResponse, "expires_in is not a number of seconds")
+            }
+            expiresIn = seconds
+        default:
+            throw TelenoridError(.invalidResponse, "expires_in is not a number")
+        }
+        refreshToken = try string("refresh_token").map { SecretBytes(Array($0.utf8)) }
+        idToken = try string("id_token")
+        scope = try string("scope")
+    }
+}

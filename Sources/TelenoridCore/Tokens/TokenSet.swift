@@ -1,0 +1,35 @@
+/// The tokens a signed-in user has, with absolute times: what the auth state keeps and persists.
+public struct TokenSet: Sendable {
+    public var accessToken: SecretBytes
+    public var tokenType: String
+    /// Unix seconds; nil when the provider did not say.
+    public var accessTokenExpiresAt: Int64?
+    public var refreshToken: SecretBytes?
+    public var idToken: String?
+    public var idTokenClaims: JSONObject?
+    public var scope: String?
+}
+
+extension TokenSet {
+    /// A token set from a response; a refresh response without a refresh token (or ID token, or scope)
+    /// keeps the previous one, as RFC 6749 §6 allows the provider to keep the old refresh token.
+    public init(response: TokenResponse, idTokenClaims: JSONObject?, receivedAt now: Int64, previous: TokenSet?) {
+        self.init(accessToken: response.accessToken, tokenType: response.tokenType,
+                  accessTokenExpiresAt: response.expiresIn.map { seconds in
+                      let (sum, overflow) = now.addingReportingOverflow(seconds)
+                      return overflow ? Int64.max : sum
+                  },
+                  refreshToken: response.refreshToken ?? previous?.refreshToken,
+                  idToken: response.idToken ?? previous?.idToken,
+                  idTokenClaims: idTokenClaims ?? previous?.idTokenClaims,
+                  scope: response.scope ?? previous?.scope)
+    }
+
+    /// True when the access token expires within `margin` seconds of `now` (or has no known expiry and
+    /// is therefore used until the resource server refuses it).
+    func expires(within margin: Int64, now: Int64) -> Bool {
+        guard let expiry = accessTokenExpiresAt else { return false }
+        let (deadline, overflow) = now.addingReportingOverflow(margin)
+        return overflow || expiry <= deadline
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import TelenoridCore
+
+/// A provider stand-in for what a real one can't be made to do on cue: count refreshes, rotate, fail.
+final class ScriptedRefresher: TokenRefresher, Sendable {
+    enum Behaviour: Sendable { case rotate, keepRefreshToken, lose(String), transient }
+    let behaviour = Mutex<Behaviour>(.rotate)
+    let calls = Atomic<Int>(0)
+    let delayMicroseconds = Atomic<UInt32>(0)
+    let clock: Clock
+    init(clock: @escaping Clock) { self.clock = clock }
+
+    func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet {
+        let call = calls.wrappingAdd(1, ordering: .relaxed).newValue
+        usleep(delayMicroseconds.load(ordering: .relaxed))
+        switch behaviour.withLock({ $0 }) {
+        case .lose(let code):
+            throw TelenoridError(.authorizationError, "refused", oauthError: code, httpStatus: 400)
+        case .transient:
+            throw TelenoridError(.network, "connection refused")
+        case .rotate, .keepRefreshToken:
+            let rotate = behaviour.withLock { if case .rotate = $0 { return true } else { return false } }
+            var next = tokens
+            next.accessToken = SecretBytes(Array("access-\(call)".utf8))
+            next.accessTokenExpiresAt = clock() + 300
+            if rotate { next.refreshToken = SecretBytes(Array("refresh-\(call)".utf8)) }
+            return next
+        }
+    }
+}
+
+/// Time the tests move by hand.
+final class TestClock: Sendable {
+    let now = Atomic<Int64>(1_000_000)
+}
+
+final class AuthStateTests: XCTestCase {
+    let time = TestClock()
+
+    func makeState(expiresIn: Int64 = 300) -> (AuthState, ScriptedRefresher) {
+        let clock: Clock = { [time] in time.now.load(ordering: .relaxed) }
+        let refresher = ScriptedRefresher(clock: clock)
+        let tokens = TokenSet(accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
+                              accessTokenExpiresAt: clock() + expiresIn, refreshToken: SecretBytes(Array("refresh-0".utf8)),
+                              idToken: "h.p.s", idTokenClaims: nil, scope: "openid")
+        return (AuthState(tokens: tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60), refresher)
+    }
+
+    func testValidTokenIsHandedOutWithoutRefresh() throws {
+        let (state, refresher) = makeState()
+        XCTAssertEqual(try state.freshTokens().accessToken.string, "access-0")
+        XCTAssertEqual(refresher.calls.load(ordering: .relaxed), 0)
+    }
+
+    func testTokenWithinTheMarginIsRefreshedAndRotated() throws {
+        let (state, refresher) = makeState(expiresIn: 30)
+        let changes = Atomic<Int>(0)
+        state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
+        let tokens = try state.freshTokens()
+        XCTAssertEqual(tokens.accessToken.string, "access-1")
+        XCTAssertEqual(tokens.refreshToken?.string, "refresh-1")
+        XCTAssertEqual(refresher.calls.load(ordering: .relaxed), 1)
+        XCTAssertEqual(changes.load(ordering: .relaxed), 1)
+    }
+
+    func testResponseWithoutRefreshTokenKeepsTheOldOne() throws {
+        let (state, refresher) = makeState()
+        refresher.behaviour.withLock { $0 = .keepRefreshToken }
+        XCTAssertEqual(try state.forceRefresh().refreshToken?.string, "refresh-0")
+    }
+
+    // 8 threads × many calls across several expiries: exactly one refresh per expiry, every thread sees
+    // a valid token, and no rotation is lost.
+    func testConcurrentCallersShareOneRefreshPerExpiry() throws {
+        let (state, refresher) = makeState(expiresIn: 30)
+        let expiries = 5
+        let failures = Atomic<Int>(0)
+        for round in 1...expiries {
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                for _ in 0..<200 {
+                    do {
+                        let tokens = try state.freshTokens()
+                        if tokens.accessToken.string != "access-\(round)" { failures.wrappingAdd(1, ordering: .relaxed) }
+                    } catch { failures.wrappingAdd(1, ordering: .relaxed) }
+                }
+            }
+            XCTAssertEqual(refresher.calls.load(ordering: .relaxed), round)
+            XCTAssertEqual(state.tokens?.refreshToken?.string, "refresh-\(round)")
+            time.now.wrappingAdd(300, ordering: .relaxed)  // past this round's expiry
+        }
+        XCTAssertEqual(failures.load(ordering: .relaxed), 0)
+    }
+
+    func testConcurrentForcedRefreshesCoalesce() throws {
+        let (state, refresher) = makeState()
+        // Threads that queued behind a refresh take its outcome: with all eight waiting on the first, one
+        // request goes out. A slow provider makes them queue for sure.
+        refresher.delayMicroseconds.store(200_000, ordering: .relaxed)
+        let group = DispatchGroup()
+        for _ in 0..<8 {
+            group.enter()
+            Thread.detachNewThread {
+                _ = try? state.forceRefresh()
+                group.leave()
+            }
+        }
+        group.wait()
+        XCTAssertEqual(refresher.calls.load(ordering: .relaxed), 1)
+        XCTAssertGreaterThanOrEqual(refresher.calls.load(ordering: .relaxed), 1)
+    }
+
+    func testInvalidGrantSignsOut() throws {
+        let (state, refresher) = makeState(expiresIn: 0)
+        refresher.behaviour.withLock { $0 = .lose("invalid_grant") }
+        let changes = Atomic<Int>(0)
+        state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
+        XCTAssertThrowsError(try state.freshTokens()) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .authorizationLost)
+            XCTAssertEqual(($0 as? TelenoridError)?.oauthError, "invalid_grant")
+        }
+        XCTAssertFalse(state.isSignedIn)
+        XCTAssertEqual(changes.load(ordering: .relaxed), 1)
+        XCTAssertThrowsError(try state.freshTokens()) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .notSignedIn) }
+    }
+
+    func testTransientFailureLeavesTheStateAsItWas() throws {
+        let (state, refresher) = makeState(expiresIn: 0)
+        refresher.behaviour.withLock { $0 = .transient }
+        XCTAssertThrowsError(try state.freshTokens()) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .network) }
+        XCTAssertTrue(state.isSignedIn)
+        XCTAssertEqual(state.tokens?.refreshToken?.string, "refresh-0")
+        refresher.behaviour.withLock { $0 = .lose("server_error") }
+        XCTAssertThrowsError(try state.freshTokens()) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .authorizationError) }
+        XCTAssertTrue(state.isSignedIn)
+    }
+
+    func testSerializationRoundTrip() throws {
+        let (state, _) = makeState()
+        let text = state.serialized()
+        let tokens = try AuthState.tokens(fromSerialized: text)
+        XCTAssertEqual(tokens?.accessToken.string, "access-0")
+        XCTAssertEqual(tokens?.refreshToken?.string, "refresh-0")
+        XCTAssertEqual(tokens?.accessTokenExpiresAt, state.tokens?.accessTokenExpiresAt)
+        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: "{\"version\":9}")) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .version)
+        }
+        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: "{\"version\":1,\"access_token\":5}"))
+        state.signOut()
+        XCTAssertNil(try AuthState.tokens(fromSerialized: state.serialized()))
+    }
+}

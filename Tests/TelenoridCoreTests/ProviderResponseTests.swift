@@ -1,0 +1,75 @@
+import XCTest
+@testable import TelenoridCore
+
+final class ProviderMetadataTests: XCTestCase {
+    let issuer = "https://id.example.com/o"
+
+    func document(_ extra: String = "") -> [UInt8] {
+        Array("""
+        {"issuer":"https://id.example.com/o","authorization_endpoint":"https://id.example.com/o/authorize/",
+         "token_endpoint":"https://id.example.com/o/token/","jwks_uri":"https://id.example.com/o/.well-known/jwks.json",
+         "id_token_signing_alg_values_supported":["RS256"]\(extra)}
+        """.utf8)
+    }
+
+    func testParsesAndChecksTheIssuerExactly() throws {
+        let metadata = try ProviderMetadata(json: document(), expectedIssuer: issuer)
+        XCTAssertEqual(metadata.tokenEndpoint, "https://id.example.com/o/token/")
+        XCTAssertEqual(metadata.idTokenSigningAlgorithms, ["RS256"])
+        XCTAssertThrowsError(try ProviderMetadata(json: document(), expectedIssuer: issuer + "/")) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .issuerMismatch)
+        }
+    }
+
+    func testRefusesInsecureEndpointsAndWrongTypes() {
+        XCTAssertThrowsError(try ProviderMetadata(json: document(",\"userinfo_endpoint\":\"http://evil.example/u\""), expectedIssuer: issuer)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .insecure)
+        }
+        XCTAssertThrowsError(try ProviderMetadata(json: document(",\"code_challenge_methods_supported\":\"S256\""), expectedIssuer: issuer))
+        XCTAssertThrowsError(try ProviderMetadata(json: document(",\"authorization_response_iss_parameter_supported\":\"yes\""), expectedIssuer: issuer))
+        XCTAssertThrowsError(try ProviderMetadata(json: Array("[]".utf8), expectedIssuer: issuer))
+        XCTAssertThrowsError(try ProviderMetadata(json: Array("<html>".utf8), expectedIssuer: issuer)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse)
+        }
+    }
+
+    func testRFC8414FillsWhatOIDCLeftOut() throws {
+        let oidc = try ProviderMetadata(json: document(), expectedIssuer: issuer)
+        let oauth = try ProviderMetadata(json: Array(#"{"issuer":"https://id.example.com/o","token_endpoint":"https://other.example/t","revocation_endpoint":"https://id.example.com/o/revoke/"}"#.utf8), expectedIssuer: issuer)
+        let merged = oidc.filling(from: oauth)
+        XCTAssertEqual(merged.revocationEndpoint, "https://id.example.com/o/revoke/")
+        XCTAssertEqual(merged.tokenEndpoint, "https://id.example.com/o/token/")
+    }
+
+    func testDiscoveryURLs() throws {
+        let urls = try ProviderMetadata.discoveryURLs(issuer: "https://id.example.com/tenant/")
+        XCTAssertEqual(urls.openid, "https://id.example.com/tenant/.well-known/openid-configuration")
+        XCTAssertEqual(urls.oauth, "https://id.example.com/.well-known/oauth-authorization-server/tenant")
+        let loopback = try ProviderMetadata.discoveryURLs(issuer: "http://127.0.0.1:8000")
+        XCTAssertEqual(loopback.oauth, "http://127.0.0.1:8000/.well-known/oauth-authorization-server")
+        XCTAssertThrowsError(try ProviderMetadata.discoveryURLs(issuer: "http://id.example.com"))
+    }
+}
+
+final class TokenResponseTests: XCTestCase {
+    func parse(_ text: String) throws -> TokenResponse {
+        guard let object = try JSON.parse(text).objectValue else { throw TelenoridError(.malformed, "not an object") }
+        return try TokenResponse(object)
+    }
+
+    func testLenientWhereHarmless() throws {
+        XCTAssertEqual(try parse(#"{"access_token":"a","token_type":"bearer","expires_in":"3600"}"#).expiresIn, 3600)
+        XCTAssertEqual(try parse(#"{"access_token":"a","token_type":"BEARER","expires_in":3600.0}"#).expiresIn, 3600)
+        XCTAssertNil(try parse(#"{"access_token":"a","token_type":"Bearer","refresh_token":null}"#).refreshToken)
+    }
+
+    func testStrictWhereItMatters() {
+        for bad in [#"{"token_type":"Bearer"}"#, #"{"access_token":"","token_type":"Bearer"}"#,
+                    #"{"access_token":"a"}"#, #"{"access_token":"a","token_type":"mac"}"#,
+                    #"{"access_token":1,"token_type":"Bearer"}"#, #"{"access_token":"a","token_type":"Bearer","expires_in":-5}"#,
+                    #"{"access_token":"a","token_type":"Bearer","expires_in":"1h"}"#,
+                    #"{"access_token":"a","token_type":"Bearer","id_token":{}}"#] {
+            XCTAssertThrowsError(try parse(bad), bad) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse) }
+        }
+    }
+}
