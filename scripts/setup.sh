@@ -14,5 +14,5 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org toolchain on PATH)" >&2; exit 1; }
-python3 -m pip install -q --disable-pip-version-check pytest authlib requests 2>&1 | grep -v "Running pip as the 'root'" || true
+python3 -m pip install -q --disable-pip-version-check pytest authlib requests django-oauth-toolkit cryptography 2>&1 | grep -v "Running pip as the 'root'" || true
 echo "setup: ok"

@@ -11,11 +11,14 @@ import weakref
 from typing import Any, Callable, Mapping, Optional
 
 from . import _ffi
-from .errors import (AuthorizationError, ConfigurationError, Consumed, Insecure, InvalidArgument, IssuerMismatch,
-                     Malformed, ParameterConflict, RandomFailure, RedirectMismatch, StateMismatch, TelenoridError,
-                     Unsupported, VersionError, check)
+from .errors import (AuthorizationError, AuthorizationLost, ConfigurationError, Consumed, HTTPStatusError, Insecure,
+                     InvalidArgument, InvalidResponse, IssuerMismatch, Malformed, NetworkError, NotSignedIn,
+                     ParameterConflict, RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch,
+                     TelenoridError, Timeout, TLSError, TokenInvalid, Unsupported, VersionError, check)
 
 __all__ = [
+    "AuthState", "AuthorizationLost", "Client", "HTTPStatusError", "InvalidResponse", "NetworkError", "NotSignedIn",
+    "ResponseTooLarge", "Timeout", "TLSError", "TokenInvalid",
     "AppCallback", "AuthorizationError", "AuthorizationRequest", "Callback", "Config", "ConfigurationError",
     "Consumed", "Insecure", "InvalidArgument", "IssuerMismatch", "Malformed", "ParameterConflict",
     "PendingAuthorization", "Pkce", "RandomFailure", "RedirectMismatch", "StateMismatch", "TelenoridError",
@@ -273,3 +276,106 @@ class AppCallback(_Handle):
     @property
     def resume_uri(self) -> Optional[str]:
         return _take_string(lambda out: _lib.telenorid_app_callback_resume_uri(self._ptr, out))
+
+
+class Client(_Handle):
+    """One provider: discovery, keys and HTTP connections. Share it between threads."""
+
+    _free = staticmethod(_lib.telenorid_client_free)
+
+    def __init__(self, config: Config) -> None:
+        if not isinstance(config, Config):
+            raise TypeError("config must be a telenorid.Config")
+        pointer = _ffi.ClientP()
+        check(_lib.telenorid_client_new(config._ptr, ctypes.byref(pointer)))
+        super().__init__(pointer, config)
+
+    def discover(self) -> None:
+        check(_lib.telenorid_client_discover(self._ptr))
+
+    def config(self) -> Config:
+        """The configuration with discovered endpoints filled in, for AuthorizationRequest."""
+        pointer = _ffi.ConfigP()
+        check(_lib.telenorid_client_config(self._ptr, ctypes.byref(pointer)))
+        return Config(pointer)
+
+    def exchange_code(self, callback: "Callback") -> "AuthState":
+        if not isinstance(callback, Callback):
+            raise TypeError("callback must be a telenorid.Callback from PendingAuthorization.handle_callback")
+        pointer = _ffi.AuthStateP()
+        check(_lib.telenorid_client_exchange_code(self._ptr, callback._ptr, ctypes.byref(pointer)))
+        return AuthState(pointer, self)
+
+    def restore(self, document: str) -> "AuthState":
+        pointer = _ffi.AuthStateP()
+        check(_lib.telenorid_auth_state_restore(self._ptr, _encode(document, "document"), ctypes.byref(pointer)))
+        return AuthState(pointer, self)
+
+
+class AuthState(_Handle):
+    """A signed-in user's tokens, handed out fresh; shareable between threads."""
+
+    _free = staticmethod(_lib.telenorid_auth_state_free)
+
+    def __init__(self, pointer: Any, client: Client) -> None:
+        super().__init__(pointer, client)
+        self._callback: Optional[Any] = None
+
+    def fresh_access_token(self) -> str:
+        return _take_string(lambda out: _lib.telenorid_auth_state_fresh_access_token(self._ptr, out)) or ""
+
+    def refresh(self) -> None:
+        check(_lib.telenorid_auth_state_refresh(self._ptr))
+
+    @property
+    def signed_in(self) -> bool:
+        flag = ctypes.c_int32()
+        check(_lib.telenorid_auth_state_is_signed_in(self._ptr, ctypes.byref(flag)))
+        return bool(flag.value)
+
+    def get(self, field: str) -> Optional[str]:
+        if field not in _ffi.TOKEN_FIELDS:
+            raise TypeError(f"unknown token field {field!r}")
+        return _take_string(lambda out: _lib.telenorid_auth_state_get(self._ptr, _ffi.TOKEN_FIELDS[field], out))
+
+    @property
+    def id_token_claims(self) -> Optional[dict]:
+        text = self.get("id_token_claims")
+        return json.loads(text) if text else None
+
+    @property
+    def expires_at(self) -> Optional[int]:
+        value = ctypes.c_int64()
+        check(_lib.telenorid_auth_state_expires_at(self._ptr, ctypes.byref(value)))
+        return value.value or None
+
+    def userinfo(self) -> dict:
+        return json.loads(_take_string(lambda out: _lib.telenorid_auth_state_userinfo(self._ptr, out)) or "{}")
+
+    def revoke(self) -> None:
+        check(_lib.telenorid_auth_state_revoke(self._ptr))
+
+    def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:
+        return _take_string(lambda out: _lib.telenorid_auth_state_end_session_url(
+            self._ptr, _encode(post_logout_redirect_uri, "post_logout_redirect_uri"), _encode(state, "state"), out)) or ""
+
+    def serialize(self) -> str:
+        return _take_string(lambda out: _lib.telenorid_auth_state_serialize(self._ptr, out)) or ""
+
+    def on_change(self, callback: Optional[Callable[[], None]]) -> None:
+        """Calls `callback()` after every change to persist (rotation, sign-out), on the changing thread."""
+        if callback is None:
+            check(_lib.telenorid_auth_state_set_change_callback(self._ptr, _ffi.AuthStateCallback(), None))
+            self._callback = None
+            return
+
+        def trampoline(_user_data: Any) -> None:
+            try:
+                callback()
+            except Exception:  # an exception can't cross back into C
+                import traceback
+                traceback.print_exc()
+
+        c_callback = _ffi.AuthStateCallback(trampoline)
+        check(_lib.telenorid_auth_state_set_change_callback(self._ptr, c_callback, None))
+        self._callback = c_callback  # kept alive as long as C may call it

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from ctypes import POINTER, c_char_p, c_int32, c_size_t, c_uint32, c_void_p
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_int32, c_int64, c_size_t, c_uint32, c_void_p
 from pathlib import Path
 
 EXPECTED_MAJOR = 0
@@ -56,6 +56,8 @@ class PendingAuthHandle(ctypes.Structure): pass
 class CallbackHandle(ctypes.Structure): pass
 class AppCallbackHandle(ctypes.Structure): pass
 class ErrorHandle(ctypes.Structure): pass
+class ClientHandle(ctypes.Structure): pass
+class AuthStateHandle(ctypes.Structure): pass
 
 ConfigBuilderP = POINTER(ConfigBuilderHandle)
 ConfigP = POINTER(ConfigHandle)
@@ -65,6 +67,9 @@ PendingAuthP = POINTER(PendingAuthHandle)
 CallbackP = POINTER(CallbackHandle)
 AppCallbackP = POINTER(AppCallbackHandle)
 ErrorP = POINTER(ErrorHandle)
+ClientP = POINTER(ClientHandle)
+AuthStateP = POINTER(AuthStateHandle)
+AuthStateCallback = CFUNCTYPE(None, c_void_p)
 
 status = c_int32
 # Strings the library hands out arrive as void* so they can be copied and then freed by the library.
@@ -118,6 +123,23 @@ _SIGNATURES = {
     "telenorid_pending_auth_handle_app_callback": (status, [PendingAuthP, c_char_p, c_char_p, POINTER(AppCallbackP)]),
     "telenorid_app_callback_resume_uri": (status, [AppCallbackP, out_string]),
     "telenorid_app_callback_free": (None, [AppCallbackP]),
+    "telenorid_client_new": (status, [ConfigP, POINTER(ClientP)]),
+    "telenorid_client_discover": (status, [ClientP]),
+    "telenorid_client_config": (status, [ClientP, POINTER(ConfigP)]),
+    "telenorid_client_free": (None, [ClientP]),
+    "telenorid_client_exchange_code": (status, [ClientP, CallbackP, POINTER(AuthStateP)]),
+    "telenorid_auth_state_fresh_access_token": (status, [AuthStateP, out_string]),
+    "telenorid_auth_state_refresh": (status, [AuthStateP]),
+    "telenorid_auth_state_is_signed_in": (status, [AuthStateP, POINTER(c_int32)]),
+    "telenorid_auth_state_get": (status, [AuthStateP, c_int32, out_string]),
+    "telenorid_auth_state_expires_at": (status, [AuthStateP, POINTER(c_int64)]),
+    "telenorid_auth_state_userinfo": (status, [AuthStateP, out_string]),
+    "telenorid_auth_state_revoke": (status, [AuthStateP]),
+    "telenorid_auth_state_end_session_url": (status, [AuthStateP, c_char_p, c_char_p, out_string]),
+    "telenorid_auth_state_serialize": (status, [AuthStateP, out_string]),
+    "telenorid_auth_state_restore": (status, [ClientP, c_char_p, POINTER(AuthStateP)]),
+    "telenorid_auth_state_set_change_callback": (status, [AuthStateP, AuthStateCallback, c_void_p]),
+    "telenorid_auth_state_free": (None, [AuthStateP]),
 }
 
 for _name, (_restype, _argtypes) in _SIGNATURES.items():
@@ -129,8 +151,12 @@ for _name, (_restype, _argtypes) in _SIGNATURES.items():
 CONFIG_KEYS = {
     "issuer": 1, "client_id": 2, "redirect_uri": 3, "scope": 4, "authorization_endpoint": 5,
     "token_endpoint": 6, "userinfo_endpoint": 7, "revocation_endpoint": 8, "end_session_endpoint": 9,
-    "jwks_uri": 10, "environment": 11, "allow_plain_pkce": 12,
+    "jwks_uri": 10, "environment": 11, "allow_plain_pkce": 12, "client_secret": 13,
+    "token_endpoint_auth_method": 14, "client_private_key": 15, "ca_file": 16, "ca_path": 17, "proxy": 18,
+    "connect_timeout_ms": 19, "timeout_ms": 20, "max_response_bytes": 21, "clock_tolerance_s": 22,
+    "clock_offset_s": 23, "trusted_audiences": 24, "id_token_signing_algs": 25, "refresh_margin_s": 26,
 }
+TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5, "token_type": 6}
 AUTH_PARAMS = {
     "scope": 1, "prompt": 2, "login_hint": 3, "ui_locales": 4, "acr_values": 5, "max_age": 6,
     "aloha_token": 7, "claims_purpose": 8, "response_mode": 9,

@@ -36,11 +36,21 @@ class IssuerMismatch(TelenoridError): pass
 class AuthorizationError(TelenoridError): pass
 class Consumed(TelenoridError): pass
 class VersionError(TelenoridError): pass
+class Timeout(TelenoridError): pass
+class NetworkError(TelenoridError): pass
+class TLSError(TelenoridError): pass
+class HTTPStatusError(TelenoridError): pass
+class ResponseTooLarge(TelenoridError): pass
+class InvalidResponse(TelenoridError): pass
+class TokenInvalid(TelenoridError): pass
+class AuthorizationLost(TelenoridError): pass
+class NotSignedIn(TelenoridError): pass
 
 _BY_STATUS = {
     1: InvalidArgument, 2: Malformed, 3: ConfigurationError, 4: Insecure, 5: Unsupported, 6: ParameterConflict,
     7: RandomFailure, 8: StateMismatch, 9: RedirectMismatch, 10: IssuerMismatch, 11: AuthorizationError,
-    12: Consumed, 13: VersionError,
+    12: Consumed, 13: VersionError, 14: Timeout, 15: NetworkError, 16: TLSError, 17: HTTPStatusError,
+    18: ResponseTooLarge, 19: InvalidResponse, 20: TokenInvalid, 21: AuthorizationLost, 22: NotSignedIn,
 }
 
 
