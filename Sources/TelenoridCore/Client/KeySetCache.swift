@@ -8,7 +8,10 @@ final class KeySetCache: Sendable {
 
     private struct Cache {
         var keys: JWKSet?
-        var fetchedAt: Int64 = Int64.min
+        /// Counts fetches, so a thread that waited for another's fetch can tell it happened.
+        var generation = 0
+        /// When a refetch for an unknown key last went out; the first fetch does not count.
+        var refetchedAt: Int64?
     }
     private let cache = Mutex(Cache())
     /// One fetch at a time: threads that find the cache stale wait for the fetch under way.
@@ -24,13 +27,17 @@ final class KeySetCache: Sendable {
         let keys: JWKSet = try fetchGate.withLock { _ throws(TelenoridError) -> JWKSet in
             let current = cache.withLock { $0 }
             // Another thread fetched while this one waited.
-            if current.fetchedAt != cached.fetchedAt, let keys = current.keys { return keys }
+            if current.generation != cached.generation, let keys = current.keys { return keys }
             let now = client.clock()
-            if let keys = current.keys, now &- current.fetchedAt < KeySetCache.minimumRefetchInterval {
+            if let keys = current.keys, let last = current.refetchedAt, now &- last < KeySetCache.minimumRefetchInterval {
                 return keys
             }
             let fresh = try fetch(client)
-            cache.withLock { $0 = Cache(keys: fresh, fetchedAt: now) }
+            cache.withLock { state in
+                if state.keys != nil { state.refetchedAt = now }
+                state.keys = fresh
+                state.generation &+= 1
+            }
             return fresh
         }
         let matching = candidates(keys, for: jws)
