@@ -7,12 +7,13 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 out=out/fuzz
 mkdir -p "$out/artifacts"
-crypto_libs=$(pkg-config --libs libcrypto)
+libs=$(pkg-config --libs libcrypto libcurl)
+mapfile -t core < <(find Sources/TelenoridCore -name '*.swift' | sort)
 status=0
 for target in fuzz/targets/*.swift; do
     name=$(basename "$target" .swift)
     swiftc -parse-as-library -sanitize=fuzzer,address -O -module-name "Fuzz_$name" \
-        -I Sources/COpenSSL $crypto_libs Sources/TelenoridCore/*.swift "$target" -o "$out/$name" 2>&1 | grep -vE "^$|Cannot export local symbol" || true
+        -I Sources/COpenSSL -I Sources/CCurl $libs "${core[@]}" "$target" -o "$out/$name" 2>&1 | grep -vE "^$|Cannot export local symbol" || true
     [ -x "$out/$name" ] || { echo "fuzz: $name did not build"; exit 1; }
     work=$(mktemp -d)
     cp -r "fuzz/corpus/${name#fuzz_}/." "$work/" 2>/dev/null || true
