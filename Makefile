@@ -28,8 +28,10 @@ demo: build
 
 test: build test-swift test-c test-python fuzz
 
+# The auth state's concurrency tests run again under ThreadSanitizer.
 test-swift:
 	swift test
+	swift test --sanitize=thread --scratch-path .build-tsan --filter AuthStateTests
 
 test-c: build
 	bash Tests/c/run.sh

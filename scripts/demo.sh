@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job as far as the library goes today: a PKCE pair and a full authorization URL, from C and
-# from Python, through the one libtelenorid.so.
+# The main job: a PKCE pair and an authorization URL from C, then an end-to-end login from Python against
+# a locally started OpenID provider (django-oauth-toolkit), all through the one libtelenorid.so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p out/examples
@@ -9,5 +9,5 @@ cc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/examples/authorization_ur
 echo "== from C (bindings/c/examples/authorization_url.c)"
 out/examples/authorization_url
 echo
-echo "== from Python (bindings/python/examples/authorization_url.py)"
-PYTHONPATH=bindings/python python3 bindings/python/examples/authorization_url.py
+echo "== end-to-end login from Python (bindings/python/examples/login.py)"
+PYTHONPATH=bindings/python python3 bindings/python/examples/login.py
