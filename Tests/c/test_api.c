@@ -136,6 +136,76 @@ static void test_null_everywhere(void) {
     telenorid_config_free(config);
 }
 
+/* The client and auth state functions: NULL in every pointer position, frees, and no network use for
+ * argument errors. The network paths themselves are tested against real and stand-in providers from
+ * Python (Tests/python/test_integration.py, test_faults.py). */
+static void test_client_and_auth_state_arguments(void) {
+    /* Port 9 on loopback refuses at once, so a call that does reach for the network fails fast. */
+    telenorid_config *config = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_config_from_json("{\"issuer\":\"http://127.0.0.1:9\",\"client_id\":\"c\","
+                                                          "\"redirect_uri\":\"app://cb\"}", NULL, &config));
+    telenorid_client *client = NULL;
+    void *h = SENTINEL;
+    char *s = SENTINEL;
+    int32_t flag = 7;
+    int64_t when = 7;
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_new(NULL, (telenorid_client **)&h));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_new(config, NULL));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(config, &client));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_discover(NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_config(NULL, (telenorid_config **)&h));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_config(client, NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_exchange_code(NULL, NULL, (telenorid_auth_state **)&h));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_exchange_code(client, NULL, (telenorid_auth_state **)&h));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_exchange_code(client, (telenorid_callback *)config,
+                                                                              (telenorid_auth_state **)&h));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_fresh_access_token(NULL, &s));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_refresh(NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_is_signed_in(NULL, &flag));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_get(NULL, TELENORID_TOKEN_ACCESS_TOKEN, &s));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_expires_at(NULL, &when));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_userinfo(NULL, &s));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_revoke(NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_end_session_url(NULL, NULL, NULL, &s));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_serialize(NULL, &s));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_restore(NULL, "{}", (telenorid_auth_state **)&h));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_restore(client, NULL, (telenorid_auth_state **)&h));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_set_change_callback(NULL, NULL, NULL));
+
+    /* A restored state, used without any network call. */
+    telenorid_auth_state *state = NULL;
+    CHECK_STATUS(TELENORID_E_VERSION, telenorid_auth_state_restore(client, "{\"version\":2}", (telenorid_auth_state **)&h));
+    CHECK_STATUS(TELENORID_E_MALFORMED, telenorid_auth_state_restore(client, "{\"version\":1,\"access_token\":1}",
+                                                                     (telenorid_auth_state **)&h));
+    CHECK(h == SENTINEL && s == SENTINEL && flag == 7 && when == 7);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client,
+        "{\"version\":1,\"access_token\":\"at\",\"token_type\":\"Bearer\",\"expires_at\":4102444800,"
+        "\"refresh_token\":\"rt\",\"scope\":\"openid\"}", &state));
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_is_signed_in(state, &flag));
+    CHECK(flag == 1);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_expires_at(state, &when));
+    CHECK(when == 4102444800);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_fresh_access_token(state, &s));
+    CHECK_STR("at", s);
+    telenorid_string_free(s);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_ID_TOKEN, &s));
+    CHECK(s == NULL);
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_get(state, 99, &s));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_get(state, TELENORID_TOKEN_SCOPE, NULL));
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_serialize(state, &s));
+    CHECK(strstr(s, "\"refresh_token\":\"rt\"") != NULL);
+    telenorid_string_free(s);
+    /* No end-session endpoint configured and discovery refused: a network error, outputs untouched. */
+    s = SENTINEL;
+    CHECK_STATUS(TELENORID_E_NETWORK, telenorid_auth_state_end_session_url(state, NULL, NULL, &s));
+    CHECK(s == SENTINEL);
+    telenorid_auth_state_free(state);
+    telenorid_auth_state_free(NULL);
+    telenorid_client_free(client);
+    telenorid_client_free(NULL);
+    telenorid_config_free(config);
+}
+
 static void test_bad_strings_and_keys(void) {
     telenorid_config_builder *b = NULL;
     telenorid_pkce *pkce = SENTINEL;
@@ -446,6 +516,7 @@ int main(void) {
     CHECK(telenorid_error_last() == NULL);
     test_versions_and_status_strings();
     test_null_everywhere();
+    test_client_and_auth_state_arguments();
     test_bad_strings_and_keys();
     test_pkce();
     test_config_json();
