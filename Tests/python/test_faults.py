@@ -223,3 +223,53 @@ def test_userinfo_must_be_the_same_subject(client, provider):
 def test_plain_http_to_a_remote_host_is_refused():
     with pytest.raises(telenorid.Insecure):
         telenorid.Config.from_settings(issuer="http://id.example.com", client_id=CLIENT, redirect_uri=REDIRECT)
+
+
+def _verify_assertion(form, check_signature):
+    header, payload, signature = form["client_assertion"].split(".")
+    assert form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    check_signature(f"{header}.{payload}".encode(), base64.urlsafe_b64decode(signature + "=="))
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+    return json.loads(base64.urlsafe_b64decode(header + "==")), claims
+
+
+def test_private_key_jwt_and_client_secret_jwt_assertions(provider):
+    """Seed 001's token request: the client proves itself with a signed client_assertion."""
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+    from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+    rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    ec_key = ec.generate_private_key(ec.SECP256R1())
+
+    def pem(key):
+        return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                 serialization.NoEncryption()).decode()
+
+    def rsa_check(data, signature):
+        rsa_key.public_key().verify(signature, data, padding.PKCS1v15(), hashes.SHA256())
+
+    def ec_check(data, signature):
+        r, s = int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big")
+        ec_key.public_key().verify(encode_dss_signature(r, s), data, ec.ECDSA(hashes.SHA256()))
+
+    def hmac_check(data, signature):
+        assert hmac.compare_digest(hmac.new(b"shared-secret", data, hashlib.sha256).digest(), signature)
+
+    cases = [({"client_private_key": pem(rsa_key)}, "RS256", rsa_check),
+             ({"client_private_key": pem(ec_key)}, "ES256", ec_check),
+             ({"client_secret": "shared-secret", "token_endpoint_auth_method": "client_secret_jwt"}, "HS256", hmac_check)]
+    for settings, alg, check_signature in cases:
+        config = telenorid.Config.from_settings(issuer=provider.issuer, client_id=CLIENT, redirect_uri=REDIRECT, **settings)
+        with telenorid.Client(config) as client:
+            seen = {}
+            pending = telenorid.AuthorizationRequest(client.config()).build()
+            callback = pending.handle_callback(f"{REDIRECT}?code=the-code&state={pending.state}")
+            provider.token_behaviour = lambda form: (seen.update(form), Response(body=tokens(provider, pending.nonce)))[1]
+            assert client.exchange_code(callback).signed_in
+            header, claims = _verify_assertion(seen, check_signature)
+            assert header["alg"] == alg
+            assert claims["iss"] == claims["sub"] == CLIENT
+            assert claims["aud"] == provider.issuer
+            assert claims["exp"] - claims["iat"] == 60 and claims["jti"]
+            assert seen["code_verifier"] == pending.code_verifier and "client_secret" not in seen
