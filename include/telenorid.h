@@ -274,15 +274,16 @@ typedef int32_t telenorid_claim_target;
 /* Starts a request for `config`. The request keeps the configuration alive. */
 telenorid_status telenorid_auth_request_new(const telenorid_config *config, telenorid_auth_request **out);
 
-/* Sets a known parameter; `value` NULL clears it. MAX_AGE must be decimal digits; RESPONSE_MODE
- * "query" or "fragment". */
+/* Sets a known parameter; `value` NULL clears it. MAX_AGE must be decimal digits and RESPONSE_MODE
+ * "query" or "fragment", else TELENORID_E_INVALID_ARGUMENT. */
 telenorid_status telenorid_auth_request_set(telenorid_auth_request *request, telenorid_auth_param param,
                                             const char *value);
 
 /* Adds an extra authorization parameter, sent as given (after percent-encoding). A name the library
  * owns (response_type, client_id, redirect_uri, scope, state, nonce, code_challenge,
- * code_challenge_method, claims, and those of telenorid_auth_param) or a name added twice fails with
- * TELENORID_E_PARAMETER_CONFLICT: use the typed setter instead. */
+ * code_challenge_method, claims, requested_flow, app_callback_uri, request, request_uri, and those of
+ * telenorid_auth_param) or a name added twice fails with TELENORID_E_PARAMETER_CONFLICT: use the typed
+ * setter instead. */
 telenorid_status telenorid_auth_request_add_parameter(telenorid_auth_request *request, const char *name,
                                                       const char *value);
 
@@ -484,7 +485,8 @@ telenorid_status telenorid_auth_state_end_session_url(const telenorid_auth_state
  * secure storage (Android Keystore-backed storage, the iOS Keychain), never in plain files. */
 telenorid_status telenorid_auth_state_serialize(const telenorid_auth_state *state, char **out);
 
-/* Restores a serialized state for `client`. TELENORID_E_VERSION for a format this library can't read. */
+/* Restores a serialized state for `client`. TELENORID_E_VERSION for a format this library can't read;
+ * TELENORID_E_CONFIGURATION when it was saved for another issuer or client id. */
 telenorid_status telenorid_auth_state_restore(telenorid_client *client, const char *json,
                                               telenorid_auth_state **out);
 

@@ -46,7 +46,7 @@ public struct AuthorizationRequest: Sendable {
                 }
             case .responseMode:
                 guard value == "query" || value == "fragment" else {
-                    throw TelenoridError(.unsupported, "response_mode must be \"query\" or \"fragment\"")
+                    throw TelenoridError(.invalidArgument, "response_mode must be \"query\" or \"fragment\"")
                 }
             case .scope:
                 guard !value.isEmpty else { throw TelenoridError(.invalidArgument, "scope must not be empty") }

@@ -98,6 +98,8 @@ final class AuthStateTests: XCTestCase {
         // Threads that queued behind a refresh take its outcome: with all eight waiting on the first, one
         // request goes out. A slow provider makes them queue for sure.
         refresher.delayMicroseconds.store(200_000, ordering: .relaxed)
+        let changes = Atomic<Int>(0)
+        state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
         let group = DispatchGroup()
         for _ in 0..<8 {
             group.enter()
@@ -108,6 +110,8 @@ final class AuthStateTests: XCTestCase {
         }
         group.wait()
         XCTAssertEqual(refresher.calls.load(ordering: .relaxed), 1)
+        // The observer hears of the one change once, from the thread that made it.
+        XCTAssertEqual(changes.load(ordering: .relaxed), 1)
         XCTAssertGreaterThanOrEqual(refresher.calls.load(ordering: .relaxed), 1)
     }
 
@@ -139,7 +143,7 @@ final class AuthStateTests: XCTestCase {
     func testSerializationRoundTrip() throws {
         let (state, _) = makeState()
         let text = state.serialized()
-        let tokens = try AuthState.tokens(fromSerialized: text)
+        let tokens = try AuthState.tokens(fromSerialized: text).tokens
         XCTAssertEqual(tokens?.accessToken.string, "access-0")
         XCTAssertEqual(tokens?.refreshToken?.string, "refresh-0")
         XCTAssertEqual(tokens?.accessTokenExpiresAt, state.tokens?.accessTokenExpiresAt)
@@ -148,6 +152,6 @@ final class AuthStateTests: XCTestCase {
         }
         XCTAssertThrowsError(try AuthState.tokens(fromSerialized: "{\"version\":1,\"access_token\":5}"))
         state.signOut()
-        XCTAssertNil(try AuthState.tokens(fromSerialized: state.serialized()))
+        XCTAssertNil(try AuthState.tokens(fromSerialized: state.serialized()).tokens)
     }
 }

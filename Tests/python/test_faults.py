@@ -273,3 +273,20 @@ def test_private_key_jwt_and_client_secret_jwt_assertions(provider):
             assert claims["aud"] == provider.issuer
             assert claims["exp"] - claims["iat"] == 60 and claims["jti"]
             assert seen["code_verifier"] == pending.code_verifier and "client_secret" not in seen
+
+
+def test_a_callback_without_iss_is_refused_when_the_provider_promises_it(provider):
+    """RFC 9207: discovery happens before the code leaves, even when the host never called discover()."""
+    provider.promises_iss = True
+    try:
+        config = telenorid.Config.from_settings(issuer=provider.issuer, client_id=CLIENT, redirect_uri=REDIRECT,
+                                                authorization_endpoint=provider.issuer + "/authorize")
+        with telenorid.Client(config) as fresh:
+            pending = telenorid.AuthorizationRequest(config).build()
+            callback = pending.handle_callback(f"{REDIRECT}?code=the-code&state={pending.state}")
+            provider.requests.clear()
+            with pytest.raises(telenorid.IssuerMismatch):
+                fresh.exchange_code(callback)
+            assert ("POST", "/token") not in provider.requests
+    finally:
+        provider.promises_iss = False

@@ -168,6 +168,16 @@ def test_end_session_url(provider):
     assert query["state"] == ["bye"] and query["client_id"] == ["native-app"]
 
 
+def test_a_saved_state_is_refused_by_another_client(provider):
+    client = make_client(provider)
+    pending, redirect = sign_in(provider, client)
+    saved = client.exchange_code(pending.handle_callback(redirect)).serialize()
+    other = make_client(provider, client_id=provider["clients"]["confidential"]["client_id"],
+                        client_secret=provider["clients"]["confidential"]["client_secret"])
+    with pytest.raises(telenorid.ConfigurationError):
+        other.restore(saved)
+
+
 def test_issuer_mismatch_in_discovery(provider):
     client = make_client(provider, issuer=provider["issuer"] + "/")
     with pytest.raises(telenorid.IssuerMismatch):

@@ -58,6 +58,7 @@ class FaultProvider:
         self.token_behaviour: Callable[[dict], Response] = lambda form: Response(404)
         self.userinfo_behaviour: Callable[[], Response] = lambda: Response(404)
         self.requests: list[tuple[str, str]] = []
+        self.promises_iss = False  # RFC 9207 authorization_response_iss_parameter_supported
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -117,7 +118,8 @@ class FaultProvider:
     def metadata(self) -> dict:
         return {"issuer": self.issuer, "authorization_endpoint": self.issuer + "/authorize",
                 "token_endpoint": self.issuer + "/token", "userinfo_endpoint": self.issuer + "/userinfo",
-                "jwks_uri": self.issuer + "/jwks", "id_token_signing_alg_values_supported": ["RS256"]}
+                "jwks_uri": self.issuer + "/jwks", "id_token_signing_alg_values_supported": ["RS256"],
+                "authorization_response_iss_parameter_supported": self.promises_iss}
 
     def id_token(self, client_id: str, nonce: Optional[str], key: Optional[SigningKey] = None, header=None, **claims) -> str:
         now = int(time.time())

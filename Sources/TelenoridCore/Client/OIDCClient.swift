@@ -87,8 +87,7 @@ public final class OIDCClient: Sendable {
 
     /// POSTs a grant to the token endpoint with the client's authentication and returns the parsed
     /// token response, or the provider's OAuth error.
-    func tokenRequest(_ grant: FormParameters, during what: String) throws(TelenoridError) -> TokenResponse {
-        let url = try endpoint(.tokenEndpoint)
+    func tokenRequest(_ grant: FormParameters, to url: String, during what: String) throws(TelenoridError) -> TokenResponse {
         let request = try authenticatedRequest(url: url, parameters: grant)
         let response = try transport.send(request)
         return try TokenResponse(OAuthErrorResponse.jsonObject(from: response, during: what))
@@ -102,6 +101,9 @@ public final class OIDCClient: Sendable {
               pending.configuration.redirectURIString == configuration.redirectURIString else {
             throw TelenoridError(.configuration, "the callback belongs to another client or redirect URI")
         }
+        // Resolving the token endpoint first runs discovery when needed, so the RFC 9207 promise below is
+        // known before the code leaves.
+        let tokenURL = try endpoint(.tokenEndpoint)
         if metadata?.authorizationResponseIssParameterSupported == true && callback.parameters["iss"] == nil {
             throw TelenoridError(.issuerMismatch, "the provider always sends iss (RFC 9207) but the callback had none")
         }
@@ -113,7 +115,7 @@ public final class OIDCClient: Sendable {
         guard callback.markExchanged() else {
             throw TelenoridError(.consumed, "this callback's code was already exchanged")
         }
-        let response = try tokenRequest(grant, during: "code exchange")
+        let response = try tokenRequest(grant, to: tokenURL, during: "code exchange")
         let now = clock()
         var claims: JSONObject? = nil
         if let idToken = response.idToken {
@@ -124,7 +126,8 @@ public final class OIDCClient: Sendable {
         }
         let tokens = TokenSet(response: response, idTokenClaims: claims, receivedAt: now, previous: nil)
         return AuthState(tokens: tokens, refresher: self, clock: clock,
-                         refreshMarginSeconds: configuration.refreshMarginSeconds)
+                         refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
+                         clientID: configuration.clientID)
     }
 
     // MARK: Userinfo, revocation, logout
@@ -188,7 +191,7 @@ extension OIDCClient: TokenRefresher {
         var grant = FormParameters()
         try grant.append("grant_type", "refresh_token")
         try grant.append("refresh_token", refreshToken.string)
-        let response = try tokenRequest(grant, during: "refresh")
+        let response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), during: "refresh")
         var claims: JSONObject? = nil
         if let idToken = response.idToken {
             claims = try validateIDToken(idToken, expectations: .init(nonce: nil, maxAge: nil, accessToken: response.accessToken,
@@ -201,7 +204,14 @@ extension OIDCClient: TokenRefresher {
 extension OIDCClient {
     /// An auth state from `AuthState.serialized()`, refreshing through this client.
     public func restoreAuthState(_ text: String) throws(TelenoridError) -> AuthState {
-        AuthState(tokens: try AuthState.tokens(fromSerialized: text), refresher: self, clock: clock,
-                  refreshMarginSeconds: configuration.refreshMarginSeconds)
+        let saved = try AuthState.tokens(fromSerialized: text)
+        // A state saved for another provider or client would send its refresh token to the wrong place.
+        guard saved.issuer == nil || saved.issuer == configuration.settings[.issuer],
+              saved.clientID == nil || saved.clientID == configuration.clientID else {
+            throw TelenoridError(.configuration, "the auth state was saved for another issuer or client id")
+        }
+        return AuthState(tokens: saved.tokens, refresher: self, clock: clock,
+                         refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
+                         clientID: configuration.clientID)
     }
 }

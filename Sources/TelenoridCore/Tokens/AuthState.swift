@@ -26,12 +26,18 @@ public final class AuthState: Sendable {
     public let refresher: any TokenRefresher
     public let clock: Clock
     public let refreshMarginSeconds: Int64
+    /// Who the tokens are from and for, saved with them so they are never restored into another client.
+    public let issuer: String?
+    public let clientID: String?
 
-    public init(tokens: TokenSet?, refresher: any TokenRefresher, clock: @escaping Clock, refreshMarginSeconds: Int64) {
+    public init(tokens: TokenSet?, refresher: any TokenRefresher, clock: @escaping Clock, refreshMarginSeconds: Int64,
+                issuer: String? = nil, clientID: String? = nil) {
         snapshot = Mutex(Snapshot(tokens: tokens))
         self.refresher = refresher
         self.clock = clock
         self.refreshMarginSeconds = refreshMarginSeconds
+        self.issuer = issuer
+        self.clientID = clientID
     }
 
     public var tokens: TokenSet? { snapshot.withLock { $0.tokens } }
@@ -65,15 +71,16 @@ public final class AuthState: Sendable {
     }
 
     private func refresh(seenAttempts: UInt64, force: Bool) throws(TelenoridError) -> TokenSet {
-        let outcome: Result<TokenSet, TelenoridError> = refreshGate.withLock { _ in
+        // The outcome, and whether this thread changed the state (only that thread tells the observer).
+        let (outcome, changed): (Result<TokenSet, TelenoridError>, Bool) = refreshGate.withLock { _ in
             let state = snapshot.withLock { $0 }
             if state.attempts != seenAttempts, let last = state.lastOutcome {
-                return last
+                return (last, false)
             }
-            guard let tokens = state.tokens else { return .failure(notSignedInError()) }
-            if !force && !tokens.expires(within: refreshMarginSeconds, now: clock()) { return .success(tokens) }
+            guard let tokens = state.tokens else { return (.failure(notSignedInError()), false) }
+            if !force && !tokens.expires(within: refreshMarginSeconds, now: clock()) { return (.success(tokens), false) }
             guard tokens.refreshToken != nil else {
-                return .failure(TelenoridError(.notSignedIn, "the access token expired and there is no refresh token"))
+                return (.failure(TelenoridError(.notSignedIn, "the access token expired and there is no refresh token")), false)
             }
             let result: Result<TokenSet, TelenoridError>
             do throws(TelenoridError) {
@@ -86,27 +93,25 @@ public final class AuthState: Sendable {
             } catch {
                 result = .failure(error)
             }
+            var changed = false
             snapshot.withLock { state in
                 state.attempts &+= 1
                 state.lastOutcome = result
                 switch result {
-                case .success(let fresh): state.tokens = fresh
+                case .success(let fresh):
+                    state.tokens = fresh
+                    changed = true
                 case .failure(let error) where error.kind == .authorizationLost:
                     state.tokens = nil
                     state.lostReason = error
+                    changed = true
                 case .failure: break  // transient: the tokens stay as they were
                 }
             }
-            return result
+            return (result, changed)
         }
-        switch outcome {
-        case .success(let tokens):
-            notify()
-            return tokens
-        case .failure(let error):
-            if error.kind == .authorizationLost { notify() }
-            throw error
-        }
+        if changed { notify() }
+        return try outcome.get()
     }
 
     /// RFC 6749 §5.2 errors that mean the grant itself is gone, as opposed to a passing failure.

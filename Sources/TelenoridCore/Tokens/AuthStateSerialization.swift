@@ -6,6 +6,8 @@ extension AuthState {
     public func serialized() -> String {
         var object = JSONObject()
         object.set("version", .number(JSONNumber(AuthState.formatVersion)))
+        if let issuer { object.set("issuer", .string(issuer)) }
+        if let clientID { object.set("client_id", .string(clientID)) }
         if let tokens {
             object.set("access_token", .string(tokens.accessToken.string))
             object.set("token_type", .string(tokens.tokenType))
@@ -20,8 +22,8 @@ extension AuthState {
         return JSON.serialize(.object(object))
     }
 
-    /// The tokens of a serialized state; nil for a signed-out one.
-    public static func tokens(fromSerialized text: String) throws(TelenoridError) -> TokenSet? {
+    /// The tokens of a serialized state (nil for a signed-out one) and whom they were saved for.
+    public static func tokens(fromSerialized text: String) throws(TelenoridError) -> (tokens: TokenSet?, issuer: String?, clientID: String?) {
         let document: JSONValue
         do { document = try JSON.parse(text) } catch {
             throw TelenoridError(.malformed, "auth state is not valid JSON: \(error.message)")
@@ -36,7 +38,8 @@ extension AuthState {
             guard let text = value.stringValue else { throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string") }
             return text
         }
-        guard let access = try string("access_token") else { return nil }
+        let issuer = try string("issuer"), clientID = try string("client_id")
+        guard let access = try string("access_token") else { return (nil, issuer, clientID) }
         guard let type = try string("token_type") else { throw TelenoridError(.malformed, "auth state lacks token_type") }
         var expiry: Int64? = nil
         if let value = object["expires_at"] {
@@ -48,8 +51,9 @@ extension AuthState {
             guard let claimsObject = value.objectValue else { throw TelenoridError(.malformed, "auth state's id_token_claims is not an object") }
             claims = claimsObject
         }
-        return TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
-                        refreshToken: try string("refresh_token").map { SecretBytes(Array($0.utf8)) },
-                        idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
+        let tokens = TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
+                              refreshToken: try string("refresh_token").map { SecretBytes(Array($0.utf8)) },
+                              idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
+        return (tokens, issuer, clientID)
     }
 }
