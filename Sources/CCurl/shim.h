@@ -1,25 +1,116 @@
-/* libcurl for Swift. curl_easy_setopt and curl_easy_getinfo are variadic, which Swift can neither call
- * nor export, so each argument type gets a typed inline wrapper. They are static inline: compiled into
- * the caller and never exported from libtelenorid.so. */
+/* libcurl for Swift.
+ *
+ * curl_easy_setopt, curl_easy_getinfo and curl_share_setopt are C variadic functions, which Swift cannot
+ * call. Each argument type the core needs therefore gets a typed wrapper here that forwards one argument
+ * of exactly the type libcurl reads with va_arg for that option.
+ *
+ * Every wrapper is `static inline`: it is compiled into the Swift object code that calls it and has no
+ * external linkage, so libtelenorid.so still exports only the telenorid_* C API (check with `nm -D`).
+ * The prefix is tnc_ ("telenorid curl") rather than telenorid_ so that a symbol guard looking for
+ * telenorid_* exports never confuses these helpers with the public API. */
+#ifndef TELENORID_CCURL_SHIM_H
+#define TELENORID_CCURL_SHIM_H
+
 #include <curl/curl.h>
 
-typedef size_t (*tnc_write_callback)(char *data, size_t size, size_t count, void *user);
+/* ---- curl_easy_setopt ---------------------------------------------------------------------------- */
 
+/* Options libcurl reads as `long` (flags, timeouts, enums such as CURLOPT_SSLVERSION). */
 static inline CURLcode tnc_setopt_long(CURL *curl, CURLoption option, long value) {
     return curl_easy_setopt(curl, option, value);
 }
-static inline CURLcode tnc_setopt_string(CURL *curl, CURLoption option, const char *value) {
+
+/* Options libcurl reads as `char *`. libcurl copies these strings (all except CURLOPT_POSTFIELDS,
+ * which goes through tnc_setopt_ptr because it is not copied). */
+static inline CURLcode tnc_setopt_str(CURL *curl, CURLoption option, const char *value) {
     return curl_easy_setopt(curl, option, value);
 }
-static inline CURLcode tnc_setopt_pointer(CURL *curl, CURLoption option, void *value) {
+
+/* Options libcurl reads as an untyped object pointer: ERRORBUFFER, WRITEDATA, HEADERDATA, POSTFIELDS. */
+static inline CURLcode tnc_setopt_ptr(CURL *curl, CURLoption option, void *value) {
     return curl_easy_setopt(curl, option, value);
 }
-static inline CURLcode tnc_setopt_offset(CURL *curl, CURLoption option, curl_off_t value) {
+
+/* Options libcurl reads as curl_off_t: the *_LARGE sizes. */
+static inline CURLcode tnc_setopt_off_t(CURL *curl, CURLoption option, curl_off_t value) {
     return curl_easy_setopt(curl, option, value);
 }
-static inline CURLcode tnc_setopt_write_callback(CURL *curl, CURLoption option, tnc_write_callback callback) {
-    return curl_easy_setopt(curl, option, callback);
+
+/* CURLOPT_HTTPHEADER and the other list options. */
+static inline CURLcode tnc_setopt_slist(CURL *curl, CURLoption option, struct curl_slist *list) {
+    return curl_easy_setopt(curl, option, list);
 }
+
+/* CURLOPT_SHARE: attaches the easy handle to a share object (DNS and TLS session caches). */
+static inline CURLcode tnc_setopt_share(CURL *curl, CURLSH *share) {
+    return curl_easy_setopt(curl, CURLOPT_SHARE, share);
+}
+
+/* CURLOPT_CURLU: the transfer uses this already-parsed URL, the very object the caller inspected. */
+static inline CURLcode tnc_setopt_curlu(CURL *curl, CURLU *url) {
+    return curl_easy_setopt(curl, CURLOPT_CURLU, url);
+}
+
+/* CURLOPT_WRITEFUNCTION: called with each chunk of the response body. */
+static inline CURLcode tnc_setopt_write_function(CURL *curl, curl_write_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, callback);
+}
+
+/* CURLOPT_HEADERFUNCTION: called with each complete response header line (same signature as a write
+ * callback). */
+static inline CURLcode tnc_setopt_header_function(CURL *curl, curl_write_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, callback);
+}
+
+/* ---- curl_easy_getinfo --------------------------------------------------------------------------- */
+
+/* CURLINFO_LONG items: RESPONSE_CODE, NUM_CONNECTS, ... */
 static inline CURLcode tnc_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     return curl_easy_getinfo(curl, info, value);
 }
+
+/* CURLINFO_STRING items (EFFECTIVE_URL, ...): the string belongs to the handle, do not free it. */
+static inline CURLcode tnc_getinfo_ptr(CURL *curl, CURLINFO info, char **value) {
+    return curl_easy_getinfo(curl, info, value);
+}
+
+/* CURLINFO_OFF_T items: SIZE_DOWNLOAD_T, CONTENT_LENGTH_DOWNLOAD_T, ... */
+static inline CURLcode tnc_getinfo_off_t(CURL *curl, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(curl, info, value);
+}
+
+/* ---- curl_share_setopt --------------------------------------------------------------------------- */
+
+/* CURLSHOPT_SHARE / CURLSHOPT_UNSHARE: libcurl reads the data kind as an int. */
+static inline CURLSHcode tnc_share_setopt_data(CURLSH *share, CURLSHoption option, curl_lock_data data) {
+    return curl_share_setopt(share, option, (int)data);
+}
+
+static inline CURLSHcode tnc_share_setopt_lockfunc(CURLSH *share, curl_lock_function callback) {
+    return curl_share_setopt(share, CURLSHOPT_LOCKFUNC, callback);
+}
+
+static inline CURLSHcode tnc_share_setopt_unlockfunc(CURLSH *share, curl_unlock_function callback) {
+    return curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, callback);
+}
+
+/* CURLSHOPT_USERDATA: the pointer handed back to the lock and unlock callbacks. */
+static inline CURLSHcode tnc_share_setopt_userdata(CURLSH *share, void *user) {
+    return curl_share_setopt(share, CURLSHOPT_USERDATA, user);
+}
+
+/* ---- misc ---------------------------------------------------------------------------------------- */
+
+/* The version of the libcurl actually loaded at run time (0xXXYYZZ), which may be newer than the
+ * headers compiled against; 0 if libcurl cannot say. */
+static inline unsigned int tnc_version_num(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info ? info->version_num : 0;
+}
+
+/* CURL_GLOBAL_DEFAULT is a macro expression; as a typed constant Swift sees it without guessing. */
+static inline long tnc_global_default_flags(void) {
+    return CURL_GLOBAL_DEFAULT;
+}
+
+#endif

@@ -1,224 +1,205 @@
 import CCurl
 import Synchronization
 
-/// HTTP through libcurl. One transport serves many threads: it keeps a small pool of easy handles, each
-/// with its own connection cache, so keep-alive connections to the provider are reused.
+/// HTTP through libcurl, the transport every network call of the client goes through.
+///
+/// One transport is meant to be shared by many threads. It keeps a small pool of easy handles: a handle
+/// is checked out for one transfer, reset, configured afresh and checked back in, and because libcurl
+/// keeps idle keep-alive connections inside the easy handle, consecutive requests to the provider reuse
+/// one connection. DNS answers and TLS sessions are shared between the pooled handles through a share
+/// object (see `CurlShare` for why connections themselves are not).
+///
+/// Policy applied to every request, whatever the caller asks for:
+/// - only https, or http to a loopback host, is sent (checked before any connection; `.insecure`), unless
+///   `send(_:allowPlainHTTP:)` is used with `true`;
+/// - redirects are never followed: a 3xx comes back as a response;
+/// - TLS peer and host name verification are always on, TLS 1.2 at least;
+/// - no proxy from the environment (see `HTTPSettings.proxy`);
+/// - responses are capped (`maxBodyBytes`, `maxHeaderBytes`; `.responseTooLarge`).
 public final class CurlTransport: HTTPTransport {
     public let settings: HTTPSettings
-    private let pool = Mutex<[EasyHandle]>([])
-    private static let poolLimit = 8
+    private let share: CurlShare
+    /// Idle easy handles, most recently used last: handing out the last one first gives a single
+    /// sequential caller the same handle, and so the same connection, every time.
+    private let idle = Mutex<[EasyHandle]>([])
+    private let opened = Atomic<Int>(0)
 
-    /// curl_global_init once per process, before any handle: Swift runs a static initializer once,
-    /// thread-safely.
-    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// Idle handles kept for reuse; more may exist while more threads send at once, and the surplus is
+    /// freed (closing its connections) when checked back in.
+    static let poolLimit = 8
+    /// CURLOPT_PROTOCOLS_STR and CURLOPT_REDIR_PROTOCOLS_STR appeared in 7.85.0.
+    private static let minimumVersion: UInt32 = 0x07_55_00
+
+    /// curl_global_init must run once before any other libcurl call. It is thread-safe itself only
+    /// since 7.84 and only on some builds, so it is guarded by Swift's once-only, thread-safe static
+    /// initialisation. curl_global_cleanup is never called: the host process may use libcurl too.
+    private static let globalInit: Bool = curl_global_init(tnc_global_default_flags()) == CURLE_OK
 
     public init(settings: HTTPSettings) throws(TelenoridError) {
-        guard CurlTransport.globalInit else { throw TelenoridError(.network, "libcurl failed to initialise") }
+        guard CurlTransport.globalInit else {
+            throw TelenoridError(.network, "libcurl failed to initialise")
+        }
+        let version = tnc_version_num()
+        guard version >= CurlTransport.minimumVersion else {
+            throw TelenoridError(.unsupported, "libcurl 7.85.0 or later is required, found \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)")
+        }
+        try CurlTransport.validate(settings)
         self.settings = settings
+        self.share = try CurlShare()
     }
 
+    /// Frees the pooled handles (curl_easy_cleanup, closing their connections). Each handle holds a
+    /// reference to the share, so the share is freed only after the last of them: curl_share_cleanup
+    /// refuses a share still in use. No handle can be checked out here: `send` keeps `self` alive.
     deinit {
-        pool.withLock { handles in handles.removeAll() }
+        idle.withLock { $0.removeAll() }
     }
+
+    /// New connections opened by this transport so far (CURLINFO_NUM_CONNECTS summed over transfers):
+    /// lets tests prove keep-alive reuse.
+    var connectionsOpened: Int { opened.load(ordering: .relaxed) }
 
     public func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
         try send(request, allowPlainHTTP: false)
     }
 
-    /// `allowPlainHTTP` lets one call go to a non-loopback http URL; every other call must be https (or
-    /// loopback http), checked before any connection is made.
+    /// `allowPlainHTTP: true` permits one request to an http URL on a non-loopback host. It exists for a
+    /// single step of TelenorID line (header enrichment) authentication, which only works over the
+    /// operator's plain-HTTP path; every other call must use `send(_:)`.
     public func send(_ request: HTTPRequest, allowPlainHTTP: Bool) throws(TelenoridError) -> HTTPResponse {
-        let uri: URI
-        do { uri = try URI(parsing: request.url) } catch {
-            throw TelenoridError(.invalidArgument, "request URL is not valid: \(error.message)")
-        }
-        guard uri.isSecureEndpoint || (allowPlainHTTP && uri.scheme == "http" && uri.host?.isEmpty == false) else {
-            throw TelenoridError(.insecure, "refusing to send a request to \(uri.scheme)://\(uri.host ?? ""): https is required (http only on loopback)")
-        }
+        // All checks before a handle is touched: an insecure URL never reaches a socket.
+        let target = try RequestTarget(request.url, allowPlainHTTP: allowPlainHTTP)
         let easy = try checkOut()
-        defer { checkIn(easy) }
-        return try easy.perform(request, settings: settings)
+        defer {
+            opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
+            checkIn(easy)
+        }
+        return try easy.perform(request, target: target, settings: settings)
     }
 
     private func checkOut() throws(TelenoridError) -> EasyHandle {
-        if let reused = pool.withLock({ $0.popLast() }) { return reused }
-        guard let handle = EasyHandle() else { throw TelenoridError(.network, "libcurl could not create a handle") }
-        return handle
+        if let reused = idle.withLock({ $0.popLast() }) { return reused }
+        return try EasyHandle(share: share)
     }
 
     private func checkIn(_ easy: EasyHandle) {
-        pool.withLock { handles in
-            if handles.count < CurlTransport.poolLimit { handles.append(easy) }
+        // Reset right away: it drops every option, including pointers into this transfer's buffers
+        // (error buffer, body, header list, callbacks' user data), and keeps the live connections, the
+        // share and the caches.
+        easy.reset()
+        let surplus: EasyHandle? = idle.withLock { handles in
+            guard handles.count < CurlTransport.poolLimit else { return easy }
+            handles.append(easy)
+            return nil
+        }
+        // Freed outside the lock: curl_easy_cleanup may close connections.
+        _ = surplus
+    }
+
+    private static func validate(_ settings: HTTPSettings) throws(TelenoridError) {
+        guard settings.connectTimeoutMilliseconds > 0, settings.totalTimeoutMilliseconds > 0 else {
+            // libcurl reads 0 as "no timeout", which a client must never have.
+            throw TelenoridError(.invalidArgument, "HTTP timeouts must be positive")
+        }
+        guard settings.maxBodyBytes >= 0, settings.maxHeaderBytes > 0 else {
+            throw TelenoridError(.invalidArgument, "HTTP response limits must be positive")
+        }
+        // libcurl takes C strings: an embedded NUL would silently cut a path or proxy short.
+        for (name, value) in [("caFile", settings.caFile), ("caPath", settings.caPath), ("proxy", settings.proxy)] {
+            if let value, value.isEmpty || value.utf8.contains(0) {
+                throw TelenoridError(.invalidArgument, "HTTP setting \(name) is empty or contains a NUL byte")
+            }
+        }
+        guard !settings.userAgent.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw TelenoridError(.invalidArgument, "HTTP user agent contains a control character")
         }
     }
 }
 
-/// One CURL easy handle and the connections it keeps alive. Used by one thread at a time (the pool
-/// hands it out exclusively), hence @unchecked.
-final class EasyHandle: @unchecked Sendable {
-    private let curl: UnsafeMutableRawPointer
+/// A request URL that passed the transport's security policy, parsed by libcurl into the CURLU object
+/// the transfer will use. Checking our parse (URI) and then letting libcurl parse the string again could
+/// disagree on odd input; handing libcurl the very object whose scheme and host were checked cannot.
+struct RequestTarget: ~Copyable {
+    let url: CurlURL
+    /// scheme://host[:port]/path for messages: never the query (it may hold a code or a token) nor user
+    /// info.
+    let display: String
 
-    init?() {
-        guard let curl = curl_easy_init() else { return nil }
-        self.curl = curl
+    init(_ text: String, allowPlainHTTP: Bool) throws(TelenoridError) {
+        let (uri, display, plainHTTPAllowed) = try RequestTarget.checkPolicy(text, allowPlainHTTP: allowPlainHTTP)
+        let url = try CurlURL()
+        guard curl_url_set(url.handle, CURLUPART_URL, text, 0) == CURLUE_OK else {
+            throw TelenoridError(.invalidArgument, "libcurl cannot parse the request URL \(display)")
+        }
+        guard let curlScheme = url.part(CURLUPART_SCHEME), let curlHost = url.part(CURLUPART_HOST),
+              HTTPResponse.asciiLowercased(curlScheme) == uri.scheme, !curlHost.isEmpty else {
+            throw TelenoridError(.invalidArgument, "libcurl reads the request URL \(display) differently")
+        }
+        var user: UnsafeMutablePointer<CChar>? = nil
+        let userResult = curl_url_get(url.handle, CURLUPART_USER, &user, 0)
+        curl_free(user)
+        guard userResult == CURLUE_NO_USER else {
+            throw TelenoridError(.insecure, "refusing a request URL with user info (\(display))")
+        }
+        // Plain http was accepted because the host is loopback: libcurl must connect to loopback too.
+        if uri.scheme == "http" && !plainHTTPAllowed {
+            let loopback = (try? URI(parsing: "http://" + curlHost + "/"))?.isLoopback ?? false
+            guard loopback else {
+                throw TelenoridError(.insecure, "refusing to send a request to \(display): libcurl reads its host as non-loopback")
+            }
+        }
+        self.url = url
+        self.display = display
     }
 
-    deinit { curl_easy_cleanup(curl) }
-
-    func perform(_ request: HTTPRequest, settings: HTTPSettings) throws(TelenoridError) -> HTTPResponse {
-        // Reset forgets the previous request's options but keeps the connection cache.
-        curl_easy_reset(curl)
-        let sink = ResponseSink(maxBody: settings.maxBodyBytes, maxHeaders: settings.maxHeaderBytes)
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        var body = request.body ?? []
-        var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer {
-            curl_slist_free_all(headerList)
-            // Request bodies carry codes, verifiers, refresh tokens and client secrets.
-            body.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) }
+    /// The policy on our own parse; returns the URI, its display form and whether plain http to a
+    /// non-loopback host was explicitly allowed.
+    private static func checkPolicy(_ text: String, allowPlainHTTP: Bool) throws(TelenoridError) -> (URI, String, Bool) {
+        let uri: URI
+        do { uri = try URI(parsing: text) } catch {
+            throw TelenoridError(.invalidArgument, "request URL is not valid: \(error.message)")
         }
-        for (name, value) in request.headers {
-            guard !name.utf8.contains(where: { $0 < 0x21 || $0 == UInt8(ascii: ":") }),
-                  !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
-                throw TelenoridError(.invalidArgument, "request header \(name) is not valid")
-            }
-            guard let appended = curl_slist_append(headerList, "\(name): \(value)") else {
-                throw TelenoridError(.network, "out of memory building request headers")
-            }
-            headerList = appended
+        let display = RequestTarget.display(uri)
+        guard let host = uri.host, !host.isEmpty else {
+            throw TelenoridError(.invalidArgument, "request URL \(display) has no host")
         }
-        // "Expect: 100-continue" would add a round trip to every form POST.
-        if let appended = curl_slist_append(headerList, "Expect:") { headerList = appended }
-
-        let unmanagedSink = Unmanaged.passRetained(sink)
-        defer { unmanagedSink.release() }
-        let result: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errors in
-            body.withUnsafeMutableBufferPointer { bodyBytes in
-                var code = CURLE_OK
-                func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
-                set(tnc_setopt_string(curl, CURLOPT_URL, request.url))
-                set(tnc_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errors.baseAddress))
-                set(tnc_setopt_long(curl, CURLOPT_NOSIGNAL, 1))
-                set(tnc_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https"))
-                set(tnc_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0))
-                set(tnc_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1))
-                set(tnc_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2))
-                if let caFile = settings.caFile { set(tnc_setopt_string(curl, CURLOPT_CAINFO, caFile)) }
-                if let caPath = settings.caPath { set(tnc_setopt_string(curl, CURLOPT_CAPATH, caPath)) }
-                set(tnc_setopt_string(curl, CURLOPT_PROXY, settings.proxy ?? ""))
-                set(tnc_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds))
-                set(tnc_setopt_long(curl, CURLOPT_TIMEOUT_MS, settings.totalTimeoutMilliseconds))
-                set(tnc_setopt_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBodyBytes)))
-                set(tnc_setopt_string(curl, CURLOPT_USERAGENT, settings.userAgent))
-                set(tnc_setopt_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)))
-                set(tnc_setopt_write_callback(curl, CURLOPT_WRITEFUNCTION, ResponseSink.onBody))
-                set(tnc_setopt_pointer(curl, CURLOPT_WRITEDATA, unmanagedSink.toOpaque()))
-                set(tnc_setopt_write_callback(curl, CURLOPT_HEADERFUNCTION, ResponseSink.onHeader))
-                set(tnc_setopt_pointer(curl, CURLOPT_HEADERDATA, unmanagedSink.toOpaque()))
-                switch request.method {
-                case "GET":
-                    set(tnc_setopt_long(curl, CURLOPT_HTTPGET, 1))
-                case "POST":
-                    set(tnc_setopt_long(curl, CURLOPT_POST, 1))
-                    // Points at our buffer (not COPYPOSTFIELDS) so the only copy is the one we wipe.
-                    set(tnc_setopt_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(bodyBytes.baseAddress)))
-                    set(tnc_setopt_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyBytes.count)))
-                default:
-                    set(CURLE_UNSUPPORTED_PROTOCOL)
-                }
-                guard code == CURLE_OK else { return code }
-                return curl_easy_perform(curl)
-            }
+        guard uri.userInfo == nil else {
+            throw TelenoridError(.insecure, "refusing a request URL with user info (\(display)): credentials do not go in URLs")
         }
-        guard result == CURLE_OK else {
-            throw EasyHandle.error(result, detail: String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                                   sink: sink, url: request.url)
+        guard uri.scheme == "https" || uri.scheme == "http" else {
+            throw TelenoridError(.insecure, "refusing to send a request to \(display): only https is allowed")
         }
-        var status = 0
-        _ = tnc_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: sink.headers, body: sink.body)
+        let plainHTTPAllowed = allowPlainHTTP && uri.scheme == "http"
+        guard uri.isSecureEndpoint || plainHTTPAllowed else {
+            throw TelenoridError(.insecure, "refusing to send a request to \(display): https is required (plain http only to a loopback host)")
+        }
+        return (uri, display, plainHTTPAllowed)
     }
 
-    private static func error(_ code: CURLcode, detail: String, sink: ResponseSink, url: String) -> TelenoridError {
-        let what = String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : " (\(detail))")
-        if sink.overflowed {
-            return TelenoridError(.responseTooLarge, "the response from \(url) is larger than the configured limit")
-        }
-        switch code {
-        case CURLE_OPERATION_TIMEDOUT:
-            return TelenoridError(.timeout, "\(url) did not answer in time: \(what)")
-        case CURLE_FILESIZE_EXCEEDED:
-            return TelenoridError(.responseTooLarge, "the response from \(url) is larger than the configured limit")
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED:
-            return TelenoridError(.tls, "TLS with \(url) failed: \(what)")
-        case CURLE_PARTIAL_FILE:
-            return TelenoridError(.network, "the response from \(url) was cut short: \(what)")
-        default:
-            return TelenoridError(.network, "request to \(url) failed: \(what)")
-        }
+    private static func display(_ uri: URI) -> String {
+        var text = uri.scheme + "://"
+        if let host = uri.host { text += host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host }
+        if let port = uri.port { text += ":\(port)" }
+        return text + uri.path
     }
 }
 
-/// Collects a response within its caps; the C callbacks reach it through curl's user pointer.
-final class ResponseSink {
-    let maxBody: Int
-    let maxHeaders: Int
-    var body: [UInt8] = []
-    var headers: [(name: String, value: String)] = []
-    var headerBytes = 0
-    var overflowed = false
+/// Owns one libcurl URL object (CURLU).
+struct CurlURL: ~Copyable {
+    let handle: OpaquePointer
 
-    init(maxBody: Int, maxHeaders: Int) {
-        self.maxBody = maxBody
-        self.maxHeaders = maxHeaders
+    init() throws(TelenoridError) {
+        guard let handle = curl_url() else { throw TelenoridError(.network, "libcurl could not allocate a URL") }
+        self.handle = handle
     }
 
-    static let onBody: tnc_write_callback = { data, size, count, user in
-        guard let data, let user else { return 0 }
-        let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
-        let (length, overflow) = size.multipliedReportingOverflow(by: count)
-        // Returning less than was given aborts the transfer: past the cap nothing more is read.
-        guard !overflow, sink.body.count + length <= sink.maxBody else {
-            sink.overflowed = true
-            return 0
-        }
-        data.withMemoryRebound(to: UInt8.self, capacity: length) { sink.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
-        return length
-    }
+    deinit { curl_url_cleanup(handle) }
 
-    static let onHeader: tnc_write_callback = { data, size, count, user in
-        guard let data, let user else { return 0 }
-        let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
-        let (length, overflow) = size.multipliedReportingOverflow(by: count)
-        sink.headerBytes += length
-        guard !overflow, sink.headerBytes <= sink.maxHeaders else {
-            sink.overflowed = true
-            return 0
-        }
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
-        if line.hasPrefix("HTTP/") {
-            // A new status line (after a 100 Continue, say) starts a new header block.
-            sink.headers.removeAll()
-        } else if let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(line[..<colon]).lowercased()
-            let value = String(line[line.index(after: colon)...]).trimmingHTTPWhitespace()
-            sink.headers.append((name, value))
-        }
-        return length
-    }
-}
-
-extension String {
-    func trimmingHTTPWhitespace() -> String {
-        let bytes = Array(utf8)
-        var start = 0, end = bytes.count
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
-        while start < end && isSpace(bytes[start]) { start += 1 }
-        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+    /// One component as libcurl parsed it, nil when absent.
+    func part(_ which: CURLUPart) -> String? {
+        var value: UnsafeMutablePointer<CChar>? = nil
+        defer { curl_free(value) }
+        guard curl_url_get(handle, which, &value, 0) == CURLUE_OK, let value else { return nil }
+        return String(cString: value)
     }
 }

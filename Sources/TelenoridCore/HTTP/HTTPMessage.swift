@@ -1,4 +1,9 @@
 /// One HTTP request as the client sends it.
+///
+/// Bodies of the client's requests carry authorization codes, PKCE verifiers, refresh tokens and client
+/// secrets. The transport copies the body into a buffer of its own for libcurl and wipes that buffer
+/// after the transfer; the caller's `body` array is the caller's, so build requests as temporaries and
+/// do not keep them around.
 public struct HTTPRequest: Sendable {
     public var method: String
     public var url: String
@@ -13,15 +18,18 @@ public struct HTTPRequest: Sendable {
     }
 
     /// A POST of `application/x-www-form-urlencoded` parameters that expects JSON back, as every
-    /// token-endpoint-like call is (RFC 6749 §4.1.3, RFC 7009 §2.1).
+    /// token-endpoint-like call is (RFC 6749 §4.1.3, RFC 7009 §2.1). Content-Type and Accept are added
+    /// unless `headers` already names them.
     public static func form(url: String, parameters: FormParameters, headers: [(name: String, value: String)] = []) -> HTTPRequest {
-        HTTPRequest(method: "POST", url: url,
-                    headers: headers + [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
-                    body: Array(parameters.encoded.utf8))
+        var all = headers
+        func has(_ name: String) -> Bool { headers.contains { HTTPResponse.asciiLowercased($0.name) == name } }
+        if !has("content-type") { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
+        if !has("accept") { all.append((name: "Accept", value: "application/json")) }
+        return HTTPRequest(method: "POST", url: url, headers: all, body: Array(parameters.encoded.utf8))
     }
 }
 
-/// One HTTP response: status, headers (names lower-cased) and body.
+/// One HTTP response: status, headers (names lower-cased, in the order received) and body.
 public struct HTTPResponse: Sendable {
     public let status: Int
     public let headers: [(name: String, value: String)]
@@ -33,36 +41,64 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// The first header of that name, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first(where: { $0.name == wanted })?.value
+        let wanted = HTTPResponse.asciiLowercased(name)
+        return headers.first { HTTPResponse.asciiLowercased($0.name) == wanted }?.value
     }
 
-    /// The media type alone, lower-cased: "application/json" for "application/json; charset=utf-8".
+    /// The media type alone, lower-cased: "application/json" for "Application/JSON; charset=utf-8".
     public var contentType: String? {
         guard let value = header("content-type") else { return nil }
-        let media = value.split(separator: ";", maxSplits: 1).first ?? ""
-        return String(media.filter { $0 != " " && $0 != "\t" }).lowercased()
+        let media = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let trimmed = HTTPResponse.trimmed(media)
+        return trimmed.isEmpty ? nil : HTTPResponse.asciiLowercased(String(decoding: trimmed, as: UTF8.self))
+    }
+
+    /// Header names are ASCII tokens (RFC 9110 §5.1); lower-casing only A-Z keeps the comparison cheap
+    /// and independent of Unicode case rules.
+    static func asciiLowercased(_ text: String) -> String {
+        guard text.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return text }
+        return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Drops optional whitespace (SP, HTAB) and line endings from both ends.
+    static func trimmed<C: BidirectionalCollection>(_ bytes: C) -> C.SubSequence where C.Element == UInt8 {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var slice = bytes[...]
+        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
+        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
+        return slice
     }
 }
 
 /// The limits and TLS settings of every request a client makes.
 public struct HTTPSettings: Sendable, Equatable {
-    public var connectTimeoutMilliseconds = 10_000
-    public var totalTimeoutMilliseconds = 30_000
-    public var maxBodyBytes = 1 << 20
-    public var maxHeaderBytes = 64 << 10
+    /// Time allowed for TCP connect plus TLS handshake.
+    public var connectTimeoutMilliseconds: Int = 10_000
+    /// Time allowed for the whole transfer, connect included.
+    public var totalTimeoutMilliseconds: Int = 30_000
+    /// Largest response body accepted; a larger one fails with `.responseTooLarge`.
+    public var maxBodyBytes: Int = 1 << 20
+    /// Largest response header block accepted (all header lines together).
+    public var maxHeaderBytes: Int = 64 << 10
+    /// A PEM bundle of CA certificates to trust instead of the system's.
     public var caFile: String?
+    /// A directory of hashed CA certificates (c_rehash layout) to trust.
     public var caPath: String?
-    /// Used when set; proxies named in the environment are ignored, so a library inside an app never
-    /// sends tokens through a proxy the app did not choose.
+    /// The proxy to use, e.g. "http://proxy.example:3128". When nil no proxy is used at all: the
+    /// http_proxy/https_proxy/all_proxy/no_proxy environment variables are deliberately ignored, so a
+    /// library inside someone else's process never sends tokens through a proxy its caller did not
+    /// choose. Loopback hosts never go through the proxy (a loopback http endpoint is acceptable only
+    /// because its traffic never leaves the machine).
     public var proxy: String?
-    public var userAgent = "telenorid/0.1.0"
+    public var userAgent: String = "telenorid/0.1.0"
 
     public init() {}
 }
 
 /// Sends requests. The library's one implementation is `CurlTransport`; tests may stand in for it.
+/// `send` refuses any URL that is not https or http on a loopback host, with `.insecure`.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse
 }
