@@ -6,7 +6,7 @@ LIB := $(OUT)/lib
 SWIFT_BUILD := swift build -c release --product telenorid
 VERSION := 0.1.0
 
-.PHONY: all setup build demo test test-swift test-c test-python fuzz bench clean
+.PHONY: all setup build demo test test-swift test-c test-python test-jni fuzz bench clean
 
 all: build
 
@@ -26,7 +26,7 @@ build:
 demo: build
 	bash scripts/demo.sh
 
-test: build test-swift test-c test-python fuzz
+test: build test-swift test-c test-python test-jni fuzz
 
 # The auth state's concurrency tests run again under ThreadSanitizer.
 test-swift:
@@ -38,6 +38,10 @@ test-c: build
 
 test-python: build
 	bash Tests/python/run.sh
+
+# The JNI bridge and its Java API on the host JDK (the Android build itself is not run here).
+test-jni: build
+	bash bindings/jni/build.sh
 
 fuzz:
 	bash fuzz/run.sh

@@ -5,12 +5,18 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 need_apt=()
-for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc; do
+for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc junit5; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# The JNI tests need a JDK 17 with javac (the machine image ships one; install it where it does not).
+if [ ! -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ]; then
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jdk-headless >/dev/null
 fi
 
 command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org toolchain on PATH)" >&2; exit 1; }

@@ -1,0 +1,12 @@
+package no.telenor.id;
+
+/** {@code TELENORID_E_AUTHORIZATION_LOST}: the provider refused the refresh token; the user is signed out. */
+public class AuthorizationLostException extends TelenoridException {
+    private static final long serialVersionUID = 1L;
+
+    /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
+    public AuthorizationLostException(String statusName, String message, String oauthError, String oauthErrorDescription,
+            String oauthErrorUri, int httpStatus) {
+        super(Status.AUTHORIZATION_LOST.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+    }
+}

@@ -1,0 +1,232 @@
+package no.telenor.id;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An authorization request being put together ({@code telenorid_auth_request}); {@link #build()} draws a
+ * fresh state, nonce and PKCE verifier and gives the {@link PendingAuthorization} with the URL to open.
+ *
+ * <pre>{@code
+ * try (AuthorizationRequest request = new AuthorizationRequest(config)
+ *         .prompt("login")
+ *         .loginHint("+4799999999")
+ *         .addClaim(ClaimTarget.ID_TOKEN, "phone_number", true, "To sign you in")) {
+ *     PendingAuthorization pending = request.build();
+ *     // open pending.url() in a Custom Tab; persist pending.serialize()
+ * }
+ * }</pre>
+ *
+ * <p>Mutable. The C request allows one thread at a time; this class serialises its calls, so it may be
+ * shared, though there is rarely a reason to. Keeps its {@link Config} alive. Setters return
+ * {@code this} for chaining.
+ */
+public final class AuthorizationRequest extends NativeObject {
+    /** The parameters the library knows ({@code TELENORID_AUTH_*}); set them with {@link #set}. */
+    public enum Parameter {
+        /** Overrides the configuration's scope for this request. */
+        SCOPE(1),
+        /** e.g. {@code "login"}, {@code "consent"}, {@code "none"}. */
+        PROMPT(2),
+        LOGIN_HINT(3),
+        /** Space-separated BCP 47 tags. */
+        UI_LOCALES(4),
+        /** Space-separated. */
+        ACR_VALUES(5),
+        /** Seconds, decimal digits. */
+        MAX_AGE(6),
+        /** TelenorID+ line authentication session id. */
+        ALOHA_TOKEN(7),
+        /** The top-level {@code purpose} of the claims request. */
+        CLAIMS_PURPOSE(8),
+        /** {@code "query"} or {@code "fragment"}. */
+        RESPONSE_MODE(9);
+
+        private final int code;
+
+        Parameter(int code) {
+            this.code = code;
+        }
+
+        /** The C value. */
+        public int code() {
+            return code;
+        }
+    }
+
+    /** Where a requested claim should be returned (OIDC Core 5.5), {@code TELENORID_CLAIMS_*}. */
+    public enum ClaimTarget {
+        ID_TOKEN(1),
+        USERINFO(2);
+
+        private final int code;
+
+        ClaimTarget(int code) {
+            this.code = code;
+        }
+
+        /** The C value. */
+        public int code() {
+            return code;
+        }
+    }
+
+    private final Config config;
+
+    /** Starts a request for {@code config}. */
+    public AuthorizationRequest(Config config) {
+        super(newHandle(config), Native::authRequestFree);
+        this.config = config;
+    }
+
+    private static long newHandle(Config config) {
+        return Objects.requireNonNull(config, "config").call(Native::authRequestNew);
+    }
+
+    /** The configuration this request was made for. */
+    public Config config() {
+        return config;
+    }
+
+    /**
+     * Sets a known parameter; null clears it.
+     *
+     * @throws InvalidArgumentException for a MAX_AGE that is not decimal digits or a RESPONSE_MODE other
+     *         than "query" or "fragment"
+     */
+    public AuthorizationRequest set(Parameter parameter, String value) {
+        Objects.requireNonNull(parameter, "parameter");
+        byte[] bytes = Utf8.encode(value);
+        runExclusive(h -> Native.authRequestSet(h, parameter.code, bytes));
+        return this;
+    }
+
+    public AuthorizationRequest scope(String scope) {
+        return set(Parameter.SCOPE, scope);
+    }
+
+    public AuthorizationRequest prompt(String prompt) {
+        return set(Parameter.PROMPT, prompt);
+    }
+
+    public AuthorizationRequest loginHint(String loginHint) {
+        return set(Parameter.LOGIN_HINT, loginHint);
+    }
+
+    public AuthorizationRequest uiLocales(String uiLocales) {
+        return set(Parameter.UI_LOCALES, uiLocales);
+    }
+
+    public AuthorizationRequest acrValues(String acrValues) {
+        return set(Parameter.ACR_VALUES, acrValues);
+    }
+
+    /** {@code max_age} in seconds. */
+    public AuthorizationRequest maxAge(long seconds) {
+        return set(Parameter.MAX_AGE, Long.toString(seconds));
+    }
+
+    public AuthorizationRequest alohaToken(String alohaToken) {
+        return set(Parameter.ALOHA_TOKEN, alohaToken);
+    }
+
+    public AuthorizationRequest claimsPurpose(String purpose) {
+        return set(Parameter.CLAIMS_PURPOSE, purpose);
+    }
+
+    /** {@code "query"} or {@code "fragment"}. */
+    public AuthorizationRequest responseMode(String responseMode) {
+        return set(Parameter.RESPONSE_MODE, responseMode);
+    }
+
+    /**
+     * Adds an extra authorization parameter, sent as given (percent-encoded).
+     *
+     * @throws ParameterConflictException for a name the library owns (response_type, client_id, state,
+     *         claims, prompt, ...: use the typed setter) or one already added
+     */
+    public AuthorizationRequest addParameter(String name, String value) {
+        byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));
+        byte[] valueBytes = Utf8.encode(Objects.requireNonNull(value, "value"));
+        runExclusive(h -> Native.authRequestAddParameter(h, nameBytes, valueBytes));
+        return this;
+    }
+
+    /**
+     * Adds each entry of {@code parameters} as {@link #addParameter} does, in the map's iteration order:
+     * extra parameters from an Android {@code Bundle} or intent, say. Not atomic: when one fails, those
+     * before it stay added.
+     */
+    public AuthorizationRequest addParameters(Map<String, String> parameters) {
+        for (Map.Entry<String, String> entry : parameters.entrySet()) {
+            addParameter(entry.getKey(), entry.getValue());
+        }
+        return this;
+    }
+
+    /** Requests a claim without further detail: {@code "name": null}. */
+    public AuthorizationRequest addClaim(ClaimTarget target, String name) {
+        return addClaim(target, name, null, null, null, null);
+    }
+
+    /** Requests a claim with {@code essential} and {@code purpose} (either may be null: not sent). */
+    public AuthorizationRequest addClaim(ClaimTarget target, String name, Boolean essential, String purpose) {
+        return addClaim(target, name, essential, purpose, null, null);
+    }
+
+    /**
+     * Requests one claim in the OIDC {@code claims} parameter.
+     *
+     * @param essential true, false or null (unspecified)
+     * @param purpose why the claim is asked for, or null
+     * @param valueJson a JSON value the claim should have, or null
+     * @param valuesJson a JSON array of values, or null
+     * @throws ParameterConflictException when the claim was already requested for the target
+     * @throws MalformedException when valueJson or valuesJson is not JSON of that kind
+     */
+    public AuthorizationRequest addClaim(ClaimTarget target, String name, Boolean essential, String purpose,
+            String valueJson, String valuesJson) {
+        Objects.requireNonNull(target, "target");
+        byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));
+        int essentialCode = essential == null ? -1 : essential ? 1 : 0;
+        byte[] purposeBytes = Utf8.encode(purpose);
+        byte[] valueBytes = Utf8.encode(valueJson);
+        byte[] valuesBytes = Utf8.encode(valuesJson);
+        runExclusive(h -> Native.authRequestAddClaim(h, target.code, nameBytes, essentialCode, purposeBytes,
+                valueBytes, valuesBytes));
+        return this;
+    }
+
+    /**
+     * Asks for Vipps/MobilePay's app-to-app flow: sends {@code requested_flow=app_to_app} with
+     * {@code app_callback_uri}, the absolute URI the provider's app opens when it is done (handle it with
+     * {@link PendingAuthorization#handleAppCallback}).
+     */
+    public AuthorizationRequest appToApp(String appCallbackUri) {
+        byte[] bytes = Utf8.encode(Objects.requireNonNull(appCallbackUri, "appCallbackUri"));
+        runExclusive(h -> Native.authRequestSetAppToApp(h, bytes));
+        return this;
+    }
+
+    /**
+     * Chooses the PKCE challenge method.
+     *
+     * @throws UnsupportedException for PLAIN unless the configuration allows it
+     */
+    public AuthorizationRequest pkceMethod(Pkce.Method method) {
+        Objects.requireNonNull(method, "method");
+        runExclusive(h -> Native.authRequestSetPkceMethod(h, method.code()));
+        return this;
+    }
+
+    /**
+     * Draws state, nonce and a PKCE verifier and builds the authorization URL. The request stays usable;
+     * each build draws new secrets.
+     *
+     * @throws ConfigurationException when the configuration has no authorization endpoint
+     * @throws RandomException when the random generator fails
+     */
+    public PendingAuthorization build() {
+        return new PendingAuthorization(callExclusive(Native::authRequestBuild), config);
+    }
+}

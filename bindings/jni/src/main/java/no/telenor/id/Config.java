@@ -1,0 +1,325 @@
+package no.telenor.id;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An immutable client configuration ({@code telenorid_config}): issuer, client id, redirect URI, endpoints,
+ * timeouts. Safe to share between threads. Made with {@link #builder()} or {@link #fromJson}.
+ *
+ * <pre>{@code
+ * try (Config config = Config.builder()
+ *         .issuer("https://id.telenor.no")
+ *         .clientId("my-app")
+ *         .redirectUri("my-app://authcallback/")
+ *         .scope("openid profile")
+ *         .build()) {
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>Objects made from a configuration (requests, pending authorizations) keep it alive, so it may be
+ * closed before them.
+ */
+public final class Config extends NativeObject {
+    /** The settings ({@code TELENORID_CONFIG_*}); {@link #settingName()} is the name used in JSON. */
+    public enum Key {
+        ISSUER(1),
+        CLIENT_ID(2),
+        REDIRECT_URI(3),
+        SCOPE(4),
+        AUTHORIZATION_ENDPOINT(5),
+        TOKEN_ENDPOINT(6),
+        USERINFO_ENDPOINT(7),
+        REVOCATION_ENDPOINT(8),
+        END_SESSION_ENDPOINT(9),
+        JWKS_URI(10),
+        ENVIRONMENT(11),
+        ALLOW_PLAIN_PKCE(12),
+        CLIENT_SECRET(13),
+        TOKEN_ENDPOINT_AUTH_METHOD(14),
+        CLIENT_PRIVATE_KEY(15),
+        CA_FILE(16),
+        CA_PATH(17),
+        PROXY(18),
+        CONNECT_TIMEOUT_MS(19),
+        TIMEOUT_MS(20),
+        MAX_RESPONSE_BYTES(21),
+        CLOCK_TOLERANCE_S(22),
+        CLOCK_OFFSET_S(23),
+        TRUSTED_AUDIENCES(24),
+        ID_TOKEN_SIGNING_ALGS(25),
+        REFRESH_MARGIN_S(26);
+
+        private final int code;
+
+        Key(int code) {
+            this.code = code;
+        }
+
+        /** The C value. */
+        public int code() {
+            return code;
+        }
+
+        /** The setting's name in JSON and in {@link Builder#setAll} / {@link Config#toMap()}: {@code "client_id"}. */
+        public String settingName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The key of a {@link #settingName()}. */
+        public static Key forSettingName(String name) {
+            for (Key key : values()) {
+                if (key.settingName().equals(name)) {
+                    return key;
+                }
+            }
+            throw new IllegalArgumentException("no configuration setting is named \"" + name + "\"");
+        }
+    }
+
+    Config(long handle) {
+        super(handle, Native::configFree);
+    }
+
+    /** A new, empty builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A configuration from a JSON document, either one object of settings or
+     * {@code {"default_environment": ..., "environments": {"staging": {...}, ...}}}; this picks the
+     * default environment. Unknown members are refused.
+     *
+     * @throws MalformedException when the JSON does not parse
+     * @throws ConfigurationException when a setting is missing, unknown or invalid
+     * @throws InsecureException when an endpoint is plain http on a non-loopback host
+     */
+    public static Config fromJson(String json) {
+        return fromJson(json, null);
+    }
+
+    /** As {@link #fromJson(String)}, picking {@code environment} (null: the document's default). */
+    public static Config fromJson(String json, String environment) {
+        byte[] jsonBytes = Utf8.encode(Objects.requireNonNull(json, "json"));
+        return new Config(Native.configFromJson(jsonBytes, Utf8.encode(environment)));
+    }
+
+    /** The value of a setting, or null when it is not set. */
+    public String get(Key key) {
+        Objects.requireNonNull(key, "key");
+        return call(h -> Utf8.decode(Native.configGet(h, key.code)));
+    }
+
+    /**
+     * Every setting that is set, by {@link Key#settingName()}, in key order: for an Android {@code Bundle},
+     * say. It includes the client secret or private key if the configuration has one.
+     */
+    public Map<String, String> toMap() {
+        return call(h -> {
+            Map<String, String> map = new LinkedHashMap<>();
+            for (Key key : Key.values()) {
+                String value = Utf8.decode(Native.configGet(h, key.code));
+                if (value != null) {
+                    map.put(key.settingName(), value);
+                }
+            }
+            return map;
+        });
+    }
+
+    /** A new authorization request for this configuration; see {@link AuthorizationRequest}. */
+    public AuthorizationRequest newAuthorizationRequest() {
+        return new AuthorizationRequest(this);
+    }
+
+    /**
+     * Collects settings and builds configurations from them ({@code telenorid_config_builder}).
+     *
+     * <p>The settings are kept here and handed to the C builder in {@link #build()}, which creates the
+     * native builder, sets each one, builds and frees the builder in one call; so a Builder holds no native
+     * resource and needs no closing, and a builder can build many configurations. Values are checked when
+     * built. Not thread-safe (like the C builder).
+     */
+    public static final class Builder {
+        private final EnumMap<Key, byte[]> settings = new EnumMap<>(Key.class);
+
+        Builder() {
+        }
+
+        /** Sets one setting; null clears it. */
+        public Builder set(Key key, String value) {
+            Objects.requireNonNull(key, "key");
+            if (value == null) {
+                settings.remove(key);
+            } else {
+                settings.put(key, Utf8.encode(value));
+            }
+            return this;
+        }
+
+        /**
+         * Sets every entry of {@code settings}, by {@link Key#settingName()} ({@code "issuer"},
+         * {@code "client_id"}, ...): from an Android {@code Bundle} or resources, say.
+         *
+         * @throws IllegalArgumentException for a name that is not a setting (nothing is set then)
+         */
+        public Builder setAll(Map<String, String> settings) {
+            Map<Key, String> keyed = new LinkedHashMap<>();
+            for (Map.Entry<String, String> entry : settings.entrySet()) {
+                keyed.put(Key.forSettingName(entry.getKey()), entry.getValue());
+            }
+            for (Map.Entry<Key, String> entry : keyed.entrySet()) {
+                set(entry.getKey(), entry.getValue());
+            }
+            return this;
+        }
+
+        /** The issuer: an https URL (http only on loopback). Required. */
+        public Builder issuer(String issuer) {
+            return set(Key.ISSUER, issuer);
+        }
+
+        /** The client id. Required. */
+        public Builder clientId(String clientId) {
+            return set(Key.CLIENT_ID, clientId);
+        }
+
+        /** The redirect URI, used exactly as given. Required. */
+        public Builder redirectUri(String redirectUri) {
+            return set(Key.REDIRECT_URI, redirectUri);
+        }
+
+        /** Space-separated scopes; default {@code "openid"}. */
+        public Builder scope(String scope) {
+            return set(Key.SCOPE, scope);
+        }
+
+        /** The scopes, joined with spaces. */
+        public Builder scopes(String... scopes) {
+            StringBuilder joined = new StringBuilder();
+            for (int i = 0; i < scopes.length; i++) {
+                joined.append(i == 0 ? "" : " ").append(Objects.requireNonNull(scopes[i], "scope"));
+            }
+            return set(Key.SCOPE, joined.toString());
+        }
+
+        public Builder authorizationEndpoint(String url) {
+            return set(Key.AUTHORIZATION_ENDPOINT, url);
+        }
+
+        public Builder tokenEndpoint(String url) {
+            return set(Key.TOKEN_ENDPOINT, url);
+        }
+
+        public Builder userinfoEndpoint(String url) {
+            return set(Key.USERINFO_ENDPOINT, url);
+        }
+
+        public Builder revocationEndpoint(String url) {
+            return set(Key.REVOCATION_ENDPOINT, url);
+        }
+
+        public Builder endSessionEndpoint(String url) {
+            return set(Key.END_SESSION_ENDPOINT, url);
+        }
+
+        public Builder jwksUri(String url) {
+            return set(Key.JWKS_URI, url);
+        }
+
+        /** A name such as {@code "staging"}; informational. */
+        public Builder environment(String environment) {
+            return set(Key.ENVIRONMENT, environment);
+        }
+
+        /** Whether plain PKCE may be chosen; default false. */
+        public Builder allowPlainPkce(boolean allow) {
+            return set(Key.ALLOW_PLAIN_PKCE, Boolean.toString(allow));
+        }
+
+        /** For confidential clients only; never put a secret in an app. */
+        public Builder clientSecret(String secret) {
+            return set(Key.CLIENT_SECRET, secret);
+        }
+
+        /** none, client_secret_basic, client_secret_post, client_secret_jwt or private_key_jwt. */
+        public Builder tokenEndpointAuthMethod(String method) {
+            return set(Key.TOKEN_ENDPOINT_AUTH_METHOD, method);
+        }
+
+        /** A PEM or JWK private key for private_key_jwt. */
+        public Builder clientPrivateKey(String key) {
+            return set(Key.CLIENT_PRIVATE_KEY, key);
+        }
+
+        public Builder caFile(String path) {
+            return set(Key.CA_FILE, path);
+        }
+
+        public Builder caPath(String path) {
+            return set(Key.CA_PATH, path);
+        }
+
+        public Builder proxy(String proxy) {
+            return set(Key.PROXY, proxy);
+        }
+
+        public Builder connectTimeoutMillis(long millis) {
+            return set(Key.CONNECT_TIMEOUT_MS, Long.toString(millis));
+        }
+
+        public Builder timeoutMillis(long millis) {
+            return set(Key.TIMEOUT_MS, Long.toString(millis));
+        }
+
+        public Builder maxResponseBytes(long bytes) {
+            return set(Key.MAX_RESPONSE_BYTES, Long.toString(bytes));
+        }
+
+        public Builder clockToleranceSeconds(long seconds) {
+            return set(Key.CLOCK_TOLERANCE_S, Long.toString(seconds));
+        }
+
+        public Builder clockOffsetSeconds(long seconds) {
+            return set(Key.CLOCK_OFFSET_S, Long.toString(seconds));
+        }
+
+        /** Space-separated other audiences an ID token may name. */
+        public Builder trustedAudiences(String audiences) {
+            return set(Key.TRUSTED_AUDIENCES, audiences);
+        }
+
+        /** Space-separated allow-list of ID token signing algorithms. */
+        public Builder idTokenSigningAlgs(String algorithms) {
+            return set(Key.ID_TOKEN_SIGNING_ALGS, algorithms);
+        }
+
+        public Builder refreshMarginSeconds(long seconds) {
+            return set(Key.REFRESH_MARGIN_S, Long.toString(seconds));
+        }
+
+        /**
+         * Checks the settings and creates a configuration. The builder stays usable.
+         *
+         * @throws ConfigurationException when a required setting is missing or a value is not valid
+         * @throws InsecureException when an endpoint is plain http on a non-loopback host
+         * @throws IllegalArgumentException when a value contains a NUL character
+         */
+        public Config build() {
+            int[] keys = new int[settings.size()];
+            byte[][] values = new byte[settings.size()][];
+            int i = 0;
+            for (Map.Entry<Key, byte[]> entry : settings.entrySet()) {
+                keys[i] = entry.getKey().code;
+                values[i] = entry.getValue();
+                i++;
+            }
+            return new Config(Native.configBuild(keys, values));
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package no.telenor.id;
+
+/** {@code TELENORID_E_CONFIGURATION}: the configuration lacks or misstates something. */
+public class ConfigurationException extends TelenoridException {
+    private static final long serialVersionUID = 1L;
+
+    /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
+    public ConfigurationException(String statusName, String message, String oauthError, String oauthErrorDescription,
+            String oauthErrorUri, int httpStatus) {
+        super(Status.CONFIGURATION.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+    }
+}

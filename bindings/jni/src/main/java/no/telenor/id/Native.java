@@ -1,0 +1,110 @@
+package no.telenor.id;
+
+/**
+ * The natives of the JNI bridge (src/main/c/telenorid_jni.c), one per C function or close to it.
+ *
+ * <p>Package-private: the public classes wrap these. Conventions, as in the bridge:
+ * <ul>
+ *   <li>{@code long} arguments and results are native handles; {@code 0} is never passed in.
+ *   <li>{@code byte[]} is a UTF-8 string ({@link Utf8}); {@code null} is a C {@code NULL} both ways.
+ *   <li>A failed call throws the {@link TelenoridException} subclass for its status, built by
+ *       {@link TelenoridException#fromNative}; an embedded NUL in a string is an
+ *       {@link IllegalArgumentException}.
+ * </ul>
+ *
+ * <p>The bridge registers these with {@code RegisterNatives} from its table in {@code JNI_OnLoad}; adding
+ * one means a declaration here plus a line in that table ({@code NativeRegistrationTest} checks both agree).
+ * Keep this class and {@link TelenoridException#fromNative} from being renamed by R8/ProGuard
+ * (android/consumer-rules.pro).
+ */
+final class Native {
+    static {
+        load();
+    }
+
+    private Native() {
+    }
+
+    /** Forces the class (and so the library) to load; throws {@link UnsatisfiedLinkError} when it can't. */
+    static void ensureLoaded() {
+    }
+
+    private static void load() {
+        String path = null;
+        try {
+            path = System.getProperty(Telenorid.LIBRARY_PATH_PROPERTY);
+        } catch (SecurityException ignored) {
+            // No access to the property: use the library path.
+        }
+        if (path != null && !path.isEmpty()) {
+            System.load(path);
+        } else {
+            System.loadLibrary(Telenorid.LIBRARY_NAME);
+        }
+        checkCompatible(version(), headerVersion());
+    }
+
+    /**
+     * The header's rule: the library's major version must equal the one the bridge was compiled against,
+     * its minor must be at least that one's.
+     */
+    static void checkCompatible(int library, int header) {
+        int libraryMajor = library >>> 16, libraryMinor = (library >>> 8) & 0xff;
+        int headerMajor = header >>> 16, headerMinor = (header >>> 8) & 0xff;
+        if (libraryMajor != headerMajor || libraryMinor < headerMinor) {
+            throw new UnsatisfiedLinkError("libtelenorid " + Telenorid.formatVersion(library)
+                    + " is not compatible with the bridge, which was built against "
+                    + Telenorid.formatVersion(header));
+        }
+    }
+
+    static native int registeredNatives();
+
+    // Versions and status names
+    static native int version();
+    static native int headerVersion();
+    static native byte[] versionString();
+    static native byte[] statusName(int status);
+
+    // Configuration
+    static native long configBuild(int[] keys, byte[][] values);
+    static native long configFromJson(byte[] json, byte[] environment);
+    static native byte[] configGet(long config, int key);
+    static native void configFree(long config);
+
+    // PKCE
+    static native long pkceNew(int length);
+    static native long pkceFromVerifier(byte[] verifier);
+    static native byte[] pkceVerifier(long pkce);
+    static native byte[] pkceChallenge(long pkce);
+    static native void pkceFree(long pkce);
+
+    // Authorization request
+    static native long authRequestNew(long config);
+    static native void authRequestSet(long request, int parameter, byte[] value);
+    static native void authRequestAddParameter(long request, byte[] name, byte[] value);
+    static native void authRequestAddClaim(long request, int target, byte[] name, int essential, byte[] purpose,
+            byte[] valueJson, byte[] valuesJson);
+    static native void authRequestSetAppToApp(long request, byte[] appCallbackUri);
+    static native void authRequestSetPkceMethod(long request, int method);
+    static native long authRequestBuild(long request);
+    static native void authRequestFree(long request);
+
+    // Pending authorization
+    static native byte[] pendingAuthUrl(long pending);
+    static native byte[] pendingAuthState(long pending);
+    static native byte[] pendingAuthNonce(long pending);
+    static native byte[] pendingAuthCodeVerifier(long pending);
+    static native byte[] pendingAuthSerialize(long pending);
+    static native long pendingAuthRestore(long config, byte[] json);
+    static native long pendingAuthHandleCallback(long pending, byte[] redirectUrl);
+    static native long pendingAuthHandleAppCallback(long pending, byte[] callbackUrl, byte[] allowedResumeHost);
+    static native void pendingAuthFree(long pending);
+
+    // Callbacks
+    static native byte[] callbackCode(long callback);
+    static native byte[] callbackParameter(long callback, byte[] name);
+    static native void callbackFree(long callback);
+    static native byte[] appCallbackResumeUri(long appCallback);
+    static native void appCallbackFree(long appCallback);
+}

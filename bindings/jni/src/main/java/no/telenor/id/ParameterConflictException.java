@@ -1,0 +1,12 @@
+package no.telenor.id;
+
+/** {@code TELENORID_E_PARAMETER_CONFLICT}: an extra parameter would override one the library owns, or was added twice. */
+public class ParameterConflictException extends TelenoridException {
+    private static final long serialVersionUID = 1L;
+
+    /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
+    public ParameterConflictException(String statusName, String message, String oauthError, String oauthErrorDescription,
+            String oauthErrorUri, int httpStatus) {
+        super(Status.PARAMETER_CONFLICT.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+    }
+}

@@ -1,0 +1,12 @@
+package no.telenor.id;
+
+/** {@code TELENORID_E_REDIRECT_MISMATCH}: a callback did not arrive at the configured redirect URI. */
+public class RedirectMismatchException extends CallbackMismatchException {
+    private static final long serialVersionUID = 1L;
+
+    /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
+    public RedirectMismatchException(String statusName, String message, String oauthError, String oauthErrorDescription,
+            String oauthErrorUri, int httpStatus) {
+        super(Status.REDIRECT_MISMATCH.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+    }
+}

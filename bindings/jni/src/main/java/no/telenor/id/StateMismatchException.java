@@ -1,0 +1,12 @@
+package no.telenor.id;
+
+/** {@code TELENORID_E_STATE_MISMATCH}: a callback's {@code state} is not the pending request's. */
+public class StateMismatchException extends CallbackMismatchException {
+    private static final long serialVersionUID = 1L;
+
+    /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
+    public StateMismatchException(String statusName, String message, String oauthError, String oauthErrorDescription,
+            String oauthErrorUri, int httpStatus) {
+        super(Status.STATE_MISMATCH.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+    }
+}

@@ -1,0 +1,60 @@
+package no.telenor.id;
+
+/**
+ * Library-wide functions: loading the native code, versions, status names.
+ *
+ * <p>The JNI bridge {@code libtelenorid_jni.so} is loaded on first use of any class of this package, with
+ * {@code System.loadLibrary("telenorid_jni")} (on Android from the APK's native library directory, on a
+ * desktop JVM from {@code java.library.path}), or with {@code System.load(path)} when the system property
+ * {@value #LIBRARY_PATH_PROPERTY} holds an absolute path. The bridge links {@code libtelenorid.so}, which
+ * the dynamic linker finds next to it (Android) or through the bridge's rpath / {@code LD_LIBRARY_PATH}.
+ * Loading also checks that the library's version is compatible with the header the bridge was built
+ * against (same major, at least the same minor) and throws {@link UnsatisfiedLinkError} when not.
+ */
+public final class Telenorid {
+    /** The system property that names the bridge by absolute path, instead of {@link #LIBRARY_NAME}. */
+    public static final String LIBRARY_PATH_PROPERTY = "telenorid.jni.library";
+
+    /** The name passed to {@link System#loadLibrary}: {@code libtelenorid_jni.so}. */
+    public static final String LIBRARY_NAME = "telenorid_jni";
+
+    private Telenorid() {
+    }
+
+    /**
+     * Loads the native libraries now (they are otherwise loaded on first use), so a host can report a
+     * missing or incompatible library early. Idempotent and thread-safe.
+     *
+     * @throws UnsatisfiedLinkError when the bridge or libtelenorid can't be loaded or are incompatible
+     */
+    public static void load() {
+        Native.ensureLoaded();
+    }
+
+    /** The loaded library's version, such as {@code "0.1.0"}. */
+    public static String version() {
+        return Utf8.decode(Native.versionString());
+    }
+
+    /** The loaded library's version as one number, {@code 0xMMmmpp} (major, minor, patch one byte each). */
+    public static int versionNumber() {
+        return Native.version();
+    }
+
+    /** The version of {@code telenorid.h} the bridge was compiled against, encoded like {@link #versionNumber()}. */
+    public static int headerVersionNumber() {
+        return Native.headerVersion();
+    }
+
+    /**
+     * The library's readable name of a status code, such as {@code "state mismatch"}; never null, also for
+     * codes this version does not know.
+     */
+    public static String statusName(int statusCode) {
+        return Utf8.decode(Native.statusName(statusCode));
+    }
+
+    static String formatVersion(int number) {
+        return (number >>> 16) + "." + ((number >>> 8) & 0xff) + "." + (number & 0xff);
+    }
+}

@@ -1,0 +1,150 @@
+package no.telenor.id;
+
+/**
+ * A failed libtelenorid call: the status code and the detail the library recorded for it
+ * ({@code telenorid_error_last()}).
+ *
+ * <p>Unchecked, like the exceptions of most JVM and Android libraries written after checked exceptions
+ * fell out of favour: most of these are programming or configuration errors (an invalid argument, a
+ * parameter conflict, a missing setting) that a caller can't handle locally anyway; Kotlin, the main
+ * language on Android, has no checked exceptions; and lambdas and streams can't throw them. The
+ * outcomes a caller is expected to handle are documented with {@code @throws} on each method and have
+ * their own subclasses, one per status, grouped in families where one handler usually fits them all:
+ * {@link CallbackMismatchException} (a callback that is not the answer to our request),
+ * {@link TransportException} (the network failed; retrying may help).
+ *
+ * <p>Every instance carries the numeric {@link #statusCode()} (and its {@link #status()} enum constant),
+ * the library's {@link #statusName()} and {@link #message() message}, and for errors the provider
+ * answered with, the OAuth {@link #oauthError()}, {@link #oauthErrorDescription()} and
+ * {@link #oauthErrorUri()}; {@link #httpStatus()} is the HTTP status of the response an error came from,
+ * 0 when there was none.
+ */
+public class TelenoridException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final int statusCode;
+    private final String statusName;
+    private final String message;
+    private final String oauthError;
+    private final String oauthErrorDescription;
+    private final String oauthErrorUri;
+    private final int httpStatus;
+
+    /**
+     * @param statusCode the C status code
+     * @param statusName the library's name of it (as {@link Telenorid#statusName}); null: taken from the enum
+     * @param message the readable message
+     * @param oauthError the OAuth {@code error}, or null
+     * @param oauthErrorDescription the OAuth {@code error_description}, or null
+     * @param oauthErrorUri the OAuth {@code error_uri}, or null
+     * @param httpStatus the HTTP status of the response the error came from, or 0
+     */
+    public TelenoridException(int statusCode, String statusName, String message, String oauthError,
+            String oauthErrorDescription, String oauthErrorUri, int httpStatus) {
+        super(describe(message, oauthError, oauthErrorDescription));
+        this.statusCode = statusCode;
+        this.statusName = statusName != null ? statusName : Status.of(statusCode).name().toLowerCase(java.util.Locale.ROOT);
+        this.message = message;
+        this.oauthError = oauthError;
+        this.oauthErrorDescription = oauthErrorDescription;
+        this.oauthErrorUri = oauthErrorUri;
+        this.httpStatus = httpStatus;
+    }
+
+    /** The C status code, as in telenorid.h; stable across versions. */
+    public final int statusCode() {
+        return statusCode;
+    }
+
+    /** The status as an enum constant; {@link Status#UNKNOWN} for a code newer than this binding. */
+    public final Status status() {
+        return Status.of(statusCode);
+    }
+
+    /** The library's readable name of the status, such as {@code "state mismatch"}. */
+    public final String statusName() {
+        return statusName;
+    }
+
+    /**
+     * The library's message alone. {@link #getMessage()} adds the OAuth error and its description when
+     * the message does not already name them.
+     */
+    public final String message() {
+        return message;
+    }
+
+    /** The OAuth {@code error} code (such as {@code "access_denied"}), or null when the provider sent none. */
+    public final String oauthError() {
+        return oauthError;
+    }
+
+    /** The OAuth {@code error_description}, or null. */
+    public final String oauthErrorDescription() {
+        return oauthErrorDescription;
+    }
+
+    /** The OAuth {@code error_uri}, or null. */
+    public final String oauthErrorUri() {
+        return oauthErrorUri;
+    }
+
+    /** The HTTP status of the response the error came from, or 0 when there was none. */
+    public final int httpStatus() {
+        return httpStatus;
+    }
+
+    private static String describe(String message, String oauthError, String description) {
+        String text = message != null ? message : "";
+        boolean withError = oauthError != null && !text.contains(oauthError);
+        boolean withDescription = description != null && !text.contains(description);
+        if (withError && withDescription) {
+            text += " (" + oauthError + ": " + description + ")";
+        } else if (withError) {
+            text += " (" + oauthError + ")";
+        } else if (withDescription) {
+            text += " (" + description + ")";
+        }
+        return text;
+    }
+
+    /**
+     * Called by the bridge (by name and signature, from JNI_OnLoad) to make the exception for a failed
+     * call; strings arrive as UTF-8 bytes.
+     */
+    static TelenoridException fromNative(int statusCode, byte[] statusName, byte[] message, byte[] oauthError,
+            byte[] oauthErrorDescription, byte[] oauthErrorUri, int httpStatus) {
+        return create(statusCode, Utf8.decode(statusName), Utf8.decode(message), Utf8.decode(oauthError),
+                Utf8.decode(oauthErrorDescription), Utf8.decode(oauthErrorUri), httpStatus);
+    }
+
+    /** The subclass for {@code statusCode}; the base class for a code this binding does not know. */
+    static TelenoridException create(int statusCode, String name, String message, String oauthError,
+            String description, String uri, int httpStatus) {
+        switch (Status.of(statusCode)) {
+            case INVALID_ARGUMENT: return new InvalidArgumentException(name, message, oauthError, description, uri, httpStatus);
+            case MALFORMED: return new MalformedException(name, message, oauthError, description, uri, httpStatus);
+            case CONFIGURATION: return new ConfigurationException(name, message, oauthError, description, uri, httpStatus);
+            case INSECURE: return new InsecureException(name, message, oauthError, description, uri, httpStatus);
+            case UNSUPPORTED: return new UnsupportedException(name, message, oauthError, description, uri, httpStatus);
+            case PARAMETER_CONFLICT: return new ParameterConflictException(name, message, oauthError, description, uri, httpStatus);
+            case RANDOM: return new RandomException(name, message, oauthError, description, uri, httpStatus);
+            case STATE_MISMATCH: return new StateMismatchException(name, message, oauthError, description, uri, httpStatus);
+            case REDIRECT_MISMATCH: return new RedirectMismatchException(name, message, oauthError, description, uri, httpStatus);
+            case ISSUER_MISMATCH: return new IssuerMismatchException(name, message, oauthError, description, uri, httpStatus);
+            case AUTHORIZATION_ERROR: return new AuthorizationErrorException(name, message, oauthError, description, uri, httpStatus);
+            case CONSUMED: return new ConsumedException(name, message, oauthError, description, uri, httpStatus);
+            case VERSION: return new VersionException(name, message, oauthError, description, uri, httpStatus);
+            case TIMEOUT: return new NetworkTimeoutException(name, message, oauthError, description, uri, httpStatus);
+            case NETWORK: return new NetworkException(name, message, oauthError, description, uri, httpStatus);
+            case TLS: return new TlsException(name, message, oauthError, description, uri, httpStatus);
+            case HTTP_STATUS: return new HttpStatusException(name, message, oauthError, description, uri, httpStatus);
+            case RESPONSE_TOO_LARGE: return new ResponseTooLargeException(name, message, oauthError, description, uri, httpStatus);
+            case INVALID_RESPONSE: return new InvalidResponseException(name, message, oauthError, description, uri, httpStatus);
+            case TOKEN_INVALID: return new TokenInvalidException(name, message, oauthError, description, uri, httpStatus);
+            case AUTHORIZATION_LOST: return new AuthorizationLostException(name, message, oauthError, description, uri, httpStatus);
+            case NOT_SIGNED_IN: return new NotSignedInException(name, message, oauthError, description, uri, httpStatus);
+            default: return new TelenoridException(statusCode, name, message, oauthError, description, uri, httpStatus);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package no.telenor.id;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class VersionTest {
+    @Test
+    void versionStringAndNumberAgree() {
+        Telenorid.load();
+        assertEquals("0.1.0", Telenorid.version());
+        assertEquals(0x000100, Telenorid.versionNumber());
+        assertEquals(Telenorid.version(), Telenorid.formatVersion(Telenorid.versionNumber()));
+        assertEquals(0x000100, Telenorid.headerVersionNumber());
+    }
+
+    @Test
+    void statusNamesComeFromTheLibrary() {
+        assertEquals("ok", Telenorid.statusName(0));
+        assertEquals("state mismatch", Telenorid.statusName(8));
+        assertEquals("authorization error", Telenorid.statusName(11));
+        assertEquals("unknown status", Telenorid.statusName(9999));
+        assertEquals("unknown status", Telenorid.statusName(-1));
+    }
+
+    @Test
+    void statusEnumMatchesTheHeader() {
+        for (Status status : Status.values()) {
+            if (status != Status.UNKNOWN) {
+                assertEquals(status, Status.of(status.code()));
+                assertEquals(status.code(), status.ordinal(), "codes are dense and in order: " + status);
+            }
+        }
+        assertEquals(Status.UNKNOWN, Status.of(23));
+        assertEquals(Status.UNKNOWN, Status.of(-5));
+    }
+
+    @Test
+    void compatibilityRule() {
+        Native.checkCompatible(0x000100, 0x000100);
+        Native.checkCompatible(0x000205, 0x000100); // newer minor is fine
+        assertThrows(UnsatisfiedLinkError.class, () -> Native.checkCompatible(0x000000, 0x000100)); // older minor
+        assertThrows(UnsatisfiedLinkError.class, () -> Native.checkCompatible(0x010100, 0x000100)); // other major
+    }
+}
