@@ -12,7 +12,8 @@ public struct PrivateKey: Sendable {
         let parsed: OpaquePointer? = text.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(truncatingIfNeeded: raw.count)) else { return nil }
             defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+            // A refusing pass-phrase callback: without one OpenSSL prompts on the terminal or reads the host's stdin.
+            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil)
         }
         guard let parsed else { throw TelenoridError(.configuration, "client_private_key is not a PEM private key") }
         key = PKey(parsed)
