@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
-# Benchmarks, not tests: ratios against reference implementations measured in the same run.
+# Benchmarks, not tests: libtelenorid from C and from Python beside reference implementations measured in
+# the same run, printing ns/op or µs/op and ratios. Nothing here passes or fails on speed.
+#
+#   bash bench/run.sh [C iterations per round] [Python iterations per round] [rounds]
+#
+# Builds the library first only when out/lib has none (`make bench` builds it anyway).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
+c_iterations=${1:-20000}
+py_iterations=${2:-3000}
+rounds=${3:-7}
+
+if [ ! -e out/lib/libtelenorid.so.0 ]; then
+    make build
+fi
 mkdir -p out/bench
-gcc -O2 -std=gnu99 -Iinclude bench/bench_c.c -Lout/lib -ltelenorid -lcrypto -Wl,-rpath,"$PWD/out/lib" -o out/bench/bench_c
-gcc -O2 -std=gnu99 bench/dlopen_time.c -ldl -o out/bench/dlopen_time
-echo "== library size and load"
-echo "libtelenorid.so stripped: $(stat -L -c %s out/lib/libtelenorid.so.0) bytes"
-out/bench/dlopen_time "$PWD/out/lib/libtelenorid.so.0"
-echo "== from C"
-out/bench/bench_c "${1:-100000}"
-echo "== from Python"
-python3 -c "import authlib" 2>/dev/null || python3 -m pip install -q authlib requests
-PYTHONPATH=bindings/python python3 bench/bench_python.py "${2:-5000}"
+cc=${CC:-cc}
+$cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_c.c -Lout/lib -ltelenorid -lcrypto \
+    -Wl,-rpath,"$root/out/lib" -o out/bench/bench_c
+$cc -O2 -std=gnu11 -Wall bench/dlopen_time.c -ldl -o out/bench/dlopen_time
+
+python3 -c "import authlib, requests" 2>/dev/null || python3 -m pip install -q authlib requests
+
+echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 --version)"
+echo "== library: $(stat -L -c %s out/lib/libtelenorid.so.0) bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
+echo
+out/bench/bench_c "$c_iterations" "$rounds"
+echo
+PYTHONPATH="$root/bindings/python" python3 bench/bench_python.py "$py_iterations" "$rounds"

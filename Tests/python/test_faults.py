@@ -100,6 +100,11 @@ def tampered(provider, nonce):
     return f"{header}.{b64(json.dumps(claims).encode())}.{signature}"
 
 
+# Keys the provider does not publish, made once here: RSA key generation inside the token endpoint's handler
+# can outlast the client's timeout under valgrind (seen: 30 s), which would turn a TokenInvalid into a Timeout.
+UNKNOWN_KEY = SigningKey("key-unknown")
+MADE_UP_KEY = SigningKey("made-up")
+
 ID_TOKEN_FAULTS = [
     ("bad signature", tampered),
     ("alg none", unsigned),
@@ -111,7 +116,7 @@ ID_TOKEN_FAULTS = [
     ("no nonce", lambda p, n: p.id_token(CLIENT, None)),
     ("expired", lambda p, n: p.id_token(CLIENT, n, exp=1_000_000, iat=999_000)),
     ("issued in the future", lambda p, n: p.id_token(CLIENT, n, iat=4_000_000_000, exp=4_000_000_300)),
-    ("unknown kid", lambda p, n: p.id_token(CLIENT, n, key=SigningKey("key-unknown"))),
+    ("unknown kid", lambda p, n: p.id_token(CLIENT, n, key=UNKNOWN_KEY)),
     ("at_hash mismatch", lambda p, n: p.id_token(CLIENT, n, at_hash="AAAAAAAAAAAAAAAAAAAAAA")),
     ("not a JWT", lambda p, n: "not.a.jwt"),
 ]
@@ -154,7 +159,7 @@ def test_key_rotation_refetches_once_then_rate_limits(provider):
         fetches = sum(1 for request in provider.requests if request == ("GET", "/jwks"))
         with pytest.raises(telenorid.TokenInvalid):
             exchange(fresh, provider, lambda nonce: Response(body=tokens(
-                provider, nonce, id_token=provider.id_token(CLIENT, nonce, key=SigningKey("made-up")))))
+                provider, nonce, id_token=provider.id_token(CLIENT, nonce, key=MADE_UP_KEY))))
         assert sum(1 for request in provider.requests if request == ("GET", "/jwks")) == fetches
     provider.keys = provider.keys[:1]
 

@@ -1,153 +1,252 @@
-"""The ctypes declarations of include/telenorid.h: loading, types, argtypes/restype. Nothing else."""
+"""The ctypes mirror of include/telenorid.h: finding and loading the library, one pointer type per handle,
+argtypes/restype for every function, and the header's constants. No behaviour beyond that.
+
+The library is looked for, in this order (the first that exists is loaded, as wasmtime-py and llvmlite do):
+
+1. ``$TELENORID_LIBRARY`` — a path to the shared library. When it is set it is the only candidate: a
+   variable that is silently ignored would hide a misconfigured deployment.
+2. Next to this package: ``telenorid/libtelenorid.so.0`` or ``telenorid/libtelenorid.so`` (a wheel).
+3. A source checkout: ``<repository>/out/lib/libtelenorid.so.0``, relative to this file
+   (``bindings/python/telenorid/_ffi.py``), as ``make build`` leaves it.
+"""
 from __future__ import annotations
 
 import ctypes
 import os
 from ctypes import CFUNCTYPE, POINTER, c_char_p, c_int32, c_int64, c_size_t, c_uint32, c_void_p
 from pathlib import Path
+from typing import Any, Dict, List, Tuple
 
+# The header this package was written against (TELENORID_VERSION_MAJOR / _MINOR).
 EXPECTED_MAJOR = 0
 EXPECTED_MINOR = 1
 
+LIBRARY_ENV = "TELENORID_LIBRARY"
+_HINT = (f"Build it with `make -C <repository> build`, install a wheel that bundles it, or set {LIBRARY_ENV} to "
+         "the path of libtelenorid.so.")
 
-def _candidates() -> list[Path]:
+
+def library_candidates() -> List[Path]:
+    """Where the library is looked for, in order."""
+    configured = os.environ.get(LIBRARY_ENV)
+    if configured:
+        return [Path(configured)]
     here = Path(__file__).resolve().parent
-    found = []
-    if os.environ.get("TELENORID_LIBRARY"):
-        found.append(Path(os.environ["TELENORID_LIBRARY"]))
-    found.append(here / "libtelenorid.so.0")
-    found.append(here / "libtelenorid.so")
-    # A source checkout: bindings/python/telenorid → out/lib of the repository.
-    found.append(here.parent.parent.parent / "out" / "lib" / "libtelenorid.so.0")
-    return found
+    return [
+        here / "libtelenorid.so.0",
+        here / "libtelenorid.so",
+        # bindings/python/telenorid → the repository root → out/lib
+        here.parent.parent.parent / "out" / "lib" / "libtelenorid.so.0",
+    ]
 
 
-def _load() -> ctypes.CDLL:
+def _load() -> Tuple[ctypes.CDLL, Path]:
     tried = []
-    for path in _candidates():
-        if path.exists():
-            try:
-                lib = ctypes.CDLL(str(path))
-                break
-            except OSError as error:
-                tried.append(f"{path}: {error}")
-        else:
+    for path in library_candidates():
+        if not path.exists():
             tried.append(f"{path}: not found")
-    else:
-        raise ImportError("telenorid: libtelenorid.so not found. Build it with `make build` in the repository, "
-                          "or set TELENORID_LIBRARY to its path. Tried:\n  " + "\n  ".join(tried))
-    lib.telenorid_version.restype = c_uint32
-    lib.telenorid_version.argtypes = []
-    version = lib.telenorid_version()
-    major, minor = version >> 16, (version >> 8) & 0xFF
-    if major != EXPECTED_MAJOR or minor < EXPECTED_MINOR:
-        raise ImportError(f"telenorid: the loaded library is version {major}.{minor}, this package needs "
-                          f"{EXPECTED_MAJOR}.{EXPECTED_MINOR} or a later {EXPECTED_MAJOR}.x; rebuild or point "
-                          f"TELENORID_LIBRARY at a matching libtelenorid.so")
-    return lib
+            continue
+        try:
+            return ctypes.CDLL(str(path)), path
+        except OSError as error:
+            tried.append(f"{path}: {error}")
+    raise ImportError("telenorid: could not load libtelenorid. " + _HINT + "\nTried:\n  " + "\n  ".join(tried))
 
 
-# One distinct pointer type per handle, so a PKCE pair can't be passed where a configuration belongs.
-class ConfigBuilderHandle(ctypes.Structure): pass
-class ConfigHandle(ctypes.Structure): pass
-class PkceHandle(ctypes.Structure): pass
-class AuthRequestHandle(ctypes.Structure): pass
-class PendingAuthHandle(ctypes.Structure): pass
-class CallbackHandle(ctypes.Structure): pass
-class AppCallbackHandle(ctypes.Structure): pass
-class ErrorHandle(ctypes.Structure): pass
-class ClientHandle(ctypes.Structure): pass
-class AuthStateHandle(ctypes.Structure): pass
+lib, library_path = _load()
 
-ConfigBuilderP = POINTER(ConfigBuilderHandle)
-ConfigP = POINTER(ConfigHandle)
-PkceP = POINTER(PkceHandle)
-AuthRequestP = POINTER(AuthRequestHandle)
-PendingAuthP = POINTER(PendingAuthHandle)
-CallbackP = POINTER(CallbackHandle)
-AppCallbackP = POINTER(AppCallbackHandle)
-ErrorP = POINTER(ErrorHandle)
-ClientP = POINTER(ClientHandle)
-AuthStateP = POINTER(AuthStateHandle)
+# ------------------------------------------------------------------------------------------------------
+# Handles: each its own incomplete struct, so ctypes refuses a PKCE pair where a configuration belongs.
+# ------------------------------------------------------------------------------------------------------
+
+
+class telenorid_error(ctypes.Structure):
+    pass
+
+
+class telenorid_config_builder(ctypes.Structure):
+    pass
+
+
+class telenorid_config(ctypes.Structure):
+    pass
+
+
+class telenorid_pkce(ctypes.Structure):
+    pass
+
+
+class telenorid_auth_request(ctypes.Structure):
+    pass
+
+
+class telenorid_pending_auth(ctypes.Structure):
+    pass
+
+
+class telenorid_callback(ctypes.Structure):
+    pass
+
+
+class telenorid_app_callback(ctypes.Structure):
+    pass
+
+
+class telenorid_client(ctypes.Structure):
+    pass
+
+
+class telenorid_auth_state(ctypes.Structure):
+    pass
+
+
+ErrorP = POINTER(telenorid_error)
+ConfigBuilderP = POINTER(telenorid_config_builder)
+ConfigP = POINTER(telenorid_config)
+PkceP = POINTER(telenorid_pkce)
+AuthRequestP = POINTER(telenorid_auth_request)
+PendingAuthP = POINTER(telenorid_pending_auth)
+CallbackP = POINTER(telenorid_callback)
+AppCallbackP = POINTER(telenorid_app_callback)
+ClientP = POINTER(telenorid_client)
+AuthStateP = POINTER(telenorid_auth_state)
+
+# typedef void (*telenorid_auth_state_callback)(void *user_data);
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
 
-status = c_int32
-# Strings the library hands out arrive as void* so they can be copied and then freed by the library.
+status_t = c_int32          # telenorid_status
+config_key_t = c_int32      # telenorid_config_key
+pkce_method_t = c_int32     # telenorid_pkce_method
+auth_param_t = c_int32      # telenorid_auth_param
+claim_target_t = c_int32    # telenorid_claim_target
+token_field_t = c_int32     # telenorid_token_field
+# `char **out`: received as void* (not c_char_p, which ctypes would convert and lose) so the binding can
+# copy the bytes and then hand the pointer back to telenorid_string_free().
 out_string = POINTER(c_void_p)
 
-lib = _load()
-
-_SIGNATURES = {
+# name: (restype, argtypes) — every function of include/telenorid.h, in the header's order.
+SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
+    # Versions
+    "telenorid_version": (c_uint32, []),
     "telenorid_version_string": (c_char_p, []),
-    "telenorid_status_str": (c_char_p, [status]),
+    # Status codes
+    "telenorid_status_str": (c_char_p, [status_t]),
+    # Error detail
     "telenorid_error_last": (ErrorP, []),
-    "telenorid_error_status": (status, [ErrorP]),
+    "telenorid_error_status": (status_t, [ErrorP]),
     "telenorid_error_message": (c_char_p, [ErrorP]),
     "telenorid_error_oauth_error": (c_char_p, [ErrorP]),
     "telenorid_error_oauth_description": (c_char_p, [ErrorP]),
     "telenorid_error_oauth_uri": (c_char_p, [ErrorP]),
     "telenorid_error_http_status": (c_int32, [ErrorP]),
     "telenorid_error_free": (None, [ErrorP]),
+    # Strings
     "telenorid_string_free": (None, [c_void_p]),
-    "telenorid_config_builder_new": (status, [POINTER(ConfigBuilderP)]),
-    "telenorid_config_builder_set": (status, [ConfigBuilderP, c_int32, c_char_p]),
-    "telenorid_config_builder_build": (status, [ConfigBuilderP, POINTER(ConfigP)]),
+    # Client configuration
+    "telenorid_config_builder_new": (status_t, [POINTER(ConfigBuilderP)]),
+    "telenorid_config_builder_set": (status_t, [ConfigBuilderP, config_key_t, c_char_p]),
+    "telenorid_config_builder_build": (status_t, [ConfigBuilderP, POINTER(ConfigP)]),
     "telenorid_config_builder_free": (None, [ConfigBuilderP]),
-    "telenorid_config_from_json": (status, [c_char_p, c_char_p, POINTER(ConfigP)]),
-    "telenorid_config_get": (status, [ConfigP, c_int32, out_string]),
+    "telenorid_config_from_json": (status_t, [c_char_p, c_char_p, POINTER(ConfigP)]),
+    "telenorid_config_get": (status_t, [ConfigP, config_key_t, out_string]),
     "telenorid_config_free": (None, [ConfigP]),
-    "telenorid_pkce_new": (status, [c_size_t, POINTER(PkceP)]),
-    "telenorid_pkce_from_verifier": (status, [c_char_p, POINTER(PkceP)]),
-    "telenorid_pkce_verifier": (status, [PkceP, out_string]),
-    "telenorid_pkce_challenge": (status, [PkceP, out_string]),
+    # PKCE
+    "telenorid_pkce_new": (status_t, [c_size_t, POINTER(PkceP)]),
+    "telenorid_pkce_from_verifier": (status_t, [c_char_p, POINTER(PkceP)]),
+    "telenorid_pkce_verifier": (status_t, [PkceP, out_string]),
+    "telenorid_pkce_challenge": (status_t, [PkceP, out_string]),
     "telenorid_pkce_free": (None, [PkceP]),
-    "telenorid_auth_request_new": (status, [ConfigP, POINTER(AuthRequestP)]),
-    "telenorid_auth_request_set": (status, [AuthRequestP, c_int32, c_char_p]),
-    "telenorid_auth_request_add_parameter": (status, [AuthRequestP, c_char_p, c_char_p]),
-    "telenorid_auth_request_add_claim": (status, [AuthRequestP, c_int32, c_char_p, c_int32, c_char_p, c_char_p, c_char_p]),
-    "telenorid_auth_request_set_app_to_app": (status, [AuthRequestP, c_char_p]),
-    "telenorid_auth_request_set_pkce_method": (status, [AuthRequestP, c_int32]),
+    # Authorization request
+    "telenorid_auth_request_new": (status_t, [ConfigP, POINTER(AuthRequestP)]),
+    "telenorid_auth_request_set": (status_t, [AuthRequestP, auth_param_t, c_char_p]),
+    "telenorid_auth_request_add_parameter": (status_t, [AuthRequestP, c_char_p, c_char_p]),
+    "telenorid_auth_request_add_claim": (status_t, [AuthRequestP, claim_target_t, c_char_p, c_int32, c_char_p,
+                                                    c_char_p, c_char_p]),
+    "telenorid_auth_request_set_app_to_app": (status_t, [AuthRequestP, c_char_p]),
+    "telenorid_auth_request_set_pkce_method": (status_t, [AuthRequestP, pkce_method_t]),
     "telenorid_auth_request_free": (None, [AuthRequestP]),
-    "telenorid_auth_request_build": (status, [AuthRequestP, POINTER(PendingAuthP)]),
-    "telenorid_pending_auth_url": (status, [PendingAuthP, out_string]),
-    "telenorid_pending_auth_state": (status, [PendingAuthP, out_string]),
-    "telenorid_pending_auth_nonce": (status, [PendingAuthP, out_string]),
-    "telenorid_pending_auth_code_verifier": (status, [PendingAuthP, out_string]),
-    "telenorid_pending_auth_serialize": (status, [PendingAuthP, out_string]),
-    "telenorid_pending_auth_restore": (status, [ConfigP, c_char_p, POINTER(PendingAuthP)]),
+    # Pending authorization
+    "telenorid_auth_request_build": (status_t, [AuthRequestP, POINTER(PendingAuthP)]),
+    "telenorid_pending_auth_url": (status_t, [PendingAuthP, out_string]),
+    "telenorid_pending_auth_state": (status_t, [PendingAuthP, out_string]),
+    "telenorid_pending_auth_nonce": (status_t, [PendingAuthP, out_string]),
+    "telenorid_pending_auth_code_verifier": (status_t, [PendingAuthP, out_string]),
+    "telenorid_pending_auth_serialize": (status_t, [PendingAuthP, out_string]),
+    "telenorid_pending_auth_restore": (status_t, [ConfigP, c_char_p, POINTER(PendingAuthP)]),
     "telenorid_pending_auth_free": (None, [PendingAuthP]),
-    "telenorid_pending_auth_handle_callback": (status, [PendingAuthP, c_char_p, POINTER(CallbackP)]),
-    "telenorid_callback_code": (status, [CallbackP, out_string]),
-    "telenorid_callback_parameter": (status, [CallbackP, c_char_p, out_string]),
+    # Callback
+    "telenorid_pending_auth_handle_callback": (status_t, [PendingAuthP, c_char_p, POINTER(CallbackP)]),
+    "telenorid_callback_code": (status_t, [CallbackP, out_string]),
+    "telenorid_callback_parameter": (status_t, [CallbackP, c_char_p, out_string]),
     "telenorid_callback_free": (None, [CallbackP]),
-    "telenorid_pending_auth_handle_app_callback": (status, [PendingAuthP, c_char_p, c_char_p, POINTER(AppCallbackP)]),
-    "telenorid_app_callback_resume_uri": (status, [AppCallbackP, out_string]),
+    # App-to-app callback
+    "telenorid_pending_auth_handle_app_callback": (status_t, [PendingAuthP, c_char_p, c_char_p,
+                                                              POINTER(AppCallbackP)]),
+    "telenorid_app_callback_resume_uri": (status_t, [AppCallbackP, out_string]),
     "telenorid_app_callback_free": (None, [AppCallbackP]),
-    "telenorid_client_new": (status, [ConfigP, POINTER(ClientP)]),
-    "telenorid_client_discover": (status, [ClientP]),
-    "telenorid_client_config": (status, [ClientP, POINTER(ConfigP)]),
+    # Client
+    "telenorid_client_new": (status_t, [ConfigP, POINTER(ClientP)]),
+    "telenorid_client_discover": (status_t, [ClientP]),
+    "telenorid_client_config": (status_t, [ClientP, POINTER(ConfigP)]),
     "telenorid_client_free": (None, [ClientP]),
-    "telenorid_client_exchange_code": (status, [ClientP, CallbackP, POINTER(AuthStateP)]),
-    "telenorid_auth_state_fresh_access_token": (status, [AuthStateP, out_string]),
-    "telenorid_auth_state_refresh": (status, [AuthStateP]),
-    "telenorid_auth_state_is_signed_in": (status, [AuthStateP, POINTER(c_int32)]),
-    "telenorid_auth_state_get": (status, [AuthStateP, c_int32, out_string]),
-    "telenorid_auth_state_expires_at": (status, [AuthStateP, POINTER(c_int64)]),
-    "telenorid_auth_state_userinfo": (status, [AuthStateP, out_string]),
-    "telenorid_auth_state_revoke": (status, [AuthStateP]),
-    "telenorid_auth_state_end_session_url": (status, [AuthStateP, c_char_p, c_char_p, out_string]),
-    "telenorid_auth_state_serialize": (status, [AuthStateP, out_string]),
-    "telenorid_auth_state_restore": (status, [ClientP, c_char_p, POINTER(AuthStateP)]),
-    "telenorid_auth_state_set_change_callback": (status, [AuthStateP, AuthStateCallback, c_void_p]),
+    # Auth state
+    "telenorid_client_exchange_code": (status_t, [ClientP, CallbackP, POINTER(AuthStateP)]),
+    "telenorid_auth_state_fresh_access_token": (status_t, [AuthStateP, out_string]),
+    "telenorid_auth_state_refresh": (status_t, [AuthStateP]),
+    "telenorid_auth_state_is_signed_in": (status_t, [AuthStateP, POINTER(c_int32)]),
+    "telenorid_auth_state_get": (status_t, [AuthStateP, token_field_t, out_string]),
+    "telenorid_auth_state_expires_at": (status_t, [AuthStateP, POINTER(c_int64)]),
+    "telenorid_auth_state_userinfo": (status_t, [AuthStateP, out_string]),
+    "telenorid_auth_state_revoke": (status_t, [AuthStateP]),
+    "telenorid_auth_state_end_session_url": (status_t, [AuthStateP, c_char_p, c_char_p, out_string]),
+    "telenorid_auth_state_serialize": (status_t, [AuthStateP, out_string]),
+    "telenorid_auth_state_restore": (status_t, [ClientP, c_char_p, POINTER(AuthStateP)]),
+    "telenorid_auth_state_set_change_callback": (status_t, [AuthStateP, AuthStateCallback, c_void_p]),
     "telenorid_auth_state_free": (None, [AuthStateP]),
 }
 
-for _name, (_restype, _argtypes) in _SIGNATURES.items():
-    _function = getattr(lib, _name)
-    _function.restype = _restype
-    _function.argtypes = _argtypes
 
+def _declare() -> None:
+    # The version first, so that an old library is reported as old rather than as missing a symbol.
+    lib.telenorid_version.restype = c_uint32
+    lib.telenorid_version.argtypes = []
+    number = lib.telenorid_version()
+    major, minor, patch = number >> 16, (number >> 8) & 0xFF, number & 0xFF
+    if major != EXPECTED_MAJOR or minor < EXPECTED_MINOR:
+        raise ImportError(
+            f"telenorid: {library_path} is libtelenorid {major}.{minor}.{patch}, but this package needs "
+            f"{EXPECTED_MAJOR}.{EXPECTED_MINOR} or a later {EXPECTED_MAJOR}.x. Rebuild the library "
+            f"(`make build`), or point {LIBRARY_ENV} at a matching libtelenorid.so.")
+    missing = []
+    for name, (restype, argtypes) in SIGNATURES.items():
+        try:
+            function = getattr(lib, name)
+        except AttributeError:
+            missing.append(name)
+            continue
+        function.restype = restype
+        function.argtypes = argtypes
+    if missing:
+        raise ImportError(f"telenorid: {library_path} does not export {', '.join(missing)}; it is not a "
+                          f"libtelenorid {EXPECTED_MAJOR}.{EXPECTED_MINOR} build. " + _HINT)
+
+
+_declare()
+
+# ------------------------------------------------------------------------------------------------------
 # Constants of the header, by value (append-only there, so safe to mirror).
+# ------------------------------------------------------------------------------------------------------
+
+OK = 0
+STATUS = {
+    "INVALID_ARGUMENT": 1, "MALFORMED": 2, "CONFIGURATION": 3, "INSECURE": 4, "UNSUPPORTED": 5,
+    "PARAMETER_CONFLICT": 6, "RANDOM": 7, "STATE_MISMATCH": 8, "REDIRECT_MISMATCH": 9, "ISSUER_MISMATCH": 10,
+    "AUTHORIZATION_ERROR": 11, "CONSUMED": 12, "VERSION": 13, "TIMEOUT": 14, "NETWORK": 15, "TLS": 16,
+    "HTTP_STATUS": 17, "RESPONSE_TOO_LARGE": 18, "INVALID_RESPONSE": 19, "TOKEN_INVALID": 20,
+    "AUTHORIZATION_LOST": 21, "NOT_SIGNED_IN": 22,
+}
+MAX_INPUT = 1024 * 1024
+
 CONFIG_KEYS = {
     "issuer": 1, "client_id": 2, "redirect_uri": 3, "scope": 4, "authorization_endpoint": 5,
     "token_endpoint": 6, "userinfo_endpoint": 7, "revocation_endpoint": 8, "end_session_endpoint": 9,
@@ -156,10 +255,11 @@ CONFIG_KEYS = {
     "connect_timeout_ms": 19, "timeout_ms": 20, "max_response_bytes": 21, "clock_tolerance_s": 22,
     "clock_offset_s": 23, "trusted_audiences": 24, "id_token_signing_algs": 25, "refresh_margin_s": 26,
 }
-TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5, "token_type": 6}
+PKCE_METHODS = {"S256": 0, "plain": 1}
 AUTH_PARAMS = {
     "scope": 1, "prompt": 2, "login_hint": 3, "ui_locales": 4, "acr_values": 5, "max_age": 6,
     "aloha_token": 7, "claims_purpose": 8, "response_mode": 9,
 }
 CLAIM_TARGETS = {"id_token": 1, "userinfo": 2}
-PKCE_METHODS = {"S256": 0, "plain": 1}
+TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5,
+                "token_type": 6}
