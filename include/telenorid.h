@@ -168,7 +168,10 @@ typedef int32_t telenorid_config_key;
                                                        client_secret_jwt, private_key_jwt; default from
                                                        what is set: key → private_key_jwt, secret →
                                                        client_secret_basic, neither → none */
-#define TELENORID_CONFIG_CLIENT_PRIVATE_KEY     15  /* PEM or JWK (RSA, EC P-256/384/521, Ed25519) */
+#define TELENORID_CONFIG_CLIENT_PRIVATE_KEY     15  /* PEM or private JWK (RSA >= 2048 bits, EC P-256/384/521,
+                                                     Ed25519), read when the configuration is built. A JWK's
+                                                     kid is sent in the assertion's header; an RSA JWK's alg
+                                                     (RS256..PS512) picks the algorithm, default RS256 */
 #define TELENORID_CONFIG_CA_FILE                16  /* PEM bundle to verify TLS with, instead of the system's */
 #define TELENORID_CONFIG_CA_PATH                17  /* directory of hashed CA certificates */
 #define TELENORID_CONFIG_PROXY                  18  /* e.g. "http://proxy:3128"; environment proxies are ignored */
@@ -288,7 +291,8 @@ telenorid_status telenorid_auth_request_add_parameter(telenorid_auth_request *re
                                                       const char *value);
 
 /* Requests one claim in the OIDC `claims` parameter. `essential`: 1 true, 0 false, -1 unspecified.
- * `purpose`, `value_json` (a JSON value) and `values_json` (a JSON array) may each be NULL. Requesting
+ * `purpose`, `value_json` (a JSON value) and `values_json` (a JSON array) may each be NULL; JSON that
+ * does not parse, or a values_json that is not an array, fails with TELENORID_E_MALFORMED. Requesting
  * the same claim twice for the same target fails with TELENORID_E_PARAMETER_CONFLICT. */
 telenorid_status telenorid_auth_request_add_claim(telenorid_auth_request *request, telenorid_claim_target target,
                                                   const char *name, int32_t essential, const char *purpose,
@@ -409,7 +413,9 @@ typedef struct telenorid_client telenorid_client;
 telenorid_status telenorid_client_new(const telenorid_config *config, telenorid_client **out);
 
 /* Fetches the provider's metadata now (OpenID Connect Discovery, completed from RFC 8414's document),
- * checks its issuer is exactly the configured one, and caches it. Calls that need an endpoint that was
+ * checks its issuer is exactly the configured one, and caches it for 24 hours; the first call that needs
+ * it after that fetches it again, and keeps using the old copy if that fetch fails for a transient reason
+ * (timeout, network, TLS, HTTP 5xx or 429). Calls that need an endpoint that was
  * not configured discover on first use anyway; this lets a host do it early and see errors early. */
 telenorid_status telenorid_client_discover(telenorid_client *client);
 

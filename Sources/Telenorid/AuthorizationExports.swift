@@ -21,7 +21,7 @@ private func parameter(_ param: telenorid_auth_param) throws(TelenoridError) -> 
 private func json(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> JSONValue? {
     guard let text = try optionalInputString(pointer, what) else { return nil }
     do { return try JSON.parse(text) } catch {
-        throw TelenoridError(.invalidArgument, "\(what) is not a JSON value: \(error.message)")
+        throw TelenoridError(.malformed, "\(what) is not a JSON value: \(error.message)")
     }
 }
 
@@ -76,7 +76,7 @@ public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target
         var values: [JSONValue]? = nil
         if let list = try json(valuesJSON, "values_json") {
             guard let array = list.arrayValue else {
-                throw TelenoridError(.invalidArgument, "values_json must be a JSON array")
+                throw TelenoridError(.malformed, "values_json must be a JSON array")
             }
             values = array
         }

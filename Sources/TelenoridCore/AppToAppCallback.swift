@@ -31,7 +31,7 @@ extension PendingAuthorization {
             for pair in trailing.pairs { try merged.append(pair.name, pair.value) }
             parameters = merged
         }
-        try checkState(parameters["state"], oauthFields: parameters)
+        try checkState(parameters["state"])
         if let error = parameters["error"] {
             throw TelenoridError(.authorizationError, "the provider's app reported an error: \(error)",
                                  oauthError: error, oauthErrorDescription: parameters["error_description"],

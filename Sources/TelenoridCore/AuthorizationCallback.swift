@@ -33,7 +33,7 @@ extension PendingAuthorization {
         }
         let component = responseMode == "fragment" ? uri.fragment : uri.query
         let parameters = try FormParameters(parsing: (component ?? "")[...])
-        try checkState(parameters["state"], oauthFields: parameters)
+        try checkState(parameters["state"])
         if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
             throw TelenoridError(.issuerMismatch, "the callback's iss is not the configured issuer (RFC 9207)")
         }

@@ -39,12 +39,12 @@ public final class PendingAuthorization: Sendable {
         consumed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 
-    func checkState(_ received: String?, oauthFields: FormParameters) throws(TelenoridError) {
+    /// A callback whose state is not this request's was not caused by it, so nothing it carries is
+    /// passed on: an `error_description` in a forged callback must not reach the user as the provider's word.
+    func checkState(_ received: String?) throws(TelenoridError) {
         guard let received, Crypto.constantTimeEquals(received.utf8, state.utf8) else {
             throw TelenoridError(.stateMismatch,
-                                 received == nil ? "the callback carries no state" : "the callback's state is not this request's",
-                                 oauthError: oauthFields["error"], oauthErrorDescription: oauthFields["error_description"],
-                                 oauthErrorURI: oauthFields["error_uri"])
+                                 received == nil ? "the callback carries no state" : "the callback's state is not this request's")
         }
     }
 

@@ -53,4 +53,14 @@ public struct TelenoridError: Error, Sendable, Equatable {
         self.oauthErrorURI = oauthErrorURI
         self.httpStatus = httpStatus
     }
+
+    /// A failure that may pass on its own: the network, or a server error (HTTP 5xx, 429). The caller may
+    /// try again later; nothing about the request or the authorization was judged wrong.
+    public var isTransient: Bool {
+        switch kind {
+        case .timeout, .network, .tls: return true
+        case .httpStatus: return httpStatus.map { $0 >= 500 || $0 == 429 } ?? false
+        default: return false
+        }
+    }
 }

@@ -101,4 +101,78 @@ final class JOSETests: XCTestCase {
         XCTAssertNoThrow(try JWS(compact: hs).verify(hmacSecret: Array("secret".utf8)))
         XCTAssertThrowsError(try PrivateKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"))
     }
+
+    // RFC 7515 Appendix A.2: RS256 is deterministic, so signing the example's input with its private JWK
+    // must give the example's signature byte for byte.
+    static let rfc7515A2Key = #"{"kty":"RSA","n":"ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2mJPMEzP1Pt0Bm4d4QlL-yRT-SFd2lZS-pCgNMsD1W_YpRPEwOWvG6b32690r2jZ47soMZo9wGzjb_7OMg0LOL-bSf63kpaSHSXndS5z5rexMdbBYUsLA9e-KXBdQOS-UTo7WTBEMa2R2CapHg665xsmtdVMTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h4FRWyuXpoQ","e":"AQAB","d":"Eq5xpGnNCivDflJsRQBXHx1hdR1k6Ulwe2JZD50LpXyWPEAeP88vLNO97IjlA7_GQ5sLKMgvfTeXZx9SE-7YwVol2NXOoAJe46sui395IW_GO-pWJ1O0BkTGoVEn2bKVRUCgu-GjBVaYLU6f3l9kJfFNS3E0QbVdxzubSu3Mkqzjkn439X0M_V51gfpRLI9JYanrC4D4qAdGcopV_0ZHHzQlBjudU2QvXt4ehNYTCBr6XCLQUShb1juUO1ZdiYoFaFQT5Tw8bGUl_x_jTj3ccPDVZFD9pIuhLhBOneufuBiB4cS98l2SR_RQyGWSeWjnczT0QU91p1DhOVRuOopznQ","p":"4BzEEOtIpmVdVEZNCqS7baC4crd0pqnRH_5IB3jw3bcxGn6QLvnEtfdUdiYrqBdss1l58BQ3KhooKeQTa9AB0Hw_Py5PJdTJNPY8cQn7ouZ2KKDcmnPGBY5t7yLc1QlQ5xHdwW1VhvKn-nXqhJTBgIPgtldC-KDV5z-y2XDwGUc","q":"uQPEfgmVtjL0Uyyx88GZFF1fOunH3-7cepKmtH4pxhtCoHqpWmT8YAmZxaewHgHAjLYsp1ZSe7zFYHj7C6ul7TjeLQeZD_YwD66t62wDmpe_HlB-TnBA-njbglfIsRLtXlnDzQkv5dTltRJ11BKBBypeeF6689rjcJIDEz9RWdc","dp":"BwKfV3Akq5_MFZDFZCnW-wzl-CCo83WoZvnLQwCTeDv8uzluRSnm71I3QCLdhrqE2e9YkxvuxdBfpT_PI7Yz-FOKnu1R6HsJeDCjn12Sk3vmAktV2zb34MCdy7cpdTh_YVr7tss2u6vneTwrA86rZtu5Mbr1C1XsmvkxHQAdYo0","dq":"h_96-mK1R_7glhsum81dZxjTnYynPbZpHziZjeeHcXYsXaaMwkOlODsWa7I9xXDoRwbKgB719rrmI2oKr6N3Do9U0ajaHF-NKJnwgjMd2w9cjz3_-kyNlxAr2v4IKhGNpmM5iIgOS1VZnOZ68m6_pbLBSp3nssTdlqvd0tIiTHU","qi":"IYd7DHOhrWvxkwPQsRM2tOgrjbcrfvtQJipd-DlcxyVuuM9sQLdgjVk2oy26F0EmpScGLq2MowX7fhd_QJQ3ydy5cY7YIBi87w93IKLEdfnbJtoOPLUW0ITrJReOgo1cq9SbsxYawBgfp_gh6A5603k2-ZQwVK0JKSHuLFkuQ3U"}"#
+
+    func testRFC7515AppendixA2SigningWithAPrivateJWK() throws {
+        let key = try PrivateKey(text: JOSETests.rfc7515A2Key)
+        XCTAssertEqual(key.algorithm, "RS256")
+        let input = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
+        let expected = "cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPvkSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi12jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOYEUipUTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGlUPQGe77Rw"
+        XCTAssertEqual(Base64URL.encode(try JWS.signature(over: input, key: key)), expected)
+        // Without the CRT members (n, e, d only) the signature is the same.
+        let object = without(try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue), ["p", "q", "dp", "dq", "qi"])
+        XCTAssertEqual(Base64URL.encode(try JWS.signature(over: input, key: try PrivateKey(jwk: object))), expected)
+        // A PS256 key signs with PSS (randomized), verified by the public half.
+        var pss = try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue)
+        pss.set("alg", .string("PS256"))
+        pss.set("kid", .string("pss-1"))
+        let token = try JWS.sign(payload: Array("{}".utf8), key: try PrivateKey(jwk: pss))
+        let parsed = try JWS(compact: token)
+        XCTAssertEqual(parsed.algorithm, "PS256")
+        XCTAssertEqual(parsed.keyID, "pss-1", "a JWK's kid goes into the assertion's header")
+        let n = try XCTUnwrap(pss["n"]?.stringValue)
+        XCTAssertNoThrow(try parsed.verify(with: try jwk(#"{"kty":"RSA","n":"\#(n)","e":"AQAB"}"#)))
+    }
+
+    // RFC 8037 Appendix A.1 key, A.4 signature: Ed25519 is deterministic too.
+    func testRFC8037AppendixA4SigningWithAPrivateJWK() throws {
+        let key = try PrivateKey(text: #"{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)
+        XCTAssertEqual(key.algorithm, "EdDSA")
+        XCTAssertEqual(Base64URL.encode(try JWS.signature(over: "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc", key: key)),
+                       "hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg")
+    }
+
+    // RFC 7515 Appendix A.3's P-256 key: ECDSA is randomized, so sign and verify with the public half.
+    func testRFC7515AppendixA3ECPrivateJWK() throws {
+        let members = #""kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0""#
+        let key = try PrivateKey(text: "{\(members),\"d\":\"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI\"}")
+        XCTAssertEqual(key.algorithm, "ES256")
+        let token = try JWS.sign(payload: Array("{}".utf8), key: key)
+        XCTAssertNoThrow(try JWS(compact: token).verify(with: try jwk("{\(members)}")))
+        // A d that is not the point's private key is refused when the key is read, not at the provider.
+        XCTAssertEqual(kind { _ = try PrivateKey(text: "{\(members),\"d\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE\"}") }, .configuration)
+    }
+
+    func without(_ object: JSONObject, _ names: [String]) -> JSONObject {
+        var copy = JSONObject()
+        for (key, value) in object.members where !names.contains(key) { copy.set(key, value) }
+        return copy
+    }
+
+    func testBadPrivateJWKsAreRefused() throws {
+        let ed = #""kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A""#
+        for text in [
+            "{\(ed),\"x\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",          // x is not d's public key
+            "{\(ed),\"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\",\"alg\":\"ES256\"}",
+            "{\(ed),\"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\",\"use\":\"enc\"}",
+            #"{"kty":"oct","k":"AyM1"}"#,
+            #"{"kty":"RSA","n":"AQAB","e":"AQAB","d":"AQAB"}"#,                           // far under 2048 bits
+            #"{"kty":"EC","crv":"P-256K","x":"AA","y":"AA","d":"AA"}"#,
+            #"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#, // public only
+            #"{"kty":"RSA""#, "[1]", "{}",
+        ] {
+            XCTAssertEqual(kind { _ = try PrivateKey(text: text) }, .configuration, text)
+        }
+        var rsa = try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue)
+        rsa.set("alg", .string("ES256"))
+        XCTAssertEqual(kind { _ = try PrivateKey(jwk: rsa) }, .configuration, "an RSA key declared for ES256")
+        rsa = try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue)
+        rsa.set("d", .string("AQAB"))
+        XCTAssertEqual(kind { _ = try PrivateKey(jwk: rsa) }, .configuration, "d that does not belong to p and q")
+        rsa = without(try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue), ["qi"])
+        XCTAssertEqual(kind { _ = try PrivateKey(jwk: rsa) }, .configuration, "CRT members come all together")
+    }
 }

@@ -45,6 +45,7 @@ final class ProviderMetadataTests: XCTestCase {
         let urls = try ProviderMetadata.discoveryURLs(issuer: "https://id.example.com/tenant/")
         XCTAssertEqual(urls.openid, "https://id.example.com/tenant/.well-known/openid-configuration")
         XCTAssertEqual(urls.oauth, "https://id.example.com/.well-known/oauth-authorization-server/tenant")
+        XCTAssertEqual(urls.oauthAppended, "https://id.example.com/tenant/.well-known/oauth-authorization-server")
         let loopback = try ProviderMetadata.discoveryURLs(issuer: "http://127.0.0.1:8000")
         XCTAssertEqual(loopback.oauth, "http://127.0.0.1:8000/.well-known/oauth-authorization-server")
         XCTAssertThrowsError(try ProviderMetadata.discoveryURLs(issuer: "http://id.example.com"))

@@ -244,12 +244,38 @@ def test_private_key_jwt_and_client_secret_jwt_assertions(provider):
     from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
     from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
     rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     ec_key = ec.generate_private_key(ec.SECP256R1())
+    ed_key = ed25519.Ed25519PrivateKey.generate()
 
     def pem(key):
         return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                  serialization.NoEncryption()).decode()
+
+    def jwk(key, kid):
+        """The key as a private JWK, its numbers as pyca/cryptography holds them."""
+        def b64n(number, size=None):
+            raw = number.to_bytes(size or (number.bit_length() + 7) // 8, "big")
+            return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        if isinstance(key, rsa.RSAPrivateKey):
+            n = key.private_numbers()
+            members = {"kty": "RSA", "n": b64n(n.public_numbers.n), "e": b64n(n.public_numbers.e), "d": b64n(n.d),
+                       "p": b64n(n.p), "q": b64n(n.q), "dp": b64n(n.dmp1), "dq": b64n(n.dmq1), "qi": b64n(n.iqmp)}
+        elif isinstance(key, ec.EllipticCurvePrivateKey):
+            n = key.private_numbers()
+            members = {"kty": "EC", "crv": "P-256", "x": b64n(n.public_numbers.x, 32), "y": b64n(n.public_numbers.y, 32),
+                       "d": b64n(n.private_value, 32)}
+        else:
+            raw = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption())
+            public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+            members = {"kty": "OKP", "crv": "Ed25519", "d": base64.urlsafe_b64encode(raw).rstrip(b"=").decode(),
+                       "x": base64.urlsafe_b64encode(public).rstrip(b"=").decode()}
+        return json.dumps(dict(members, kid=kid))
+
+    def ed_check(data, signature):
+        ed_key.public_key().verify(signature, data)
 
     def rsa_check(data, signature):
         rsa_key.public_key().verify(signature, data, padding.PKCS1v15(), hashes.SHA256())
@@ -261,10 +287,13 @@ def test_private_key_jwt_and_client_secret_jwt_assertions(provider):
     def hmac_check(data, signature):
         assert hmac.compare_digest(hmac.new(b"shared-secret", data, hashlib.sha256).digest(), signature)
 
-    cases = [({"client_private_key": pem(rsa_key)}, "RS256", rsa_check),
-             ({"client_private_key": pem(ec_key)}, "ES256", ec_check),
-             ({"client_secret": "shared-secret", "token_endpoint_auth_method": "client_secret_jwt"}, "HS256", hmac_check)]
-    for settings, alg, check_signature in cases:
+    cases = [({"client_private_key": pem(rsa_key)}, "RS256", rsa_check, None),
+             ({"client_private_key": pem(ec_key)}, "ES256", ec_check, None),
+             ({"client_private_key": jwk(rsa_key, "rsa-jwk")}, "RS256", rsa_check, "rsa-jwk"),
+             ({"client_private_key": jwk(ec_key, "ec-jwk")}, "ES256", ec_check, "ec-jwk"),
+             ({"client_private_key": jwk(ed_key, "ed-jwk")}, "EdDSA", ed_check, "ed-jwk"),
+             ({"client_secret": "shared-secret", "token_endpoint_auth_method": "client_secret_jwt"}, "HS256", hmac_check, None)]
+    for settings, alg, check_signature, kid in cases:
         config = telenorid.Config.from_settings(issuer=provider.issuer, client_id=CLIENT, redirect_uri=REDIRECT, **settings)
         with telenorid.Client(config) as client:
             seen = {}
@@ -273,7 +302,7 @@ def test_private_key_jwt_and_client_secret_jwt_assertions(provider):
             provider.token_behaviour = lambda form: (seen.update(form), Response(body=tokens(provider, pending.nonce)))[1]
             assert client.exchange_code(callback).signed_in
             header, claims = _verify_assertion(seen, check_signature)
-            assert header["alg"] == alg
+            assert header["alg"] == alg and header.get("kid") == kid
             assert claims["iss"] == claims["sub"] == CLIENT
             assert claims["aud"] == provider.issuer
             assert claims["exp"] - claims["iat"] == 60 and claims["jti"]
@@ -295,3 +324,16 @@ def test_a_callback_without_iss_is_refused_when_the_provider_promises_it(provide
             assert ("POST", "/token") not in provider.requests
     finally:
         provider.promises_iss = False
+
+
+@pytest.mark.parametrize("key", [
+    "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+    '{"kty":"oct","k":"AyM1"}',
+    '{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}',
+    '{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}',
+    '{"kty":"RSA"',
+])
+def test_a_bad_client_private_key_fails_when_the_configuration_is_built(key):
+    with pytest.raises(telenorid.ConfigurationError):
+        telenorid.Config.from_settings(issuer="https://id.example.com", client_id=CLIENT, redirect_uri=REDIRECT,
+                                       client_private_key=key)

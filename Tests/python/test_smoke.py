@@ -281,6 +281,10 @@ def test_callback_state_mismatch(pending):
     with pytest.raises(telenorid.StateMismatch) as caught:
         pending.handle_callback(f"{REDIRECT}?code=c&state=forged")
     assert caught.value.status == 8 and caught.value.message
+    # An error answer with a forged state: nothing it says is passed on as the provider's word.
+    with pytest.raises(telenorid.StateMismatch) as caught:
+        pending.handle_callback(f"{REDIRECT}?error=access_denied&error_description=Call+us&state=forged")
+    assert caught.value.oauth_error is None and caught.value.oauth_error_description is None
     # A forged or failed callback does not consume the pending request.
     assert pending.handle_callback(f"{REDIRECT}?code=c&state={pending.state}").code == "c"
 

@@ -16,8 +16,8 @@ extension OIDCClient {
             try form.append("client_secret", secret)
         case .clientSecretJWT(let secret):
             try appendAssertion(to: &form, signing: .hmac(Array(secret.utf8)))
-        case .privateKeyJWT(let pem):
-            try appendAssertion(to: &form, signing: .privateKey(try PrivateKey(pem: pem)))
+        case .privateKeyJWT(let text):
+            try appendAssertion(to: &form, signing: .privateKey(try PrivateKey(text: text)))
         }
         return HTTPRequest.form(url: url, parameters: form, headers: headers)
     }

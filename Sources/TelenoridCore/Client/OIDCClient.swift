@@ -7,7 +7,7 @@ public final class OIDCClient: Sendable {
     let transport: any HTTPTransport
     /// The local clock plus the configured offset.
     public let clock: Clock
-    private let discovered = Mutex<ProviderMetadata?>(nil)
+    private let discovered = Mutex<(metadata: ProviderMetadata, fetchedAt: Int64)?>(nil)
     let keys: KeySetCache
 
     public init(configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
@@ -25,10 +25,31 @@ public final class OIDCClient: Sendable {
 
     // MARK: Discovery
 
-    /// The provider's metadata, fetched once and cached: OIDC Discovery, completed from RFC 8414's
-    /// document when the provider serves one.
+    /// How long discovered metadata is trusted before the next call that needs it fetches it again: a
+    /// provider that moves an endpoint or adds `iss` support is noticed within a day by a long-lived client.
+    public static let metadataLifetime: Int64 = 24 * 60 * 60
+
+    /// The provider's metadata, fetched on first use and again once it is older than `metadataLifetime`:
+    /// OIDC Discovery, completed from RFC 8414's document when the provider serves one. When a refetch
+    /// fails for a transient reason (timeout, network, TLS, 5xx) the metadata already held is used, so a
+    /// discovery outage does not stop token refreshes; any other failure (issuer mismatch, bad document)
+    /// is reported.
     public func discover() throws(TelenoridError) -> ProviderMetadata {
-        if let cached = discovered.withLock({ $0 }) { return cached }
+        let now = clock()
+        let cached = discovered.withLock { $0 }
+        if let cached, now >= cached.fetchedAt, now - cached.fetchedAt < OIDCClient.metadataLifetime { return cached.metadata }
+        let metadata: ProviderMetadata
+        do {
+            metadata = try fetchMetadata()
+        } catch {
+            if let cached, error.isTransient { return cached.metadata }
+            throw error
+        }
+        discovered.withLock { $0 = (metadata, now) }
+        return metadata
+    }
+
+    private func fetchMetadata() throws(TelenoridError) -> ProviderMetadata {
         guard let issuer = configuration.settings[.issuer] else {
             throw TelenoridError(.configuration, "issuer is required for discovery")
         }
@@ -39,17 +60,20 @@ public final class OIDCClient: Sendable {
         }
         var metadata = try ProviderMetadata(json: response.body, expectedIssuer: issuer)
         // RFC 8414 is consulted only for what OIDC left out; its absence is normal.
-        if metadata.revocationEndpoint == nil || metadata.codeChallengeMethods.isEmpty,
-           let oauth = try? transport.send(HTTPRequest(url: urls.oauth, headers: [("Accept", "application/json")])),
-           oauth.status == 200, let extra = try? ProviderMetadata(json: oauth.body, expectedIssuer: issuer) {
-            metadata = metadata.filling(from: extra)
+        if metadata.revocationEndpoint == nil || metadata.codeChallengeMethods.isEmpty {
+            for url in urls.oauth == urls.oauthAppended ? [urls.oauth] : [urls.oauth, urls.oauthAppended] {
+                if let oauth = try? transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json")])),
+                   oauth.status == 200, let extra = try? ProviderMetadata(json: oauth.body, expectedIssuer: issuer) {
+                    metadata = metadata.filling(from: extra)
+                    break
+                }
+            }
         }
-        discovered.withLock { $0 = metadata }
         return metadata
     }
 
     /// The metadata if discovery ran, without fetching.
-    var metadata: ProviderMetadata? { discovered.withLock { $0 } }
+    var metadata: ProviderMetadata? { discovered.withLock { $0?.metadata } }
 
     /// The configuration with every endpoint the host did not set filled in from discovery.
     public func effectiveConfiguration() throws(TelenoridError) -> ClientConfiguration {

@@ -80,15 +80,17 @@ public struct JWK: Sendable {
     }
 
     static let coordinateSize = ["P-256": 32, "P-384": 48, "P-521": 66]
-    private static let curveNames: [String: StaticString] = ["P-256": "prime256v1", "P-384": "secp384r1", "P-521": "secp521r1"]
+    static let curveNames: [String: StaticString] = ["P-256": "prime256v1", "P-384": "secp384r1", "P-521": "secp521r1"]
 
     /// OSSL_PARAM_BLD keeps the pointers it is given until OSSL_PARAM_BLD_to_param, so names and string
     /// values must outlive the builder: static literals do, Swift's temporary C strings do not.
-    private static func stable(_ literal: StaticString) -> UnsafePointer<CChar> {
+    static func stable(_ literal: StaticString) -> UnsafePointer<CChar> {
         UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
-    private static func fromData(_ type: String, _ build: (OpaquePointer) -> Bool) throws(TelenoridError) -> PKey {
+    static let publicSelection = Int32(OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY)
+
+    static func fromData(_ type: String, selection: Int32 = publicSelection, _ build: (OpaquePointer) -> Bool) throws(TelenoridError) -> PKey {
         guard let builder = OSSL_PARAM_BLD_new() else { throw TelenoridError(.invalidResponse, "out of memory") }
         defer { OSSL_PARAM_BLD_free(builder) }
         guard build(builder), let params = OSSL_PARAM_BLD_to_param(builder) else {
@@ -98,7 +100,7 @@ public struct JWK: Sendable {
         guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw TelenoridError(.invalidResponse, "no \(type) support") }
         defer { EVP_PKEY_CTX_free(context) }
         var pkey: OpaquePointer? = nil
-        guard EVP_PKEY_fromdata_init(context) == 1, EVP_PKEY_fromdata(context, &pkey, Int32(OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY), params) == 1,
+        guard EVP_PKEY_fromdata_init(context) == 1, EVP_PKEY_fromdata(context, &pkey, selection, params) == 1,
               let pkey else {
             throw TelenoridError(.invalidResponse, "the \(type) key is not valid")
         }

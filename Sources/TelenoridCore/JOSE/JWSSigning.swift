@@ -1,12 +1,31 @@
 import COpenSSL
 
-/// A private key from PEM (PKCS#8 or traditional), for `private_key_jwt` client assertions.
+/// A client's private key, for `private_key_jwt` client assertions: PEM (PKCS#8 or traditional) or a
+/// private JWK (PrivateJWK.swift).
 public struct PrivateKey: Sendable {
     let key: PKey
-    /// The JWS algorithm this key signs with: RS256, ES256/384/512 by curve, or EdDSA.
+    /// The JWS algorithm this key signs with: RS256 (or the RSA algorithm a JWK declares), ES256/384/512
+    /// by curve, or EdDSA.
     public let algorithm: String
+    /// A JWK's `kid`, sent in the assertion's header so the provider knows which registered key to use.
+    public let keyID: String?
+
+    /// A JWK when the text is a JSON object, PEM otherwise.
+    public init(text: String) throws(TelenoridError) {
+        guard text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") else {
+            try self.init(pem: text)
+            return
+        }
+        let parsed: JSONValue
+        do { parsed = try JSON.parse(Array(text.utf8), limits: JSONLimits(maxDepth: 4)) } catch {
+            throw TelenoridError(.configuration, "client_private_key is not a valid JWK: \(error.message)")
+        }
+        guard let object = parsed.objectValue else { throw TelenoridError(.configuration, "client_private_key is not a JWK object") }
+        try self.init(jwk: object)
+    }
 
     public init(pem: String) throws(TelenoridError) {
+        keyID = nil
         var text = Array(pem.utf8)
         defer { text.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
         let parsed: OpaquePointer? = text.withUnsafeBytes { raw in
@@ -35,13 +54,25 @@ public struct PrivateKey: Sendable {
 extension JWS {
     /// A compact JWS of `payload` signed with a private key.
     public static func sign(payload: [UInt8], key: PrivateKey, keyID: String? = nil) throws(TelenoridError) -> String {
-        let input = signingInput(algorithm: key.algorithm, keyID: keyID, payload: payload)
+        let input = signingInput(algorithm: key.algorithm, keyID: keyID ?? key.keyID, payload: payload)
+        return input + "." + Base64URL.encode(try signature(over: input, key: key))
+    }
+
+    /// The signature of a JWS signing input (`header.payload`, both base64url) with a private key.
+    static func signature(over input: String, key: PrivateKey) throws(TelenoridError) -> [UInt8] {
         guard let spec = asymmetric[key.algorithm], let context = EVP_MD_CTX_new() else {
             throw TelenoridError(.configuration, "can't sign with \(key.algorithm)")
         }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit_ex(context, nil, spec.digest, nil, nil, key.key.pointer, nil) == 1 else {
+        var keyContext: OpaquePointer? = nil
+        guard EVP_DigestSignInit_ex(context, &keyContext, spec.digest, nil, nil, key.key.pointer, nil) == 1 else {
             throw TelenoridError(.configuration, "signing with \(key.algorithm) could not start")
+        }
+        if spec.pss {
+            guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
+                  EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST) == 1 else {
+                throw TelenoridError(.configuration, "PSS parameters could not be set")
+            }
         }
         var length = 0
         let bytes = Array(input.utf8)
@@ -57,7 +88,7 @@ extension JWS {
             guard let raw = rawSignature(der: signature, coordinateSize: size) else { throw TelenoridError(.configuration, "signing failed") }
             signature = raw
         }
-        return input + "." + Base64URL.encode(signature)
+        return signature
     }
 
     /// A compact JWS of `payload` MACed with a shared secret (client_secret_jwt).

@@ -99,7 +99,10 @@ public struct ProviderMetadata: Sendable, Equatable {
     }
 
     /// Where the documents live: OIDC appends to the issuer's path, RFC 8414 §3.1 inserts before it.
-    public static func discoveryURLs(issuer: String) throws(TelenoridError) -> (openid: String, oauth: String) {
+    /// `oauthAppended` is the issuer + `/.well-known/oauth-authorization-server` form that servers mounted
+    /// under a prefix publish (django-oauth-toolkit among them); it is tried when the RFC's location has
+    /// nothing. For an issuer without a path both forms are the same URL.
+    public static func discoveryURLs(issuer: String) throws(TelenoridError) -> (openid: String, oauth: String, oauthAppended: String) {
         let uri = try URI(parsing: issuer)
         guard uri.isSecureEndpoint, uri.query == nil, uri.fragment == nil, let host = uri.host else {
             throw TelenoridError(.insecure, "issuer must be an https URL without query or fragment (http only on loopback)")
@@ -109,6 +112,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         let hostPart = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         let authority = uri.port.map { "\(hostPart):\($0)" } ?? hostPart
         return (base + "/.well-known/openid-configuration",
-                "\(uri.scheme)://\(authority)/.well-known/oauth-authorization-server\(trimmedPath)")
+                "\(uri.scheme)://\(authority)/.well-known/oauth-authorization-server\(trimmedPath)",
+                base + "/.well-known/oauth-authorization-server")
     }
 }

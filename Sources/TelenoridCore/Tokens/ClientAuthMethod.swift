@@ -36,7 +36,11 @@ public enum ClientAuthMethod: Sendable, Equatable {
         case "client_secret_basic": self = .clientSecretBasic(secret: try need(secret, "client_secret"))
         case "client_secret_post": self = .clientSecretPost(secret: try need(secret, "client_secret"))
         case "client_secret_jwt": self = .clientSecretJWT(secret: try need(secret, "client_secret"))
-        case "private_key_jwt": self = .privateKeyJWT(key: try need(key, "client_private_key"))
+        case "private_key_jwt":
+            // Parsed here once so a bad key fails when the configuration is built, not at the first token request.
+            let text = try need(key, "client_private_key")
+            _ = try PrivateKey(text: text)
+            self = .privateKeyJWT(key: text)
         default: throw TelenoridError(.configuration, "unknown token_endpoint_auth_method \(method)")
         }
     }

@@ -1,0 +1,120 @@
+import COpenSSL
+
+/// Private keys written as JWKs (RFC 7517 §4, RFC 7518 §6.2.2 and §6.3.2, RFC 8037 §2): the form a
+/// provider's registration page or `jwk` tooling hands a client for `private_key_jwt`.
+extension PrivateKey {
+    init(jwk object: JSONObject) throws(TelenoridError) {
+        func string(_ name: String) throws(TelenoridError) -> String? {
+            guard let value = object[name] else { return nil }
+            guard let text = value.stringValue else { throw TelenoridError(.configuration, "client_private_key member \(name) is not a string") }
+            return text
+        }
+        // Every number is returned as wiped-on-release storage: most of them are the secret key.
+        func bytes(_ name: String) throws(TelenoridError) -> SecretBytes {
+            guard let text = try string(name), let decoded = Base64URL.decode(text), !decoded.isEmpty else {
+                throw TelenoridError(.configuration, "client_private_key member \(name) is missing or not base64url")
+            }
+            return SecretBytes(decoded)
+        }
+        let declared = try string("alg")
+        keyID = try string("kid")
+        if let use = try string("use"), use != "sig" { throw TelenoridError(.configuration, "client_private_key is not a signing key (use \(use))") }
+        switch try string("kty") {
+        case "RSA":
+            // RFC 7518 §6.3.2: the CRT members come all together or not at all; "oth" (multi-prime) is not supported.
+            guard object["oth"] == nil else { throw TelenoridError(.configuration, "multi-prime RSA keys are not supported") }
+            var members = [("n", "n"), ("e", "e"), ("d", "d")]
+            if object["p"] != nil || object["q"] != nil || object["dp"] != nil || object["dq"] != nil || object["qi"] != nil {
+                members += [("p", "rsa-factor1"), ("q", "rsa-factor2"), ("dp", "rsa-exponent1"), ("dq", "rsa-exponent2"), ("qi", "rsa-coefficient1")]
+            }
+            var numbers: [(String, SecretBytes)] = []
+            for (member, parameter) in members { numbers.append((parameter, try bytes(member))) }
+            key = try PrivateKey.assemble("RSA", numbers: numbers)
+            guard EVP_PKEY_get_bits(key.pointer) >= 2048 else { throw TelenoridError(.configuration, "client_private_key: RSA keys under 2048 bits are refused") }
+            let algorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]
+            if let declared, !algorithms.contains(declared) { throw TelenoridError(.configuration, "client_private_key: an RSA key can't sign \(declared)") }
+            algorithm = declared ?? "RS256"
+        case "EC":
+            guard let curve = try string("crv"), let size = JWK.coordinateSize[curve], let group = JWK.curveNames[curve] else {
+                throw TelenoridError(.configuration, "client_private_key: EC curve \((try? string("crv")) ?? "none") is not supported")
+            }
+            let x = try bytes("x"), y = try bytes("y"), d = try bytes("d")
+            guard x.count == size, y.count == size, d.count == size else {
+                throw TelenoridError(.configuration, "client_private_key: EC members are not \(size) bytes for \(curve)")
+            }
+            let point = SecretBytes([0x04] + x.bytes + y.bytes)
+            key = try PrivateKey.assemble("EC", numbers: [("priv", d)], point: point, group: group)
+            let expected = ["P-256": "ES256", "P-384": "ES384", "P-521": "ES512"][curve] ?? ""
+            if let declared, declared != expected { throw TelenoridError(.configuration, "client_private_key: a \(curve) key signs \(expected), not \(declared)") }
+            algorithm = expected
+        case "OKP":
+            guard try string("crv") == "Ed25519" else { throw TelenoridError(.configuration, "client_private_key: only the Ed25519 OKP curve is supported") }
+            let d = try bytes("d"), x = try bytes("x")
+            guard d.count == 32, x.count == 32,
+                  let pkey = d.bytes.withUnsafeBufferPointer({ EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32) }) else {
+                throw TelenoridError(.configuration, "client_private_key: Ed25519 members are not 32 valid bytes")
+            }
+            key = PKey(pkey)
+            // The public half is derived from d; a JWK whose x disagrees is two keys glued together.
+            var derived = [UInt8](repeating: 0, count: 32)
+            var length = 32
+            guard EVP_PKEY_get_raw_public_key(pkey, &derived, &length) == 1, length == 32, derived == x.bytes else {
+                throw TelenoridError(.configuration, "client_private_key: Ed25519 x is not the public key of d")
+            }
+            if let declared, declared != "EdDSA" { throw TelenoridError(.configuration, "client_private_key: an Ed25519 key signs EdDSA, not \(declared)") }
+            algorithm = "EdDSA"
+        case let other:
+            throw TelenoridError(.configuration, "client_private_key: key type \(other ?? "none") can't sign client assertions")
+        }
+    }
+
+    /// An RSA or EC key pair from its numbers, checked to be consistent (public half matches private).
+    private static func assemble(_ type: String, numbers: [(String, SecretBytes)], point: SecretBytes? = nil,
+                                 group: StaticString? = nil) throws(TelenoridError) -> PKey {
+        var bignums: [(StaticString, OpaquePointer)] = []
+        defer { for (_, bn) in bignums { BN_clear_free(bn) } }
+        for (name, value) in numbers {
+            // Parameter names must outlive the builder (see JWK.stable), so they are mapped to literals.
+            guard let literal = parameterNames[name],
+                  let bn = value.bytes.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32(truncatingIfNeeded: $0.count), nil) }) else {
+                throw TelenoridError(.configuration, "client_private_key: \(type) numbers are not valid")
+            }
+            bignums.append((literal, bn))
+        }
+        let selection = Int32(OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
+        let pointBytes = point?.bytes ?? []
+        let built: Result<PKey, TelenoridError> = pointBytes.withUnsafeBufferPointer { pointBuffer in
+            do throws(TelenoridError) {
+                return .success(try JWK.fromData(type, selection: selection) { builder in
+                    if let group {
+                        guard OSSL_PARAM_BLD_push_utf8_string(builder, JWK.stable("group"), JWK.stable(group), 0) == 1,
+                              OSSL_PARAM_BLD_push_octet_string(builder, JWK.stable("pub"), pointBuffer.baseAddress, pointBuffer.count) == 1 else { return false }
+                    }
+                    for (name, bn) in bignums where OSSL_PARAM_BLD_push_BN(builder, JWK.stable(name), bn) != 1 { return false }
+                    return true
+                })
+            } catch {
+                return .failure(error)
+            }
+        }
+        let key: PKey
+        switch built {
+        case .success(let made): key = made
+        case .failure: throw TelenoridError(.configuration, "client_private_key is not a valid \(type) private key")
+        }
+        // fromdata takes the numbers as given; a pairwise check refuses a d that does not belong to n/e
+        // or to the EC point, which would only show up later as the provider refusing every assertion.
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw TelenoridError(.configuration, "out of memory") }
+        defer { EVP_PKEY_CTX_free(context) }
+        // (An RSA key given without its primes has nothing to check d against: it is taken as given.)
+        let checkable = !(type == "RSA" && numbers.count == 3)
+        guard !checkable || EVP_PKEY_pairwise_check(context) == 1 else { throw TelenoridError(.configuration, "client_private_key: the private and public \(type) numbers do not belong together") }
+        return key
+    }
+
+    private static let parameterNames: [String: StaticString] = [
+        "n": "n", "e": "e", "d": "d", "priv": "priv",
+        "rsa-factor1": "rsa-factor1", "rsa-factor2": "rsa-factor2", "rsa-exponent1": "rsa-exponent1",
+        "rsa-exponent2": "rsa-exponent2", "rsa-coefficient1": "rsa-coefficient1",
+    ]
+}
