@@ -20,8 +20,10 @@ cc=${CC:-cc}
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_c.c -Lout/lib -ltelenorid -lcrypto \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_c
 $cc -O2 -std=gnu11 -Wall bench/dlopen_time.c -ldl -o out/bench/dlopen_time
+$cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_refresh.c -Lout/lib -ltelenorid -lcurl \
+    -Wl,-rpath,"$root/out/lib" -o out/bench/bench_refresh
 
-python3 -c "import authlib, requests" 2>/dev/null || python3 -m pip install -q authlib requests
+python3 -c "import authlib, requests, pycurl" 2>/dev/null || python3 -m pip install -q authlib requests pycurl
 
 echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 --version)"
 echo "== library: $(stat -L -c %s out/lib/libtelenorid.so.0) bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
@@ -29,3 +31,12 @@ echo
 out/bench/bench_c "$c_iterations" "$rounds"
 echo
 PYTHONPATH="$root/bindings/python" python3 bench/bench_python.py "$py_iterations" "$rounds"
+
+# Round trips against a local token endpoint (nginx), from C and from Python.
+server=$root/out/bench/token-server
+port=$(bash bench/token_server.sh start "$server")
+trap 'bash bench/token_server.sh stop "$server"' EXIT
+echo
+out/bench/bench_refresh "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-2000}" "$rounds"
+echo
+PYTHONPATH="$root/bindings/python" python3 bench/bench_refresh.py "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-1000}" "$rounds"
