@@ -12,21 +12,27 @@ public enum PercentEncoding {
     public static func appendEncoded(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            let table = unreservedTable
-            var length = 0
-            for byte in bytes { length += table[Int(byte)] ? 1 : 3 }
-            out.reserveCapacity(out.count + length)
-            let hex = hexDigits
-            for byte in bytes {
-                if table[Int(byte)] {
-                    out.append(byte)
-                } else {
-                    out.append(UInt8(ascii: "%"))
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0x0F)])
-                }
+            // Runs of unreserved bytes (nearly all of an authorization URL) are copied whole; only the
+            // bytes between runs are escaped. The loop's own bound keeps every index inside `bytes`.
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index &+= 1
+                if isUnreserved(byte) { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<(index &- 1)]))
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
+                runStart = index
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
         }
+    }
+
+    /// The upper-case hex digit of a value 0...15 (RFC 3986 §2.1 prefers upper case).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &+ (value &- 10)
     }
 
     /// Decodes `%XX` escapes and, when `plusIsSpace`, `+` as a space. Malformed escapes and byte
@@ -66,8 +72,6 @@ public enum PercentEncoding {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-    private static let unreservedTable: [Bool] = (0...255).map { isUnreserved(UInt8($0)) }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
