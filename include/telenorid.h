@@ -386,8 +386,10 @@ typedef struct telenorid_app_callback telenorid_app_callback;
 /* Checks what the provider's app opened at the app_callback_uri: `state` must match the pending
  * request and `resume_uri`, when present, must be https on `allowed_resume_host` (NULL: the
  * authorization endpoint's host). An `error` parameter — also in the form `state=...?error=...` that
- * the provider's own examples show — fails with TELENORID_E_AUTHORIZATION_ERROR. The pending request
- * is not consumed: the code still arrives at the redirect URI. */
+ * the provider's own examples show — fails with TELENORID_E_AUTHORIZATION_ERROR. A URL that is not the
+ * request's app_callback_uri fails with TELENORID_E_REDIRECT_MISMATCH, and a pending request that did not
+ * ask for the app-to-app flow with TELENORID_E_CONFIGURATION. The pending request is not consumed: the
+ * code still arrives at the redirect URI. */
 telenorid_status telenorid_pending_auth_handle_app_callback(const telenorid_pending_auth *pending,
                                                             const char *callback_url,
                                                             const char *allowed_resume_host,
