@@ -20,10 +20,12 @@ cc=${CC:-cc}
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_c.c -Lout/lib -ltelenorid -lcrypto \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_c
 $cc -O2 -std=gnu11 -Wall bench/dlopen_time.c -ldl -o out/bench/dlopen_time
+$cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_id_token.c -Lout/lib -ltelenorid -lcrypto \
+    -Wl,-rpath,"$root/out/lib" -o out/bench/bench_id_token
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_refresh.c -Lout/lib -ltelenorid -lcurl \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_refresh
 
-python3 -c "import authlib, requests, pycurl" 2>/dev/null || python3 -m pip install -q authlib requests pycurl
+python3 -c "import authlib, requests, pycurl, jwt, joserfc" 2>/dev/null || python3 -m pip install -q authlib requests pycurl pyjwt joserfc
 
 echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 --version)"
 echo "== library: $(stat -L -c %s out/lib/libtelenorid.so.0) bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
@@ -32,10 +34,16 @@ out/bench/bench_c "$c_iterations" "$rounds"
 echo
 PYTHONPATH="$root/bindings/python" python3 bench/bench_python.py "$py_iterations" "$rounds"
 
-# Round trips against a local token endpoint (nginx), from C and from Python.
+# ID token validation, then round trips against a local token endpoint (nginx), from C and from Python.
 server=$root/out/bench/token-server
 port=$(bash bench/token_server.sh start "$server")
 trap 'bash bench/token_server.sh stop "$server"' EXIT
+nonce=$(python3 bench/make_id_token.py "$server" "http://127.0.0.1:$port")
+echo
+out/bench/bench_id_token "http://127.0.0.1:$port" "http://127.0.0.1:$port/jwks" "$server/token" "$server/public.pem" "$nonce" \
+    "${ID_TOKEN_ITERATIONS:-5000}" "$rounds"
+echo
+PYTHONPATH="$root/bindings/python" python3 bench/bench_id_token.py "${ID_TOKEN_ITERATIONS:-2000}" "$rounds"
 echo
 out/bench/bench_refresh "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-2000}" "$rounds"
 echo

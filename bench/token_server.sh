@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A token endpoint for the round-trip benchmarks: nginx on 127.0.0.1 answering every POST /token with the
-# same refresh response, so what differs between the clients measured is the client alone.
+# same refresh response, so what differs between the clients measured is the client alone; and GET /jwks
+# serving <dir>/jwks.json for the ID token benchmark.
 #
 #   bench/token_server.sh start <dir>   → prints the port; nginx runs in the background (pid in <dir>)
 #   bench/token_server.sh stop <dir>
@@ -32,6 +33,10 @@ http {
         location = /token {
             default_type application/json;
             return 200 '$body';
+        }
+        location = /jwks {
+            default_type application/json;
+            alias $dir/jwks.json;
         }
     }
 }

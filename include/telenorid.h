@@ -425,6 +425,14 @@ telenorid_status telenorid_client_discover(telenorid_client *client);
  * telenorid_auth_request_new(). Discovers first if needed. */
 telenorid_status telenorid_client_config(telenorid_client *client, telenorid_config **out);
 
+/* Validates an ID token the host holds (saved earlier, or handed to a backend) as sign-in does, except
+ * for what only sign-in knows (at_hash, max_age): the signature with the provider's keys (fetched and
+ * cached like discovery), iss, aud and azp, exp, iat and nbf within the clock tolerance and, when `nonce`
+ * is not NULL, the nonce. *out is {"header": {...}, "claims": {...}}. A token that fails is
+ * TELENORID_E_TOKEN_INVALID with the reason in the message. Any thread. */
+telenorid_status telenorid_client_verify_id_token(telenorid_client *client, const char *id_token, const char *nonce,
+                                                  char **out);
+
 /* Frees a client. Auth states created from it keep it alive. NULL is a no-op. */
 void telenorid_client_free(telenorid_client *client);
 

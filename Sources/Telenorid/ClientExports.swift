@@ -32,3 +32,20 @@ public func telenorid_client_config(_ client: OpaquePointer?, _ out: UnsafeMutab
 public func telenorid_client_free(_ client: OpaquePointer?) {
     release(client)
 }
+
+@c @implementation
+public func telenorid_client_verify_id_token(_ client: OpaquePointer?, _ idToken: UnsafePointer<CChar>?,
+                                             _ nonce: UnsafePointer<CChar>?,
+                                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(client, as: ClientHandle.self, "client")
+        let token = try inputString(idToken, "id_token")
+        let expectedNonce = try optionalInputString(nonce, "nonce")
+        let out = try outPointer(out)
+        let verified = try handle.client.verifyIDToken(token, nonce: expectedNonce)
+        var result = JSONObject()
+        result.set("header", .object(verified.header))
+        result.set("claims", .object(verified.claims))
+        try writeString(JSON.serialize(.object(result)), to: out)
+    }
+}

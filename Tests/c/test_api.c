@@ -516,6 +516,9 @@ static void test_null_arguments(void) {
     CHECK_NULL_ARG("config", telenorid_client_new(NULL, &client));
     CHECK_NULL_ARG("out", telenorid_client_new(h.config, NULL));
     CHECK_NULL_ARG("client", telenorid_client_discover(NULL));
+    CHECK_NULL_ARG("client", telenorid_client_verify_id_token(NULL, "a.b.c", NULL, &s));
+    CHECK_NULL_ARG("id_token", telenorid_client_verify_id_token(h.client, NULL, NULL, &s));
+    CHECK_NULL_ARG("out", telenorid_client_verify_id_token(h.client, "a.b.c", NULL, NULL));
     CHECK_NULL_ARG("client", telenorid_client_config(NULL, &config));
     CHECK_NULL_ARG("out", telenorid_client_config(h.client, NULL));
     CHECK_NULL_ARG("client", telenorid_client_exchange_code(NULL, h.callback, &state));
@@ -596,6 +599,7 @@ static void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_app_callback_resume_uri(AS(telenorid_app_callback, h.callback), &s));
     CHECK_WRONG_KIND(telenorid_client_new(AS(telenorid_config, h.state), AS(telenorid_client *, &out)));
     CHECK_WRONG_KIND(telenorid_client_discover(AS(telenorid_client, h.config)));
+    CHECK_WRONG_KIND(telenorid_client_verify_id_token(AS(telenorid_client, h.state), "a.b.c", NULL, &s));
     CHECK_WRONG_KIND(telenorid_client_config(AS(telenorid_client, h.state), AS(telenorid_config *, &out)));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(AS(telenorid_client, h.config), h.callback, AS(telenorid_auth_state *, &out)));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(h.client, AS(telenorid_callback, h.app_callback), AS(telenorid_auth_state *, &out)));
@@ -668,6 +672,8 @@ static void test_invalid_utf8(void) {
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_end_session_url(h.state, bad, NULL, &s));
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_end_session_url(h.state, NULL, bad, &s));
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_restore(h.client, bad, AS(telenorid_auth_state *, &out)));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_verify_id_token(h.client, bad, NULL, &s));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_verify_id_token(h.client, "a.b.c", bad, &s));
         free(json);
         free(url);
     }
@@ -1728,6 +1734,9 @@ static void test_client_sign_in(void) {
     CHECK_CONFIG(effective, TELENORID_CONFIG_CLIENT_ID, "c-1");
     CHECK_STATUS(TELENORID_OK, telenorid_client_discover(client));
     CHECK(stub_hits(&server, "GET", "/.well-known/openid-configuration") == 1); /* cached */
+    /* A token that is not a JWS is refused before any key is fetched. */
+    char *verified = SENTINEL;
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_TOKEN_INVALID, verified, telenorid_client_verify_id_token(client, "not.a.jwt", NULL, &verified));
 
     /* Sign in: request, callback, exchange. */
     telenorid_pending_auth *pending = make_pending(effective, 0);

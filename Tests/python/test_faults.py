@@ -128,6 +128,17 @@ def test_id_token_faults(client, provider, name, make):
         exchange(client, provider, lambda nonce: Response(body=tokens(provider, nonce, id_token=make(provider, nonce))))
 
 
+VERIFY_FAULTS = [fault for fault in ID_TOKEN_FAULTS if fault[0] != "at_hash mismatch"]  # at_hash needs the access token
+
+
+@pytest.mark.parametrize("name,make", VERIFY_FAULTS, ids=[f[0] for f in VERIFY_FAULTS])
+def test_verify_id_token_faults(client, provider, name, make):
+    """The same faults, for an ID token verified on its own (telenorid_client_verify_id_token)."""
+    assert client.verify_id_token(provider.id_token(CLIENT, "n-1"), nonce="n-1")["claims"]["sub"] == "alice"
+    with pytest.raises(telenorid.TokenInvalid):
+        client.verify_id_token(make(provider, "n-1"), nonce="n-1")
+
+
 def test_valid_id_token_with_at_hash(client, provider):
     digest = hashlib.sha256(b"at-1").digest()
     state = exchange(client, provider, lambda nonce: Response(body=tokens(

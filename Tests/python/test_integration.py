@@ -6,6 +6,9 @@ import threading
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import base64
+import json
+
 import pytest
 import requests
 
@@ -57,6 +60,18 @@ def test_full_login_refresh_revoke(provider):
     userinfo = state.userinfo()
     assert userinfo["sub"] == claims["sub"]
     assert userinfo["given_name"] == "Alice" and userinfo["email"] == "alice@example.com"
+
+    # The ID token verifies again later with the provider's keys; a wrong nonce or a changed claim does not.
+    id_token = state.get("id_token")
+    verified = client.verify_id_token(id_token, nonce=pending.nonce)
+    assert verified["claims"] == claims and verified["header"]["alg"] == "RS256"
+    assert client.verify_id_token(id_token)["claims"]["sub"] == claims["sub"]
+    with pytest.raises(telenorid.TokenInvalid):
+        client.verify_id_token(id_token, nonce="another")
+    header, payload, signature = id_token.split(".")
+    forged = base64.urlsafe_b64encode(json.dumps(dict(claims, sub="mallory")).encode()).rstrip(b"=").decode()
+    with pytest.raises(telenorid.TokenInvalid):
+        client.verify_id_token(f"{header}.{forged}.{signature}")
 
     # The access token works at the provider's own protected resource.
     access = state.fresh_access_token()

@@ -74,6 +74,14 @@ extension OIDCClient {
         return claims
     }
 
+    /// An ID token the host holds (one saved earlier, or one a backend was handed), validated as on sign-in
+    /// except for what only the sign-in knows (at_hash, max_age): signature with the provider's keys,
+    /// iss, aud/azp, exp/iat/nbf and, when given, the nonce. Returns its header and claims.
+    public func verifyIDToken(_ token: String, nonce: String?) throws(TelenoridError) -> (header: JSONObject, claims: JSONObject) {
+        let claims = try validateIDToken(token, expectations: IDTokenExpectations(nonce: nonce))
+        return (try JWS(compact: token).header, claims)
+    }
+
     /// A signed userinfo response (OIDC Core §5.3.2): signature, and iss/aud when present.
     func verifySignedUserinfo(_ token: String) throws(TelenoridError) -> JSONObject {
         let jws = try JWS(compact: token)

@@ -806,6 +806,16 @@ class Client(_Handle):
             _raise(status)
         return AuthState._adopt(state, self)
 
+    def verify_id_token(self, id_token: str, nonce: Optional[str] = None) -> Dict[str, Any]:
+        """Validates an ID token with the provider's keys (signature, iss, aud, azp, exp, iat, nbf and the
+        nonce when given) and returns ``{"header": {...}, "claims": {...}}``; raises TokenInvalid."""
+        import json
+
+        text = _string_call(_lib.telenorid_client_verify_id_token, self._ptr(), _str(id_token, "id_token"),
+                            _opt_str(nonce, "nonce"))
+        verified: Dict[str, Any] = json.loads(text or "{}")
+        return verified
+
     def restore(self, json: str) -> "AuthState":
         """Restores :meth:`AuthState.serialize`'s output for this client."""
         encoded = _str(json, "json")

@@ -188,6 +188,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_client_new": (status_t, [ConfigP, POINTER(ClientP)]),
     "telenorid_client_discover": (status_t, [ClientP]),
     "telenorid_client_config": (status_t, [ClientP, POINTER(ConfigP)]),
+    "telenorid_client_verify_id_token": (status_t, [ClientP, c_char_p, c_char_p, out_string]),
     "telenorid_client_free": (None, [ClientP]),
     # Auth state
     "telenorid_client_exchange_code": (status_t, [ClientP, CallbackP, POINTER(AuthStateP)]),

@@ -1,0 +1,163 @@
+/* Benchmark, not a test: ID token validation from C (RS256 signature, iss, aud, exp, iat, nonce), with
+ * libtelenorid beside a reference written directly against OpenSSL: split, base64url-decode, verify the
+ * signature with a key parsed once, and find the claims in the payload with strstr — less than a
+ * validation (no JSON parsing, no key selection by kid, no algorithm allow-list), so a lower bound.
+ *
+ *   bench_id_token <issuer> <jwks_uri> <token file> <public key PEM file> <nonce> [validations per round] [rounds]
+ *
+ * Prints µs per validation (thread CPU time), best round of several with the two interleaved, and the
+ * ratio library / reference. */
+#define _GNU_SOURCE
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <telenorid.h>
+#include <time.h>
+
+#define CLIENT_ID "bench-client"
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void check(telenorid_status status, const char *what) {
+    if (status == TELENORID_OK) return;
+    telenorid_error *error = telenorid_error_last();
+    fprintf(stderr, "bench_id_token: %s failed: %s (%s)\n", what, telenorid_error_message(error), telenorid_status_str(status));
+    telenorid_error_free(error);
+    exit(1);
+}
+
+static char *read_file(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (!file) { perror(path); exit(1); }
+    static char buffer[65536];
+    size_t length = fread(buffer, 1, sizeof buffer - 1, file);
+    fclose(file);
+    while (length && (buffer[length - 1] == '\n' || buffer[length - 1] == '\r')) length--;
+    buffer[length] = 0;
+    return strdup(buffer);
+}
+
+/* ---- the reference ----------------------------------------------------------------------------------- */
+static EVP_PKEY *public_key;
+static const char *token, *issuer, *nonce;
+
+static int b64url_value(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '-') return 62;
+    if (c == '_') return 63;
+    return -1;
+}
+
+static size_t b64url_decode(const char *in, size_t n, unsigned char *out) {
+    size_t o = 0;
+    uint32_t bits = 0;
+    int count = 0;
+    for (size_t i = 0; i < n; i++) {
+        int v = b64url_value((unsigned char)in[i]);
+        if (v < 0) return (size_t)-1;
+        bits = bits << 6 | (uint32_t)v;
+        if (++count == 4) {
+            out[o++] = (unsigned char)(bits >> 16); out[o++] = (unsigned char)(bits >> 8); out[o++] = (unsigned char)bits;
+            bits = 0; count = 0;
+        }
+    }
+    if (count == 2) out[o++] = (unsigned char)(bits >> 4);
+    if (count == 3) { out[o++] = (unsigned char)(bits >> 10); out[o++] = (unsigned char)(bits >> 2); }
+    return o;
+}
+
+static int reference_validate(void) {
+    const char *dot1 = strchr(token, '.'), *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+    if (!dot2) return 0;
+    unsigned char signature[512], payload[4096];
+    size_t signature_length = b64url_decode(dot2 + 1, strlen(dot2 + 1), signature);
+    size_t payload_length = b64url_decode(dot1 + 1, (size_t)(dot2 - dot1 - 1), payload);
+    if (signature_length > sizeof signature || payload_length >= sizeof payload) return 0;
+    payload[payload_length] = 0;
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    int ok = EVP_DigestVerifyInit(context, NULL, EVP_sha256(), NULL, public_key) == 1 &&
+             EVP_DigestVerify(context, signature, signature_length, (const unsigned char *)token, (size_t)(dot2 - token)) == 1;
+    EVP_MD_CTX_free(context);
+    char expect[512];
+    snprintf(expect, sizeof expect, "\"iss\": \"%s\"", issuer);
+    const char *exp = strstr((const char *)payload, "\"exp\": ");
+    ok = ok && strstr((const char *)payload, expect) && strstr((const char *)payload, "\"aud\": \"" CLIENT_ID "\"") &&
+         exp && strtoll(exp + 7, NULL, 10) > (long long)time(NULL) && strstr((const char *)payload, nonce);
+    return ok;
+}
+
+/* ---- the library ------------------------------------------------------------------------------------- */
+static telenorid_client *client;
+
+static int library_validate(void) {
+    char *claims = NULL;
+    check(telenorid_client_verify_id_token(client, token, nonce, &claims), "verify_id_token");
+    int ok = claims != NULL;
+    telenorid_string_free(claims);
+    return ok;
+}
+
+static double timed(int (*validate)(void), int n) {
+    uint64_t start = now_ns();
+    for (int i = 0; i < n; i++) {
+        if (!validate()) { fprintf(stderr, "bench_id_token: a validation failed\n"); exit(1); }
+    }
+    return (double)(now_ns() - start) / n / 1000.0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 6) {
+        fprintf(stderr, "usage: bench_id_token <issuer> <jwks_uri> <token file> <public key PEM file> <nonce> [n] [rounds]\n");
+        return 2;
+    }
+    issuer = argv[1];
+    token = read_file(argv[3]);
+    nonce = argv[5];
+    int n = argc > 6 ? atoi(argv[6]) : 5000;
+    int rounds = argc > 7 ? atoi(argv[7]) : 5;
+    if (n <= 0 || rounds <= 0) return 2;
+    char *pem = read_file(argv[4]);
+    BIO *bio = BIO_new_mem_buf(pem, -1);
+    public_key = PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+    BIO_free(bio);
+    if (!public_key) { fprintf(stderr, "bench_id_token: bad public key\n"); return 1; }
+
+    telenorid_config_builder *builder;
+    telenorid_config *config;
+    check(telenorid_config_builder_new(&builder), "config_builder_new");
+    check(telenorid_config_builder_set(builder, TELENORID_CONFIG_ISSUER, issuer), "set issuer");
+    check(telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_ID, CLIENT_ID), "set client_id");
+    check(telenorid_config_builder_set(builder, TELENORID_CONFIG_REDIRECT_URI, "com.example.app:/oauth2redirect"), "set redirect_uri");
+    check(telenorid_config_builder_set(builder, TELENORID_CONFIG_JWKS_URI, argv[2]), "set jwks_uri");
+    check(telenorid_config_builder_set(builder, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, "http://127.0.0.1/authorize"), "set authorization_endpoint");
+    check(telenorid_config_builder_set(builder, TELENORID_CONFIG_TOKEN_ENDPOINT, "http://127.0.0.1/token"), "set token_endpoint");
+    check(telenorid_config_builder_build(builder, &config), "config_builder_build");
+    telenorid_config_builder_free(builder);
+    check(telenorid_client_new(config, &client), "client_new");
+
+    timed(library_validate, 20);  /* the key set is fetched once, then cached */
+    timed(reference_validate, 20);
+    double library = 1e30, reference = 1e30;
+    for (int round = 0; round < rounds; round++) {
+        double a = timed(library_validate, n), b = timed(reference_validate, n);
+        if (a < library) library = a;
+        if (b < reference) reference = b;
+    }
+    printf("ID token validation from C (RS256, 2048-bit key), µs/op thread CPU time, best of %d rounds of %d\n", rounds, n);
+    printf("  %-58s %8.1f\n", "libtelenorid telenorid_client_verify_id_token", library);
+    printf("  %-58s %8.1f\n", "OpenSSL reference (signature + strstr claims, a lower bound)", reference);
+    printf("  %-58s %8.2f\n", "ratio libtelenorid / reference", library / reference);
+    telenorid_client_free(client);
+    telenorid_config_free(config);
+    EVP_PKEY_free(public_key);
+    return 0;
+}
