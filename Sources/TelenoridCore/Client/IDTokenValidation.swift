@@ -13,7 +13,10 @@ struct IDTokenExpectations {
 extension OIDCClient {
     /// Validates an ID token as OIDC Core §3.1.3.7 lists, and returns its claims.
     func validateIDToken(_ token: String, expectations: IDTokenExpectations) throws(TelenoridError) -> JSONObject {
-        let jws = try JWS(compact: token)
+        try validateIDToken(try JWS(compact: token), expectations: expectations)
+    }
+
+    func validateIDToken(_ jws: JWS, expectations: IDTokenExpectations) throws(TelenoridError) -> JSONObject {
         let claims = try verifiedClaims(jws, allowed: configuration.idTokenAlgorithms, what: "ID token")
         let now = clock()
         let tolerance = configuration.clockToleranceSeconds
@@ -78,8 +81,8 @@ extension OIDCClient {
     /// except for what only the sign-in knows (at_hash, max_age): signature with the provider's keys,
     /// iss, aud/azp, exp/iat/nbf and, when given, the nonce. Returns its header and claims.
     public func verifyIDToken(_ token: String, nonce: String?) throws(TelenoridError) -> (header: JSONObject, claims: JSONObject) {
-        let claims = try validateIDToken(token, expectations: IDTokenExpectations(nonce: nonce))
-        return (try JWS(compact: token).header, claims)
+        let jws = try JWS(compact: token)
+        return (jws.header, try validateIDToken(jws, expectations: IDTokenExpectations(nonce: nonce)))
     }
 
     /// A signed userinfo response (OIDC Core §5.3.2): signature, and iss/aud when present.
