@@ -29,6 +29,9 @@ python3 -c "import authlib, requests, pycurl, jwt, joserfc" 2>/dev/null || pytho
 
 echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 --version)"
 echo "== library: $(stat -L -c %s out/lib/libtelenorid.so.0) bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
+# For scale: most of the load is libtelenorid's own dependencies, libcurl first (with its TLS, LDAP, SSH, ...).
+curl_so=$(ldd out/lib/libtelenorid.so.0 | awk '/libcurl/ {print $3}')
+echo "   of which libcurl alone ($curl_so): $(out/bench/dlopen_time "$curl_so")"
 echo
 out/bench/bench_c "$c_iterations" "$rounds"
 echo
