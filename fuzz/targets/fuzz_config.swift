@@ -5,8 +5,8 @@
 // Properties beyond not crashing (a violation traps):
 //  - an accepted configuration builds an authorization request whose pending authorization serializes,
 //    restores under that configuration and serializes again to the same text;
-//  - an accepted configuration's client authentication (including a client_private_key PEM, parsed by
-//    OpenSSL) either works or fails with an error, never prompting for a pass phrase, and its discovery
+//  - an accepted configuration's client authentication (including a client_private_key, PEM parsed by
+//    OpenSSL or a private JWK) either works or fails with an error, never prompting for a pass phrase, and its discovery
 //    URLs can be derived or refused;
 //  - a restored pending authorization re-serializes to text that restores to the same serialization,
 //    and keeps the configuration's client id and redirect URI.
