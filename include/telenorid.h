@@ -566,7 +566,8 @@ telenorid_status telenorid_line_auth_valid_for(const telenorid_line_auth *line_a
  * request is not thread-safe (see telenorid_auth_request); the line authenticator is. */
 telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telenorid_auth_request *request);
 
-/* Frees a line authenticator; an exchange running on another thread finishes first. NULL is a no-op. */
+/* Frees a line authenticator and its kept session. No other thread may still be calling it. NULL is a
+ * no-op. */
 void telenorid_line_auth_free(telenorid_line_auth *line_auth);
 
 #ifdef __cplusplus

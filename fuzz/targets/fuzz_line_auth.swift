@@ -14,7 +14,7 @@
 @testable import TelenoridCore
 
 private let policy: AlohaPolicy = {
-    do { return try AlohaPolicy(alohaURL: "https://aloha.example:8443/base/") } catch {
+    do throws(TelenoridError) { return try AlohaPolicy(alohaURL: "https://aloha.example:8443/base/") } catch {
         fatalError("fuzz_line_auth: the fixed Aloha URL was refused: \(error.message)")
     }
 }()
@@ -55,7 +55,7 @@ public func fuzzLineAuth(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
             // The transport re-checks the same text with libcurl's parser before connecting; it may refuse
             // what libcurl reads differently, but must never call an https Aloha redirect insecure.
-            do { _ = try RequestTarget(url, allowPlainHTTP: false) } catch {
+            do throws(TelenoridError) { _ = try RequestTarget(url, allowPlainHTTP: false) } catch {
                 if error.kind == .insecure { fail("policy and transport disagree on \(url): \(error.message)", bytes) }
             }
         }
