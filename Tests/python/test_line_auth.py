@@ -144,10 +144,10 @@ def test_hanging_aloha_times_out(aloha):
 
 
 def test_tls_is_verified_with_the_configured_ca(aloha):
-    line_auth = telenorid.LineAuth(config(aloha, "untrusted", ca_file=str(SUPPORT / "provider" / "browser.py")))
-    with pytest.raises(telenorid.TelenoridError) as caught:
+    # Without the test CA the system's trust store is used, which does not know the stand-in's issuer.
+    line_auth = telenorid.LineAuth(config(aloha, "untrusted", ca_file=None))
+    with pytest.raises(telenorid.TLSError):
         line_auth.run()
-    assert isinstance(caught.value, (telenorid.TLSError, telenorid.NetworkError))
     assert stats(aloha, "untrusted")["prepare"] == 0
 
 
