@@ -539,7 +539,9 @@ telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenor
 /* Called with each socket of the exchange after it is created and before it connects, on the thread
  * running the exchange, with no library lock held. An Android app binds `fd` to the cellular network
  * here (android_setsocknetwork(), or Network.bindSocket() on a ParcelFileDescriptor), and returns
- * TELENORID_SOCKET_NOT_CELLULAR when there is none. Any value other than the three above refuses. The
+ * TELENORID_SOCKET_NOT_CELLULAR when there is none; an iOS app, which cannot bind a socket to a network,
+ * returns TELENORID_SOCKET_NOT_CELLULAR while the device's path is not cellular (NWPathMonitor). Without a
+ * hook the exchange uses whatever route the system picks. Any value other than the three above refuses. The
  * hook must not close `fd`. Sockets seen by the hook are never reused by other requests. */
 typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
 

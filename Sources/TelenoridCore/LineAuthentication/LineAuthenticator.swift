@@ -1,10 +1,18 @@
 import Synchronization
 
-/// A line authentication session: the id Aloha issued and when it stops being valid.
-public struct LineAuthSession: Sendable, Equatable {
-    public let uuid: String
+/// A line authentication session: the id Aloha issued and when it stops being valid. The id signs the
+/// user in as the line's subscriber, so it is kept as a secret, wiped when the session is dropped.
+public struct LineAuthSession: Sendable {
+    private let id: SecretBytes
     /// Seconds since the epoch, by the authenticator's clock.
     public let expiresAt: Int64
+
+    init(uuid: String, expiresAt: Int64) {
+        id = SecretBytes(Array(uuid.utf8))
+        self.expiresAt = expiresAt
+    }
+
+    public var uuid: String { id.string }
 }
 
 /// Runs the Aloha exchange and keeps the latest session until it expires.
