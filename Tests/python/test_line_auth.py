@@ -99,9 +99,12 @@ def test_expired_session_triggers_a_new_exchange(aloha):
     line_auth.run()
     # Wait for the session to lapse (a condition, not a timing assertion).
     lapsed = threading.Event()
-    while not lapsed.wait(0.1):
+    for _ in range(100):  # exp is 1 s; give up after 10 s rather than hang
         if line_auth.valid_for == 0:
             lapsed.set()
+            break
+        lapsed.wait(0.1)
+    assert lapsed.is_set()
     request = telenorid.AuthorizationRequest(cfg)
     line_auth.apply(request)
     assert "aloha_token" in query(request.build().url)
