@@ -90,6 +90,8 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_TOKEN_INVALID        20  /* an ID token or signed response failed validation */
 #define TELENORID_E_AUTHORIZATION_LOST   21  /* the provider refused the refresh token: signed out */
 #define TELENORID_E_NOT_SIGNED_IN        22  /* the auth state holds no usable authorization */
+#define TELENORID_E_LINE_AUTH_UNAVAILABLE 23 /* line authentication can't run here: not on cellular
+                                                (socket hook said so) or no aloha_url configured */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */
@@ -185,6 +187,8 @@ typedef int32_t telenorid_config_key;
                                                        (RS*, PS*, ES*, EdDSA); HS* only with a secret;
                                                        "none" is always refused */
 #define TELENORID_CONFIG_REFRESH_MARGIN_S       26  /* refresh tokens expiring within this, default 60 */
+#define TELENORID_CONFIG_ALOHA_URL              27  /* https base URL of the Aloha line authentication
+                                                       service (TelenorID+); without it line auth is off */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
@@ -515,6 +519,74 @@ telenorid_status telenorid_auth_state_set_change_callback(telenorid_auth_state *
 
 /* Frees an auth state, wiping its tokens. NULL is a no-op. */
 void telenorid_auth_state_free(telenorid_auth_state *state);
+
+/* ------------------------------------------------------------------------------------------------
+ * Line authentication (TelenorID+ through Aloha).
+ *
+ * On a cellular network the operator can vouch for the subscriber's line, so the user is signed in
+ * without typing anything. The exchange (prepare call to <aloha_url>/hr/v1/prepare/<random uuid>, one
+ * plain-http request to the `injectPath` it names, one https redirect back to the Aloha host, a session
+ * `uuid` valid for `exp` seconds) runs inside the library; the session id is then sent as the
+ * `aloha_token` authorization parameter. Only the inject request may be plain http, only on the
+ * configured Aloha host; the prepare URL and the redirect target must be https on that host and port;
+ * no second redirect is followed. TLS is verified with the configuration's CA settings.
+ *
+ * Threads: a telenorid_line_auth may be shared by any number of threads. A host typically calls
+ * telenorid_line_auth_run() on a background thread of its own when the login screen appears, then
+ * telenorid_line_auth_apply() on the request when the user signs in: a session still valid then is
+ * reused, else the exchange runs again on the calling thread. Both block for the whole exchange (up to
+ * the configured timeouts per request); never call them on a UI thread.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_line_auth telenorid_line_auth;
+
+/* Creates a line authenticator for `config`, which must have TELENORID_CONFIG_ALOHA_URL (else
+ * TELENORID_E_LINE_AUTH_UNAVAILABLE; TELENORID_E_INSECURE if it is not https). It keeps what it needs
+ * of `config`; the config may be freed first. Free it with telenorid_line_auth_free(). */
+telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenorid_line_auth **out);
+
+/* What a socket hook returns for a socket. */
+#define TELENORID_SOCKET_ALLOW         0  /* connect it */
+#define TELENORID_SOCKET_REFUSE        1  /* don't: the exchange fails with TELENORID_E_NETWORK */
+#define TELENORID_SOCKET_NOT_CELLULAR  2  /* don't: no cellular network; the exchange fails with
+                                             TELENORID_E_LINE_AUTH_UNAVAILABLE, so the app can ask the
+                                             user to turn Wi-Fi off and try again */
+
+/* Called with each socket of the exchange after it is created and before it connects, on the thread
+ * running the exchange, with no library lock held. An Android app binds `fd` to the cellular network
+ * here (android_setsocknetwork(), or Network.bindSocket() on a ParcelFileDescriptor), and returns
+ * TELENORID_SOCKET_NOT_CELLULAR when there is none; an iOS app, which cannot bind a socket to a network,
+ * returns TELENORID_SOCKET_NOT_CELLULAR while the device's path is not cellular (NWPathMonitor). Without a
+ * hook the exchange uses whatever route the system picks. Any value other than the three above refuses. The
+ * hook must not close `fd`. Sockets seen by the hook are never reused by other requests. */
+typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
+
+/* Sets the socket hook; NULL `hook` removes it. `user_data` is passed through and must stay valid
+ * until the hook is replaced or the line authenticator is freed. Takes effect for exchanges that start
+ * afterwards. Any thread. */
+telenorid_status telenorid_line_auth_set_socket_hook(telenorid_line_auth *line_auth, telenorid_socket_hook hook,
+                                                     void *user_data);
+
+/* Runs one whole exchange now, blocking, and keeps the new session (replacing any older one). On
+ * failure the kept session is unchanged and the error says why: TELENORID_E_LINE_AUTH_UNAVAILABLE (not
+ * on cellular), TELENORID_E_INSECURE (a URL outside the policy above), TELENORID_E_INVALID_RESPONSE
+ * (malformed JSON, missing `injectPath`/`uuid`/`exp`, an `exp` not in 1..86400, no redirect or a second
+ * one), TELENORID_E_HTTP_STATUS, TELENORID_E_TIMEOUT, TELENORID_E_NETWORK, TELENORID_E_TLS. Any thread. */
+telenorid_status telenorid_line_auth_run(telenorid_line_auth *line_auth);
+
+/* Seconds the kept session is still valid for; 0 when there is none or it has expired. Any thread. */
+telenorid_status telenorid_line_auth_valid_for(const telenorid_line_auth *line_auth, int64_t *out);
+
+/* At sign-in: sets `aloha_token` on `request` to a still-valid session's id, or runs the exchange
+ * first (blocking, on this thread) when there is none. When line authentication fails the request is
+ * left unchanged and the status and last error say why: the host goes on to sign in without it.
+ * TELENORID_E_PARAMETER_CONFLICT if the request already has an aloha_token set by the host. The
+ * request is not thread-safe (see telenorid_auth_request); the line authenticator is. */
+telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telenorid_auth_request *request);
+
+/* Frees a line authenticator and its kept session. No other thread may still be calling it. NULL is a
+ * no-op. */
+void telenorid_line_auth_free(telenorid_line_auth *line_auth);
 
 #ifdef __cplusplus
 }

@@ -62,6 +62,12 @@ static inline CURLcode tnc_setopt_header_function(CURL *curl, curl_write_callbac
     return curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, callback);
 }
 
+/* CURLOPT_SOCKOPTFUNCTION: called with each new socket before it connects (line authentication's
+ * socket hook, which may bind it to the cellular network or refuse it). */
+static inline CURLcode tnc_setopt_sockopt_function(CURL *curl, curl_sockopt_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_SOCKOPTFUNCTION, callback);
+}
+
 /* ---- curl_easy_getinfo --------------------------------------------------------------------------- */
 
 /* CURLINFO_LONG items: RESPONSE_CODE, NUM_CONNECTS, ... */

@@ -41,6 +41,7 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .tokenInvalid: TELENORID_E_TOKEN_INVALID
     case .authorizationLost: TELENORID_E_AUTHORIZATION_LOST
     case .notSignedIn: TELENORID_E_NOT_SIGNED_IN
+    case .lineAuthUnavailable: TELENORID_E_LINE_AUTH_UNAVAILABLE
     }
 }
 

@@ -31,6 +31,7 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_TRUSTED_AUDIENCES: .trustedAudiences
     case TELENORID_CONFIG_ID_TOKEN_SIGNING_ALGS: .idTokenAlgorithms
     case TELENORID_CONFIG_REFRESH_MARGIN_S: .refreshMarginSeconds
+    case TELENORID_CONFIG_ALOHA_URL: .alohaURL
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

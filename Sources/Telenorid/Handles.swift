@@ -72,3 +72,8 @@ final class AuthStateHandle: Handle {
         self.client = client
     }
 }
+
+final class LineAuthHandle: Handle {
+    let authenticator: LineAuthenticator
+    init(_ authenticator: LineAuthenticator) { self.authenticator = authenticator }
+}

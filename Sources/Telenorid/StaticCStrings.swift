@@ -32,6 +32,7 @@ enum StaticCStrings {
         "token invalid",
         "authorization lost",
         "not signed in",
+        "line authentication unavailable",
     ]
 
     static func status(_ status: telenorid_status) -> UnsafePointer<CChar> {

@@ -6,6 +6,8 @@ public struct ClientConfiguration: Sendable, Equatable {
         case clientSecret, clientAuthMethod, clientPrivateKey, caFile, caPath, proxy
         case connectTimeoutMilliseconds, timeoutMilliseconds, maxResponseBytes
         case clockToleranceSeconds, clockOffsetSeconds, trustedAudiences, idTokenAlgorithms, refreshMarginSeconds
+        /// The Aloha line authentication service (TelenorID+ SDK guide); appended last, like its C key.
+        case alohaURL
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -36,13 +38,14 @@ public struct ClientConfiguration: Sendable, Equatable {
             case .trustedAudiences: "trusted_audiences"
             case .idTokenAlgorithms: "id_token_signing_algs"
             case .refreshMarginSeconds: "refresh_margin_s"
+            case .alohaURL: "aloha_url"
             }
         }
 
         var isEndpoint: Bool {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
-                 .endSessionEndpoint, .jwksURI: true
+                 .endSessionEndpoint, .jwksURI, .alohaURL: true
             default: false
             }
         }

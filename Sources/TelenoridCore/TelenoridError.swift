@@ -33,6 +33,9 @@ public struct TelenoridError: Error, Sendable, Equatable {
         case authorizationLost
         /// The auth state holds no usable authorization.
         case notSignedIn
+        /// Line authentication cannot work here: the host's socket hook said the device is not on a
+        /// cellular network (or no Aloha URL is configured), so the user may be asked to turn Wi-Fi off.
+        case lineAuthUnavailable
     }
 
     public var kind: Kind

@@ -280,6 +280,7 @@ static const struct { telenorid_status code; const char *name; } all_statuses[] 
     STATUS_ENTRY(TELENORID_E_RESPONSE_TOO_LARGE), STATUS_ENTRY(TELENORID_E_INVALID_RESPONSE),
     STATUS_ENTRY(TELENORID_E_TOKEN_INVALID), STATUS_ENTRY(TELENORID_E_AUTHORIZATION_LOST),
     STATUS_ENTRY(TELENORID_E_NOT_SIGNED_IN),
+    STATUS_ENTRY(TELENORID_E_LINE_AUTH_UNAVAILABLE),
 };
 #define STATUS_COUNT ((int)(sizeof all_statuses / sizeof all_statuses[0]))
 
@@ -723,7 +724,7 @@ static void test_unknown_enums(void) {
     struct handles h;
     handles_make(&h);
     char *s = SENTINEL;
-    const telenorid_config_key config_keys[] = {0, -1, 27, 9999, INT32_MIN, INT32_MAX};
+    const telenorid_config_key config_keys[] = {0, -1, 28, 9999, INT32_MIN, INT32_MAX};
     for (size_t i = 0; i < sizeof config_keys / sizeof config_keys[0]; i++) {
         prime_last_error();
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_config_builder_set(h.builder, config_keys[i], "x"));
@@ -870,9 +871,10 @@ static void test_config_builder(void) {
         {TELENORID_CONFIG_TRUSTED_AUDIENCES, "api-1 api-2"},
         {TELENORID_CONFIG_ID_TOKEN_SIGNING_ALGS, "RS256 ES256"},
         {TELENORID_CONFIG_REFRESH_MARGIN_S, "30"},
+        {TELENORID_CONFIG_ALOHA_URL, "https://aloha.example/"},
     };
     const size_t count = sizeof every / sizeof every[0];
-    CHECK(count == 26 && every[count - 1].key == 26);
+    CHECK(count == 27 && every[count - 1].key == 27);
     telenorid_config_builder *b = NULL;
     telenorid_config *config = SENTINEL;
     CHECK_STATUS(TELENORID_OK, telenorid_config_builder_new(&b));

@@ -66,7 +66,11 @@ public final class CurlTransport: HTTPTransport {
     /// `allowPlainHTTP: true` permits one request to an http URL on a non-loopback host. It exists for a
     /// single step of TelenorID line (header enrichment) authentication, which only works over the
     /// operator's plain-HTTP path; every other call must use `send(_:)`.
-    public func send(_ request: HTTPRequest, allowPlainHTTP: Bool) throws(TelenoridError) -> HTTPResponse {
+    ///
+    /// `socketHook`, when given, sees every socket of this request before it connects and may refuse
+    /// it; the request then opens fresh connections and leaves none behind for reuse, so no request
+    /// without the hook rides on a hooked socket and vice versa.
+    public func send(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
         // All checks before a handle is touched: an insecure URL never reaches a socket.
         let target = try RequestTarget(request.url, allowPlainHTTP: allowPlainHTTP)
         let easy = try checkOut()
@@ -74,7 +78,7 @@ public final class CurlTransport: HTTPTransport {
             opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
             checkIn(easy)
         }
-        return try easy.perform(request, target: target, settings: settings)
+        return try easy.perform(request, target: target, settings: settings, socketHook: socketHook)
     }
 
     private func checkOut() throws(TelenoridError) -> EasyHandle {

@@ -35,7 +35,8 @@ final class EasyHandle: @unchecked Sendable {
     /// Forgets every option of the last transfer; keeps live connections, the share and caches.
     func reset() { curl_easy_reset(curl) }
 
-    func perform(_ request: HTTPRequest, target: borrowing RequestTarget, settings: HTTPSettings) throws(TelenoridError) -> HTTPResponse {
+    func perform(_ request: HTTPRequest, target: borrowing RequestTarget, settings: HTTPSettings,
+                 socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
         connectsInLastTransfer = 0
         guard !request.method.isEmpty, request.method.utf8.allSatisfy(EasyHandle.isTokenByte) else {
             throw TelenoridError(.invalidArgument, "HTTP method is not a valid token")
@@ -120,6 +121,18 @@ final class EasyHandle: @unchecked Sendable {
         }, "CURLOPT_HEADERFUNCTION")
         try set(tnc_setopt_ptr(curl, CURLOPT_HEADERDATA, sinkPointer), "CURLOPT_HEADERDATA")
 
+        let hookCall = socketHook.map(SocketHookCall.init)
+        if let hookCall {
+            try set(tnc_setopt_sockopt_function(curl) { user, fd, _ in
+                guard let user else { return CURL_SOCKOPT_ERROR }
+                return Unmanaged<SocketHookCall>.fromOpaque(user).takeUnretainedValue().check(fd)
+            }, "CURLOPT_SOCKOPTFUNCTION")
+            try set(tnc_setopt_ptr(curl, CURLOPT_SOCKOPTDATA, Unmanaged.passUnretained(hookCall).toOpaque()), "CURLOPT_SOCKOPTDATA")
+            // Hooked sockets are this request's alone: none is taken from the pool, none left in it.
+            try set(tnc_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1), "CURLOPT_FRESH_CONNECT")
+            try set(tnc_setopt_long(curl, CURLOPT_FORBID_REUSE, 1), "CURLOPT_FORBID_REUSE")
+        }
+
         switch request.method {
         case "GET":
             try set(tnc_setopt_long(curl, CURLOPT_HTTPGET, 1), "CURLOPT_HTTPGET")
@@ -141,12 +154,21 @@ final class EasyHandle: @unchecked Sendable {
 
         // libcurl holds raw pointers into all of these for the duration of the transfer.
         let code = withExtendedLifetime(sink) {
-            withExtendedLifetime(body) { withExtendedLifetime(headers) { curl_easy_perform(curl) } }
+            withExtendedLifetime(body) { withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { curl_easy_perform(curl) } } }
         }
         var connects = 0
         // Only bookkeeping for tests: if libcurl cannot say, count nothing rather than fail the request.
         if tnc_getinfo_long(curl, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK, connects > 0 {
             connectsInLastTransfer = connects
+        }
+        if let verdict = hookCall?.refusal {
+            // Whatever code libcurl reports for an aborted connect, the host's verdict is the reason.
+            switch verdict {
+            case .notCellular:
+                throw TelenoridError(.lineAuthUnavailable, "\(what): the socket hook reports no cellular network")
+            case .allow, .refuse:
+                throw TelenoridError(.network, "\(what): the socket hook refused the connection")
+            }
         }
         guard code == CURLE_OK else {
             throw error(for: code, sink: sink, what: what, settings: settings)

@@ -24,12 +24,13 @@ from . import _ffi
 __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "Callback", "AppCallback", "Client",
-    "AuthState",
+    "AuthState", "LineAuth",
     # errors
     "TelenoridError", "InvalidArgument", "Malformed", "ConfigurationError", "Insecure", "Unsupported",
     "ParameterConflict", "RandomFailure", "StateMismatch", "RedirectMismatch", "IssuerMismatch",
     "AuthorizationError", "Consumed", "VersionError", "Timeout", "NetworkError", "TLSError", "HTTPStatusError",
     "ResponseTooLarge", "InvalidResponse", "TokenInvalid", "AuthorizationLost", "NotSignedIn",
+    "LineAuthUnavailable",
     # functions
     "library_version", "library_version_number", "status_str",
 ]
@@ -183,12 +184,18 @@ class NotSignedIn(TelenoridError):
     code = 22
 
 
+class LineAuthUnavailable(TelenoridError):
+    """TELENORID_E_LINE_AUTH_UNAVAILABLE: line authentication can't run: not on a cellular network (the
+    socket hook said so; ask the user to turn Wi-Fi off) or no aloha_url configured."""
+    code = 23
+
+
 _BY_STATUS: Dict[int, Type[TelenoridError]] = {
     cls.code: cls for cls in (
         InvalidArgument, Malformed, ConfigurationError, Insecure, Unsupported, ParameterConflict, RandomFailure,
         StateMismatch, RedirectMismatch, IssuerMismatch, AuthorizationError, Consumed, VersionError, Timeout,
         NetworkError, TLSError, HTTPStatusError, ResponseTooLarge, InvalidResponse, TokenInvalid,
-        AuthorizationLost, NotSignedIn)
+        AuthorizationLost, NotSignedIn, LineAuthUnavailable)
 }
 
 
@@ -947,3 +954,90 @@ class _Unraisable:
         self.exc_traceback = error.__traceback__
         self.err_msg = "Exception ignored in telenorid AuthState.on_change callback"
         self.object = obj
+
+
+def _free_line_auth(pointer: Any, keep_alive: List[Any]) -> None:
+    _lib.telenorid_line_auth_free(pointer)
+    keep_alive.clear()  # the socket hook may go only once C can no longer call it
+
+
+class LineAuth(_Handle):
+    """TelenorID+ line authentication through Aloha; shareable between threads, its calls block.
+
+    ``run()`` in a background thread before sign-in; ``apply(request)`` at sign-in sets ``aloha_token``
+    from a still-valid session or runs the exchange first. Needs the ``aloha_url`` setting.
+    """
+
+    __slots__ = ("_keep_alive",)
+    _free = staticmethod(_lib.telenorid_line_auth_free)
+    _keep_alive: List[Any]
+
+    def __new__(cls, config: Config) -> "LineAuth":
+        pointer = _ffi.LineAuthP()
+        status = _lib.telenorid_line_auth_new(_handle_of(config, Config, "config"), pointer)
+        if status:
+            _raise(status)
+        self = object.__new__(cls)
+        self._pointer = pointer
+        self._parents = (config,)
+        self._keep_alive = []
+        self._finalizer = weakref.finalize(self, _free_line_auth, pointer, self._keep_alive)
+        return self
+
+    def __init__(self, config: Config) -> None:
+        pass
+
+    def _ptr(self) -> Any:
+        pointer = self._pointer
+        if pointer is None:
+            self._closed()
+        return pointer
+
+    def run(self) -> None:
+        """Runs one whole exchange now and keeps the session."""
+        status = _lib.telenorid_line_auth_run(self._ptr())
+        if status:
+            _raise(status)
+
+    @property
+    def valid_for(self) -> int:
+        """Seconds the kept session is still valid for; 0 when there is none."""
+        value = c_int64()
+        status = _lib.telenorid_line_auth_valid_for(self._ptr(), value)
+        if status:
+            _raise(status)
+        return value.value
+
+    def apply(self, request: "AuthorizationRequest") -> None:
+        """Sets ``aloha_token`` on ``request``; on failure raises and leaves the request as it was, so the
+        caller may catch the error, tell the user, and sign in without line authentication."""
+        request_pointer = _handle_of(request, AuthorizationRequest, "request")
+        status = _lib.telenorid_line_auth_apply(self._ptr(), request_pointer)
+        if status:
+            _raise(status)
+
+    def set_socket_hook(self, hook: Optional[Callable[[int], str]]) -> None:
+        """Calls ``hook(fd)`` with each socket before it connects; it returns "allow", "refuse" or
+        "not_cellular" (anything else, or an exception, refuses). None removes it."""
+        pointer = self._ptr()
+        if hook is None:
+            status = _lib.telenorid_line_auth_set_socket_hook(pointer, _ffi.SocketHook(), None)
+            if status:
+                _raise(status)
+            return
+        if not callable(hook):
+            raise TypeError("hook must be callable or None")
+
+        def trampoline(_user_data: Any, fd: int) -> int:
+            try:
+                return _ffi.SOCKET_VERDICTS.get(hook(fd), 1)
+            except BaseException as error:  # an exception cannot unwind through C
+                sys.unraisablehook(_Unraisable(error, hook))  # type: ignore[arg-type]
+                return 1
+
+        c_hook = _ffi.SocketHook(trampoline)
+        status = _lib.telenorid_line_auth_set_socket_hook(pointer, c_hook, None)
+        if status:
+            _raise(status)
+        # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
+        self._keep_alive.append(c_hook)

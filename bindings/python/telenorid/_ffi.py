@@ -100,6 +100,10 @@ class telenorid_auth_state(ctypes.Structure):
     pass
 
 
+class telenorid_line_auth(ctypes.Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -113,6 +117,9 @@ AuthStateP = POINTER(telenorid_auth_state)
 
 # typedef void (*telenorid_auth_state_callback)(void *user_data);
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
+LineAuthP = POINTER(telenorid_line_auth)
+# typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
+SocketHook = CFUNCTYPE(c_int32, c_void_p, ctypes.c_int)
 
 status_t = c_int32          # telenorid_status
 config_key_t = c_int32      # telenorid_config_key
@@ -204,6 +211,13 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_restore": (status_t, [ClientP, c_char_p, POINTER(AuthStateP)]),
     "telenorid_auth_state_set_change_callback": (status_t, [AuthStateP, AuthStateCallback, c_void_p]),
     "telenorid_auth_state_free": (None, [AuthStateP]),
+    # Line authentication
+    "telenorid_line_auth_new": (status_t, [ConfigP, POINTER(LineAuthP)]),
+    "telenorid_line_auth_set_socket_hook": (status_t, [LineAuthP, SocketHook, c_void_p]),
+    "telenorid_line_auth_run": (status_t, [LineAuthP]),
+    "telenorid_line_auth_valid_for": (status_t, [LineAuthP, POINTER(c_int64)]),
+    "telenorid_line_auth_apply": (status_t, [LineAuthP, AuthRequestP]),
+    "telenorid_line_auth_free": (None, [LineAuthP]),
 }
 
 
@@ -244,7 +258,7 @@ STATUS = {
     "PARAMETER_CONFLICT": 6, "RANDOM": 7, "STATE_MISMATCH": 8, "REDIRECT_MISMATCH": 9, "ISSUER_MISMATCH": 10,
     "AUTHORIZATION_ERROR": 11, "CONSUMED": 12, "VERSION": 13, "TIMEOUT": 14, "NETWORK": 15, "TLS": 16,
     "HTTP_STATUS": 17, "RESPONSE_TOO_LARGE": 18, "INVALID_RESPONSE": 19, "TOKEN_INVALID": 20,
-    "AUTHORIZATION_LOST": 21, "NOT_SIGNED_IN": 22,
+    "AUTHORIZATION_LOST": 21, "NOT_SIGNED_IN": 22, "LINE_AUTH_UNAVAILABLE": 23,
 }
 MAX_INPUT = 1024 * 1024
 
@@ -255,7 +269,9 @@ CONFIG_KEYS = {
     "token_endpoint_auth_method": 14, "client_private_key": 15, "ca_file": 16, "ca_path": 17, "proxy": 18,
     "connect_timeout_ms": 19, "timeout_ms": 20, "max_response_bytes": 21, "clock_tolerance_s": 22,
     "clock_offset_s": 23, "trusted_audiences": 24, "id_token_signing_algs": 25, "refresh_margin_s": 26,
+    "aloha_url": 27,
 }
+SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}
 PKCE_METHODS = {"S256": 0, "plain": 1}
 AUTH_PARAMS = {
     "scope": 1, "prompt": 2, "login_hint": 3, "ui_locales": 4, "acr_values": 5, "max_age": 6,

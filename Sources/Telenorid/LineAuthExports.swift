@@ -1,0 +1,73 @@
+import CTelenorid
+import TelenoridCore
+
+// Line authentication through Aloha: the authenticator handle, the host's socket hook, and applying the
+// session to an authorization request.
+
+/// The host's C function and its pointer. The header makes the host responsible for `user` staying
+/// valid and for the function being callable from the exchange's thread, which is why it may be sent.
+private struct CSocketHook: @unchecked Sendable {
+    let function: telenorid_socket_hook
+    let user: UnsafeMutableRawPointer?
+
+    func decide(_ fd: Int32) -> SocketHook.Verdict {
+        switch function(user, fd) {
+        case TELENORID_SOCKET_ALLOW: .allow
+        case TELENORID_SOCKET_NOT_CELLULAR: .notCellular
+        default: .refuse
+        }
+    }
+}
+
+@c @implementation
+public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(LineAuthHandle(try LineAuthenticator(configuration: configuration)))
+    }
+}
+
+@c @implementation
+public func telenorid_line_auth_set_socket_hook(_ lineAuth: OpaquePointer?, _ hook: telenorid_socket_hook?,
+                                                _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(lineAuth, as: LineAuthHandle.self, "line_auth")
+        guard let hook else { return handle.authenticator.setSocketHook(nil) }
+        let host = CSocketHook(function: hook, user: userData)
+        handle.authenticator.setSocketHook(SocketHook { fd in host.decide(fd) })
+    }
+}
+
+@c @implementation
+public func telenorid_line_auth_run(_ lineAuth: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        try borrow(lineAuth, as: LineAuthHandle.self, "line_auth").authenticator.run()
+    }
+}
+
+@c @implementation
+public func telenorid_line_auth_valid_for(_ lineAuth: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(lineAuth, as: LineAuthHandle.self, "line_auth")
+        let out = try outPointer(out)
+        out.pointee = handle.authenticator.validFor
+    }
+}
+
+@c @implementation
+public func telenorid_line_auth_apply(_ lineAuth: OpaquePointer?, _ request: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let authenticator = try borrow(lineAuth, as: LineAuthHandle.self, "line_auth").authenticator
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        guard handle.request.values[.alohaToken] == nil else {
+            throw TelenoridError(.parameterConflict, "the request already has an aloha_token")
+        }
+        try handle.request.set(.alohaToken, try authenticator.token())
+    }
+}
+
+@c @implementation
+public func telenorid_line_auth_free(_ lineAuth: OpaquePointer?) {
+    release(lineAuth)
+}
