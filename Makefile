@@ -24,8 +24,7 @@ build:
 	@test $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) -le 8000000
 
 # `make install PREFIX=/usr/local [DESTDIR=...]`: the header, the .so with its SONAME links and a pkg-config
-# file. The Swift stdlib is linked statically, so only libcurl and libcrypto are needed at run time; they are
-# Requires.private (a static link of a program against libtelenorid would need them, a dynamic one doesn't).
+# file (why it has no Requires.private: see bindings/c/telenorid.pc.in). Tests/c/test_install.sh checks it.
 INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR ?= $(PREFIX)/lib
 install: build
