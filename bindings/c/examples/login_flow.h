@@ -108,6 +108,10 @@ static int login_run(const login_api *api, int argc, char **argv)
         fprintf(stderr, "no redirect URL on stdin\n");
         goto done;
     }
+    if (strchr(redirect, '\n') == NULL && !feof(stdin)) {
+        fprintf(stderr, "the redirect URL is longer than %u bytes\n", (unsigned)sizeof redirect - 2);
+        goto done;
+    }
     redirect[strcspn(redirect, "\r\n")] = '\0';
     STEP("handle_callback", api->pending_auth_handle_callback(pending, redirect, &callback));
     STEP("exchange_code", api->client_exchange_code(client, callback, &state));
