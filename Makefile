@@ -6,7 +6,7 @@ LIB := $(OUT)/lib
 SWIFT_BUILD := swift build -c release --product telenorid
 VERSION := 0.1.0
 
-.PHONY: all setup build demo test test-swift test-c test-python test-jni fuzz bench clean
+.PHONY: all setup build install demo test test-swift test-c test-python test-jni fuzz bench clean
 
 all: build
 
@@ -22,6 +22,19 @@ build:
 	ln -sf libtelenorid.so.0 $(LIB)/libtelenorid.so
 	@echo "libtelenorid.so stripped: $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) bytes (budget 8000000)"
 	@test $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) -le 8000000
+
+# `make install PREFIX=/usr/local [DESTDIR=...]`: the header, the .so with its SONAME links and a pkg-config
+# file (why it has no Requires.private: see bindings/c/telenorid.pc.in). Tests/c/test_install.sh checks it.
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+install: build
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 644 include/telenorid.h $(DESTDIR)$(INCLUDEDIR)/telenorid.h
+	install -m 755 $(LIB)/libtelenorid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtelenorid.so.$(VERSION)
+	ln -sf libtelenorid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtelenorid.so.0
+	ln -sf libtelenorid.so.0 $(DESTDIR)$(LIBDIR)/libtelenorid.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' bindings/c/telenorid.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/telenorid.pc
 
 demo: build
 	bash scripts/demo.sh

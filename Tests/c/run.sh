@@ -5,7 +5,8 @@
 #   2. check_symbols.sh: header functions == exported symbols, no libswift*, SONAME, header alone, status names;
 #   3. test_api under valgrind (when installed), then plain;
 #   4. test_dlopen;
-#   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job).
+#   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
+#   6. test_install.sh (make install + pkg-config) and test_examples.py (bindings/c/examples against the provider).
 # Runs every step, prints a summary, and exits non-zero when any step failed. Works from any directory;
 # builds into out/tests/.
 set -uo pipefail
@@ -71,6 +72,9 @@ fi
 [ -x "$out/test_line_auth_asan" ] && step "test_line_auth under ASan/UBSan" \
     env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$out/test_line_auth_asan"
+
+step "make install + pkg-config" bash Tests/c/test_install.sh
+step "examples against the provider" python3 Tests/c/test_examples.py
 
 if [ ${#failed[@]} -ne 0 ]; then
     echo "C tests: FAILED: ${failed[*]}"

@@ -37,7 +37,7 @@ mkdir -p "$out/classes" "$out/test-classes"
 "$CC" -std=c11 -O2 -g -fPIC -fvisibility=hidden -fstack-protector-strong -D_FORTIFY_SOURCE=2 \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wconversion -Wno-sign-conversion \
     -I"$JAVA_HOME/include" -I"$JAVA_HOME/include/linux" -Iinclude \
-    -shared -o "$bridge" bindings/jni/src/main/c/telenorid_jni.c \
+    -shared -o "$bridge" bindings/jni/src/main/c/telenorid_jni.c bindings/jni/src/main/c/telenorid_jni_session.c \
     -Wl,-soname,libtelenorid_jni.so -Wl,-z,defs -Wl,-z,relro,-z,now -Wl,--as-needed \
     -L"$lib" -ltelenorid -Wl,-rpath,'$ORIGIN/../lib'
 

@@ -56,3 +56,12 @@ def complete_login(authorization_url: str, username: str, password: str) -> str:
 def deny_login(authorization_url: str, username: str, password: str) -> str:
     """Signs in and refuses consent (the form goes back without "allow"); returns the error redirect."""
     return _walk(authorization_url, username, password, {})
+
+
+if __name__ == "__main__":
+    # For tests in other languages: `browser.py AUTHORIZATION_URL USERNAME PASSWORD [--deny]` prints the
+    # redirect the provider sends the browser to.
+    import sys
+
+    walk = deny_login if "--deny" in sys.argv[4:] else complete_login
+    print(walk(sys.argv[1], sys.argv[2], sys.argv[3]), flush=True)

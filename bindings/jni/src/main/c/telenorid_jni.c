@@ -25,6 +25,9 @@
  *    first), and the Java side serialises close() against in-flight calls, so the bridge does no
  *    locking of its own.
  *
+ * The client and auth state natives (they go to the network and call back) are in
+ * telenorid_jni_session.c, with their own table; telenorid_jni.h shares the helpers between the two files.
+ *
  * Adding a function: write the adapter (the STRING_GETTER / FREE_FUNCTION macros cover the common
  * shapes), add one NATIVE(...) line to the table, and declare the same name and signature in
  * Native.java. NativeRegistrationTest checks that the table and Native.java agree.
@@ -38,6 +41,7 @@
 #include <string.h>
 
 #include "telenorid.h"
+#include "telenorid_jni.h"
 
 #define NATIVE_CLASS "no/telenor/id/Native"
 #define EXCEPTION_CLASS "no/telenor/id/TelenoridException"
@@ -50,8 +54,6 @@ static jmethodID g_exception_factory;
 static jclass g_illegal_argument_class;
 static jclass g_out_of_memory_class;
 
-#define HANDLE(type, value) ((type *)(intptr_t)(value))
-#define JHANDLE(pointer) ((jlong)(intptr_t)(pointer))
 
 /* ------------------------------------------------------------------------------------------------
  * Helpers
@@ -66,22 +68,16 @@ static void wipe(void *memory, size_t length)
     }
 }
 
-static void throw_out_of_memory(JNIEnv *env, const char *what)
+void throw_out_of_memory(JNIEnv *env, const char *what)
 {
     if (!(*env)->ExceptionCheck(env)) {
         (*env)->ThrowNew(env, g_out_of_memory_class, what);
     }
 }
 
-/* A NUL-terminated copy of a Java byte[] holding UTF-8. */
-typedef struct {
-    char *chars;   /* NULL when the Java array was null */
-    size_t length; /* without the terminating NUL */
-} in_string;
-
 /* Copies `bytes` (may be NULL: gives a NULL string) into `out`. Refuses an embedded NUL with
  * IllegalArgumentException naming `what`. Returns 1 on success; 0 with an exception pending. */
-static int in_string_get(JNIEnv *env, jbyteArray bytes, const char *what, in_string *out)
+int in_string_get(JNIEnv *env, jbyteArray bytes, const char *what, in_string *out)
 {
     out->chars = NULL;
     out->length = 0;
@@ -115,7 +111,7 @@ static int in_string_get(JNIEnv *env, jbyteArray bytes, const char *what, in_str
     return 1;
 }
 
-static void in_string_release(in_string *string)
+void in_string_release(in_string *string)
 {
     if (string->chars != NULL) {
         wipe(string->chars, string->length);
@@ -127,7 +123,7 @@ static void in_string_release(in_string *string)
 
 /* A new byte[] with the bytes of `chars` (not freed). NULL gives NULL. NULL with an exception pending
  * when the array can't be made. */
-static jbyteArray new_bytes(JNIEnv *env, const char *chars)
+jbyteArray new_bytes(JNIEnv *env, const char *chars)
 {
     if (chars == NULL) {
         return NULL;
@@ -156,7 +152,7 @@ static jbyteArray take_string(JNIEnv *env, char *chars)
 
 /* Throws the exception for a failed call: TelenoridException.fromNative(status, name, message,
  * oauthError, oauthErrorDescription, oauthErrorUri, httpStatus), filled from telenorid_error_last(). */
-static void throw_status(JNIEnv *env, telenorid_status status)
+void throw_status(JNIEnv *env, telenorid_status status)
 {
     telenorid_error *error = telenorid_error_last();
     /* The last error must be the one of this call. If it is not (a library bug: a failing call that
@@ -206,7 +202,7 @@ done:
 
 /* Results of the three common call shapes. */
 
-static jbyteArray string_result(JNIEnv *env, telenorid_status status, char *out)
+jbyteArray string_result(JNIEnv *env, telenorid_status status, char *out)
 {
     if (status != TELENORID_OK) {
         throw_status(env, status); /* first: read the last error before any other library call */
@@ -216,7 +212,7 @@ static jbyteArray string_result(JNIEnv *env, telenorid_status status, char *out)
     return take_string(env, out);
 }
 
-static jlong handle_result(JNIEnv *env, telenorid_status status, void *out)
+jlong handle_result(JNIEnv *env, telenorid_status status, void *out)
 {
     if (status != TELENORID_OK) {
         throw_status(env, status);
@@ -225,7 +221,7 @@ static jlong handle_result(JNIEnv *env, telenorid_status status, void *out)
     return JHANDLE(out);
 }
 
-static void void_result(JNIEnv *env, telenorid_status status)
+void void_result(JNIEnv *env, telenorid_status status)
 {
     if (status != TELENORID_OK) {
         throw_status(env, status);
@@ -643,7 +639,7 @@ static jint n_registered_natives(JNIEnv *env, jclass cls)
 {
     (void)env;
     (void)cls;
-    return NATIVE_COUNT;
+    return NATIVE_COUNT + session_native_count;
 }
 
 static jclass global_class(JNIEnv *env, const char *name)
@@ -679,6 +675,12 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
         return JNI_ERR;
     }
     jint registered = (*env)->RegisterNatives(env, native, NATIVES, NATIVE_COUNT);
+    if (registered == JNI_OK && !session_on_load(vm, env)) {
+        registered = JNI_ERR;
+    }
+    if (registered == JNI_OK) {
+        registered = (*env)->RegisterNatives(env, native, session_natives, session_native_count);
+    }
     (*env)->DeleteLocalRef(env, native);
     if (registered != JNI_OK) {
         return JNI_ERR; /* NoSuchMethodError pending, naming the first mismatch */

@@ -107,4 +107,25 @@ final class Native {
     static native void callbackFree(long callback);
     static native byte[] appCallbackResumeUri(long appCallback);
     static native void appCallbackFree(long appCallback);
+
+    // Client
+    static native long clientNew(long config);
+    static native void clientDiscover(long client);
+    static native long clientConfig(long client);
+    static native long clientExchangeCode(long client, long callback);
+    static native void clientFree(long client);
+
+    // Auth state. A change listener is a native handle of its own (0: none), owned by the AuthState.
+    static native long authStateRestore(long client, byte[] json);
+    static native byte[] authStateFreshAccessToken(long state);
+    static native void authStateRefresh(long state);
+    static native boolean authStateIsSignedIn(long state);
+    static native byte[] authStateGet(long state, int field);
+    static native long authStateExpiresAt(long state);
+    static native byte[] authStateUserinfo(long state);
+    static native void authStateRevoke(long state);
+    static native byte[] authStateEndSessionUrl(long state, byte[] postLogoutRedirectUri, byte[] logoutState);
+    static native byte[] authStateSerialize(long state);
+    static native long authStateSetChangeListener(long state, Runnable listener, long previousListener);
+    static native void authStateFree(long state, long listener);
 }

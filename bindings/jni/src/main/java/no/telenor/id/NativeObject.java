@@ -70,6 +70,10 @@ abstract class NativeObject implements AutoCloseable {
     /** Runs {@code call} under the write lock (excluding every other call and close). */
     final <T> T callExclusive(Call<T> call) {
         Handle handle = this.handle;
+        if (handle.lock.getReadHoldCount() > 0) {
+            // A read lock can't be upgraded: waiting for the write lock here would wait for ourselves.
+            throw new IllegalStateException("called from inside a call on the same " + handle.type);
+        }
         Lock lock = handle.lock.writeLock();
         lock.lock();
         try {

@@ -1,0 +1,76 @@
+package no.telenor.id;
+
+import java.util.Objects;
+
+/**
+ * A client for one provider ({@code telenorid_client}): its metadata, keys and HTTP connections. Safe to
+ * share between threads: create one per provider and keep it. Its methods block on the network (within the
+ * configured timeouts), so call them off the UI thread. Keeps its {@link Config} alive; the
+ * {@link AuthState}s made from it keep it alive.
+ */
+public final class Client extends NativeObject {
+    private final Config config;
+
+    /** Creates a client for {@code config}; makes no network call. */
+    public Client(Config config) {
+        super(newHandle(config), Native::clientFree);
+        this.config = config;
+    }
+
+    private static long newHandle(Config config) {
+        return Objects.requireNonNull(config, "config").call(Native::clientNew);
+    }
+
+    /** The configuration the client was made with (without what discovery filled in: see {@link #config()}). */
+    public Config settings() {
+        return config;
+    }
+
+    /**
+     * Fetches and caches the provider's metadata now, checking its issuer is exactly the configured one.
+     * Optional (calls that need an endpoint discover on first use), but it shows errors early.
+     *
+     * @throws IssuerMismatchException when the metadata names another issuer
+     * @throws TransportException when the provider can't be reached (see {@link TransportException#isTransient()})
+     * @throws InvalidResponseException when the document is not provider metadata
+     */
+    public void discover() {
+        call(h -> {
+            Native.clientDiscover(h);
+            return null;
+        });
+    }
+
+    /**
+     * The configuration with every endpoint the app did not set filled in from discovery (which runs first
+     * if needed): give it to {@link AuthorizationRequest}.
+     */
+    public Config config() {
+        return new Config(call(Native::clientConfig));
+    }
+
+    /**
+     * Exchanges the code of a validated callback for tokens and validates the ID token.
+     *
+     * @throws ConsumedException when this callback's code was already sent
+     * @throws AuthorizationErrorException when the provider refuses, with its OAuth fields and HTTP status
+     * @throws TokenInvalidException when the ID token fails validation
+     * @throws TransportException when the provider can't be reached
+     */
+    public AuthState exchangeCode(AuthorizationCallback callback) {
+        Objects.requireNonNull(callback, "callback");
+        return AuthState.create(call(h -> callback.call(c -> Native.clientExchangeCode(h, c))), this);
+    }
+
+    /**
+     * Restores a state saved with {@link AuthState#serialize()}.
+     *
+     * @throws MalformedException when {@code json} does not parse
+     * @throws VersionException for a format this library can't read
+     * @throws ConfigurationException when it was saved for another issuer or client id
+     */
+    public AuthState restore(String json) {
+        byte[] bytes = Utf8.encode(Objects.requireNonNull(json, "json"));
+        return AuthState.create(call(h -> Native.authStateRestore(h, bytes)), this);
+    }
+}

@@ -1,0 +1,79 @@
+package no.telenor.id;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The real OpenID provider of the tests (Tests/support/provider/oidc_provider.py: django-oauth-toolkit on
+ * 127.0.0.1) in a subprocess, and the user played by Tests/support/provider/browser.py's command line.
+ */
+final class Provider implements AutoCloseable {
+    static final String REDIRECT = "http://127.0.0.1:53682/callback";
+    static final Path ROOT = Paths.get(System.getProperty("user.dir")).toAbsolutePath(); // build.sh runs in the repository
+    private static final Path SUPPORT = ROOT.resolve("Tests/support/provider");
+
+    final String issuer;
+    final String clientId;
+    final String username;
+    final String password;
+    private final Process process;
+
+    Provider() throws IOException {
+        process = new ProcessBuilder("python3", SUPPORT.resolve("oidc_provider.py").toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // It prints one JSON line when it is ready; the test reads the few fields it needs.
+        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        if (line == null) {
+            process.destroy();
+            throw new IOException("the OpenID provider did not start");
+        }
+        issuer = field(line, "issuer");
+        clientId = field(line, "client_id");
+        username = field(line, "username");
+        password = field(line, "password");
+    }
+
+    private static String field(String json, String name) {
+        Matcher matcher = Pattern.compile("\"" + name + "\": \"([^\"]*)\"").matcher(json);
+        if (!matcher.find()) {
+            throw new IllegalStateException("no " + name + " in " + json);
+        }
+        return matcher.group(1);
+    }
+
+    Config.Builder config() {
+        return Config.builder().issuer(issuer).clientId(clientId).redirectUri(REDIRECT)
+                .scope("openid profile email").revocationEndpoint(issuer + "/revoke_token/");
+    }
+
+    /** Signs in and consents at {@code authorizationUrl}; the redirect the browser ends on. */
+    String login(String authorizationUrl, boolean deny) throws IOException, InterruptedException {
+        ProcessBuilder builder = deny
+                ? new ProcessBuilder("python3", SUPPORT.resolve("browser.py").toString(), authorizationUrl, username, password, "--deny")
+                : new ProcessBuilder("python3", SUPPORT.resolve("browser.py").toString(), authorizationUrl, username, password);
+        Process browser = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String redirect = new BufferedReader(new InputStreamReader(browser.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        if (!browser.waitFor(60, TimeUnit.SECONDS) || browser.exitValue() != 0 || redirect == null) {
+            browser.destroy();
+            throw new IOException("browser.py failed");
+        }
+        return redirect;
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
