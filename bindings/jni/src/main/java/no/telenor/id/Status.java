@@ -28,10 +28,11 @@ public enum Status {
     TOKEN_INVALID(20),
     AUTHORIZATION_LOST(21),
     NOT_SIGNED_IN(22),
+    LINE_AUTH_UNAVAILABLE(23),
     /** A code from a newer library than this binding. */
     UNKNOWN(-1);
 
-    private static final Status[] BY_CODE = new Status[23];
+    private static final Status[] BY_CODE = new Status[24];
 
     static {
         for (Status status : values()) {

@@ -144,6 +144,7 @@ public class TelenoridException extends RuntimeException {
             case TOKEN_INVALID: return new TokenInvalidException(name, message, oauthError, description, uri, httpStatus);
             case AUTHORIZATION_LOST: return new AuthorizationLostException(name, message, oauthError, description, uri, httpStatus);
             case NOT_SIGNED_IN: return new NotSignedInException(name, message, oauthError, description, uri, httpStatus);
+            case LINE_AUTH_UNAVAILABLE: return new LineAuthUnavailableException(name, message, oauthError, description, uri, httpStatus);
             default: return new TelenoridException(statusCode, name, message, oauthError, description, uri, httpStatus);
         }
     }

@@ -18,7 +18,7 @@ class ExceptionTest {
             AuthorizationErrorException.class, ConsumedException.class, VersionException.class,
             NetworkTimeoutException.class, NetworkException.class, TlsException.class, HttpStatusException.class,
             ResponseTooLargeException.class, InvalidResponseException.class, TokenInvalidException.class,
-            AuthorizationLostException.class, NotSignedInException.class,
+            AuthorizationLostException.class, NotSignedInException.class, LineAuthUnavailableException.class,
         };
         for (int code = 1; code < expected.length; code++) {
             TelenoridException e = TelenoridException.create(code, Telenorid.statusName(code), "m", null, null, null, 0);
