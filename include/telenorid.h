@@ -588,6 +588,35 @@ telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telen
  * no-op. */
 void telenorid_line_auth_free(telenorid_line_auth *line_auth);
 
+/* ------------------------------------------------------------------------------------------------
+ * Loopback redirect listener (RFC 8252 §7.3), for desktop and command-line hosts
+ *
+ * A socket on 127.0.0.1 that the system browser is redirected to at the end of sign-in. Configure its
+ * redirect URI (http://127.0.0.1:<port><path>) as TELENORID_CONFIG_REDIRECT_URI, open the authorization
+ * URL in the browser, then wait: the listener answers exactly one GET for its path with a short page and
+ * hands back that request's URL, which the host checks with telenorid_pending_auth_handle_callback() like
+ * any redirect. Other paths and methods get 404, malformed or oversized requests 400, and the wait goes
+ * on; a connection that does not send its request within 5 seconds is dropped. Only 127.0.0.1 is bound.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_loopback telenorid_loopback;
+
+/* Listens on 127.0.0.1:`port` (0: a free port the system picks) for `path` ("/callback" when NULL; it must
+ * start with "/" and be printable ASCII without "?" or "#", else TELENORID_E_INVALID_ARGUMENT). A port in
+ * use gives TELENORID_E_NETWORK. Free it with telenorid_loopback_free(), which closes the socket. */
+telenorid_status telenorid_loopback_new(uint16_t port, const char *path, telenorid_loopback **out);
+
+/* The redirect URI to configure, e.g. "http://127.0.0.1:53682/callback". Any thread. */
+telenorid_status telenorid_loopback_redirect_uri(const telenorid_loopback *listener, char **out);
+
+/* Blocks until the browser's redirect arrives or `timeout_ms` (> 0) passes, and gives its full URL
+ * ("http://127.0.0.1:<port><path>?code=...&state=..."). TELENORID_E_TIMEOUT when nothing came in time;
+ * a listener waits once: a second call fails with TELENORID_E_CONSUMED. One thread at a time. */
+telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t timeout_ms, char **out);
+
+/* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op. */
+void telenorid_loopback_free(telenorid_loopback *listener);
+
 #ifdef __cplusplus
 }
 #endif

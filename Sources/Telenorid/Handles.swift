@@ -77,3 +77,8 @@ final class LineAuthHandle: Handle {
     let authenticator: LineAuthenticator
     init(_ authenticator: LineAuthenticator) { self.authenticator = authenticator }
 }
+
+final class LoopbackHandle: Handle {
+    let listener: LoopbackListener
+    init(_ listener: LoopbackListener) { self.listener = listener }
+}

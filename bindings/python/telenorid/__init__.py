@@ -24,7 +24,7 @@ from . import _ffi
 __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "Callback", "AppCallback", "Client",
-    "AuthState", "LineAuth",
+    "AuthState", "LineAuth", "LoopbackListener",
     # errors
     "TelenoridError", "InvalidArgument", "Malformed", "ConfigurationError", "Insecure", "Unsupported",
     "ParameterConflict", "RandomFailure", "StateMismatch", "RedirectMismatch", "IssuerMismatch",
@@ -1041,3 +1041,43 @@ class LineAuth(_Handle):
             _raise(status)
         # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
         self._keep_alive.append(c_hook)
+
+
+class LoopbackListener(_Handle):
+    """A loopback redirect listener (RFC 8252 §7.3) on 127.0.0.1, for desktop and command-line sign-in:
+    configure :attr:`redirect_uri` as the redirect URI, open the authorization URL in a browser, then
+    :meth:`wait` for the redirect and pass it to :meth:`PendingAuthorization.handle_callback`."""
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_loopback_free)
+
+    def __new__(cls, port: int = 0, path: Optional[str] = None) -> "LoopbackListener":
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+            raise TypeError("port must be an int from 0 to 65535")
+        pointer = _ffi.LoopbackP()
+        status = _lib.telenorid_loopback_new(port, _opt_str(path, "path"), pointer)
+        if status:
+            _raise(status)
+        return cls._adopt(pointer)
+
+    def __init__(self, port: int = 0, path: Optional[str] = None) -> None:
+        pass
+
+    def _ptr(self) -> Any:
+        pointer = self._pointer
+        if pointer is None:
+            self._closed()
+        return pointer
+
+    @property
+    def redirect_uri(self) -> str:
+        """``http://127.0.0.1:<port><path>``."""
+        return _string_call(_lib.telenorid_loopback_redirect_uri, self._ptr()) or ""
+
+    def wait(self, timeout: float = 300.0) -> str:
+        """Blocks until the browser's redirect arrives (its full URL) or raises Timeout. Once per listener."""
+        milliseconds = int(timeout * 1000)
+        if not 0 < milliseconds <= 0x7FFFFFFF:
+            raise ValueError("timeout must be positive and under 24 days")
+        return _string_call(_lib.telenorid_loopback_wait, self._ptr(), milliseconds) or ""
+

@@ -104,6 +104,10 @@ class telenorid_line_auth(ctypes.Structure):
     pass
 
 
+class telenorid_loopback(ctypes.Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -118,6 +122,7 @@ AuthStateP = POINTER(telenorid_auth_state)
 # typedef void (*telenorid_auth_state_callback)(void *user_data);
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
 LineAuthP = POINTER(telenorid_line_auth)
+LoopbackP = POINTER(telenorid_loopback)
 # typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
 SocketHook = CFUNCTYPE(c_int32, c_void_p, ctypes.c_int)
 
@@ -218,6 +223,10 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_line_auth_valid_for": (status_t, [LineAuthP, POINTER(c_int64)]),
     "telenorid_line_auth_apply": (status_t, [LineAuthP, AuthRequestP]),
     "telenorid_line_auth_free": (None, [LineAuthP]),
+    "telenorid_loopback_new": (status_t, [ctypes.c_uint16, c_char_p, POINTER(LoopbackP)]),
+    "telenorid_loopback_redirect_uri": (status_t, [LoopbackP, out_string]),
+    "telenorid_loopback_wait": (status_t, [LoopbackP, c_int32, out_string]),
+    "telenorid_loopback_free": (None, [LoopbackP]),
 }
 
 

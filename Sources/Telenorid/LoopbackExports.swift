@@ -1,0 +1,38 @@
+import CTelenorid
+import TelenoridCore
+
+// The loopback redirect listener for desktop and command-line hosts (RFC 8252 §7.3).
+
+@c @implementation
+public func telenorid_loopback_new(_ port: UInt16, _ path: UnsafePointer<CChar>?,
+                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let path = try optionalInputString(path, "path") ?? "/callback"
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(LoopbackHandle(try LoopbackListener(port: port, path: path)))
+    }
+}
+
+@c @implementation
+public func telenorid_loopback_redirect_uri(_ listener: OpaquePointer?,
+                                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(listener, as: LoopbackHandle.self, "listener")
+        try writeString(handle.listener.redirectURI, to: try outPointer(out))
+    }
+}
+
+@c @implementation
+public func telenorid_loopback_wait(_ listener: OpaquePointer?, _ timeoutMS: Int32,
+                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(listener, as: LoopbackHandle.self, "listener")
+        let out = try outPointer(out)
+        try writeString(try handle.listener.waitForRedirect(timeoutMilliseconds: timeoutMS), to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_loopback_free(_ listener: OpaquePointer?) {
+    release(listener)
+}

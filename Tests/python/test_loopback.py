@@ -1,0 +1,90 @@
+"""The loopback redirect listener (RFC 8252 §7.3) over real sockets: what it accepts, what it refuses and
+answers, and a whole sign-in at django-oauth-toolkit whose redirect comes back through it."""
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import telenorid
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
+from browser import complete_login  # noqa: E402
+from oidc_provider import start_provider  # noqa: E402
+
+
+def in_background(function):
+    results = {}
+
+    def run():
+        try:
+            results["value"] = function()
+        except BaseException as error:  # handed to the test thread
+            results["error"] = error
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, results
+
+
+def test_only_the_redirect_ends_the_wait_and_everything_else_is_answered():
+    with telenorid.LoopbackListener(path="/cb") as listener:
+        uri = listener.redirect_uri
+        assert uri.startswith("http://127.0.0.1:") and uri.endswith("/cb")
+        base = uri[: -len("/cb")]
+        waiting, result = in_background(lambda: listener.wait(timeout=20))
+        # A connection that never says anything holds nothing up.
+        silent = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])))
+        answers = [requests.get(base + "/favicon.ico", timeout=10).status_code,
+                   requests.get(base + "/cb-not", timeout=10).status_code,
+                   requests.post(uri + "?code=c&state=s", timeout=10).status_code,
+                   requests.get(base + "/other?code=c", timeout=10).status_code]
+        raw = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])))
+        raw.sendall(b"NONSENSE\r\n\r\n")
+        assert raw.recv(100).startswith(b"HTTP/1.1 400")
+        raw.close()
+        page = requests.get(uri + "?code=the-code&state=the-state", timeout=10)
+        waiting.join(20)
+        silent.close()
+        assert answers == [404, 404, 404, 404]
+        assert page.status_code == 200 and "close this window" in page.text
+        assert page.headers["Cache-Control"] == "no-store"
+        assert result == {"value": uri + "?code=the-code&state=the-state"}
+
+
+def test_timeout_then_consumed_and_bad_arguments():
+    with telenorid.LoopbackListener() as listener:
+        assert listener.redirect_uri.endswith("/callback")
+        started = time.monotonic()
+        with pytest.raises(telenorid.Timeout):
+            listener.wait(timeout=0.3)
+        assert time.monotonic() - started < 5
+        with pytest.raises(telenorid.Consumed):
+            listener.wait(timeout=0.3)
+    for path in ("no-slash", "/with?query", "/with#fragment", "/sp ace"):
+        with pytest.raises(telenorid.InvalidArgument):
+            telenorid.LoopbackListener(path=path)
+    with pytest.raises(TypeError):
+        telenorid.LoopbackListener(port=70000)
+    with telenorid.LoopbackListener() as taken:
+        port = int(taken.redirect_uri.split(":")[2].split("/")[0])
+        with pytest.raises(telenorid.NetworkError):
+            telenorid.LoopbackListener(port=port)
+
+
+def test_sign_in_through_the_loopback_listener():
+    """The redirect URI django-oauth-toolkit has registered for the public client is on port 53682."""
+    with start_provider() as provider, telenorid.LoopbackListener(port=53682) as listener:
+        config = telenorid.Config.from_settings(issuer=provider["issuer"], client_id=provider["clients"]["public"]["client_id"],
+                                                redirect_uri=listener.redirect_uri, scope="openid profile")
+        with telenorid.Client(config) as client:
+            pending = telenorid.AuthorizationRequest(client.config()).build()
+            waiting, result = in_background(lambda: listener.wait(timeout=60))
+            # The user's part: sign in and consent, then the browser follows the redirect to the listener.
+            redirect = complete_login(pending.url, provider["user"]["username"], provider["user"]["password"])
+            assert requests.get(redirect, timeout=10).status_code == 200
+            waiting.join(60)
+            assert result["value"] == redirect
+            state = client.exchange_code(pending.handle_callback(result["value"]))
+            assert state.id_token_claims["nonce"] == pending.nonce
