@@ -380,8 +380,8 @@ void telenorid_callback_free(telenorid_callback *callback);
 typedef struct telenorid_app_callback telenorid_app_callback;
 
 /* Checks what the provider's app opened at the app_callback_uri: `state` must match the pending
- * request and `resume_uri`, when present, must be https on `allowed_resume_host` (NULL: the
- * authorization endpoint's host). An `error` parameter — also in the form `state=...?error=...` that
+ * request and `resume_uri`, when present, must be https on `allowed_resume_host` (NULL: the host of
+ * the request's authorization URL, also for a request restored where no endpoint was configured). An `error` parameter — also in the form `state=...?error=...` that
  * the provider's own examples show — fails with TELENORID_E_AUTHORIZATION_ERROR. The pending request
  * is not consumed: the code still arrives at the redirect URI. */
 telenorid_status telenorid_pending_auth_handle_app_callback(const telenorid_pending_auth *pending,
