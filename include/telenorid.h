@@ -539,7 +539,8 @@ typedef struct telenorid_idp_response telenorid_idp_response;
 
 /* SP side: the request for the IdP app, from a pending request built with S256 PKCE (anything else
  * fails with TELENORID_E_UNSUPPORTED). `login_host` and `user_hint` may be NULL (not sent). The
- * request carries the challenge, never the verifier. Keeps `pending` alive. */
+ * request carries the challenge, never the verifier; it copies what it needs, so `pending` may be freed
+ * first. */
 telenorid_status telenorid_idp_request_new(const telenorid_pending_auth *pending, const char *login_host,
                                            const char *user_hint, telenorid_idp_request **out);
 

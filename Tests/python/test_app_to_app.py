@@ -8,7 +8,7 @@ DOT has no Vipps app: it ignores requested_flow and app_callback_uri, so its par
 redirect; the app-callback checks run on the library's side exactly as a phone would drive them."""
 import sys
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
 import requests
@@ -117,13 +117,14 @@ def test_redirect_uri_must_match_exactly(provider):
     client = backend_client(provider, redirect=REDIRECT + "/")
     pending = telenorid.AuthorizationRequest(client.config()).set_app_to_app(APP_CALLBACK).build()
     session = requests.Session()
-    login = provider["issuer"] + "/accounts/login/"
-    page = session.get(login, timeout=30)
-    form = _fields(page.text)
-    form.update(username=provider["user"]["username"], password=provider["user"]["password"])
-    session.post(login, data=form, headers={"Referer": login}, allow_redirects=False, timeout=30)
     response = session.get(pending.url, allow_redirects=False, timeout=30)
-    assert response.status_code != 302 or not response.headers["Location"].startswith(REDIRECT)
+    login = urljoin(pending.url, response.headers["Location"])
+    form = _fields(session.get(login, timeout=30).text)
+    form.update(username=provider["user"]["username"], password=provider["user"]["password"])
+    response = session.post(login, data=form, headers={"Referer": login}, allow_redirects=False, timeout=30)
+    response = session.get(urljoin(login, response.headers["Location"]), allow_redirects=False, timeout=30)
+    assert response.status_code == 400, "no redirect at all to an unregistered URI"
+    assert "Mismatching redirect URI" in response.text
     # ...and a redirect that arrives with the slash dropped (or added) is not this request's.
     _, good = backend_starts(provider)
     redirect = complete_login(good.url, provider["user"]["username"], provider["user"]["password"])
