@@ -507,7 +507,8 @@ void telenorid_auth_state_free(telenorid_auth_state *state);
  * oauth_redirect_uri, comma-separated scopes, user_hint, login_host, state, and nonce) as a URL on the
  * IdP app's scheme (iOS) or as key-value pairs (an Android intent bundle). The IdP app asks the provider
  * for a code on the SP's behalf and hands back only the code (code, login_host, state). Tokens,
- * passwords and PKCE verifiers never pass between the apps.
+ * passwords and PKCE verifiers never pass between the apps. Beyond the seed's fields the response passes
+ * on the provider's RFC 9207 `iss` when it sent one, and the SP checks it like a browser redirect's.
  *
  * Every handle here is immutable after creation except telenorid_params, which telenorid_params_add
  * changes: don't share a telenorid_params between threads while adding to it. The others may be shared.

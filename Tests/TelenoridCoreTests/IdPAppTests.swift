@@ -93,6 +93,12 @@ final class IdPAppTests: XCTestCase {
         XCTAssertEqual(kind(try request.response(fromProviderRedirect: spRedirect + "?code=c&state=forged", loginHost: "id.example.com")), .stateMismatch)
         XCTAssertEqual(kind(try request.response(fromProviderRedirect: "evil://cb?code=c&state=\(pending.state)", loginHost: "id.example.com")), .redirectMismatch)
         XCTAssertEqual(kind(try request.authorizationURL(authorizationEndpoint: "http://id.example.com/authorize")), .insecure)
+        // RFC 9207: the provider's iss is passed on and checked by the SP.
+        let forged = try request.response(fromProviderRedirect: spRedirect + "?code=c&state=\(pending.state)&iss=https%3A%2F%2Fevil.example", loginHost: "id.example.com")
+        XCTAssertEqual(forged.parameters["iss"], "https://evil.example")
+        XCTAssertEqual(kind(try pending.handleIdPAppResponse(parameters: forged.parameters, allowedLoginHosts: [])), .issuerMismatch)
+        let genuine = try request.response(fromProviderRedirect: spRedirect + "?code=c&state=\(pending.state)&iss=https%3A%2F%2Fid.example.com", loginHost: "id.example.com")
+        XCTAssertEqual(try pending.handleIdPAppResponse(url: genuine.url(redirectURI: spRedirect), allowedLoginHosts: []).parameters["iss"], "https://id.example.com")
         XCTAssertEqual(kind(try pending.handleIdPAppResponse(parameters: error.parameters, allowedLoginHosts: [])), .authorizationError)
     }
 }

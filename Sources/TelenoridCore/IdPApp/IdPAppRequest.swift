@@ -150,12 +150,12 @@ public struct IdPAppRequest: Sendable, Equatable {
         try IdPAppRequest.checkLoginHost(loginHost)
         if let error = parameters["error"] {
             return IdPAppResponse(result: .error(error, description: parameters["error_description"]),
-                                  loginHost: loginHost, state: state)
+                                  loginHost: loginHost, state: state, issuer: parameters["iss"])
         }
         guard let code = parameters["code"], !code.isEmpty else {
             throw TelenoridError(.malformed, "the provider's redirect carries neither code nor error")
         }
-        return IdPAppResponse(result: .code(code), loginHost: loginHost, state: state)
+        return IdPAppResponse(result: .code(code), loginHost: loginHost, state: state, issuer: parameters["iss"])
     }
 
     /// A scope-token is one or more of %x21 / %x23-5B / %x5D-7E (RFC 6749 §3.3). Tokens come from

@@ -1,5 +1,6 @@
 /// What the IdP app sends back to the SP app (seed 003, message B): the provider's code (or its error),
-/// the login host it was obtained at, and the SP's state. Never a token or a password.
+/// the login host it was obtained at, and the SP's state. Never a token or a password. Besides the seed's
+/// fields it passes on the provider's RFC 9207 `iss`, so an SP whose provider promises it can still check it.
 public struct IdPAppResponse: Sendable, Equatable {
     public enum Result: Sendable, Equatable {
         case code(String)
@@ -9,11 +10,13 @@ public struct IdPAppResponse: Sendable, Equatable {
     public let result: Result
     public let loginHost: String
     public let state: String
+    public let issuer: String?
 
-    public init(result: Result, loginHost: String, state: String) {
+    public init(result: Result, loginHost: String, state: String, issuer: String? = nil) {
         self.result = result
         self.loginHost = loginHost
         self.state = state
+        self.issuer = issuer
     }
 
     /// The key-value pairs: the Android intent bundle, or the query on the SP's redirect URI.
@@ -28,6 +31,7 @@ public struct IdPAppResponse: Sendable, Equatable {
         }
         add("login_host", loginHost)
         add("state", state)
+        add("iss", issuer)
         return out
     }
 
@@ -59,10 +63,13 @@ extension PendingAuthorization {
     /// An empty list means the host (and port) of the configured issuer.
     public func handleIdPAppResponse(parameters: FormParameters, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
         for pair in parameters.pairs
-        where !["code", "error", "error_description", "login_host", "state"].contains(pair.name) {
+        where !["code", "error", "error_description", "login_host", "state", "iss"].contains(pair.name) {
             throw TelenoridError(.malformed, "the IdP app's response has an unknown parameter \"\(pair.name)\"")
         }
         try checkState(parameters["state"], oauthFields: parameters)
+        if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
+            throw TelenoridError(.issuerMismatch, "the IdP app's response names another issuer (RFC 9207)")
+        }
         if let error = parameters["error"] {
             throw TelenoridError(.authorizationError, "the IdP app reported an error: \(error)",
                                  oauthError: error, oauthErrorDescription: parameters["error_description"])
