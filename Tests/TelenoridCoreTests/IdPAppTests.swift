@@ -68,6 +68,8 @@ final class IdPAppTests: XCTestCase {
         let url = try IdPAppRequest(parameters: good, callerRedirectURIs: [spRedirect]).url(idpAppURI: idpURI)
         XCTAssertEqual(kind(try IdPAppRequest(url: url + "&state=again", idpAppURI: idpURI, callerRedirectURIs: [spRedirect])), .malformed)
         XCTAssertEqual(kind(try IdPAppRequest(url: url, idpAppURI: "otheridp://authorize", callerRedirectURIs: [spRedirect])), .redirectMismatch)
+        let comma = try AuthorizationRequest(configuration: testConfiguration([.scope: "openid a,b"])).build()
+        XCTAssertEqual(kind(try IdPAppRequest(pending: comma, loginHost: nil, userHint: nil)), .unsupported)
     }
 
     func testResponsesAreCheckedBySP() throws {

@@ -27,6 +27,10 @@ public struct IdPAppRequest: Sendable, Equatable {
         codeChallenge = pending.pkce.s256Challenge
         redirectURI = pending.configuration.redirectURIString
         scopes = pending.requestedScope.split(separator: " ").map(String.init)
+        // RFC 6749 allows a comma inside a scope name; on the comma-separated wire it would become two.
+        guard !scopes.contains(where: { $0.utf8.contains(UInt8(ascii: ",")) }) else {
+            throw TelenoridError(.unsupported, "a scope name with a comma can't be sent in the IdP-app request's scopes")
+        }
         self.userHint = userHint
         self.loginHost = loginHost
         state = pending.state
