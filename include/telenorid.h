@@ -388,12 +388,13 @@ void telenorid_callback_free(telenorid_callback *callback);
 typedef struct telenorid_app_callback telenorid_app_callback;
 
 /* Checks what the provider's app opened at the app_callback_uri: `state` must match the pending
- * request and `resume_uri`, when present, must be https on `allowed_resume_host` (NULL: the
- * authorization endpoint's host). An `error` parameter — also in the form `state=...?error=...` that
- * the provider's own examples show — fails with TELENORID_E_AUTHORIZATION_ERROR. A URL that is not the
- * request's app_callback_uri fails with TELENORID_E_REDIRECT_MISMATCH, and a pending request that did not
- * ask for the app-to-app flow with TELENORID_E_CONFIGURATION. The pending request is not consumed: the
- * code still arrives at the redirect URI. */
+ * request and `resume_uri`, when present, must be https on `allowed_resume_host` (NULL: the host of
+ * the request's authorization URL, also for a request restored where no endpoint was configured). An
+ * `error` parameter — also in the form `state=...?error=...` that the provider's own examples show — fails
+ * with TELENORID_E_AUTHORIZATION_ERROR. A URL that is not the request's app_callback_uri fails with
+ * TELENORID_E_REDIRECT_MISMATCH, and a pending request that did not ask for the app-to-app flow with
+ * TELENORID_E_CONFIGURATION. The pending request is not consumed: the code still arrives at the redirect
+ * URI. */
 telenorid_status telenorid_pending_auth_handle_app_callback(const telenorid_pending_auth *pending,
                                                             const char *callback_url,
                                                             const char *allowed_resume_host,
@@ -616,6 +617,110 @@ telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t t
 
 /* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op. */
 void telenorid_loopback_free(telenorid_loopback *listener);
+
+/* ------------------------------------------------------------------------------------------------
+ * Identity-provider app flow (seed 003): one trusted app gets codes for other apps
+ *
+ * A service-provider (SP) app sends the IdP app a request (oauth_client_id, code_challenge,
+ * oauth_redirect_uri, comma-separated scopes, user_hint, login_host, state, and nonce) as a URL on the
+ * IdP app's scheme (iOS) or as key-value pairs (an Android intent bundle). The IdP app asks the provider
+ * for a code on the SP's behalf and hands back only the code (code, login_host, state). Tokens,
+ * passwords and PKCE verifiers never pass between the apps. Beyond the seed's fields the response passes
+ * on the provider's RFC 9207 `iss` when it sent one, and the SP checks it like a browser redirect's.
+ *
+ * Every handle here is immutable after creation except telenorid_params, which telenorid_params_add
+ * changes: don't share a telenorid_params between threads while adding to it. The others may be shared.
+ * --------------------------------------------------------------------------------------------- */
+
+/* Ordered key-value pairs (a bundle): names are unique. */
+typedef struct telenorid_params telenorid_params;
+
+/* An empty set of pairs. */
+telenorid_status telenorid_params_new(telenorid_params **out);
+
+/* Adds a pair. A name already present fails with TELENORID_E_MALFORMED (a repeated parameter could be
+ * read differently by two layers); an empty name with TELENORID_E_INVALID_ARGUMENT. */
+telenorid_status telenorid_params_add(telenorid_params *params, const char *name, const char *value);
+
+/* The number of pairs. */
+telenorid_status telenorid_params_count(const telenorid_params *params, size_t *out);
+
+/* The name, or the value, of pair `index` (0 ≤ index < count); another index fails with
+ * TELENORID_E_INVALID_ARGUMENT. */
+telenorid_status telenorid_params_name(const telenorid_params *params, size_t index, char **out);
+telenorid_status telenorid_params_value(const telenorid_params *params, size_t index, char **out);
+
+/* Frees pairs. NULL is a no-op. */
+void telenorid_params_free(telenorid_params *params);
+
+typedef struct telenorid_idp_request telenorid_idp_request;
+typedef struct telenorid_idp_response telenorid_idp_response;
+
+/* SP side: the request for the IdP app, from a pending request built with S256 PKCE (anything else
+ * fails with TELENORID_E_UNSUPPORTED). `login_host` and `user_hint` may be NULL (not sent). The
+ * request carries the challenge, never the verifier; it copies what it needs, so `pending` may be freed
+ * first. */
+telenorid_status telenorid_idp_request_new(const telenorid_pending_auth *pending, const char *login_host,
+                                           const char *user_hint, telenorid_idp_request **out);
+
+/* The request as a URL on the IdP app's URI (e.g. "idpapp://authorize", no query or fragment). */
+telenorid_status telenorid_idp_request_url(const telenorid_idp_request *request, const char *idp_app_uri, char **out);
+
+/* The request as key-value pairs, for an Android bundle. Free with telenorid_params_free. */
+telenorid_status telenorid_idp_request_params(const telenorid_idp_request *request, telenorid_params **out);
+
+/* SP side: checks the IdP app's response, opened at the configured redirect URI (URL form) or as a
+ * bundle (pairs form), against `pending`: `state` must match (constant time, else
+ * TELENORID_E_STATE_MISMATCH); `login_host` must be one of the `count` `allowed_login_hosts` (host or
+ * host:port, case-insensitive; with count 0, which allows NULL, the configured issuer's host[:port]),
+ * else TELENORID_E_ISSUER_MISMATCH; unknown or repeated parameters fail with TELENORID_E_MALFORMED and
+ * an `error` with TELENORID_E_AUTHORIZATION_ERROR. On success the pending request is consumed and the
+ * callback goes to telenorid_client_exchange_code like a browser redirect's. */
+telenorid_status telenorid_pending_auth_handle_idp_response_url(const telenorid_pending_auth *pending,
+                                                                const char *url,
+                                                                const char *const *allowed_login_hosts,
+                                                                size_t count, telenorid_callback **out);
+telenorid_status telenorid_pending_auth_handle_idp_response_params(const telenorid_pending_auth *pending,
+                                                                   const telenorid_params *params,
+                                                                   const char *const *allowed_login_hosts,
+                                                                   size_t count, telenorid_callback **out);
+
+/* IdP side: parses and checks an SP app's request, as a URL that must be on `idp_app_uri` or as pairs.
+ * `caller_redirect_uris` (`count` of them; NULL allowed for 0) are the redirect URIs the host app knows
+ * belong to the calling app; an oauth_redirect_uri that is not exactly one of them fails with
+ * TELENORID_E_REDIRECT_MISMATCH. A code_challenge that is not 43 base64url characters (S256), a
+ * redirect URI that is not absolute, a missing state, client id or scopes, an unknown or repeated
+ * parameter fail with TELENORID_E_MALFORMED. */
+telenorid_status telenorid_idp_request_parse_url(const char *url, const char *idp_app_uri,
+                                                 const char *const *caller_redirect_uris, size_t count,
+                                                 telenorid_idp_request **out);
+telenorid_status telenorid_idp_request_parse_params(const telenorid_params *params,
+                                                    const char *const *caller_redirect_uris, size_t count,
+                                                    telenorid_idp_request **out);
+
+/* IdP side: the authorization URL to open for the SP: its client id, redirect URI, state, nonce and
+ * S256 challenge, scopes space-separated, user_hint as login_hint. The endpoint must be https (http
+ * only on loopback), else TELENORID_E_INSECURE. */
+telenorid_status telenorid_idp_request_authorization_url(const telenorid_idp_request *request,
+                                                         const char *authorization_endpoint, char **out);
+
+/* IdP side: the provider's redirect (to the SP's redirect URI, else TELENORID_E_REDIRECT_MISMATCH,
+ * with the SP's state, else TELENORID_E_STATE_MISMATCH) turned into the response for the SP, naming
+ * `login_host` (host or host:port) where the code was obtained. A provider `error` becomes an error
+ * response for the SP, not a failure. */
+telenorid_status telenorid_idp_request_respond(const telenorid_idp_request *request,
+                                               const char *provider_redirect_url, const char *login_host,
+                                               telenorid_idp_response **out);
+
+/* Frees a request. NULL is a no-op. */
+void telenorid_idp_request_free(telenorid_idp_request *request);
+
+/* The response as a URL on the SP's redirect URI (iOS), or as pairs (Android bundle). */
+telenorid_status telenorid_idp_response_url(const telenorid_idp_response *response, char **out);
+telenorid_status telenorid_idp_response_params(const telenorid_idp_response *response, telenorid_params **out);
+
+/* Frees a response. NULL is a no-op. */
+void telenorid_idp_response_free(telenorid_idp_response *response);
 
 #ifdef __cplusplus
 }

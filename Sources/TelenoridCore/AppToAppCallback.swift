@@ -5,8 +5,8 @@ public struct AppToAppCallback: Sendable {
 }
 
 extension PendingAuthorization {
-    /// `allowedResumeHost`: the only host a `resume_uri` may point at; nil means the authorization
-    /// endpoint's host, since the provider resumes its own login page.
+    /// `allowedResumeHost`: the only host a `resume_uri` may point at; nil means the host of the request's
+    /// authorization URL, since the provider resumes its own login page.
     public func handleAppCallback(_ callback: String, allowedResumeHost: String?) throws(TelenoridError) -> AppToAppCallback {
         guard let appCallbackURI, let expected = try? URI(parsing: appCallbackURI) else {
             throw TelenoridError(.configuration, "this authorization request did not ask for the app-to-app flow")
@@ -42,7 +42,10 @@ extension PendingAuthorization {
         do { resumeURI = try URI(parsing: resume) } catch {
             throw TelenoridError(.malformed, "resume_uri is not a valid URL: \(error.message)")
         }
-        guard let allowedHost = allowedResumeHost?.lowercased() ?? configuration.authorizationEndpoint?.host else {
+        // The request's own URL names the provider's host even when this pending request was restored in
+        // an app whose configuration was never discovered (seed 002: the backend built it, the app resumes).
+        let requestHost = (try? URI(parsing: url))?.host
+        guard let allowedHost = allowedResumeHost?.lowercased() ?? requestHost ?? configuration.authorizationEndpoint?.host else {
             throw TelenoridError(.configuration, "no host to accept a resume_uri from")
         }
         guard resumeURI.scheme == "https", resumeURI.userInfo == nil, resumeURI.host == allowedHost else {

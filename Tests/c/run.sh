@@ -31,7 +31,7 @@ step() { # step NAME COMMAND...: runs it, records a failure
 }
 
 # No stale binary may stand in for one that failed to build.
-rm -f "$out/test_api" "$out/test_dlopen" "$out/test_api_asan"
+rm -f "$out/test_api" "$out/test_dlopen" "$out/test_api_asan" "$out/test_idp_app" "$out/test_idp_app_asan"
 step "compile test_api" "$cc" "${cflags[@]}" Tests/c/test_api.c "${link[@]}" -o "$out/test_api"
 step "compile test_dlopen" "$cc" "${cflags[@]}" Tests/c/test_dlopen.c -ldl -lpthread -o "$out/test_dlopen"
 step "compile test_api with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -42,6 +42,9 @@ step "compile test_line_auth" "$cc" "${cflags[@]}" Tests/c/test_line_auth.c "${l
 step "compile test_line_auth with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_line_auth.c "${link[@]}" \
     -o "$out/test_line_auth_asan"
+step "compile test_idp_app" "$cc" "${cflags[@]}" Tests/c/test_idp_app.c "${link[@]}" -o "$out/test_idp_app"
+step "compile test_idp_app with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
+    -fno-sanitize-recover=undefined Tests/c/test_idp_app.c "${link[@]}" -o "$out/test_idp_app_asan"
 # test_dlopen must not link the library.
 if [ -x "$out/test_dlopen" ] && readelf -d "$out/test_dlopen" | grep -q 'libtelenorid'; then
     echo "run.sh: test_dlopen links libtelenorid"; failed+=("test_dlopen not linked")
@@ -63,6 +66,13 @@ fi
 [ -x "$out/test_dlopen" ] && step "test_dlopen" "$out/test_dlopen" "$PWD/$lib/libtelenorid.so.0"
 [ -x "$out/test_api_asan" ] && step "test_api under ASan/UBSan" env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$out/test_api_asan"
+if [ -x "$out/test_idp_app" ]; then
+    command -v valgrind >/dev/null && step "test_idp_app under valgrind" valgrind --leak-check=full \
+        --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=1 "$out/test_idp_app"
+    step "test_idp_app" "$out/test_idp_app"
+fi
+[ -x "$out/test_idp_app_asan" ] && step "test_idp_app under ASan/UBSan" env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$out/test_idp_app_asan"
 
 if [ -x "$out/test_line_auth" ]; then
     command -v valgrind >/dev/null && step "test_line_auth under valgrind" valgrind --leak-check=full \

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ctypes
 import sys
 import weakref
-from ctypes import addressof, c_char_p, c_int32, c_int64, c_void_p
+from ctypes import addressof, c_char_p, c_int32, c_int64, c_size_t, c_void_p
 from typing import (Any, Callable, Dict, Iterable, List, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar,
                     Union)
 
@@ -24,6 +24,7 @@ from . import _ffi
 __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "Callback", "AppCallback", "Client",
+    "IdPAppRequest", "IdPAppResponse",
     "AuthState", "LineAuth", "LoopbackListener",
     # errors
     "TelenoridError", "InvalidArgument", "Malformed", "ConfigurationError", "Insecure", "Unsupported",
@@ -715,6 +716,27 @@ class PendingAuthorization(_Handle):
             _raise(status)
         return AppCallback._adopt(callback, self)
 
+    def handle_idp_response(self, response: Union[str, Dict[str, str]],
+                             allowed_login_hosts: Sequence[str] = ()) -> Callback:
+        """SP side: checks the IdP app's response (a URL or a bundle); consumes this pending authorization."""
+        pointer = self._pointer
+        if pointer is None:
+            self._closed()
+        array, count = _string_array(allowed_login_hosts, "allowed_login_hosts")
+        callback = _ffi.CallbackP()
+        if isinstance(response, str):
+            status = _lib.telenorid_pending_auth_handle_idp_response_url(pointer, _str(response, "url"), array, count,
+                                                                         callback)
+        else:
+            params = _params_in(response)
+            try:
+                status = _lib.telenorid_pending_auth_handle_idp_response_params(pointer, params, array, count, callback)
+            finally:
+                _lib.telenorid_params_free(params)
+        if status:
+            _raise(status)
+        return Callback._adopt(callback, self)
+
 
 _pending_url = _lib.telenorid_pending_auth_url
 _pending_state = _lib.telenorid_pending_auth_state
@@ -766,6 +788,145 @@ class AppCallback(_Handle):
         if pointer is None:
             self._closed()
         return _string_call(_lib.telenorid_app_callback_resume_uri, pointer)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Identity-provider app flow (seed 003). Bundles are dict[str, str]; the pairs cross as telenorid_params.
+# ------------------------------------------------------------------------------------------------------
+
+
+def _params_in(bundle: Any) -> Any:
+    """A new telenorid_params holding a dict's pairs; the caller frees it."""
+    if not isinstance(bundle, dict):
+        raise TypeError(f"bundle must be a dict[str, str], not {type(bundle).__name__}")
+    pointer = _ffi.ParamsP()
+    status = _lib.telenorid_params_new(pointer)
+    if status:
+        _raise(status)
+    for name, value in bundle.items():
+        status = _lib.telenorid_params_add(pointer, _str(name, "bundle key"), _str(value, "bundle value"))
+        if status:
+            _lib.telenorid_params_free(pointer)
+            _raise(status)
+    return pointer
+
+
+def _params_out(pointer: Any) -> Dict[str, str]:
+    """The pairs of a telenorid_params as a dict, freeing it."""
+    try:
+        count = c_size_t()
+        status = _lib.telenorid_params_count(pointer, ctypes.byref(count))
+        if status:
+            _raise(status)
+        return {_string_call(_lib.telenorid_params_name, pointer, index) or "":
+                _string_call(_lib.telenorid_params_value, pointer, index) or ""
+                for index in range(count.value)}
+    finally:
+        _lib.telenorid_params_free(pointer)
+
+
+def _string_array(values: Sequence[str], name: str) -> Tuple[Any, int]:
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a sequence of str, not one str")
+    encoded = [_str(value, name) for value in values]
+    return (c_char_p * len(encoded))(*encoded), len(encoded)
+
+
+class IdPAppRequest(_Handle):
+    """The request a service-provider app sends an identity-provider app. The SP makes it with
+    :meth:`for_pending`; the IdP app parses it with :meth:`parse_url` or :meth:`parse_bundle`."""
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_idp_request_free)
+
+    @classmethod
+    def for_pending(cls, pending: PendingAuthorization, login_host: Optional[str] = None,
+                    user_hint: Optional[str] = None) -> "IdPAppRequest":
+        pointer = _ffi.IdPRequestP()
+        status = _lib.telenorid_idp_request_new(_handle_of(pending, PendingAuthorization, "pending"),
+                                                _opt_str(login_host, "login_host"), _opt_str(user_hint, "user_hint"),
+                                                pointer)
+        if status:
+            _raise(status)
+        return cls._adopt(pointer, pending)
+
+    @classmethod
+    def parse_url(cls, url: str, idp_app_uri: str, caller_redirect_uris: Sequence[str]) -> "IdPAppRequest":
+        array, count = _string_array(caller_redirect_uris, "caller_redirect_uris")
+        pointer = _ffi.IdPRequestP()
+        status = _lib.telenorid_idp_request_parse_url(_str(url, "url"), _str(idp_app_uri, "idp_app_uri"),
+                                                      array, count, pointer)
+        if status:
+            _raise(status)
+        return cls._adopt(pointer)
+
+    @classmethod
+    def parse_bundle(cls, bundle: Dict[str, str], caller_redirect_uris: Sequence[str]) -> "IdPAppRequest":
+        array, count = _string_array(caller_redirect_uris, "caller_redirect_uris")
+        params = _params_in(bundle)
+        try:
+            pointer = _ffi.IdPRequestP()
+            status = _lib.telenorid_idp_request_parse_params(params, array, count, pointer)
+        finally:
+            _lib.telenorid_params_free(params)
+        if status:
+            _raise(status)
+        return cls._adopt(pointer)
+
+    def _ptr(self) -> Any:
+        if self._pointer is None:
+            self._closed()
+        return self._pointer
+
+    def url(self, idp_app_uri: str) -> str:
+        """The request as a URL on the IdP app's URI (iOS)."""
+        return _string_call(_lib.telenorid_idp_request_url, self._ptr(), _str(idp_app_uri, "idp_app_uri")) or ""
+
+    def bundle(self) -> Dict[str, str]:
+        """The request as key-value pairs (an Android intent bundle)."""
+        pointer = _ffi.ParamsP()
+        status = _lib.telenorid_idp_request_params(self._ptr(), pointer)
+        if status:
+            _raise(status)
+        return _params_out(pointer)
+
+    def authorization_url(self, authorization_endpoint: str) -> str:
+        """IdP side: the provider URL that asks for a code on the SP's behalf."""
+        return _string_call(_lib.telenorid_idp_request_authorization_url, self._ptr(),
+                            _str(authorization_endpoint, "authorization_endpoint")) or ""
+
+    def respond(self, provider_redirect_url: str, login_host: str) -> "IdPAppResponse":
+        """IdP side: the provider's redirect turned into the response for the SP."""
+        pointer = _ffi.IdPResponseP()
+        status = _lib.telenorid_idp_request_respond(self._ptr(), _str(provider_redirect_url, "provider_redirect_url"),
+                                                    _str(login_host, "login_host"), pointer)
+        if status:
+            _raise(status)
+        return IdPAppResponse._adopt(pointer, self)
+
+
+class IdPAppResponse(_Handle):
+    """What the IdP app sends back: the code (or an error), the login host and the SP's state."""
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_idp_response_free)
+
+    def _ptr(self) -> Any:
+        if self._pointer is None:
+            self._closed()
+        return self._pointer
+
+    def url(self) -> str:
+        """The response as a URL on the SP's redirect URI (iOS)."""
+        return _string_call(_lib.telenorid_idp_response_url, self._ptr()) or ""
+
+    def bundle(self) -> Dict[str, str]:
+        """The response as key-value pairs (an Android intent bundle)."""
+        pointer = _ffi.ParamsP()
+        status = _lib.telenorid_idp_response_params(self._ptr(), pointer)
+        if status:
+            _raise(status)
+        return _params_out(pointer)
 
 
 class Client(_Handle):

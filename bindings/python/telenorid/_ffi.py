@@ -96,6 +96,18 @@ class telenorid_client(ctypes.Structure):
     pass
 
 
+class telenorid_params(ctypes.Structure):
+    pass
+
+
+class telenorid_idp_request(ctypes.Structure):
+    pass
+
+
+class telenorid_idp_response(ctypes.Structure):
+    pass
+
+
 class telenorid_auth_state(ctypes.Structure):
     pass
 
@@ -118,6 +130,9 @@ CallbackP = POINTER(telenorid_callback)
 AppCallbackP = POINTER(telenorid_app_callback)
 ClientP = POINTER(telenorid_client)
 AuthStateP = POINTER(telenorid_auth_state)
+ParamsP = POINTER(telenorid_params)
+IdPRequestP = POINTER(telenorid_idp_request)
+IdPResponseP = POINTER(telenorid_idp_response)
 
 # typedef void (*telenorid_auth_state_callback)(void *user_data);
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
@@ -227,6 +242,29 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_loopback_redirect_uri": (status_t, [LoopbackP, out_string]),
     "telenorid_loopback_wait": (status_t, [LoopbackP, c_int32, out_string]),
     "telenorid_loopback_free": (None, [LoopbackP]),
+    # Identity-provider app flow
+    "telenorid_params_new": (status_t, [POINTER(ParamsP)]),
+    "telenorid_params_add": (status_t, [ParamsP, c_char_p, c_char_p]),
+    "telenorid_params_count": (status_t, [ParamsP, POINTER(c_size_t)]),
+    "telenorid_params_name": (status_t, [ParamsP, c_size_t, out_string]),
+    "telenorid_params_value": (status_t, [ParamsP, c_size_t, out_string]),
+    "telenorid_params_free": (None, [ParamsP]),
+    "telenorid_idp_request_new": (status_t, [PendingAuthP, c_char_p, c_char_p, POINTER(IdPRequestP)]),
+    "telenorid_idp_request_url": (status_t, [IdPRequestP, c_char_p, out_string]),
+    "telenorid_idp_request_params": (status_t, [IdPRequestP, POINTER(ParamsP)]),
+    "telenorid_pending_auth_handle_idp_response_url": (status_t, [PendingAuthP, c_char_p, POINTER(c_char_p),
+                                                                  c_size_t, POINTER(CallbackP)]),
+    "telenorid_pending_auth_handle_idp_response_params": (status_t, [PendingAuthP, ParamsP, POINTER(c_char_p),
+                                                                     c_size_t, POINTER(CallbackP)]),
+    "telenorid_idp_request_parse_url": (status_t, [c_char_p, c_char_p, POINTER(c_char_p), c_size_t,
+                                                   POINTER(IdPRequestP)]),
+    "telenorid_idp_request_parse_params": (status_t, [ParamsP, POINTER(c_char_p), c_size_t, POINTER(IdPRequestP)]),
+    "telenorid_idp_request_authorization_url": (status_t, [IdPRequestP, c_char_p, out_string]),
+    "telenorid_idp_request_respond": (status_t, [IdPRequestP, c_char_p, c_char_p, POINTER(IdPResponseP)]),
+    "telenorid_idp_request_free": (None, [IdPRequestP]),
+    "telenorid_idp_response_url": (status_t, [IdPResponseP, out_string]),
+    "telenorid_idp_response_params": (status_t, [IdPResponseP, POINTER(ParamsP)]),
+    "telenorid_idp_response_free": (None, [IdPResponseP]),
 }
 
 

@@ -1,0 +1,97 @@
+/// What the IdP app sends back to the SP app (seed 003, message B): the provider's code (or its error),
+/// the login host it was obtained at, and the SP's state. Never a token or a password. Besides the seed's
+/// fields it passes on the provider's RFC 9207 `iss`, so an SP whose provider promises it can still check it.
+public struct IdPAppResponse: Sendable, Equatable {
+    public enum Result: Sendable, Equatable {
+        case code(String)
+        case error(String, description: String?)
+    }
+
+    public let result: Result
+    public let loginHost: String
+    public let state: String
+    public let issuer: String?
+
+    public init(result: Result, loginHost: String, state: String, issuer: String? = nil) {
+        self.result = result
+        self.loginHost = loginHost
+        self.state = state
+        self.issuer = issuer
+    }
+
+    /// The key-value pairs: the Android intent bundle, or the query on the SP's redirect URI.
+    public var parameters: FormParameters {
+        var out = FormParameters()
+        func add(_ name: String, _ value: String?) { if let value { try? out.append(name, value) } }
+        switch result {
+        case .code(let code): add("code", code)
+        case .error(let error, let description):
+            add("error", error)
+            add("error_description", description)
+        }
+        add("login_host", loginHost)
+        add("state", state)
+        add("iss", issuer)
+        return out
+    }
+
+    /// The response as a URL on the SP's redirect URI (iOS custom scheme).
+    public func url(redirectURI: String) throws(TelenoridError) -> String {
+        let uri = try URI(parsing: redirectURI)
+        guard uri.fragment == nil else {
+            throw TelenoridError(.invalidArgument, "the SP's redirect URI must not have a fragment")
+        }
+        return redirectURI + (uri.query == nil ? "?" : "&") + parameters.encoded
+    }
+}
+
+extension PendingAuthorization {
+    /// The SP side, iOS: the IdP app's response opened at this client's redirect URI.
+    public func handleIdPAppResponse(url: String, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
+        let uri = try URI(parsing: url)
+        let expected = configuration.redirectURI
+        guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
+              uri.userInfo == expected.userInfo, uri.path == expected.path else {
+            throw TelenoridError(.redirectMismatch, "the IdP app's response did not arrive at the configured redirect_uri")
+        }
+        return try handleIdPAppResponse(parameters: FormParameters(parsing: (uri.query ?? "")[...]),
+                                        allowedLoginHosts: allowedLoginHosts)
+    }
+
+    /// The SP side, Android: the IdP app's response bundle. `allowedLoginHosts` are the hosts this client
+    /// signs in at; a code from anywhere else is refused before it could be sent to a token endpoint.
+    /// An empty list means the host (and port) of the configured issuer.
+    public func handleIdPAppResponse(parameters: FormParameters, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
+        for pair in parameters.pairs
+        where !["code", "error", "error_description", "login_host", "state", "iss"].contains(pair.name) {
+            throw TelenoridError(.malformed, "the IdP app's response has an unknown parameter \"\(pair.name)\"")
+        }
+        try checkState(parameters["state"])
+        if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
+            throw TelenoridError(.issuerMismatch, "the IdP app's response names another issuer (RFC 9207)")
+        }
+        if let error = parameters["error"] {
+            throw TelenoridError(.authorizationError, "the IdP app reported an error: \(error)",
+                                 oauthError: error, oauthErrorDescription: parameters["error_description"])
+        }
+        guard let loginHost = parameters["login_host"] else {
+            throw TelenoridError(.malformed, "the IdP app's response lacks login_host")
+        }
+        var allowed = allowedLoginHosts
+        if allowed.isEmpty, let host = configuration.issuer.host {
+            allowed = [configuration.issuer.port.map { "\(host):\($0)" } ?? host]
+        }
+        // Host names compare without case (RFC 3986 §3.2.2); ASCII lowering only, no locale.
+        func lowered(_ text: String) -> [UInt8] { text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 } }
+        guard allowed.contains(where: { lowered($0) == lowered(loginHost) }) else {
+            throw TelenoridError(.issuerMismatch, "the code was issued at a login host this client does not sign in at")
+        }
+        guard let code = parameters["code"], !code.isEmpty else {
+            throw TelenoridError(.malformed, "the IdP app's response carries neither code nor error")
+        }
+        guard consume() else {
+            throw TelenoridError(.consumed, "this authorization request was already answered")
+        }
+        return AuthorizationResponse(code: code, parameters: parameters, pending: self)
+    }
+}

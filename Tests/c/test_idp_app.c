@@ -1,0 +1,237 @@
+/* Tests of the identity-provider app section of include/telenorid.h (seed 003) through the header only:
+ * both roles in URL and key-value form, NULL in every pointer position, outputs untouched on error,
+ * handles of the wrong kind, refused requests and responses with their status codes. No network: the
+ * provider's redirect is written by hand (the real provider runs in Tests/python/test_idp_app.py).
+ * Ends with "N passed, M failed"; leak-free under valgrind. */
+#include <stdlib.h>
+#include <telenorid.h>
+#include "check.h"
+
+#define SP_REDIRECT "com.example.sp:/oauth2redirect"
+#define IDP_APP_URI "idpapp://authorize"
+#define SENTINEL ((void *)0x1)
+#define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
+
+static telenorid_pending_auth *sp_pending(void) {
+    telenorid_config_builder *b = NULL;
+    telenorid_config *config = NULL;
+    telenorid_auth_request *request = NULL;
+    telenorid_pending_auth *pending = NULL;
+    S(TELENORID_OK, telenorid_config_builder_new(&b));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, "https://login.example.com"));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, "sp-app"));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, SP_REDIRECT));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_SCOPE, "openid profile"));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT,
+                                                 "https://login.example.com/authorize"));
+    S(TELENORID_OK, telenorid_config_builder_build(b, &config));
+    S(TELENORID_OK, telenorid_auth_request_new(config, &request));
+    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    telenorid_auth_request_free(request);
+    telenorid_config_free(config);
+    telenorid_config_builder_free(b);
+    return pending;
+}
+
+/* The value of `name` in `params`, or NULL; the caller frees it. */
+static char *param(const telenorid_params *params, const char *name) {
+    size_t count = 0;
+    char *found = NULL;
+    if (telenorid_params_count(params, &count) != TELENORID_OK) return NULL;
+    for (size_t i = 0; i < count && !found; i++) {
+        char *key = NULL;
+        if (telenorid_params_name(params, i, &key) == TELENORID_OK && strcmp(key, name) == 0)
+            telenorid_params_value(params, i, &found);
+        telenorid_string_free(key);
+    }
+    return found;
+}
+
+/* A copy of `params` with `name` replaced by `value` (NULL: dropped). */
+static telenorid_params *with(const telenorid_params *params, const char *name, const char *value) {
+    telenorid_params *out = NULL;
+    size_t count = 0;
+    telenorid_params_new(&out);
+    telenorid_params_count(params, &count);
+    for (size_t i = 0; i < count; i++) {
+        char *key = NULL, *v = NULL;
+        telenorid_params_name(params, i, &key);
+        telenorid_params_value(params, i, &v);
+        if (strcmp(key, name) != 0) telenorid_params_add(out, key, v);
+        telenorid_string_free(key);
+        telenorid_string_free(v);
+    }
+    if (value) telenorid_params_add(out, name, value);
+    return out;
+}
+
+static void test_params(void) {
+    telenorid_params *p = SENTINEL;
+    size_t count = 7;
+    char *s = SENTINEL;
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_new(NULL));
+    S(TELENORID_OK, telenorid_params_new(&p));
+    S(TELENORID_OK, telenorid_params_add(p, "a", "1"));
+    S(TELENORID_E_MALFORMED, telenorid_params_add(p, "a", "2"));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_add(p, "", "2"));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_add(p, NULL, "2"));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_add(p, "b", NULL));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_add(NULL, "b", "2"));
+    S(TELENORID_OK, telenorid_params_count(p, &count));
+    CHECK(count == 1);
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_count(NULL, &count));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_count(p, NULL));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_name(p, 1, &s));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_params_value(p, (size_t)-1, &s));
+    CHECK(s == SENTINEL);
+    S(TELENORID_OK, telenorid_params_value(p, 0, &s));
+    CHECK_STR("1", s);
+    telenorid_string_free(s);
+    /* A handle of another kind is refused, not misread. */
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_params((const telenorid_idp_request *)(void *)p, NULL));
+    telenorid_idp_request *r = SENTINEL;
+    telenorid_pending_auth *pending = sp_pending();
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_parse_params((const telenorid_params *)(void *)pending, NULL, 0, &r));
+    CHECK(r == SENTINEL);
+    telenorid_pending_auth_free(pending);
+    telenorid_params_free(p);
+    telenorid_params_free(NULL);
+    telenorid_idp_request_free(NULL);
+    telenorid_idp_response_free(NULL);
+}
+
+static void test_round_trip(int bundle_form) {
+    telenorid_pending_auth *pending = sp_pending();
+    telenorid_idp_request *sp = NULL, *idp = NULL;
+    telenorid_idp_response *response = NULL;
+    telenorid_params *pairs = NULL, *answer = NULL;
+    telenorid_callback *callback = NULL;
+    char *url = NULL, *authorize = NULL, *state = NULL, *code = NULL, *verifier = NULL;
+    const char *callers[] = {"other.app:/cb", SP_REDIRECT};
+
+    S(TELENORID_OK, telenorid_idp_request_new(pending, "login.example.com", "alice", &sp));
+    S(TELENORID_OK, telenorid_pending_auth_state(pending, &state));
+    S(TELENORID_OK, telenorid_pending_auth_code_verifier(pending, &verifier));
+    if (bundle_form) {
+        S(TELENORID_OK, telenorid_idp_request_params(sp, &pairs));
+        char *scopes = param(pairs, "scopes");
+        CHECK_STR("openid,profile", scopes);
+        telenorid_string_free(scopes);
+        S(TELENORID_OK, telenorid_idp_request_parse_params(pairs, callers, 2, &idp));
+    } else {
+        S(TELENORID_OK, telenorid_idp_request_url(sp, IDP_APP_URI, &url));
+        CHECK(url && strncmp(url, IDP_APP_URI "?", strlen(IDP_APP_URI) + 1) == 0);
+        CHECK(url && strstr(url, verifier) == NULL);
+        S(TELENORID_OK, telenorid_idp_request_parse_url(url, IDP_APP_URI, callers, 2, &idp));
+    }
+    S(TELENORID_OK, telenorid_idp_request_authorization_url(idp, "https://login.example.com/authorize", &authorize));
+    CHECK_CONTAINS(authorize, "client_id=sp-app");
+    CHECK_CONTAINS(authorize, "code_challenge_method=S256");
+    CHECK_CONTAINS(authorize, "login_hint=alice");
+    CHECK_CONTAINS(authorize, "scope=openid%20profile");
+
+    char redirect[512];
+    snprintf(redirect, sizeof redirect, SP_REDIRECT "?code=the-code&state=%s", state);
+    S(TELENORID_OK, telenorid_idp_request_respond(idp, redirect, "login.example.com", &response));
+    if (bundle_form) {
+        S(TELENORID_OK, telenorid_idp_response_params(response, &answer));
+        S(TELENORID_E_ISSUER_MISMATCH,
+          telenorid_pending_auth_handle_idp_response_params(pending, answer, (const char *[]){"evil.example"}, 1, &callback));
+        S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_params(pending, answer, NULL, 0, &callback));
+    } else {
+        telenorid_string_free(url);
+        url = NULL;
+        S(TELENORID_OK, telenorid_idp_response_url(response, &url));
+        CHECK_CONTAINS(url, SP_REDIRECT "?code=the-code&login_host=login.example.com&state=");
+        S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_url(pending, url, NULL, 0, &callback));
+    }
+    S(TELENORID_OK, telenorid_callback_code(callback, &code));
+    CHECK_STR("the-code", code);
+
+    telenorid_string_free(url);
+    telenorid_string_free(authorize);
+    telenorid_string_free(state);
+    telenorid_string_free(code);
+    telenorid_string_free(verifier);
+    telenorid_callback_free(callback);
+    telenorid_params_free(pairs);
+    telenorid_params_free(answer);
+    /* Freed in creation order: the response keeps what it needs alive. */
+    telenorid_idp_request_free(sp);
+    telenorid_idp_request_free(idp);
+    telenorid_pending_auth_free(pending);
+    telenorid_idp_response_free(response);
+}
+
+static void test_refusals(void) {
+    telenorid_pending_auth *pending = sp_pending();
+    telenorid_idp_request *sp = NULL, *out = SENTINEL;
+    telenorid_idp_response *response = SENTINEL;
+    telenorid_params *good = NULL;
+    telenorid_callback *callback = SENTINEL;
+    char *text = SENTINEL;
+    const char *callers[] = {SP_REDIRECT};
+
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_new(NULL, NULL, NULL, &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_new(pending, NULL, NULL, NULL));
+    S(TELENORID_OK, telenorid_idp_request_new(pending, NULL, NULL, &sp));
+    S(TELENORID_OK, telenorid_idp_request_params(sp, &good));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_parse_params(good, NULL, 1, &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_parse_params(good, (const char *[]){NULL}, 1, &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_parse_url(NULL, IDP_APP_URI, callers, 1, &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_url(sp, NULL, &text));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_url(sp, "idpapp://x?query", &text));
+    S(TELENORID_E_INSECURE, telenorid_idp_request_authorization_url(sp, "http://login.example.com/authorize", &text));
+    S(TELENORID_E_REDIRECT_MISMATCH, telenorid_idp_request_parse_params(good, NULL, 0, &out));
+
+    struct { const char *name, *value; telenorid_status status; } hostile[] = {
+        {"code_challenge", "short", TELENORID_E_MALFORMED},
+        {"code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c=", TELENORID_E_MALFORMED},
+        {"oauth_redirect_uri", "evil.app:/steal", TELENORID_E_REDIRECT_MISMATCH},
+        {"oauth_redirect_uri", SP_REDIRECT "/", TELENORID_E_REDIRECT_MISMATCH},
+        {"oauth_redirect_uri", "relative", TELENORID_E_MALFORMED},
+        {"state", NULL, TELENORID_E_MALFORMED},
+        {"oauth_client_id", NULL, TELENORID_E_MALFORMED},
+        {"scopes", "openid,,x", TELENORID_E_MALFORMED},
+        {"login_host", "a.example/path", TELENORID_E_MALFORMED},
+        {"response_type", "token", TELENORID_E_MALFORMED},
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        telenorid_params *bad = with(good, hostile[i].name, hostile[i].value);
+        S(hostile[i].status, telenorid_idp_request_parse_params(bad, callers, 1, &out));
+        telenorid_params_free(bad);
+    }
+    char *url = NULL;
+    S(TELENORID_OK, telenorid_idp_request_url(sp, IDP_APP_URI, &url));
+    char repeated[1024];
+    snprintf(repeated, sizeof repeated, "%s&state=again", url);
+    S(TELENORID_E_MALFORMED, telenorid_idp_request_parse_url(repeated, IDP_APP_URI, callers, 1, &out));
+    S(TELENORID_E_REDIRECT_MISMATCH, telenorid_idp_request_parse_url(url, "otheridp://authorize", callers, 1, &out));
+    CHECK(out == SENTINEL);
+
+    /* The IdP side refuses a provider redirect with another state or to another app. */
+    S(TELENORID_E_STATE_MISMATCH, telenorid_idp_request_respond(sp, SP_REDIRECT "?code=c&state=forged", "h", &response));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_request_respond(sp, SP_REDIRECT "?code=c", NULL, &response));
+    CHECK(response == SENTINEL);
+
+    /* The SP side refuses forged responses and stays open for the genuine one. */
+    S(TELENORID_E_STATE_MISMATCH, telenorid_pending_auth_handle_idp_response_url(
+        pending, SP_REDIRECT "?code=c&login_host=login.example.com&state=forged", NULL, 0, &callback));
+    S(TELENORID_E_REDIRECT_MISMATCH, telenorid_pending_auth_handle_idp_response_url(
+        pending, "evil.app:/cb?code=c&login_host=login.example.com", NULL, 0, &callback));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_handle_idp_response_params(pending, NULL, NULL, 0, &callback));
+    CHECK(callback == SENTINEL && text == SENTINEL);
+
+    telenorid_string_free(url);
+    telenorid_params_free(good);
+    telenorid_idp_request_free(sp);
+    telenorid_pending_auth_free(pending);
+}
+
+int main(void) {
+    test_params();
+    test_round_trip(0);
+    test_round_trip(1);
+    test_refusals();
+    return finish_checks();
+}

@@ -1,0 +1,146 @@
+"""Seed 003's identity-provider app flow, both roles in one test, against the local real provider (DOT).
+
+The service-provider (SP) app builds a request for the IdP app; the IdP app checks it against the caller's
+redirect URIs, asks the provider for a code on the SP's behalf (the SP's client id, redirect URI, state,
+nonce and S256 challenge), and hands back only the code; the SP checks the response and exchanges the code
+with its own verifier. Once with URLs (iOS custom schemes), once with bundles (Android intents)."""
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+import telenorid
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
+from browser import complete_login, deny_login  # noqa: E402
+from oidc_provider import start_provider  # noqa: E402
+
+SP_REDIRECT = "com.example.app:/oauth2redirect"  # registered for the public client in oidc_provider.py
+IDP_APP_URI = "idpapp://authorize"
+
+
+@pytest.fixture(scope="module")
+def provider():
+    with start_provider() as info:
+        yield info
+
+
+def sp_client(provider):
+    return telenorid.Client(telenorid.Config.from_settings(
+        issuer=provider["issuer"], client_id=provider["clients"]["public"]["client_id"], redirect_uri=SP_REDIRECT,
+        scope="openid profile email"))
+
+
+def authorization_endpoint(provider):
+    """The IdP app knows the provider; here it learns the endpoint from discovery."""
+    return requests.get(provider["issuer"] + "/.well-known/openid-configuration", timeout=10).json()[
+        "authorization_endpoint"]
+
+
+def login_host(provider):
+    return urlsplit(provider["issuer"]).netloc
+
+
+def idp_app_gets_code(provider, request, login_hint_expected=None):
+    """The IdP app's half: build the provider request for the SP, let the user sign in, answer the SP."""
+    endpoint = authorization_endpoint(provider)
+    url = request.authorization_url(endpoint)
+    query = parse_qs(urlsplit(url).query)
+    assert query["redirect_uri"] == [SP_REDIRECT] and query["code_challenge_method"] == ["S256"]
+    assert "code_verifier" not in query
+    if login_hint_expected:
+        assert query["login_hint"] == [login_hint_expected]
+    redirect = complete_login(url, provider["user"]["username"], provider["user"]["password"])
+    return request.respond(redirect, login_host(provider))
+
+
+@pytest.mark.parametrize("form", ["url", "bundle"])
+def test_sp_signs_in_through_the_idp_app(provider, form):
+    client = sp_client(provider)
+    pending = telenorid.AuthorizationRequest(client.config()).build()
+    sp_request = telenorid.IdPAppRequest.for_pending(pending, login_host=login_host(provider), user_hint="alice")
+
+    if form == "url":
+        idp_request = telenorid.IdPAppRequest.parse_url(sp_request.url(IDP_APP_URI), IDP_APP_URI, [SP_REDIRECT])
+    else:
+        bundle = sp_request.bundle()
+        assert bundle["scopes"] == "openid,profile,email" and bundle["state"] == pending.state
+        assert pending.code_verifier not in bundle.values()
+        idp_request = telenorid.IdPAppRequest.parse_bundle(bundle, [SP_REDIRECT])
+
+    response = idp_app_gets_code(provider, idp_request, login_hint_expected="alice")
+    answer = response.url() if form == "url" else response.bundle()
+    if form == "bundle":
+        assert set(answer) == {"code", "login_host", "state"}, "only the code crosses, never a token"
+    else:
+        assert answer.startswith(SP_REDIRECT + "?")
+
+    callback = pending.handle_idp_response(answer)
+    state = client.exchange_code(callback)
+    claims = state.id_token_claims
+    assert claims["iss"] == provider["issuer"] and claims["nonce"] == pending.nonce
+    assert state.userinfo()["sub"] == claims["sub"]
+    with pytest.raises(telenorid.Consumed):
+        pending.handle_idp_response(answer)
+
+
+def test_hostile_requests_are_refused(provider):
+    client = sp_client(provider)
+    good = telenorid.IdPAppRequest.for_pending(telenorid.AuthorizationRequest(client.config()).build(),
+                                               login_host=login_host(provider)).bundle()
+
+    def parse(**changes):
+        bundle = {k: v for k, v in {**good, **changes}.items() if v is not None}
+        return telenorid.IdPAppRequest.parse_bundle(bundle, [SP_REDIRECT])
+
+    with pytest.raises(telenorid.Malformed):
+        parse(code_challenge="too-short")
+    with pytest.raises(telenorid.Malformed):
+        parse(code_challenge=good["code_challenge"][:-1] + "=")
+    with pytest.raises(telenorid.RedirectMismatch):
+        parse(oauth_redirect_uri="evil.app:/steal")
+    with pytest.raises(telenorid.RedirectMismatch):
+        parse(oauth_redirect_uri=SP_REDIRECT + "/")
+    with pytest.raises(telenorid.Malformed):
+        parse(oauth_redirect_uri="relative/path")
+    with pytest.raises(telenorid.Malformed):
+        parse(state=None)
+    url = telenorid.IdPAppRequest.parse_bundle(good, [SP_REDIRECT]).url(IDP_APP_URI)
+    with pytest.raises(telenorid.Malformed):
+        telenorid.IdPAppRequest.parse_url(url + "&state=second", IDP_APP_URI, [SP_REDIRECT])
+    with pytest.raises(telenorid.RedirectMismatch):
+        telenorid.IdPAppRequest.parse_url(url, IDP_APP_URI, ["other.app:/cb"])
+
+
+def test_hostile_responses_are_refused_and_leave_the_request_open(provider):
+    client = sp_client(provider)
+    pending = telenorid.AuthorizationRequest(client.config()).build()
+    idp_request = telenorid.IdPAppRequest.parse_bundle(
+        telenorid.IdPAppRequest.for_pending(pending).bundle(), [SP_REDIRECT])
+    bundle = idp_app_gets_code(provider, idp_request).bundle()
+
+    with pytest.raises(telenorid.IssuerMismatch):
+        pending.handle_idp_response({**bundle, "login_host": "evil.example"})
+    with pytest.raises(telenorid.StateMismatch):
+        pending.handle_idp_response({**bundle, "state": "forged"})
+    with pytest.raises(telenorid.Malformed):
+        pending.handle_idp_response({**bundle, "access_token": "smuggled"})
+    with pytest.raises(telenorid.RedirectMismatch):
+        pending.handle_idp_response("evil.app:/cb?" + "&".join(f"{k}={v}" for k, v in bundle.items()))
+    # Still open: the genuine response goes through.
+    state = client.exchange_code(pending.handle_idp_response(bundle))
+    assert state.signed_in
+
+
+def test_provider_refusal_reaches_the_sp_as_an_oauth_error(provider):
+    pending = telenorid.AuthorizationRequest(sp_client(provider).config()).build()
+    idp_request = telenorid.IdPAppRequest.parse_url(
+        telenorid.IdPAppRequest.for_pending(pending).url(IDP_APP_URI), IDP_APP_URI, [SP_REDIRECT])
+    redirect = deny_login(idp_request.authorization_url(authorization_endpoint(provider)),
+                          provider["user"]["username"], provider["user"]["password"])
+    response = idp_request.respond(redirect, login_host(provider))
+    with pytest.raises(telenorid.AuthorizationError) as caught:
+        pending.handle_idp_response(response.url())
+    assert caught.value.oauth_error == "access_denied"
