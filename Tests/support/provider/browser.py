@@ -61,7 +61,12 @@ def deny_login(authorization_url: str, username: str, password: str) -> str:
 if __name__ == "__main__":
     # For tests in other languages: `browser.py AUTHORIZATION_URL USERNAME PASSWORD [--deny]` prints the
     # redirect the provider sends the browser to.
+    # `browser.py --follow USERNAME PASSWORD AUTHORIZATION_URL` signs in and then follows the redirect, as a
+    # real browser does (a loopback listener receives it): what `telenorid login --browser-command` runs.
     import sys
 
+    if sys.argv[1] == "--follow":
+        requests.get(complete_login(sys.argv[4], sys.argv[2], sys.argv[3]), timeout=30)
+        sys.exit(0)
     walk = deny_login if "--deny" in sys.argv[4:] else complete_login
     print(walk(sys.argv[1], sys.argv[2], sys.argv[3]), flush=True)

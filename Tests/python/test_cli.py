@@ -1,0 +1,88 @@
+"""The `telenorid` command against django-oauth-toolkit, run as a user would run it (subprocesses), with
+the browser's part played headlessly by Tests/support/provider/browser.py --follow."""
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
+from oidc_provider import start_provider  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
+
+
+@pytest.fixture(scope="module")
+def provider():
+    with start_provider() as info:
+        yield info
+
+
+def telenorid(*args, env=None):
+    environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "telenorid", *args], capture_output=True, text=True, timeout=120,
+                          env=environment)
+
+
+def test_login_token_userinfo_refresh_decode_revoke_logout(provider, tmp_path):
+    state_file = tmp_path / "state" / "telenorid.json"
+    user = provider["user"]
+    common = ["--state-file", str(state_file)]
+    login = telenorid("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
+                      "--scope", "openid profile email", "--port", "53682", "--timeout", "60", *common,
+                      "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+    assert login.returncode == 0, login.stderr
+    claims = json.loads(login.stdout)
+    assert claims["iss"] == provider["issuer"] and claims["sub"]
+    assert "signed in" in login.stderr
+    assert stat.S_IMODE(state_file.stat().st_mode) == 0o600
+
+    token = telenorid("token", *common)
+    assert token.returncode == 0 and token.stdout.strip()
+    userinfo = telenorid("userinfo", *common)
+    assert userinfo.returncode == 0 and json.loads(userinfo.stdout)["sub"] == claims["sub"]
+
+    before = json.loads(json.loads(state_file.read_text())["auth_state"])["refresh_token"]
+    assert telenorid("refresh", *common).returncode == 0
+    after = json.loads(json.loads(state_file.read_text())["auth_state"])["refresh_token"]
+    assert after != before, "the rotated refresh token is saved at once"
+    assert stat.S_IMODE(state_file.stat().st_mode) == 0o600
+
+    id_token = json.loads(json.loads(state_file.read_text())["auth_state"])["id_token"]
+    decoded = telenorid("decode", id_token, *common)
+    assert decoded.returncode == 0 and json.loads(decoded.stdout)["claims"]["sub"] == claims["sub"]
+    forged = telenorid("decode", id_token[:-4] + "AAAA", *common)
+    assert forged.returncode == 1 and "signature" in forged.stderr
+
+    assert telenorid("revoke", *common).returncode == 0
+    signed_out = telenorid("token", *common)
+    assert signed_out.returncode == 3 and "telenorid login" in signed_out.stderr
+    assert telenorid("logout", *common).returncode == 3  # nothing left to log out of
+    assert not os.path.exists(tmp_path / "missing.json")
+    assert telenorid("token", "--state-file", str(tmp_path / "missing.json")).returncode == 3
+
+
+def test_logout_revokes_and_deletes_the_state(provider, tmp_path):
+    state_file = tmp_path / "state.json"
+    user = provider["user"]
+    login = telenorid("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
+                      "--port", "53682", "--timeout", "60", "--state-file", str(state_file),
+                      "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+    assert login.returncode == 0, login.stderr
+    logout = telenorid("logout", "--state-file", str(state_file))
+    assert logout.returncode == 0, logout.stderr
+    assert "end_session" in logout.stdout or "logout" in logout.stdout
+    assert not state_file.exists()
+
+
+def test_usage_and_unreachable_provider(tmp_path):
+    assert telenorid("login").returncode == 2  # no issuer, no client id
+    assert telenorid("frobnicate").returncode == 2
+    unreachable = telenorid("login", "--issuer", "http://127.0.0.1:9/o", "--client-id", "x", "--timeout", "1",
+                            "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+    assert unreachable.returncode == 4, unreachable.stderr
+    assert "127.0.0.1:9" in unreachable.stderr or "connect" in unreachable.stderr.lower()

@@ -1,0 +1,234 @@
+"""``telenorid``: sign in to an OpenID provider from the command line and use the tokens, for people
+integrating with a provider. Every protocol step is the library's; this module reads arguments, opens the
+browser, keeps the state file and prints.
+
+    telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
+    telenorid token                  a fresh access token (refreshing first when needed)
+    telenorid userinfo               the userinfo claims
+    telenorid refresh                refresh now
+    telenorid revoke                 revoke the refresh token at the provider and sign out
+    telenorid logout                 revoke, print the provider's end-session URL, delete the state file
+    telenorid decode ID_TOKEN        an ID token's header and claims, verified with the provider's keys
+
+Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
+lost (sign in again); 4 a network, TLS or server problem that may pass (try again later).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import webbrowser
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import telenorid
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
+DEFAULT_STATE = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "telenorid" / "state.json"
+
+
+class UsageError(Exception):
+    pass
+
+
+def say(message: str) -> None:
+    print(f"telenorid: {message}", file=sys.stderr, flush=True)
+
+
+# ---- the state file: the settings used to sign in, and the auth state (it holds the refresh token) ----
+
+def save(path: Path, settings: Dict[str, Any], state: Optional[telenorid.AuthState]) -> None:
+    """Written whole to a new file created 0600, then renamed over the old one: never half a file, never
+    readable by others."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    document = {"settings": settings, "auth_state": state.serialize() if state else None}
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".state-")  # mkstemp creates it 0600
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            json.dump(document, file)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def load(path: Path) -> Dict[str, Any]:
+    try:
+        document: Dict[str, Any] = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise telenorid.NotSignedIn(f"no state file at {path}", 22) from None
+    if not isinstance(document, dict) or not isinstance(document.get("settings"), dict):
+        raise UsageError(f"{path} is not a telenorid state file")
+    return document
+
+
+# ---- configuration ------------------------------------------------------------------------------------
+
+def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """--config's JSON object, then the state file's settings, then the flags, each overriding the last."""
+    settings: Dict[str, Any] = {}
+    if args.config:
+        loaded = json.loads(Path(args.config).read_text())
+        if not isinstance(loaded, dict):
+            raise UsageError(f"{args.config}: a configuration file holds one JSON object of settings")
+        settings.update(loaded)
+    settings.update(saved or {})
+    for flag, key in (("issuer", "issuer"), ("client_id", "client_id"), ("scope", "scope")):
+        if getattr(args, flag, None):
+            settings[key] = getattr(args, flag)
+    for required in ("issuer", "client_id"):
+        if not settings.get(required):
+            raise UsageError(f"--{required.replace('_', '-')} is required (or set it in --config)")
+    return settings
+
+
+def client_for(settings: Dict[str, Any]) -> telenorid.Client:
+    return telenorid.Client(telenorid.Config.from_json(json.dumps(settings)))
+
+
+def signed_in_state(args: argparse.Namespace) -> tuple:
+    document = load(args.state_file)
+    settings = settings_from(args, document["settings"])
+    if not document.get("auth_state"):
+        raise telenorid.NotSignedIn("signed out", 22)
+    client = client_for(settings)
+    state = client.restore(document["auth_state"])
+    # Saved right after every refresh, so a rotated refresh token is never lost.
+    state.on_change(lambda: save(args.state_file, settings, state))
+    return client, state, settings
+
+
+def open_browser(url: str, command: Optional[str]) -> None:
+    if command:
+        subprocess.Popen(shlex.split(command) + [url], stdout=subprocess.DEVNULL)
+    elif not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux") \
+            or not webbrowser.open(url):
+        say("open this URL in a browser to sign in:")
+        print(url, file=sys.stderr, flush=True)
+
+
+# ---- commands ---------------------------------------------------------------------------------------------
+
+def login(args: argparse.Namespace) -> None:
+    with telenorid.LoopbackListener(port=args.port, path=args.path) as listener:
+        settings = settings_from(args)
+        settings["redirect_uri"] = listener.redirect_uri
+        with client_for(settings) as client:
+            say(f"discovering {settings['issuer']}")
+            client.discover()
+            pending = telenorid.AuthorizationRequest(client.config()).build()
+            open_browser(pending.url, args.browser_command)
+            say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
+            callback = pending.handle_callback(listener.wait(timeout=args.timeout))
+            state = client.exchange_code(callback)
+            save(args.state_file, settings, state)
+            say(f"signed in; state saved to {args.state_file} (mode 0600)")
+            print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
+
+
+def token(args: argparse.Namespace) -> None:
+    _, state, _ = signed_in_state(args)
+    print(state.fresh_access_token())
+
+
+def userinfo(args: argparse.Namespace) -> None:
+    _, state, _ = signed_in_state(args)
+    print(json.dumps(state.userinfo(), indent=2, sort_keys=True))
+
+
+def refresh(args: argparse.Namespace) -> None:
+    _, state, _ = signed_in_state(args)
+    state.refresh()
+    expires = state.expires_at
+    say("refreshed" + (f"; the access token expires at {expires} (Unix time)" if expires else ""))
+
+
+def revoke(args: argparse.Namespace) -> None:
+    _, state, settings = signed_in_state(args)
+    state.revoke()
+    save(args.state_file, settings, None)
+    say("revoked at the provider; signed out")
+
+
+def logout(args: argparse.Namespace) -> None:
+    _, state, _ = signed_in_state(args)
+    try:
+        end_session: Optional[str] = state.end_session_url()
+    except telenorid.ConfigurationError:
+        end_session = None  # the provider has no end-session endpoint
+    state.revoke()
+    args.state_file.unlink()
+    say(f"revoked and signed out; {args.state_file} deleted")
+    if end_session:
+        say("to end the provider's browser session too, open:")
+        print(end_session)
+
+
+def decode(args: argparse.Namespace) -> None:
+    saved = load(args.state_file)["settings"] if args.state_file.exists() else None
+    with client_for(settings_from(args, saved)) as client:
+        print(json.dumps(client.verify_id_token(args.id_token), indent=2, sort_keys=True))
+
+
+# ---- the command line ----------------------------------------------------------------------------------
+
+def parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--issuer", help="the provider's issuer URL (https; http only on loopback)")
+    common.add_argument("--client-id", help="this client's id at the provider")
+    common.add_argument("--scope", help='space-separated scopes (default "openid")')
+    common.add_argument("--config", help="a JSON file of settings, as telenorid_config_from_json reads them")
+    common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"where the sign-in is kept (default {DEFAULT_STATE})")
+    top = argparse.ArgumentParser(prog="telenorid", description=__doc__.split("\n\n")[0],
+                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    commands = top.add_subparsers(dest="command", required=True)
+    sign_in = commands.add_parser("login", parents=[common], help="sign in through the browser and a loopback redirect")
+    sign_in.add_argument("--port", type=int, default=0, help="loopback port for the redirect (default: any free port)")
+    sign_in.add_argument("--path", default="/callback", help="loopback redirect path (default /callback)")
+    sign_in.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the browser (default 300)")
+    sign_in.add_argument("--browser-command", default=os.environ.get("TELENORID_BROWSER"),
+                         help="a command to open the URL with (the URL is its last argument; default: the system browser, "
+                              "or print the URL; env TELENORID_BROWSER)")
+    sign_in.set_defaults(run=login)
+    for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),
+                            ("refresh", refresh, "refresh the tokens now"), ("revoke", revoke, "revoke and sign out"),
+                            ("logout", logout, "revoke, print the end-session URL, delete the state file")):
+        commands.add_parser(name, parents=[common], help=text).set_defaults(run=run)
+    verify = commands.add_parser("decode", parents=[common], help="an ID token's header and claims, verified")
+    verify.add_argument("id_token")
+    verify.set_defaults(run=decode)
+    return top
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    arguments = parser()
+    args = arguments.parse_args(argv)
+    try:
+        args.run(args)
+        return EXIT_OK
+    except UsageError as error:
+        arguments.print_usage(sys.stderr)
+        say(str(error))
+        return EXIT_USAGE
+    except (telenorid.NotSignedIn, telenorid.AuthorizationLost) as error:
+        say(f"{error.message} — sign in again with `telenorid login`")
+        return EXIT_SIGNED_OUT
+    except telenorid.TelenoridError as error:
+        details = [f"{name}={value}" for name, value in (("error", error.oauth_error), ("description", error.oauth_error_description),
+                                                         ("HTTP", error.http_status)) if value]
+        say(error.message + (f" ({', '.join(details)})" if details else ""))
+        transient = isinstance(error, (telenorid.Timeout, telenorid.NetworkError, telenorid.TLSError)) or (
+            isinstance(error, telenorid.HTTPStatusError) and (error.http_status or 0) >= 500)
+        return EXIT_TRANSIENT if transient else EXIT_FAILED
+    except (OSError, ValueError) as error:
+        say(str(error))
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())
