@@ -329,6 +329,12 @@ class _Handle:
         self._finalizer = weakref.finalize(self, cls._free, pointer)
         return self
 
+    def _ptr(self) -> Any:
+        pointer = self._pointer
+        if pointer is None:
+            self._closed()
+        return pointer
+
     def _closed(self) -> NoReturn:
         raise InvalidArgument(f"this {type(self).__name__} is closed")
 
@@ -873,11 +879,6 @@ class IdPAppRequest(_Handle):
             _raise(status)
         return cls._adopt(pointer)
 
-    def _ptr(self) -> Any:
-        if self._pointer is None:
-            self._closed()
-        return self._pointer
-
     def url(self, idp_app_uri: str) -> str:
         """The request as a URL on the IdP app's URI (iOS)."""
         return _string_call(_lib.telenorid_idp_request_url, self._ptr(), _str(idp_app_uri, "idp_app_uri")) or ""
@@ -911,11 +912,6 @@ class IdPAppResponse(_Handle):
     __slots__ = ()
     _free = staticmethod(_lib.telenorid_idp_response_free)
 
-    def _ptr(self) -> Any:
-        if self._pointer is None:
-            self._closed()
-        return self._pointer
-
     def url(self) -> str:
         """The response as a URL on the SP's redirect URI (iOS)."""
         return _string_call(_lib.telenorid_idp_response_url, self._ptr()) or ""
@@ -944,12 +940,6 @@ class Client(_Handle):
 
     def __init__(self, config: Config) -> None:
         pass
-
-    def _ptr(self) -> Any:
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        return pointer
 
     def discover(self) -> None:
         """Fetches and checks the provider's metadata now."""
@@ -1014,12 +1004,6 @@ class AuthState(_Handle):
         self._keep_alive = []
         self._finalizer = weakref.finalize(self, _free_auth_state, pointer, self._keep_alive)
         return self
-
-    def _ptr(self) -> Any:
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        return pointer
 
     def _call(self, function: Callable[..., int]) -> None:
         status = function(self._ptr())
@@ -1148,12 +1132,6 @@ class LineAuth(_Handle):
     def __init__(self, config: Config) -> None:
         pass
 
-    def _ptr(self) -> Any:
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        return pointer
-
     def run(self) -> None:
         """Runs one whole exchange now and keeps the session."""
         status = _lib.telenorid_line_auth_run(self._ptr())
@@ -1223,12 +1201,6 @@ class LoopbackListener(_Handle):
 
     def __init__(self, port: int = 0, path: Optional[str] = None) -> None:
         pass
-
-    def _ptr(self) -> Any:
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        return pointer
 
     @property
     def redirect_uri(self) -> str:
