@@ -612,7 +612,9 @@ telenorid_status telenorid_loopback_redirect_uri(const telenorid_loopback *liste
 
 /* Blocks until the browser's redirect arrives or `timeout_ms` (> 0) passes, and gives its full URL
  * ("http://127.0.0.1:<port><path>?code=...&state=..."). TELENORID_E_TIMEOUT when nothing came in time;
- * a listener waits once: a second call fails with TELENORID_E_CONSUMED. One thread at a time. */
+ * the listener can then wait again (so a host can wait in slices and stay cancellable). A listener hands
+ * out one redirect: a call after that, or during another thread's wait, fails with
+ * TELENORID_E_CONSUMED. */
 telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t timeout_ms, char **out);
 
 /* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op. */

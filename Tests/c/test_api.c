@@ -2346,6 +2346,8 @@ static void test_loopback(void) {
     CHECK_STATUS(TELENORID_OK, telenorid_loopback_new(0, NULL, &idle));
     CHECK_FAILS_UNTOUCHED(TELENORID_E_INVALID_ARGUMENT, s, telenorid_loopback_wait(idle, 0, &s));
     CHECK_FAILS_UNTOUCHED(TELENORID_E_TIMEOUT, s, telenorid_loopback_wait(idle, 50, &s));
+    /* A timeout hands nothing out: the listener can wait again, and times out again. */
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_TIMEOUT, s, telenorid_loopback_wait(idle, 50, &s));
     telenorid_loopback_free(idle);
     telenorid_string_free(redirect);
     telenorid_string_free(uri);

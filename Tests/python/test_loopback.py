@@ -53,13 +53,19 @@ def test_only_the_redirect_ends_the_wait_and_everything_else_is_answered():
         assert result == {"value": uri + "?code=the-code&state=the-state"}
 
 
-def test_timeout_then_consumed_and_bad_arguments():
+def test_timeout_then_wait_again_then_consumed_and_bad_arguments():
     with telenorid.LoopbackListener() as listener:
         assert listener.redirect_uri.endswith("/callback")
         started = time.monotonic()
         with pytest.raises(telenorid.Timeout):
             listener.wait(timeout=0.3)
         assert time.monotonic() - started < 5
+        # A timeout hands nothing out: the host waits again (in slices, to stay cancellable).
+        browser = threading.Thread(target=requests.get, args=(listener.redirect_uri + "?code=c&state=s",),
+                                   kwargs={"timeout": 10})
+        browser.start()
+        assert listener.wait(timeout=10) == listener.redirect_uri + "?code=c&state=s"
+        browser.join()
         with pytest.raises(telenorid.Consumed):
             listener.wait(timeout=0.3)
     for path in ("no-slash", "/with?query", "/with#fragment", "/sp ace"):

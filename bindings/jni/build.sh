@@ -37,7 +37,7 @@ mkdir -p "$out/classes" "$out/test-classes"
 "$CC" -std=c11 -O2 -g -fPIC -fvisibility=hidden -fstack-protector-strong -D_FORTIFY_SOURCE=2 \
     -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wconversion -Wno-sign-conversion \
     -I"$JAVA_HOME/include" -I"$JAVA_HOME/include/linux" -Iinclude \
-    -shared -o "$bridge" bindings/jni/src/main/c/telenorid_jni.c bindings/jni/src/main/c/telenorid_jni_session.c \
+    -shared -o "$bridge" $(ls bindings/jni/src/main/c/*.c | sort) \
     -Wl,-soname,libtelenorid_jni.so -Wl,-z,defs -Wl,-z,relro,-z,now -Wl,--as-needed \
     -L"$lib" -ltelenorid -Wl,-rpath,'$ORIGIN/../lib'
 
@@ -59,6 +59,14 @@ readelf -d "$bridge" | grep -q 'NEEDED.*\[libtelenorid\.so\.0\]' || { echo "buil
 for symbol in $(nm -D --undefined-only "$bridge" | awk '{print $NF}' | grep '^telenorid_'); do
     grep -q "\b${symbol}(" include/telenorid.h || { echo "build.sh: $symbol is not in include/telenorid.h" >&2; exit 1; }
 done
+# And all of it: every function the header declares has a binding (the bridge calls it).
+unbound="$(comm -23 <(grep -oE 'telenorid_[a-z0-9_]+\(' include/telenorid.h | tr -d '(' | sort -u) \
+    <(nm -D --undefined-only "$bridge" | awk '{print $NF}' | grep '^telenorid_' | sort -u))"
+if [ -n "$unbound" ]; then
+    echo "build.sh: header functions the bridge does not bind: $unbound" >&2
+    exit 1
+fi
+echo "ok: the bridge binds all $(grep -oE 'telenorid_[a-z0-9_]+\(' include/telenorid.h | sort -u | wc -l) header functions"
 
 echo "== javac (main, --release 8)"
 "$javac" --release 8 -encoding UTF-8 -Xlint:all,-options -Werror -d "$out/classes" \

@@ -64,11 +64,12 @@ public final class LoopbackListener: Sendable {
     deinit { close(socket) }
 
     /// Waits up to `timeoutMilliseconds` for the browser's redirect and returns its full URL. Fails with
-    /// `.timeout` when none came, `.consumed` when this listener already waited once.
+    /// `.timeout` when none came (the listener can wait again: a host waits in slices to stay cancellable),
+    /// `.consumed` once it has handed out its redirect, or while another wait is in progress.
     public func waitForRedirect(timeoutMilliseconds: Int32) throws(TelenoridError) -> String {
         guard timeoutMilliseconds > 0 else { throw TelenoridError(.invalidArgument, "the timeout must be positive") }
         guard !used.exchange(true, ordering: .acquiringAndReleasing) else {
-            throw TelenoridError(.consumed, "this loopback listener has already waited for its redirect")
+            throw TelenoridError(.consumed, "this loopback listener has already received its redirect, or is being waited on")
         }
         let deadline = LoopbackListener.nowMilliseconds() &+ Int64(timeoutMilliseconds)
         // Connections are served side by side: a browser may open a speculative connection it never
@@ -78,6 +79,7 @@ public final class LoopbackListener: Sendable {
         while true {
             let now = LoopbackListener.nowMilliseconds()
             guard now < deadline else {
+                used.store(false, ordering: .releasing)  // nothing was handed out: another wait may follow
                 throw TelenoridError(.timeout, "no redirect reached \(redirectURI) within \(timeoutMilliseconds) ms")
             }
             // Drop connections past their own deadline, unanswered.

@@ -1208,7 +1208,8 @@ class LoopbackListener(_Handle):
         return _string_call(_lib.telenorid_loopback_redirect_uri, self._ptr()) or ""
 
     def wait(self, timeout: float = 300.0) -> str:
-        """Blocks until the browser's redirect arrives (its full URL) or raises Timeout. Once per listener."""
+        """Blocks until the browser's redirect arrives (its full URL) or raises Timeout, after which it can
+        wait again. A listener hands out one redirect; a later wait raises Consumed."""
         milliseconds = int(timeout * 1000)
         if not 0 < milliseconds <= 0x7FFFFFFF:
             raise ValueError("timeout must be positive and under 24 days")

@@ -25,12 +25,14 @@
  *    first), and the Java side serialises close() against in-flight calls, so the bridge does no
  *    locking of its own.
  *
- * The client and auth state natives (they go to the network and call back) are in
- * telenorid_jni_session.c, with their own table; telenorid_jni.h shares the helpers between the two files.
+ * Natives that go to the network or call back live in files of their own, each with its own table
+ * (telenorid_jni_session.c: client and auth state; telenorid_jni_line_auth.c: line authentication and
+ * the socket hook; telenorid_jni_idp_app.c: the identity-provider app flow; telenorid_jni_loopback.c:
+ * the loopback listener); telenorid_jni.h shares the helpers and JNI_OnLoad registers every table.
  *
  * Adding a function: write the adapter (the STRING_GETTER / FREE_FUNCTION macros cover the common
- * shapes), add one NATIVE(...) line to the table, and declare the same name and signature in
- * Native.java. NativeRegistrationTest checks that the table and Native.java agree.
+ * shapes), add one NATIVE(...) line to its file's table, and declare the same name and signature in
+ * Native.java. NativeRegistrationTest checks that the tables and Native.java agree.
  */
 #include <jni.h>
 
@@ -53,6 +55,8 @@ static jclass g_exception_class;
 static jmethodID g_exception_factory;
 static jclass g_illegal_argument_class;
 static jclass g_out_of_memory_class;
+static jclass g_byte_array_class;
+static JavaVM *g_vm;
 
 
 /* ------------------------------------------------------------------------------------------------
@@ -72,6 +76,13 @@ void throw_out_of_memory(JNIEnv *env, const char *what)
 {
     if (!(*env)->ExceptionCheck(env)) {
         (*env)->ThrowNew(env, g_out_of_memory_class, what);
+    }
+}
+
+void throw_illegal_argument(JNIEnv *env, const char *message)
+{
+    if (!(*env)->ExceptionCheck(env)) {
+        (*env)->ThrowNew(env, g_illegal_argument_class, message);
     }
 }
 
@@ -121,6 +132,96 @@ void in_string_release(in_string *string)
     }
 }
 
+/* Copies every element of `array` (NULL: none). Returns 1 on success; 0 with an exception pending
+ * (a null element is an IllegalArgumentException naming `what`). */
+int in_strings_get(JNIEnv *env, jobjectArray array, const char *what, in_strings *out)
+{
+    out->items = NULL;
+    out->pointers = NULL;
+    out->count = 0;
+    if (array == NULL) {
+        return 1;
+    }
+    size_t count = (size_t)(*env)->GetArrayLength(env, array);
+    if (count == 0) {
+        return 1;
+    }
+    out->items = calloc(count, sizeof *out->items);
+    out->pointers = calloc(count, sizeof *out->pointers);
+    if (out->items == NULL || out->pointers == NULL) {
+        in_strings_release(out);
+        throw_out_of_memory(env, "telenorid: no memory for a string array argument");
+        return 0;
+    }
+    for (size_t i = 0; i < count; i++) {
+        jbyteArray element = (jbyteArray)(*env)->GetObjectArrayElement(env, array, (jsize)i);
+        if ((*env)->ExceptionCheck(env)) {
+            in_strings_release(out);
+            return 0;
+        }
+        int ok = element != NULL && in_string_get(env, element, what, &out->items[i]);
+        if (element != NULL) {
+            (*env)->DeleteLocalRef(env, element);
+        } else {
+            char message[160];
+            snprintf(message, sizeof message, "%s: element %lu is null", what, (unsigned long)i);
+            throw_illegal_argument(env, message);
+        }
+        out->count = i + 1; /* release what was copied so far, even on failure */
+        if (!ok) {
+            in_strings_release(out);
+            return 0;
+        }
+        out->pointers[i] = out->items[i].chars;
+    }
+    return 1;
+}
+
+void in_strings_release(in_strings *strings)
+{
+    for (size_t i = 0; i < strings->count; i++) {
+        in_string_release(&strings->items[i]);
+    }
+    free(strings->items);
+    free(strings->pointers);
+    strings->items = NULL;
+    strings->pointers = NULL;
+    strings->count = 0;
+}
+
+/* A new byte[][] of `count` nulls; NULL with an exception pending when it can't be made. */
+jobjectArray new_byte_arrays(JNIEnv *env, size_t count)
+{
+    if (count > (size_t)INT32_MAX) {
+        throw_out_of_memory(env, "telenorid: too many strings for a Java array");
+        return NULL;
+    }
+    return (*env)->NewObjectArray(env, (jsize)count, g_byte_array_class, NULL);
+}
+
+JNIEnv *callback_env(int *attached)
+{
+    JNIEnv *env = NULL;
+    *attached = 0;
+    jint got = (*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_6);
+    if (got == JNI_EDETACHED) {
+        if ((*g_vm)->AttachCurrentThread(g_vm, (void **)&env, NULL) != JNI_OK) {
+            return NULL;
+        }
+        *attached = 1;
+    } else if (got != JNI_OK) {
+        return NULL;
+    }
+    return env;
+}
+
+void callback_env_release(int attached)
+{
+    if (attached) {
+        (*g_vm)->DetachCurrentThread(g_vm);
+    }
+}
+
 /* A new byte[] with the bytes of `chars` (not freed). NULL gives NULL. NULL with an exception pending
  * when the array can't be made. */
 jbyteArray new_bytes(JNIEnv *env, const char *chars)
@@ -143,7 +244,7 @@ jbyteArray new_bytes(JNIEnv *env, const char *chars)
 
 /* Copies a string the library handed out into a byte[] and frees it with telenorid_string_free (which
  * wipes it), whatever happens. NULL (an absent value) gives NULL. */
-static jbyteArray take_string(JNIEnv *env, char *chars)
+jbyteArray take_string(JNIEnv *env, char *chars)
 {
     jbyteArray array = new_bytes(env, chars);
     telenorid_string_free(chars);
@@ -228,25 +329,6 @@ void void_result(JNIEnv *env, telenorid_status status)
     }
 }
 
-/* `jbyteArray name(jlong handle)` for a function `telenorid_status cfunc(const type *, char **out)`. */
-#define STRING_GETTER(name, type, cfunc)                                      \
-    static jbyteArray name(JNIEnv *env, jclass cls, jlong handle)             \
-    {                                                                         \
-        (void)cls;                                                            \
-        char *out = NULL;                                                     \
-        telenorid_status status = cfunc(HANDLE(type, handle), &out);          \
-        return string_result(env, status, out);                               \
-    }
-
-/* `void name(jlong handle)` for a function `void cfunc(type *)`. */
-#define FREE_FUNCTION(name, type, cfunc)                                      \
-    static void name(JNIEnv *env, jclass cls, jlong handle)                   \
-    {                                                                         \
-        (void)env;                                                            \
-        (void)cls;                                                            \
-        cfunc(HANDLE(type, handle));                                          \
-    }
-
 /* ------------------------------------------------------------------------------------------------
  * Versions and status names
  * --------------------------------------------------------------------------------------------- */
@@ -296,7 +378,7 @@ static jlong n_config_build(JNIEnv *env, jclass cls, jintArray keys, jobjectArra
 
     if (keys == NULL || values == NULL ||
         (*env)->GetArrayLength(env, keys) != (*env)->GetArrayLength(env, values)) {
-        (*env)->ThrowNew(env, g_illegal_argument_class, "keys and values must be arrays of the same length");
+        throw_illegal_argument(env, "keys and values must be arrays of the same length");
         return 0;
     }
     jsize count = (*env)->GetArrayLength(env, keys);
@@ -585,8 +667,6 @@ FREE_FUNCTION(n_app_callback_free, telenorid_app_callback, telenorid_app_callbac
  * J long (a handle), I int, V void, [B byte[] (UTF-8), [I int[], [[B byte[][].
  * --------------------------------------------------------------------------------------------- */
 
-#define NATIVE(java_name, signature, function) {(char *)(java_name), (char *)(signature), (void *)(function)}
-
 static const JNINativeMethod NATIVES[] = {
     NATIVE("registeredNatives", "()I", n_registered_natives),
     NATIVE("version", "()I", n_version),
@@ -634,12 +714,19 @@ static const JNINativeMethod NATIVES[] = {
 
 #define NATIVE_COUNT ((jint)(sizeof NATIVES / sizeof NATIVES[0]))
 
+static const native_table *const OTHER_TABLES[] = {&session_table, &line_auth_table, &idp_app_table, &loopback_table};
+#define OTHER_TABLE_COUNT (sizeof OTHER_TABLES / sizeof OTHER_TABLES[0])
+
 /* How many natives the table registers, so a test can compare it with Native.java's declarations. */
 static jint n_registered_natives(JNIEnv *env, jclass cls)
 {
     (void)env;
     (void)cls;
-    return NATIVE_COUNT + session_native_count;
+    jint count = NATIVE_COUNT;
+    for (size_t i = 0; i < OTHER_TABLE_COUNT; i++) {
+        count += OTHER_TABLES[i]->count;
+    }
+    return count;
 }
 
 static jclass global_class(JNIEnv *env, const char *name)
@@ -660,10 +747,13 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
     if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) {
         return JNI_ERR;
     }
+    g_vm = vm;
     g_illegal_argument_class = global_class(env, "java/lang/IllegalArgumentException");
     g_out_of_memory_class = global_class(env, "java/lang/OutOfMemoryError");
+    g_byte_array_class = global_class(env, "[B");
     g_exception_class = global_class(env, EXCEPTION_CLASS);
-    if (g_illegal_argument_class == NULL || g_out_of_memory_class == NULL || g_exception_class == NULL) {
+    if (g_illegal_argument_class == NULL || g_out_of_memory_class == NULL || g_byte_array_class == NULL ||
+        g_exception_class == NULL) {
         return JNI_ERR;
     }
     g_exception_factory = (*env)->GetStaticMethodID(env, g_exception_class, EXCEPTION_FACTORY, EXCEPTION_FACTORY_SIG);
@@ -675,11 +765,13 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
         return JNI_ERR;
     }
     jint registered = (*env)->RegisterNatives(env, native, NATIVES, NATIVE_COUNT);
-    if (registered == JNI_OK && !session_on_load(vm, env)) {
-        registered = JNI_ERR;
-    }
-    if (registered == JNI_OK) {
-        registered = (*env)->RegisterNatives(env, native, session_natives, session_native_count);
+    for (size_t i = 0; i < OTHER_TABLE_COUNT && registered == JNI_OK; i++) {
+        const native_table *table = OTHER_TABLES[i];
+        if (table->on_load != NULL && !table->on_load(env)) {
+            registered = JNI_ERR;
+        } else {
+            registered = (*env)->RegisterNatives(env, native, table->methods, table->count);
+        }
     }
     (*env)->DeleteLocalRef(env, native);
     if (registered != JNI_OK) {

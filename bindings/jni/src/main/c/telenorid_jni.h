@@ -18,20 +18,69 @@ typedef struct {
     size_t length; /* without the terminating NUL */
 } in_string;
 
+/* Copies of a Java byte[][] (a null array gives count 0; a null element is refused): the strings and a
+ * C array of pointers to them, as the header's `const char *const *` parameters take. */
+typedef struct {
+    in_string *items;
+    const char **pointers; /* NULL when count is 0 */
+    size_t count;
+} in_strings;
+
 /* telenorid_jni.c: see the comments there. */
 int in_string_get(JNIEnv *env, jbyteArray bytes, const char *what, in_string *out);
 void in_string_release(in_string *string);
+int in_strings_get(JNIEnv *env, jobjectArray array, const char *what, in_strings *out);
+void in_strings_release(in_strings *strings);
 jbyteArray new_bytes(JNIEnv *env, const char *chars);
+jbyteArray take_string(JNIEnv *env, char *chars);
 void throw_status(JNIEnv *env, telenorid_status status);
 jbyteArray string_result(JNIEnv *env, telenorid_status status, char *out);
 jlong handle_result(JNIEnv *env, telenorid_status status, void *out);
 void void_result(JNIEnv *env, telenorid_status status);
 void throw_out_of_memory(JNIEnv *env, const char *what);
+void throw_illegal_argument(JNIEnv *env, const char *message);
+jobjectArray new_byte_arrays(JNIEnv *env, size_t count);
 
-/* telenorid_jni_session.c: the client and auth state natives. session_on_load caches what the change
- * listener needs; returns 0 with an exception pending when it can't. */
-extern const JNINativeMethod session_natives[];
-extern const jint session_native_count;
-int session_on_load(JavaVM *vm, JNIEnv *env);
+/* `jbyteArray name(jlong handle)` for a function `telenorid_status cfunc(const type *, char **out)`. */
+#define STRING_GETTER(name, type, cfunc)                                      \
+    static jbyteArray name(JNIEnv *env, jclass cls, jlong handle)             \
+    {                                                                         \
+        (void)cls;                                                            \
+        char *out = NULL;                                                     \
+        telenorid_status status = cfunc(HANDLE(type, handle), &out);          \
+        return string_result(env, status, out);                               \
+    }
+
+/* `void name(jlong handle)` for a function `void cfunc(type *)`. */
+#define FREE_FUNCTION(name, type, cfunc)                                      \
+    static void name(JNIEnv *env, jclass cls, jlong handle)                   \
+    {                                                                         \
+        (void)env;                                                            \
+        (void)cls;                                                            \
+        cfunc(HANDLE(type, handle));                                          \
+    }
+
+/* For the library's callbacks (change listener, socket hook), which may run on a thread the JVM does
+ * not know: the thread's JNIEnv, attaching the thread first when it is not attached (then *attached is
+ * 1 and callback_env_release detaches it again). NULL when there is no JVM thread to run Java on. */
+JNIEnv *callback_env(int *attached);
+void callback_env_release(int attached);
+
+/* A table of natives to register with no.telenor.id.Native, one per file. `on_load` (may be NULL)
+ * caches what the file's callbacks need; it returns 0 with an exception pending when it can't. */
+typedef struct {
+    const JNINativeMethod *methods;
+    jint count;
+    int (*on_load)(JNIEnv *env);
+} native_table;
+
+#define NATIVE(java_name, signature, function) {(char *)(java_name), (char *)(signature), (void *)(function)}
+#define NATIVE_TABLE(name, methods, on_load) \
+    const native_table name = {methods, (jint)(sizeof methods / sizeof methods[0]), on_load}
+
+extern const native_table session_table;   /* telenorid_jni_session.c: client, auth state, change listener */
+extern const native_table line_auth_table; /* telenorid_jni_line_auth.c: line authentication, socket hook */
+extern const native_table idp_app_table;   /* telenorid_jni_idp_app.c: the identity-provider app flow */
+extern const native_table loopback_table;  /* telenorid_jni_loopback.c: the loopback redirect listener */
 
 #endif

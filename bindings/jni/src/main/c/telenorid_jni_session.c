@@ -15,7 +15,6 @@
 
 #include "telenorid_jni.h"
 
-static JavaVM *g_vm;
 static jmethodID g_runnable_run;
 
 typedef struct {
@@ -34,16 +33,10 @@ static void listener_free(JNIEnv *env, listener *l)
 static void on_change(void *user_data)
 {
     listener *l = user_data;
-    JNIEnv *env = NULL;
     int attached = 0;
-    jint got = (*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_6);
-    if (got == JNI_EDETACHED) {
-        if ((*g_vm)->AttachCurrentThread(g_vm, (void **)&env, NULL) != JNI_OK) {
-            return; /* no JVM thread to run the listener on; the change itself stands */
-        }
-        attached = 1;
-    } else if (got != JNI_OK) {
-        return;
+    JNIEnv *env = callback_env(&attached);
+    if (env == NULL) {
+        return; /* no JVM thread to run the listener on; the change itself stands */
     }
     /* Inside a native call that already failed (an exception pending), Java can't be called. */
     if (!(*env)->ExceptionCheck(env)) {
@@ -54,14 +47,11 @@ static void on_change(void *user_data)
             (*env)->ExceptionClear(env);
         }
     }
-    if (attached) {
-        (*g_vm)->DetachCurrentThread(g_vm);
-    }
+    callback_env_release(attached);
 }
 
-int session_on_load(JavaVM *vm, JNIEnv *env)
+static int session_on_load(JNIEnv *env)
 {
-    g_vm = vm;
     jclass runnable = (*env)->FindClass(env, "java/lang/Runnable");
     if (runnable == NULL) {
         return 0;
@@ -104,6 +94,26 @@ static jlong n_client_exchange_code(JNIEnv *env, jclass cls, jlong client, jlong
     telenorid_status status = telenorid_client_exchange_code(HANDLE(telenorid_client, client),
                                                              HANDLE(const telenorid_callback, callback), &out);
     return handle_result(env, status, out);
+}
+
+static jbyteArray n_client_verify_id_token(JNIEnv *env, jclass cls, jlong client, jbyteArray token_bytes,
+                                           jbyteArray nonce_bytes)
+{
+    (void)cls;
+    in_string token, nonce;
+    char *out = NULL;
+    if (!in_string_get(env, token_bytes, "idToken", &token)) {
+        return NULL;
+    }
+    if (!in_string_get(env, nonce_bytes, "nonce", &nonce)) {
+        in_string_release(&token);
+        return NULL;
+    }
+    telenorid_status status = telenorid_client_verify_id_token(HANDLE(telenorid_client, client), token.chars,
+                                                               nonce.chars, &out);
+    in_string_release(&token);
+    in_string_release(&nonce);
+    return string_result(env, status, out);
 }
 
 static jlong n_auth_state_restore(JNIEnv *env, jclass cls, jlong client, jbyteArray json_bytes)
@@ -251,13 +261,12 @@ static void n_auth_state_free(JNIEnv *env, jclass cls, jlong state, jlong change
     listener_free(env, HANDLE(listener, change_listener));
 }
 
-#define NATIVE(java_name, signature, function) {(char *)(java_name), (char *)(signature), (void *)(function)}
-
-const JNINativeMethod session_natives[] = {
+static const JNINativeMethod session_natives[] = {
     NATIVE("clientNew", "(J)J", n_client_new),
     NATIVE("clientDiscover", "(J)V", n_client_discover),
     NATIVE("clientConfig", "(J)J", n_client_config),
     NATIVE("clientExchangeCode", "(JJ)J", n_client_exchange_code),
+    NATIVE("clientVerifyIdToken", "(J[B[B)[B", n_client_verify_id_token),
     NATIVE("clientFree", "(J)V", n_client_free),
 
     NATIVE("authStateRestore", "(J[B)J", n_auth_state_restore),
@@ -274,4 +283,4 @@ const JNINativeMethod session_natives[] = {
     NATIVE("authStateFree", "(JJ)V", n_auth_state_free),
 };
 
-const jint session_native_count = (jint)(sizeof session_natives / sizeof session_natives[0]);
+NATIVE_TABLE(session_table, session_natives, session_on_load);

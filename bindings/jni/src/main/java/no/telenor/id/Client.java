@@ -73,4 +73,18 @@ public final class Client extends NativeObject {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(json, "json"));
         return AuthState.create(call(h -> Native.authStateRestore(h, bytes)), this);
     }
+
+    /**
+     * Validates an ID token the app holds (saved earlier, or handed to a backend) as sign-in does: the
+     * signature with the provider's keys, iss, aud and azp, exp, iat and nbf and, when {@code nonce} is
+     * not null, the nonce. Returns {@code {"header": {...}, "claims": {...}}} as JSON.
+     *
+     * @throws TokenInvalidException when the token fails, with the reason in the message
+     * @throws TransportException when the provider's keys can't be fetched
+     */
+    public String verifyIdToken(String idToken, String nonce) {
+        byte[] token = Utf8.encode(Objects.requireNonNull(idToken, "idToken"));
+        byte[] nonceBytes = Utf8.encode(nonce);
+        return call(h -> Utf8.decode(Native.clientVerifyIdToken(h, token, nonceBytes)));
+    }
 }

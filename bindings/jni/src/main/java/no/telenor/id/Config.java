@@ -52,7 +52,9 @@ public final class Config extends NativeObject {
         CLOCK_OFFSET_S(23),
         TRUSTED_AUDIENCES(24),
         ID_TOKEN_SIGNING_ALGS(25),
-        REFRESH_MARGIN_S(26);
+        REFRESH_MARGIN_S(26),
+        /** The https base URL of Aloha, for {@link LineAuthentication}. */
+        ALOHA_URL(27);
 
         private final int code;
 
@@ -255,6 +257,11 @@ public final class Config extends NativeObject {
         /** A PEM or JWK private key for private_key_jwt. */
         public Builder clientPrivateKey(String key) {
             return set(Key.CLIENT_PRIVATE_KEY, key);
+        }
+
+        /** The https base URL of Aloha (TelenorID+ line authentication): see {@link LineAuthentication}. */
+        public Builder alohaUrl(String url) {
+            return set(Key.ALOHA_URL, url);
         }
 
         public Builder caFile(String path) {

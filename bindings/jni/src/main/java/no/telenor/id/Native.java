@@ -113,6 +113,7 @@ final class Native {
     static native void clientDiscover(long client);
     static native long clientConfig(long client);
     static native long clientExchangeCode(long client, long callback);
+    static native byte[] clientVerifyIdToken(long client, byte[] idToken, byte[] nonce);
     static native void clientFree(long client);
 
     // Auth state. A change listener is a native handle of its own (0: none), owned by the AuthState.
@@ -128,4 +129,34 @@ final class Native {
     static native byte[] authStateSerialize(long state);
     static native long authStateSetChangeListener(long state, Runnable listener, long previousListener);
     static native void authStateFree(long state, long listener);
+
+    // Line authentication. A socket hook is a native handle of its own (0: none), owned by the
+    // LineAuthentication.
+    static native long lineAuthNew(long config);
+    static native long lineAuthSetSocketHook(long lineAuth, SocketHookCall hook, long previousHook);
+    static native void lineAuthRun(long lineAuth);
+    static native long lineAuthValidFor(long lineAuth);
+    static native void lineAuthApply(long lineAuth, long request);
+    static native void lineAuthFree(long lineAuth, long hook);
+
+    // Identity-provider app flow. Pairs are flat: name, value, name, value ... (Bundles).
+    static native long idpRequestNew(long pending, byte[] loginHost, byte[] userHint);
+    static native byte[] idpRequestUrl(long request, byte[] idpAppUri);
+    static native byte[][] idpRequestParams(long request);
+    static native long pendingAuthHandleIdpResponseUrl(long pending, byte[] url, byte[][] allowedLoginHosts);
+    static native long pendingAuthHandleIdpResponseParams(long pending, byte[][] pairs, byte[][] allowedLoginHosts);
+    static native long idpRequestParseUrl(byte[] url, byte[] idpAppUri, byte[][] callerRedirectUris);
+    static native long idpRequestParseParams(byte[][] pairs, byte[][] callerRedirectUris);
+    static native byte[] idpRequestAuthorizationUrl(long request, byte[] authorizationEndpoint);
+    static native long idpRequestRespond(long request, byte[] providerRedirectUrl, byte[] loginHost);
+    static native void idpRequestFree(long request);
+    static native byte[] idpResponseUrl(long response);
+    static native byte[][] idpResponseParams(long response);
+    static native void idpResponseFree(long response);
+
+    // Loopback redirect listener
+    static native long loopbackNew(int port, byte[] path);
+    static native byte[] loopbackRedirectUri(long listener);
+    static native byte[] loopbackWait(long listener, int timeoutMillis);
+    static native void loopbackFree(long listener);
 }

@@ -1,5 +1,6 @@
 package no.telenor.id;
 
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -100,5 +101,30 @@ public final class PendingAuthorization extends NativeObject {
         byte[] url = Utf8.encode(Objects.requireNonNull(callbackUrl, "callbackUrl"));
         byte[] host = Utf8.encode(allowedResumeHost);
         return new AppCallback(call(h -> Native.pendingAuthHandleAppCallback(h, url, host)), this);
+    }
+
+    /**
+     * Service-provider side of the identity-provider app flow (seed 003): checks the IdP app's response,
+     * opened at the configured redirect URI, against this request. Its {@code state} must match and its
+     * {@code login_host} must be one of {@code allowedLoginHosts} (host or host:port; none given: the
+     * issuer's). On success this pending authorization is consumed and the callback goes to
+     * {@link Client#exchangeCode} like a browser redirect's.
+     *
+     * @throws AuthorizationErrorException when the IdP app answered with an {@code error}
+     * @throws StateMismatchException when the state is not this request's
+     * @throws IssuerMismatchException when the login host is not allowed
+     * @throws MalformedException for an unknown or repeated parameter
+     */
+    public AuthorizationCallback handleIdpResponse(String responseUrl, String... allowedLoginHosts) {
+        byte[] url = Utf8.encode(Objects.requireNonNull(responseUrl, "responseUrl"));
+        byte[][] hosts = IdPAppRequest.hosts(allowedLoginHosts);
+        return new AuthorizationCallback(call(h -> Native.pendingAuthHandleIdpResponseUrl(h, url, hosts)), this);
+    }
+
+    /** {@link #handleIdpResponse(String, String...)} for a response that came as an intent's extras. */
+    public AuthorizationCallback handleIdpResponse(Map<String, String> responseBundle, String... allowedLoginHosts) {
+        byte[][] flat = Bundles.encode(responseBundle);
+        byte[][] hosts = IdPAppRequest.hosts(allowedLoginHosts);
+        return new AuthorizationCallback(call(h -> Native.pendingAuthHandleIdpResponseParams(h, flat, hosts)), this);
     }
 }

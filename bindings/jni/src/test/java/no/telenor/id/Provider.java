@@ -23,6 +23,9 @@ final class Provider implements AutoCloseable {
     final String clientId;
     final String username;
     final String password;
+    /** The confidential client (a backend with a secret), registered with REDIRECT and merchantapp://redirect-uri. */
+    final String backendClientId;
+    final String backendSecret;
     private final Process process;
 
     Provider() throws IOException {
@@ -38,6 +41,13 @@ final class Provider implements AutoCloseable {
         clientId = field(line, "client_id");
         username = field(line, "username");
         password = field(line, "password");
+        Matcher backend = Pattern.compile("\"confidential\": \\{\"client_id\": \"([^\"]*)\", \"client_secret\": \"([^\"]*)\"")
+                .matcher(line);
+        if (!backend.find()) {
+            throw new IllegalStateException("no confidential client in " + line);
+        }
+        backendClientId = backend.group(1);
+        backendSecret = backend.group(2);
     }
 
     private static String field(String json, String name) {
@@ -65,6 +75,16 @@ final class Provider implements AutoCloseable {
             throw new IOException("browser.py failed");
         }
         return redirect;
+    }
+
+    /** The authorization endpoint, where a browser opened at {@link #issuer} would go. */
+    String authorizationEndpoint() {
+        return issuer + "/authorize/";
+    }
+
+    /** host:port of the issuer, as the identity-provider app flow names it. */
+    String loginHost() {
+        return java.net.URI.create(issuer).getRawAuthority();
     }
 
     @Override
