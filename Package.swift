@@ -25,8 +25,12 @@ let package = Package(
             dependencies: ["TelenoridCore", "CTelenorid"],
             linkerSettings: [
                 // Only the C API is exported: public Swift symbols of the core stay local.
-                .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-soname=libtelenorid.so.0",
+                .unsafeFlags(["-static-stdlib", "-use-ld=lld",
                               "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Telenorid/exports.map"]),
+                // Linux hosts load the versioned name (`make install` links libtelenorid.so.0 to it); an APK
+                // carries only files named lib*.so, so on Android the SONAME is the plain name.
+                .unsafeFlags(["-Xlinker", "-soname=libtelenorid.so.0"], .when(platforms: [.linux])),
+                .unsafeFlags(["-Xlinker", "-soname=libtelenorid.so"], .when(platforms: [.android])),
             ]
         ),
         .testTarget(name: "TelenoridCoreTests", dependencies: ["TelenoridCore"]),
