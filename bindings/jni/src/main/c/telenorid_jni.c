@@ -199,6 +199,45 @@ jobjectArray new_byte_arrays(JNIEnv *env, size_t count)
     return (*env)->NewObjectArray(env, (jsize)count, g_byte_array_class, NULL);
 }
 
+int java_ref_new(JNIEnv *env, jobject object, java_ref **out)
+{
+    *out = NULL;
+    if (object == NULL) {
+        return 1;
+    }
+    java_ref *ref = malloc(sizeof *ref);
+    if (ref == NULL) {
+        throw_out_of_memory(env, "telenorid: no memory for a callback");
+        return 0;
+    }
+    ref->object = (*env)->NewGlobalRef(env, object);
+    if (ref->object == NULL) {
+        free(ref);
+        return 0; /* OutOfMemoryError pending */
+    }
+    *out = ref;
+    return 1;
+}
+
+void java_ref_free(JNIEnv *env, java_ref *ref)
+{
+    if (ref != NULL) {
+        (*env)->DeleteGlobalRef(env, ref->object);
+        free(ref);
+    }
+}
+
+jlong java_ref_installed(JNIEnv *env, telenorid_status status, java_ref *next, jlong old)
+{
+    if (status != TELENORID_OK) {
+        throw_status(env, status);
+        java_ref_free(env, next);
+        return old;
+    }
+    java_ref_free(env, HANDLE(java_ref, old));
+    return JHANDLE(next);
+}
+
 JNIEnv *callback_env(int *attached)
 {
     JNIEnv *env = NULL;

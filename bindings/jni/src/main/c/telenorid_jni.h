@@ -60,6 +60,19 @@ jobjectArray new_byte_arrays(JNIEnv *env, size_t count);
         cfunc(HANDLE(type, handle));                                          \
     }
 
+/* A Java object the library holds as a callback's user_data (a change listener, a socket hook): a global
+ * reference in memory of its own, whose address the Java side keeps as a long. */
+typedef struct {
+    jobject object; /* global reference */
+} java_ref;
+
+/* *out = a java_ref for `object` (NULL object: *out = NULL). Returns 1; 0 with an exception pending. */
+int java_ref_new(JNIEnv *env, jobject object, java_ref **out);
+void java_ref_free(JNIEnv *env, java_ref *ref);
+/* After the library was asked to install `next` in place of the Java side's `old` (a java_ref as
+ * jlong): on success releases `old` and returns `next`; on failure throws, releases `next`, returns `old`. */
+jlong java_ref_installed(JNIEnv *env, telenorid_status status, java_ref *next, jlong old);
+
 /* For the library's callbacks (change listener, socket hook), which may run on a thread the JVM does
  * not know: the thread's JNIEnv, attaching the thread first when it is not attached (then *attached is
  * 1 and callback_env_release detaches it again). NULL when there is no JVM thread to run Java on. */

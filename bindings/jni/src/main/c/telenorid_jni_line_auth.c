@@ -4,7 +4,7 @@
  *
  * The socket hook is the app's way to put the exchange on the cellular network: the library calls it
  * with each socket before it connects. The bridge keeps the Java side (a SocketHookCall, which calls the
- * app's SocketHook and turns what it throws into a refusal) as a global reference in a `socket_hook` the
+ * app's SocketHook and turns what it throws into a refusal) as a global reference in a `java_ref` the
  * Java side holds as a long. The exchange runs on the thread that called run() or apply(), so the hook
  * normally finds that thread attached; callback_env attaches one that is not. Replacing the hook and
  * freeing the line authenticator release the global reference; LineAuthentication does both under its
@@ -19,22 +19,10 @@
 
 static jmethodID g_hook_on_socket; /* int SocketHookCall.onSocket(int fd) */
 
-typedef struct {
-    jobject call; /* global reference to a SocketHookCall */
-} socket_hook;
-
-static void socket_hook_free(JNIEnv *env, socket_hook *hook)
-{
-    if (hook != NULL) {
-        (*env)->DeleteGlobalRef(env, hook->call);
-        free(hook);
-    }
-}
-
 /* The library's socket hook: the Java verdict, or a refusal when Java can't be asked. */
 static int32_t on_socket(void *user_data, int fd)
 {
-    socket_hook *hook = user_data;
+    java_ref *hook = user_data;
     int32_t verdict = TELENORID_SOCKET_REFUSE;
     int attached = 0;
     JNIEnv *env = callback_env(&attached);
@@ -42,7 +30,7 @@ static int32_t on_socket(void *user_data, int fd)
         return verdict;
     }
     if (!(*env)->ExceptionCheck(env)) {
-        jint answer = (*env)->CallIntMethod(env, hook->call, g_hook_on_socket, (jint)fd);
+        jint answer = (*env)->CallIntMethod(env, hook->object, g_hook_on_socket, (jint)fd);
         if ((*env)->ExceptionCheck(env)) {
             /* SocketHookCall catches what the app's hook throws; what is left (an Error while recording
              * it) can't propagate through the library: refuse the socket and drop it. */
@@ -79,28 +67,13 @@ static jlong n_line_auth_new(JNIEnv *env, jclass cls, jlong config)
 static jlong n_line_auth_set_socket_hook(JNIEnv *env, jclass cls, jlong line_auth, jobject call, jlong old)
 {
     (void)cls;
-    socket_hook *next = NULL;
-    if (call != NULL) {
-        next = malloc(sizeof *next);
-        if (next == NULL) {
-            throw_out_of_memory(env, "telenorid: no memory for a socket hook");
-            return old;
-        }
-        next->call = (*env)->NewGlobalRef(env, call);
-        if (next->call == NULL) {
-            free(next);
-            return old; /* OutOfMemoryError pending */
-        }
+    java_ref *next = NULL;
+    if (!java_ref_new(env, call, &next)) {
+        return old;
     }
     telenorid_status status = telenorid_line_auth_set_socket_hook(HANDLE(telenorid_line_auth, line_auth),
                                                                   next != NULL ? on_socket : NULL, next);
-    if (status != TELENORID_OK) {
-        throw_status(env, status);
-        socket_hook_free(env, next);
-        return old;
-    }
-    socket_hook_free(env, HANDLE(socket_hook, old));
-    return JHANDLE(next);
+    return java_ref_installed(env, status, next, old);
 }
 
 static void n_line_auth_run(JNIEnv *env, jclass cls, jlong line_auth)
@@ -130,7 +103,7 @@ static void n_line_auth_free(JNIEnv *env, jclass cls, jlong line_auth, jlong hoo
 {
     (void)cls;
     telenorid_line_auth_free(HANDLE(telenorid_line_auth, line_auth));
-    socket_hook_free(env, HANDLE(socket_hook, hook));
+    java_ref_free(env, HANDLE(java_ref, hook));
 }
 
 static const JNINativeMethod line_auth_natives[] = {

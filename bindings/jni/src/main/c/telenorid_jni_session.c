@@ -4,7 +4,7 @@
  *
  * The change listener crosses threads: the library calls it on whichever thread made the change. The
  * bridge keeps the Java listener (a Runnable from AuthState that catches what the app's listener throws)
- * as a global reference in a `listener` the Java side holds as a long; the trampoline attaches the
+ * as a global reference in a `java_ref` the Java side holds as a long; the trampoline attaches the
  * calling thread to the JVM when it is not attached yet (and detaches it again after), and makes no JNI
  * call while an exception is pending. Replacing or removing the listener and freeing the state release
  * the global reference; AuthState does both under its write lock, which waits for every call on the
@@ -17,22 +17,10 @@
 
 static jmethodID g_runnable_run;
 
-typedef struct {
-    jobject runnable; /* global reference */
-} listener;
-
-static void listener_free(JNIEnv *env, listener *l)
-{
-    if (l != NULL) {
-        (*env)->DeleteGlobalRef(env, l->runnable);
-        free(l);
-    }
-}
-
 /* The library's change callback. */
 static void on_change(void *user_data)
 {
-    listener *l = user_data;
+    java_ref *listener = user_data;
     int attached = 0;
     JNIEnv *env = callback_env(&attached);
     if (env == NULL) {
@@ -40,7 +28,7 @@ static void on_change(void *user_data)
     }
     /* Inside a native call that already failed (an exception pending), Java can't be called. */
     if (!(*env)->ExceptionCheck(env)) {
-        (*env)->CallVoidMethod(env, l->runnable, g_runnable_run);
+        (*env)->CallVoidMethod(env, listener->object, g_runnable_run);
         if ((*env)->ExceptionCheck(env)) {
             /* The Runnable reports the listener's exceptions itself; what is left (an Error thrown while
              * reporting) can't propagate through the library: drop it rather than leave it pending. */
@@ -229,28 +217,13 @@ static jbyteArray n_auth_state_serialize(JNIEnv *env, jclass cls, jlong state)
 static jlong n_auth_state_set_change_listener(JNIEnv *env, jclass cls, jlong state, jobject runnable, jlong old)
 {
     (void)cls;
-    listener *next = NULL;
-    if (runnable != NULL) {
-        next = malloc(sizeof *next);
-        if (next == NULL) {
-            throw_out_of_memory(env, "telenorid: no memory for a change listener");
-            return old;
-        }
-        next->runnable = (*env)->NewGlobalRef(env, runnable);
-        if (next->runnable == NULL) {
-            free(next);
-            return old; /* OutOfMemoryError pending */
-        }
+    java_ref *next = NULL;
+    if (!java_ref_new(env, runnable, &next)) {
+        return old;
     }
     telenorid_status status = telenorid_auth_state_set_change_callback(
         HANDLE(telenorid_auth_state, state), next != NULL ? on_change : NULL, next);
-    if (status != TELENORID_OK) {
-        throw_status(env, status);
-        listener_free(env, next);
-        return old;
-    }
-    listener_free(env, HANDLE(listener, old));
-    return JHANDLE(next);
+    return java_ref_installed(env, status, next, old);
 }
 
 /* Frees the state (wiping its tokens), then its listener: no callback can run after the state is gone. */
@@ -258,7 +231,7 @@ static void n_auth_state_free(JNIEnv *env, jclass cls, jlong state, jlong change
 {
     (void)cls;
     telenorid_auth_state_free(HANDLE(telenorid_auth_state, state));
-    listener_free(env, HANDLE(listener, change_listener));
+    java_ref_free(env, HANDLE(java_ref, change_listener));
 }
 
 static const JNINativeMethod session_natives[] = {
