@@ -11,7 +11,6 @@
  * write lock, which waits for every exchange in flight (an exchange keeps the hook it started with), so
  * the old hook is never in use while it is released.
  */
-#include <stdlib.h>
 
 #include "telenorid_jni.h"
 

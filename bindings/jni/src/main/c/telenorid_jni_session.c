@@ -11,7 +11,6 @@
  * state — and the callback only ever runs inside such a call — so the old listener is never in use
  * while it is released.
  */
-#include <stdlib.h>
 
 #include "telenorid_jni.h"
 
