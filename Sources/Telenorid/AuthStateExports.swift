@@ -21,7 +21,7 @@ public func telenorid_auth_state_fresh_access_token(_ state: OpaquePointer?,
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(state, as: AuthStateHandle.self, "state")
         let out = try outPointer(out)
-        try writeString(try handle.state.freshTokens().accessToken.string, to: out)
+        try writeSecret(try handle.state.freshTokens().accessToken, to: out)
     }
 }
 
@@ -49,8 +49,8 @@ public func telenorid_auth_state_get(_ state: OpaquePointer?, _ field: telenorid
         let tokens = handle.state.tokens
         let value: String?
         switch field {
-        case TELENORID_TOKEN_ACCESS_TOKEN: value = tokens?.accessToken.string
-        case TELENORID_TOKEN_REFRESH_TOKEN: value = tokens?.refreshToken?.string
+        case TELENORID_TOKEN_ACCESS_TOKEN: return try writeSecret(tokens?.accessToken, to: out)
+        case TELENORID_TOKEN_REFRESH_TOKEN: return try writeSecret(tokens?.refreshToken, to: out)
         case TELENORID_TOKEN_ID_TOKEN: value = tokens?.idToken
         case TELENORID_TOKEN_ID_TOKEN_CLAIMS: value = tokens?.idTokenClaims.map { JSON.serialize(.object($0)) }
         case TELENORID_TOKEN_SCOPE: value = tokens?.scope

@@ -154,7 +154,10 @@ public func telenorid_pending_auth_nonce(_ pending: OpaquePointer?,
 @c @implementation
 public func telenorid_pending_auth_code_verifier(_ pending: OpaquePointer?,
                                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
-    pendingString(pending, out) { $0.pkce.verifier.string }
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
+        try writeSecret(handle.pending.pkce.verifier, to: try outPointer(out))
+    }
 }
 
 @c @implementation

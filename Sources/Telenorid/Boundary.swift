@@ -57,7 +57,7 @@ func inputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(Teleno
         throw TelenoridError(.invalidArgument, "\(what) is longer than \(limit) bytes")
     }
     let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = ValidUTF8.string(bytes) else {
         throw TelenoridError(.invalidArgument, "\(what) is not valid UTF-8")
     }
     return text
@@ -74,19 +74,26 @@ func optionalInputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throw
 /// A copy of `text` in malloc'd memory for the caller, released by telenorid_string_free.
 func allocateCString(_ text: String) throws(TelenoridError) -> UnsafeMutablePointer<CChar> {
     var text = text
-    let copy: UnsafeMutablePointer<CChar>?? = text.withUTF8 { bytes in
-        // A NUL inside would make the C string silently shorter than the value (a "%00" in a callback, say).
-        if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil { return .some(nil) }
-        guard let memory = malloc(bytes.count + 1) else { return nil }
-        if let base = bytes.baseAddress { memcpy(memory, base, bytes.count) }
-        memory.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
-        return .some(memory.assumingMemoryBound(to: CChar.self))
+    return try text.withUTF8 { copyCString(UnsafeRawBufferPointer($0)) }.get()
+}
+
+/// The same for bytes held in memory of their own (a secret's storage), which are copied straight to
+/// the caller's memory: no intermediate String is left behind in freed heap memory.
+func allocateCString(bytes: UnsafeRawBufferPointer) throws(TelenoridError) -> UnsafeMutablePointer<CChar> {
+    try copyCString(bytes).get()
+}
+
+private func copyCString(_ bytes: UnsafeRawBufferPointer) -> Result<UnsafeMutablePointer<CChar>, TelenoridError> {
+    // A NUL inside would make the C string silently shorter than the value (a "%00" in a callback, say).
+    if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
+        return .failure(TelenoridError(.malformed, "the value holds a NUL character and can't be handed out as a C string"))
     }
-    switch copy {
-    case .none: throw TelenoridError(.invalidArgument, "out of memory copying a string")
-    case .some(.none): throw TelenoridError(.malformed, "the value holds a NUL character and can't be handed out as a C string")
-    case .some(.some(let pointer)): return pointer
+    guard let memory = malloc(bytes.count + 1) else {
+        return .failure(TelenoridError(.invalidArgument, "out of memory copying a string"))
     }
+    if let base = bytes.baseAddress { memcpy(memory, base, bytes.count) }
+    memory.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+    return .success(memory.assumingMemoryBound(to: CChar.self))
 }
 
 func freeCString(_ pointer: UnsafeMutablePointer<CChar>?) {
@@ -105,4 +112,13 @@ func outPointer<T>(_ pointer: UnsafeMutablePointer<T>?) throws(TelenoridError) -
 /// Writes a string output: the copy is made first, so a failure writes nothing.
 func writeString(_ text: String?, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(TelenoridError) {
     out.pointee = try text.map { value throws(TelenoridError) in try allocateCString(value) }
+}
+
+/// writeString for a secret (a verifier, a token), copied from its own storage.
+func writeSecret(_ secret: SecretBytes?, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(TelenoridError) {
+    guard let secret else {
+        out.pointee = nil
+        return
+    }
+    out.pointee = try secret.withUnsafeBytes { copyCString($0) }.get()
 }

@@ -33,7 +33,7 @@ func inputStrings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int
     return out
 }
 
-func pairAt(_ parameters: FormParameters, _ index: Int) throws(TelenoridError) -> (name: String, value: String) {
+func pairAt(_ parameters: FormParameters, _ index: Int) throws(TelenoridError) -> FormParameters.Pair {
     guard index >= 0, index < parameters.pairs.count else {
         throw TelenoridError(.invalidArgument, "index \(index) is past the \(parameters.pairs.count) pairs")
     }

@@ -26,7 +26,7 @@ public func telenorid_pkce_verifier(_ pkce: OpaquePointer?,
                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(pkce, as: PKCEHandle.self, "pkce")
-        try writeString(handle.pkce.verifier.string, to: try outPointer(out))
+        try writeSecret(handle.pkce.verifier, to: try outPointer(out))
     }
 }
 

@@ -99,8 +99,11 @@ public struct AuthorizationRequest: Sendable {
 
     /// Draws state and nonce (32 random bytes each) and a PKCE verifier, and builds the URL.
     public func build() throws(TelenoridError) -> PendingAuthorization {
-        let state = Base64URL.encode(try Crypto.randomBytes(32))
-        let nonce = Base64URL.encode(try Crypto.randomBytes(32))
+        // One draw for both: 256 bits each, and a system call fewer per sign-in.
+        let (state, nonce) = try Crypto.withRandomBytes(64) { random in
+            (Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
+             Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])))
+        }
         return try build(state: state, nonce: nonce, pkce: PKCE())
     }
 
@@ -109,10 +112,10 @@ public struct AuthorizationRequest: Sendable {
         guard let endpoint = configuration.settings[.authorizationEndpoint] else {
             throw TelenoridError(.configuration, "authorization_endpoint is not configured")
         }
-        var query = FormParameters()
-        // Names are unique by construction (owned names are refused as extras), so append can't fail here.
+        var query = FormParameters(capacity: 12 + extras.pairs.count)
+        // Names are unique by construction: owned names are refused as extras, and extras are unique.
         func add(_ name: String, _ value: String?) {
-            if let value { try? query.append(name, value) }
+            if let value { query.appendUnique(name, value) }
         }
         add("response_type", "code")
         add("client_id", configuration.clientID)
@@ -131,9 +134,9 @@ public struct AuthorizationRequest: Sendable {
             add("app_callback_uri", appCallbackURI)
         }
         for pair in extras.pairs { add(pair.name, pair.value) }
-        let separator = endpoint.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+        let separator = endpoint.containsByte(UInt8(ascii: "?")) ? "&" : "?"
         return PendingAuthorization(
-            configuration: configuration, url: endpoint + separator + query.encoded, state: state, nonce: nonce,
+            configuration: configuration, url: query.encoded(after: endpoint + separator), state: state, nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",
             maxAge: values[.maxAge], appCallbackURI: appCallbackURI,
             requestedScope: values[.scope] ?? configuration.scope)

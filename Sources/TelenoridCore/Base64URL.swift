@@ -5,43 +5,49 @@ public enum Base64URL {
     private static let standardAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        String(decoding: encode(bytes, alphabet: alphabet), as: UTF8.self)
+        bytes.withContiguousStorageIfAvailable { encode(UnsafeRawBufferPointer($0), alphabet: alphabet, padded: false) }
+            ?? Array(bytes).withUnsafeBytes { encode($0, alphabet: alphabet, padded: false) }
+    }
+
+    /// Encodes `bytes` in place, for callers holding them in temporary memory (random draws, digests).
+    public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+        encode(bytes, alphabet: alphabet, padded: false)
     }
 
     /// RFC 4648 §4 base64 with `+`, `/` and `=` padding.
     public static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
-        var out = encode(bytes, alphabet: standardAlphabet)
-        while out.count % 4 != 0 { out.append(UInt8(ascii: "=")) }
-        return String(decoding: out, as: UTF8.self)
+        bytes.withContiguousStorageIfAvailable { encode(UnsafeRawBufferPointer($0), alphabet: standardAlphabet, padded: true) }
+            ?? Array(bytes).withUnsafeBytes { encode($0, alphabet: standardAlphabet, padded: true) }
     }
 
-    private static func encode(_ bytes: some Collection<UInt8>, alphabet: [UInt8]) -> [UInt8] {
-        let input = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
-        let capacity = (input.count / 3) * 4 + 4
-        // Written through a pointer into storage sized up front: appending byte by byte costs a capacity
-        // check per character, and this runs for every state, nonce, verifier and challenge.
-        return [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
-            input.withUnsafeBufferPointer { inp in
-                alphabet.withUnsafeBufferPointer { table in
-                    var o = 0, i = 0
-                    while i + 2 < inp.count {
-                        let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8 | UInt32(inp[i + 2])
-                        out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
-                        out[o + 2] = table[Int((v >> 6) & 63)]; out[o + 3] = table[Int(v & 63)]
-                        o += 4; i += 3
-                    }
-                    if inp.count - i == 1 {
-                        let v = UInt32(inp[i]) << 16
-                        out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
-                        o += 2
-                    } else if inp.count - i == 2 {
-                        let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8
-                        out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
-                        out[o + 2] = table[Int((v >> 6) & 63)]
-                        o += 3
-                    }
-                    written = o
+    /// Written straight into the string's storage, sized up front: no intermediate array, and no capacity
+    /// check per character. This runs for every state, nonce, verifier and challenge.
+    private static func encode(_ inp: UnsafeRawBufferPointer, alphabet: [UInt8], padded: Bool) -> String {
+        let capacity = (inp.count / 3) * 4 + 4
+        return String(unsafeUninitializedCapacity: capacity) { out in
+            alphabet.withUnsafeBufferPointer { table in
+                var o = 0, i = 0
+                while i + 2 < inp.count {
+                    let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8 | UInt32(inp[i + 2])
+                    out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                    out[o + 2] = table[Int((v >> 6) & 63)]; out[o + 3] = table[Int(v & 63)]
+                    o += 4; i += 3
                 }
+                if inp.count - i == 1 {
+                    let v = UInt32(inp[i]) << 16
+                    out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                    o += 2
+                } else if inp.count - i == 2 {
+                    let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8
+                    out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                    out[o + 2] = table[Int((v >> 6) & 63)]
+                    o += 3
+                }
+                while padded && o % 4 != 0 {
+                    out[o] = UInt8(ascii: "=")
+                    o += 1
+                }
+                return o
             }
         }
     }

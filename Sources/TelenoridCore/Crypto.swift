@@ -12,20 +12,49 @@ public enum Crypto {
             throw TelenoridError(.invalidArgument, "random byte count \(count) out of range")
         }
         var bytes = [UInt8](repeating: 0, count: count)
+        let filled = bytes.withUnsafeMutableBytes { fillRandom($0) }
+        guard filled else { throw TelenoridError(.random, "the system random generator failed (getrandom)") }
+        return bytes
+    }
+
+    /// Runs `body` on `count` (at most 256) random bytes in temporary memory, wiped afterwards: a state,
+    /// nonce or verifier drawn this way leaves no heap copy of its raw bytes behind.
+    public static func withRandomBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(TelenoridError) -> R {
+        let size = min(max(count, 0), 256)
+        let result: R? = withUnsafeTemporaryAllocation(byteCount: size, alignment: 1) { buffer in
+            defer { wipe(buffer.baseAddress, buffer.count) }
+            guard fillRandom(buffer) else { return nil }
+            return body(UnsafeRawBufferPointer(buffer))
+        }
+        guard let result else { throw TelenoridError(.random, "the system random generator failed (getrandom)") }
+        return result
+    }
+
+    /// Fills `buffer` from getrandom(2), retrying short reads and EINTR; false when the kernel refuses.
+    private static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
         var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                getrandom(buffer.baseAddress.map { $0 + filled }, count - filled, 0)
-            }
+        while filled < buffer.count {
+            let got = getrandom(base + filled, buffer.count - filled, 0)
             if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { throw TelenoridError(.random, "the system random generator failed (getrandom)") }
+            guard got > 0 else { return false }
             filled += got
         }
-        return bytes
+        return true
     }
 
     public static func sha256(_ data: some Collection<UInt8>) -> [UInt8] {
         digest(data, Digests.sha256, size: 32)
+    }
+
+    /// BASE64URL(SHA-256(`data`)), the digest kept in temporary memory (an S256 PKCE challenge).
+    public static func sha256Base64URL(_ data: UnsafeRawBufferPointer) -> String {
+        withUnsafeTemporaryAllocation(byteCount: 32, alignment: 1) { out in
+            var length: UInt32 = 0
+            // Cannot fail with a built-in hash and valid pointers (see digest(_:_:size:)).
+            _ = EVP_Digest(data.baseAddress, data.count, out.baseAddress, &length, Digests.sha256.md, nil)
+            return Base64URL.encode(UnsafeRawBufferPointer(out))
+        }
     }
 
     /// The hash an OIDC `at_hash`/`c_hash` uses for a JWS algorithm (OIDC Core §3.1.3.6): the one of the
@@ -97,6 +126,8 @@ public final class SecretBytes: Sendable {
     public init(_ bytes: [UInt8]) { storage = bytes }
 
     public var string: String { String(decoding: storage, as: UTF8.self) }
+    /// The bytes in place, for copying them out without a String in between.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { storage.withUnsafeBytes(body) }
     public var bytes: [UInt8] { storage }
     public var count: Int { storage.count }
 

@@ -1,15 +1,30 @@
 /// Name/value pairs as OAuth carries them in a query string, a fragment or a form body, in order.
 public struct FormParameters: Sendable, Equatable {
-    public private(set) var pairs: [(name: String, value: String)]
+    /// A struct rather than a tuple: arrays of tuples are copied and destroyed through the runtime's
+    /// generic tuple witnesses, which cost more than the strings themselves on every URL and callback.
+    public struct Pair: Sendable, Equatable {
+        public let name: String
+        public let value: String
+    }
 
-    public init(_ pairs: [(name: String, value: String)] = []) { self.pairs = pairs }
+    public private(set) var pairs: [Pair]
+
+    public init(_ pairs: [(name: String, value: String)] = []) { self.pairs = pairs.map { Pair(name: $0.name, value: $0.value) } }
+
+    /// Empty, with room for `capacity` pairs: an authorization URL has a dozen, and growing the array
+    /// one doubling at a time would copy it four times.
+    init(capacity: Int) {
+        pairs = []
+        pairs.reserveCapacity(capacity)
+    }
 
     /// Parses `a=b&c=d` as `application/x-www-form-urlencoded`. A parameter that appears twice is
     /// refused (RFC 6749 §3.1: parameters MUST NOT be included more than once): a second `state` or
     /// `code` could otherwise be read differently by two layers of a host.
     public init(parsing text: Substring) throws(TelenoridError) {
         pairs = []
-        let utf8 = Array(text.utf8)
+        var text = text
+        let utf8 = text.withUTF8 { Array($0) }  // one copy from contiguous storage, not a byte-wise walk
         var start = 0
         while start <= utf8.count {
             var end = start
@@ -37,23 +52,40 @@ public struct FormParameters: Sendable, Equatable {
         if self[name] != nil {
             throw TelenoridError(.malformed, "parameter \"\(name)\" appears more than once")
         }
-        pairs.append((name, value))
+        pairs.append(Pair(name: name, value: value))
+    }
+
+    /// Appends without the repeat check, for queries whose names are unique by construction (the
+    /// library's own parameters, then extras that can't take their names).
+    mutating func appendUnique(_ name: String, _ value: String) {
+        pairs.append(Pair(name: name, value: value))
     }
 
     /// `name=value&...`, every part percent-encoded outside the unreserved set.
-    public var encoded: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count * 3 + 2 })
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: "&")) }
-            PercentEncoding.appendEncoded(pair.name, to: &out)
-            out.append(UInt8(ascii: "="))
-            PercentEncoding.appendEncoded(pair.value, to: &out)
+    public var encoded: String { encoded(after: "") }
+
+    /// `prefix` followed by `encoded` (an endpoint and its "?"), written into one string sized up front:
+    /// an authorization URL is built for every sign-in, and joining pieces would copy it several times.
+    public func encoded(after prefix: String) -> String {
+        var prefix = prefix
+        let capacity = pairs.reduce(prefix.utf8.count) { $0 + ($1.name.utf8.count + $1.value.utf8.count) * 3 + 2 }
+        return prefix.withUTF8 { head in
+            String(unsafeUninitializedCapacity: capacity) { out in
+                var position = 0
+                PercentEncoding.copy(head, to: out, at: &position)
+                for (index, pair) in pairs.enumerated() {
+                    if index > 0 { out[position] = UInt8(ascii: "&"); position += 1 }
+                    var name = pair.name, value = pair.value  // withUTF8 needs them mutable; no copy of the bytes
+                    name.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
+                    out[position] = UInt8(ascii: "="); position += 1
+                    value.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
+                }
+                return position
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public static func == (lhs: FormParameters, rhs: FormParameters) -> Bool {
-        lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
+        lhs.pairs == rhs.pairs
     }
 }

@@ -19,21 +19,27 @@ public struct PKCE: Sendable {
         guard PKCE.lengthRange.contains(length) else {
             throw TelenoridError(.invalidArgument, "PKCE verifier length must be 43 to 128, not \(length)")
         }
-        let alphabet = PKCE.alphabet
-        let limit = UInt8(alphabet.count * 3)  // 198, the largest multiple of 66 below 256
+        let limit = UInt8(PKCE.alphabet.count * 3)  // 198, the largest multiple of 66 below 256
         var chars = [UInt8](repeating: 0, count: length)
         var filled = 0
         while filled < length {
-            // A quarter more than needed: 198/256 of bytes are accepted, so one draw nearly always suffices.
-            var random = try Crypto.randomBytes(length - filled + (length - filled) / 3 + 4)
-            for byte in random where byte < limit && filled < length {
-                chars[filled] = alphabet[Int(byte) % alphabet.count]
-                filled += 1
+            // A third more than needed: 198/256 of bytes are accepted, so one draw nearly always suffices.
+            let draw = min(length - filled + (length - filled) / 3 + 4, 256)
+            filled = try Crypto.withRandomBytes(draw) { random in
+                chars.withUnsafeMutableBufferPointer { out in
+                    PKCE.alphabet.withUnsafeBufferPointer { alphabet in
+                        var index = filled
+                        for byte in random where byte < limit && index < out.count {
+                            out[index] = alphabet[Int(byte) % alphabet.count]
+                            index += 1
+                        }
+                        return index
+                    }
+                }
             }
-            random.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) }
         }
+        // `chars` becomes the verifier's storage (shared, not copied), which SecretBytes wipes when freed.
         try self.init(verifierBytes: chars)
-        chars.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) }
     }
 
     public init(verifier: String) throws(TelenoridError) {
@@ -47,7 +53,7 @@ public struct PKCE: Sendable {
                                  "a PKCE verifier is 43 to 128 characters from A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)")
         }
         verifier = SecretBytes(verifierBytes)
-        s256Challenge = Base64URL.encode(Crypto.sha256(verifierBytes))
+        s256Challenge = verifierBytes.withUnsafeBytes { Crypto.sha256Base64URL($0) }
     }
 
     public func challenge(_ method: Method) -> String {

@@ -4,30 +4,42 @@ public enum PercentEncoding {
     /// Encodes everything but the unreserved set [A-Za-z0-9-._~], so the result is safe as a query
     /// parameter name or value under any URL parser.
     public static func encode(_ text: String) -> String {
-        var out: [UInt8] = []
-        appendEncoded(text, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        var text = text
+        return text.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 3) { out in
+                var written = 0
+                write(bytes, to: out, at: &written)
+                return written
+            }
+        }
     }
 
-    public static func appendEncoded(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            // Runs of unreserved bytes (nearly all of an authorization URL) are copied whole; only the
-            // bytes between runs are escaped. The loop's own bound keeps every index inside `bytes`.
-            var runStart = 0
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                index &+= 1
-                if isUnreserved(byte) { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<(index &- 1)]))
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
-                runStart = index
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+    /// Writes `bytes` percent-encoded into `out` from `position` on, advancing it. `out` must have room
+    /// for three bytes per input byte. Runs of unreserved bytes (nearly all of an authorization URL) are
+    /// copied whole; only the bytes between runs are escaped.
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index &+= 1
+            if isUnreserved(byte) { continue }
+            copy(UnsafeBufferPointer(rebasing: bytes[runStart..<(index &- 1)]), to: out, at: &position)
+            out[position] = UInt8(ascii: "%")
+            out[position + 1] = hexDigit(byte >> 4)
+            out[position + 2] = hexDigit(byte & 0x0F)
+            position += 3
+            runStart = index
         }
+        copy(UnsafeBufferPointer(rebasing: bytes[runStart..<index]), to: out, at: &position)
+    }
+
+    /// Writes `bytes` as they are into `out` from `position` on, advancing it.
+    static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        // A bounds-checked slice, then one memory copy (initialize(from:) would go element by element).
+        let target = UnsafeMutableBufferPointer(rebasing: out[position..<(position + bytes.count)])
+        if let to = target.baseAddress, let from = bytes.baseAddress { to.update(from: from, count: bytes.count) }
+        position += bytes.count
     }
 
     /// The upper-case hex digit of a value 0...15 (RFC 3986 §2.1 prefers upper case).
@@ -38,40 +50,41 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes and, when `plusIsSpace`, `+` as a space. Malformed escapes and byte
     /// sequences that are not UTF-8 give nil rather than a guess.
     public static func decode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> String? {
-        // Fast path: nothing to decode.
-        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
-            return String(validating: bytes, as: UTF8.self)
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex, let h = hexValue(bytes[index + 1]), let l = hexValue(bytes[index + 2]) else {
-                    return nil
-                }
-                out.append(h << 4 | l)
-                index += 3
-                continue
+        bytes.withUnsafeBufferPointer { input in
+            // Fast path: nothing to decode.
+            if !input.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+                return ValidUTF8.string(UnsafeRawBufferPointer(input))
             }
-            out.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
+            // Decoded into temporary memory (never longer than the input), validated, then copied once.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: input.count) { out -> String? in
+                var index = 0, written = 0
+                while index < input.count {
+                    let byte = input[index]
+                    if byte == UInt8(ascii: "%") {
+                        guard index + 2 < input.count, let h = hexValue(input[index + 1]), let l = hexValue(input[index + 2]) else {
+                            return nil
+                        }
+                        out[written] = h << 4 | l
+                        index += 3
+                    } else {
+                        out[written] = plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                        index += 1
+                    }
+                    written += 1
+                }
+                return ValidUTF8.string(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[0..<written])))
+            }
         }
-        return String(validating: out, as: UTF8.self)
     }
 
     public static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+        // A-Z a-z 0-9 - . _ ~ as two 64-bit masks over the ASCII range: a test per byte of every URL.
+        byte < 64 ? (unreservedLow >> UInt64(byte)) & 1 == 1
+            : byte < 128 && (unreservedHigh >> UInt64(byte &- 64)) & 1 == 1
     }
 
+    private static let unreservedLow: UInt64 = 0x03FF_6000_0000_0000   // "-" 45, "." 46, "0"-"9" 48-57
+    private static let unreservedHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE  // "A"-"Z", "_" 95, "a"-"z", "~" 126
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

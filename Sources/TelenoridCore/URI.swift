@@ -35,7 +35,13 @@ public struct URI: Sendable, Equatable {
         }
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         func lowered(_ range: Range<Int>) -> String {
-            String(decoding: bytes[range].lazy.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            // Written into the string's storage: decoding a lazily mapped collection takes the generic path.
+            String(unsafeUninitializedCapacity: range.count) { out in
+                for (offset, byte) in bytes[range].enumerated() {
+                    out[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                }
+                return range.count
+            }
         }
         func first(_ byte: UInt8, in range: Range<Int>) -> Int? {
             var index = range.lowerBound

@@ -35,7 +35,7 @@ extension OIDCClient {
         claims.set("iss", .string(configuration.clientID))
         claims.set("sub", .string(configuration.clientID))
         claims.set("aud", .string(configuration.settings[.issuer] ?? ""))
-        claims.set("jti", .string(Base64URL.encode(try Crypto.randomBytes(16))))
+        claims.set("jti", .string(try Crypto.withRandomBytes(16) { Base64URL.encode($0) }))
         claims.set("iat", .number(JSONNumber(now)))
         claims.set("exp", .number(JSONNumber(now &+ 60)))
         let payload = Array(JSON.serialize(.object(claims)).utf8)

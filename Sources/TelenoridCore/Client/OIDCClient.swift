@@ -201,7 +201,7 @@ public final class OIDCClient: Sendable {
         try parameters.append("client_id", configuration.clientID)
         if let postLogoutRedirectURI { try parameters.append("post_logout_redirect_uri", postLogoutRedirectURI) }
         if let state { try parameters.append("state", state) }
-        return endpoint + (endpoint.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + parameters.encoded
+        return parameters.encoded(after: endpoint + (endpoint.containsByte(UInt8(ascii: "?")) ? "&" : "?"))
     }
 }
 

@@ -103,7 +103,7 @@ public struct IdPAppRequest: Sendable, Equatable {
         guard base.query == nil, base.fragment == nil else {
             throw TelenoridError(.invalidArgument, "the IdP app's URI must have neither query nor fragment")
         }
-        return idpAppURI + "?" + parameters.encoded
+        return parameters.encoded(after: idpAppURI + "?")
     }
 
     /// Parses a URL on the IdP app's scheme (iOS); `idpAppURI` is the app's own, which the URL must match.
@@ -136,7 +136,7 @@ public struct IdPAppRequest: Sendable, Equatable {
         add("code_challenge_method", "S256")
         add("login_hint", userHint)
         let separator = endpoint.query == nil ? "?" : "&"
-        return authorizationEndpoint + separator + query.encoded
+        return query.encoded(after: authorizationEndpoint + separator)
     }
 
     /// The provider's redirect, intercepted by the IdP app, turned into the response for the SP. The state

@@ -41,7 +41,7 @@ public struct IdPAppResponse: Sendable, Equatable {
         guard uri.fragment == nil else {
             throw TelenoridError(.invalidArgument, "the SP's redirect URI must not have a fragment")
         }
-        return redirectURI + (uri.query == nil ? "?" : "&") + parameters.encoded
+        return parameters.encoded(after: redirectURI + (uri.query == nil ? "?" : "&"))
     }
 }
 

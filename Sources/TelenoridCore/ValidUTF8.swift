@@ -1,0 +1,48 @@
+/// Strict UTF-8 (RFC 3629, the Unicode Standard's table 3-7): no overlong forms, no surrogates, nothing
+/// above U+10FFFF, no truncated sequences.
+///
+/// Why not `String(validating:as:)`: in this statically linked library its generic body runs
+/// unspecialized, looking up type metadata on every call, about a thousand instructions before the
+/// first byte; every callback parameter and every string a caller passes in goes through here.
+public enum ValidUTF8 {
+    /// The string of `bytes` if they are well-formed UTF-8, else nil.
+    public static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let units = bytes.assumingMemoryBound(to: UInt8.self)
+        return isValid(units) ? String(decoding: units, as: UTF8.self) : nil
+    }
+
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index &+= 1
+                continue
+            }
+            // The continuation bytes after `lead`, and the range the first of them must fall in.
+            let following: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: following = 1
+            case 0xE0: following = 2; low = 0xA0  // below: overlong
+            case 0xE1...0xEC, 0xEE...0xEF: following = 2
+            case 0xED: following = 2; high = 0x9F  // above: surrogates
+            case 0xF0: following = 3; low = 0x90  // below: overlong
+            case 0xF1...0xF3: following = 3
+            case 0xF4: following = 3; high = 0x8F  // above: beyond U+10FFFF
+            default: return false  // 0x80...0xC1 (continuation or overlong lead), 0xF5...0xFF
+            }
+            guard count - index > following else { return false }
+            let first = bytes[index + 1]
+            guard first >= low && first <= high else { return false }
+            var next = 2
+            while next <= following {
+                guard bytes[index + next] & 0xC0 == 0x80 else { return false }
+                next += 1
+            }
+            index += following + 1
+        }
+        return true
+    }
+}
