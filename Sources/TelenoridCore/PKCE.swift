@@ -19,7 +19,6 @@ public struct PKCE: Sendable {
         guard PKCE.lengthRange.contains(length) else {
             throw TelenoridError(.invalidArgument, "PKCE verifier length must be 43 to 128, not \(length)")
         }
-        let limit = UInt8(PKCE.alphabet.count * 3)  // 198, the largest multiple of 66 below 256
         var chars = [UInt8](repeating: 0, count: length)
         var filled = 0
         while filled < length {
@@ -27,11 +26,14 @@ public struct PKCE: Sendable {
             let draw = min(length - filled + (length - filled) / 3 + 4, 256)
             filled = try Crypto.withRandomBytes(draw) { random in
                 chars.withUnsafeMutableBufferPointer { out in
-                    PKCE.alphabet.withUnsafeBufferPointer { alphabet in
+                    PKCE.characterOfByte.withUnsafeBufferPointer { table in
                         var index = filled
-                        for byte in random where byte < limit && index < out.count {
-                            out[index] = alphabet[Int(byte) % alphabet.count]
-                            index += 1
+                        for byte in random where index < out.count {
+                            let character = table[Int(byte)]
+                            if character != 0 {
+                                out[index] = character
+                                index += 1
+                            }
                         }
                         return index
                     }
@@ -61,4 +63,8 @@ public struct PKCE: Sendable {
     }
 
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+
+    /// The verifier character a random byte draws, or 0 for a byte rejected: bytes below 198 (three
+    /// times 66) map to `alphabet[byte % 66]`, so each character is equally likely.
+    static let characterOfByte: [UInt8] = (0..<256).map { $0 < alphabet.count * 3 ? alphabet[$0 % alphabet.count] : 0 }
 }

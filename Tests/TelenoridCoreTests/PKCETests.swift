@@ -30,6 +30,15 @@ final class PKCETests: XCTestCase {
         XCTAssertEqual(seen.count, 66)
     }
 
+    func testEveryCharacterIsDrawnByExactlyThreeByteValues() {
+        // Uniform: 198 of the 256 byte values are accepted, three per character; the other 58 are rejected.
+        var counts: [UInt8: Int] = [:]
+        for character in PKCE.characterOfByte where character != 0 { counts[character, default: 0] += 1 }
+        XCTAssertEqual(counts.count, 66)
+        XCTAssertTrue(counts.values.allSatisfy { $0 == 3 })
+        XCTAssertEqual(PKCE.characterOfByte[198...].filter { $0 != 0 }, [])
+    }
+
     func testOutOfRangeLengthsAndBadVerifiersAreRefused() {
         for length in [0, 42, 129, -1, Int.max] {
             XCTAssertThrowsError(try PKCE(length: length)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument) }
