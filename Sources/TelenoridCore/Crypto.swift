@@ -104,10 +104,19 @@ public enum Crypto {
     /// Compares in time that depends only on the lengths, so a callback's state can't be guessed byte by
     /// byte from response times.
     public static func constantTimeEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
-        let left = Array(a), right = Array(b)
+        // In place when both are contiguous (native strings' UTF-8 are): copying a UTF8View into an
+        // array goes a code unit at a time.
+        let inPlace = a.withContiguousStorageIfAvailable { left in
+            b.withContiguousStorageIfAvailable { right in constantTimeEquals(left, right) }
+        }
+        if let inPlace, let result = inPlace { return result }
+        return Array(a).withUnsafeBufferPointer { left in Array(b).withUnsafeBufferPointer { constantTimeEquals(left, $0) } }
+    }
+
+    private static func constantTimeEquals(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
         var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
+        for index in 0..<left.count { difference |= left[index] ^ right[index] }
         return difference == 0
     }
 
