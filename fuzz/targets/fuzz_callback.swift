@@ -7,7 +7,8 @@
 //  - URI: scheme non-empty and lower-case, port within 0...65535, no authority parts without "//";
 //  - handleCallback: a success carries a non-empty code equal to the query's (or fragment's) `code` and
 //    a `state` equal to the request's, consumes the request, and the same redirect then fails as consumed;
-//  - handleAppCallback: never consumes; a resume_uri it returns is https on the allowed host.
+//  - handleAppCallback: never consumes; a resume_uri it returns is https on the allowed host;
+//  - ValidUTF8 (what every decoded parameter goes through) accepts exactly what String(validating:) does.
 @testable import TelenoridCore
 
 private let state = "218gz18yveu1ybajwh2g1h3g"
@@ -81,7 +82,11 @@ public func fuzzCallback(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let buffer = UnsafeBufferPointer(start: data, count: size)
     // Hosts hand over Swift/C strings; bytes that are not UTF-8 arrive repaired (U+FFFD), as a host's
     // String(decoding:) would make them.
-    let text = String(validating: buffer, as: UTF8.self) ?? String(decoding: buffer, as: UTF8.self)
+    let standard = String(validating: buffer, as: UTF8.self)
+    if ValidUTF8.string(UnsafeRawBufferPointer(buffer)) != standard {
+        fail("ValidUTF8 disagrees with String(validating:)", String(decoding: buffer, as: UTF8.self))
+    }
+    let text = standard ?? String(decoding: buffer, as: UTF8.self)
 
     checkURI(text)
     checkForm(text[...], text)
