@@ -2,6 +2,8 @@
 for the last call to return), later calls are refused, and each handle is freed exactly once. Also run under
 valgrind by run.sh, which would report a free under a call as an invalid read."""
 import gc
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -216,3 +218,19 @@ def test_garbage_collection_still_frees_once():
     del pkce
     gc.collect()
     assert len(frees) == 1
+
+
+def test_interpreter_exit_with_a_daemon_thread_blocked_in_c():
+    # weakref.finalize closes live handles at exit; one a daemon thread is still waiting on must be left to
+    # the process's end, neither freed under the wait nor waited for (that would hang the exit).
+    script = """if True:
+        import threading, time, telenorid
+        listener = telenorid.LoopbackListener()
+        threading.Thread(target=listener.wait, args=(300,), daemon=True).start()
+        while not len(listener._native):
+            time.sleep(0.005)
+        time.sleep(0.05)  # inside the C wait by now
+    """
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ), timeout=PATIENCE)
+    assert done.returncode == 0 and time.monotonic() - started < PATIENCE
