@@ -12,11 +12,13 @@ if [ "${SKIP_VALGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
     # The real interpreter, not a launcher script (pyenv shim) that valgrind would stop at.
     python=$(python3 -c "import sys; print(sys.executable)")
     # The binding and fault tests: every library path the integration test takes, without waiting on a
-    # real provider at valgrind's pace. Timeouts are stretched, and the stalled-server test (which waits
+    # real provider at valgrind's pace; and the thread tests, where a handle freed under a call in flight
+    # would show as an invalid read. Timeouts are stretched, and the stalled-server test (which waits
     # them out) and the 10,000-cycle memory test (RSS under valgrind means nothing) skipped.
     echo "== Python tests under valgrind"
     TELENORID_TEST_TIMEOUT_MS=30000 PYTHONMALLOC=malloc valgrind -q --error-exitcode=1 \
         --suppressions=Tests/python/valgrind-python.supp --leak-check=no \
         "$python" -m pytest -q -p no:cacheprovider Tests/python/test_smoke.py Tests/python/test_faults.py \
+        Tests/python/test_threads.py \
         -k "not 10000 and not stall"
 fi

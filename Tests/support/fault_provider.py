@@ -7,6 +7,7 @@ import base64
 import json
 import socket
 import struct
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -50,6 +51,21 @@ class Response:
         self.content_type = content_type
         self.fault = fault  # "hang", "reset", "truncate"
         self.headers = headers or {}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # Expected, so not printed: the client hanging up on a slow or faulty answer (broken pipe, reset),
+        # and the "reset" fault, which closes the handler's files itself, so that http.server's final
+        # wfile.flush() raises ValueError. Anything else is a real error in this server: traceback as usual.
+        error = sys.exc_info()[1]
+        if isinstance(error, (BrokenPipeError, ConnectionResetError)):
+            return
+        if isinstance(error, ValueError) and str(error) == "I/O operation on closed file.":
+            return
+        super().handle_error(request, client_address)
 
 
 class FaultProvider:
@@ -109,8 +125,7 @@ class FaultProvider:
                     self.wfile.flush()
                     self.close_connection = True
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.issuer = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 

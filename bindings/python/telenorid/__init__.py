@@ -8,12 +8,14 @@ Handles are released at the end of a ``with`` block, on ``close()`` (idempotent)
 when garbage-collected. A closed object refuses further use with :class:`InvalidArgument` (a
 ``ValueError``) before reaching C. An object made from another (a request from a configuration, a
 callback from a pending authorization) keeps it referenced, so objects may be closed in any order.
-Do not ``close()`` an object while another thread is still calling it.
+An object may be closed while other threads are calling it: their calls finish (or fail) on the intact
+C handle, which is freed when the last of them returns.
 """
 from __future__ import annotations
 
 import ctypes
 import sys
+import threading
 import weakref
 from ctypes import addressof, c_char_p, c_int32, c_int64, c_size_t, c_void_p
 from typing import (Any, Callable, Dict, Iterable, List, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar,
@@ -302,17 +304,95 @@ def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
 # ------------------------------------------------------------------------------------------------------
 # Handles
 # ------------------------------------------------------------------------------------------------------
+#
+# ctypes releases the GIL for the length of every C call, so one thread may close() a handle while another
+# is inside C with it; the C contract forbids freeing a handle then. So every C call that takes a handle
+# enters it first (counting a call in flight; refused with InvalidArgument once closed) and leaves it when C
+# returns. close() marks the handle closed at once, and the C free happens when no call is in flight: in
+# close() itself when the handle is idle (the usual case), else on the thread of the last call in flight, as
+# that call returns.
+#
+# Deferring the free to the last call out, rather than making close() wait for the calls in flight as the JNI
+# binding does (NativeObject.java), because in Python waiting would deadlock or hang where deferring cannot:
+#   - close() from inside a call on the same handle: an AuthState change callback or a LineAuth socket hook
+#     runs inside a C call, and may close that handle or any other handle the thread is inside a call on
+#     (line_auth.apply(request) holds the request too). Telling those apart from a call on another thread,
+#     to raise instead of deadlocking as JNI does, would need the thread's identity recorded on every call.
+#   - weakref.finalize runs the finalizers of live objects at interpreter exit, when a daemon thread may be
+#     blocked in C (LoopbackListener.wait, up to its timeout): waiting would hang the exit, freeing would be a
+#     use after free; deferred, the handle is left to the process's end.
+# The price: close() may return before the C handle is freed (and its secrets wiped) when another thread is
+# mid-call; it is freed the moment that call returns.
+#
+# The count: entering takes a lock (the check that the handle is open and the count must be one step, or a
+# close() could come between them); leaving does not: it is one list.pop(), atomic on its own, and takes the
+# lock only when the handle was closed meanwhile (to decide, with close(), who frees). One plain lock pair a
+# call, no object allocated. (Under the GIL this is exact. In a free-threaded build the unlocked check after
+# the pop could miss a close() made at that moment: the handle would then leak, never be freed under a call.) One lock for all handles, not one each: a lock per handle would be one more allocation
+# per handle (Pkce.new is on the benchmarked path); it guards a few attribute reads and a list.append only,
+# never a C call, a free or Python code that could re-enter the binding, so sharing it costs nothing under the
+# GIL and little without it, and cannot deadlock. `with`, not acquire()/release(): a KeyboardInterrupt between
+# those two would leave every handle locked for good.
+_lock = threading.Lock()
+
+
+class _Native(list):  # type: ignore[type-arg]
+    """A handle's C pointer, and (as the list's entries, one per call) its calls in flight. The handle's
+    weakref.finalize holds this, not the handle, so that close(), garbage collection and interpreter exit all
+    free through the same count. A list subclass so that handle and count are one allocation."""
+
+    __slots__ = ("pointer", "owned", "release")
+
+    pointer: Any  # None once closed: new calls are refused
+    owned: Optional[Tuple[Any, ...]]  # release's arguments; None once released
+    release: Callable[..., None]
+
+    def close(self) -> None:
+        """Closes now; frees now unless calls are in flight (then the last of them frees). Idempotent."""
+        with _lock:
+            self.pointer = None
+            if self:  # calls in flight: the last one out frees
+                return
+            owned, self.owned = self.owned, None
+        if owned is not None:  # outside the lock: the free may run Python code (ctypes callbacks dropped)
+            self.release(*owned)
+
+
+def _leave(native: _Native) -> None:
+    """Ends a call entered as _Handle says, or with _enter_argument; frees a handle closed during the call."""
+    native.pop()
+    if native.pointer is None:
+        _free_if_idle(native)
+
+
+def _free_if_idle(native: _Native) -> None:
+    """After a call on a closed handle returned: frees it if that was the last call (decided under the lock,
+    so that exactly one of close() and the calls frees)."""
+    with _lock:
+        if native:
+            return
+        owned, native.owned = native.owned, None
+    if owned is not None:
+        native.release(*owned)
+
 
 _H = TypeVar("_H", bound="_Handle")
 
 
 class _Handle:
-    """Owns one C handle, released once: by close(), the end of a ``with`` block or garbage collection."""
+    """Owns one C handle, released once: by close(), the end of a ``with`` block or garbage collection.
 
-    __slots__ = ("_pointer", "_parents", "_finalizer", "__weakref__")
+    Every C call that takes its pointer enters it first: under _lock, read ``native.pointer`` (None: closed,
+    raise) and ``native.append(None)``; then the C call inside ``try``; then ``finally: native.pop()`` and,
+    when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call and
+    _string_call (this handle), _enter_argument/_leave and _call_on (a handle passed as an argument) do that;
+    the methods on the benchmarked path inline it. Never hand the pointer to C without entering.
+    """
+
+    __slots__ = ("_native", "_parents", "_finalizer", "__weakref__")
     _free: Callable[[Any], None]
 
-    _pointer: Any
+    _native: _Native
     _parents: Tuple[Any, ...]
     _finalizer: "weakref.finalize[Any, Any]"
 
@@ -322,51 +402,106 @@ class _Handle:
     @classmethod
     def _adopt(cls: Type[_H], pointer: Any, *parents: Any) -> _H:
         self = object.__new__(cls)
-        self._pointer = pointer
         self._parents = parents  # what this was made from stays referenced, as the C side keeps it alive
-        # weakref.finalize calls its function at most once, whoever asks first: close() and garbage
-        # collection can't free twice. It also runs at interpreter exit, wiping secrets.
-        self._finalizer = weakref.finalize(self, cls._free, pointer)
+        self._own(pointer, cls._free)
         return self
 
-    def _ptr(self) -> Any:
-        pointer = self._pointer
+    def _own(self, pointer: Any, release: Callable[..., None], *extra: Any) -> None:
+        """Takes ownership of pointer, released by ``release(pointer, *extra)``."""
+        native = self._native = _Native()  # attributes set here, not by an __init__: a call less per handle
+        native.pointer = pointer
+        native.owned = (pointer,) + extra
+        native.release = release
+        # weakref.finalize calls its function at most once, whoever asks first (close() or garbage
+        # collection), and also at interpreter exit, wiping secrets; _Native.close frees at most once anyway.
+        self._finalizer = weakref.finalize(self, native.close)
+
+    @property
+    def _pointer(self) -> Any:
+        """The C pointer without entering a call (None once closed): for tests and benchmarks only."""
+        return self._native.pointer
+
+    def _call(self, function: Callable[..., int], *args: Any) -> None:
+        """``function(handle, *args)``, raising on a non-zero status."""
+        native = self._native
+        with _lock:  # entering, as the class documentation says
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
         if pointer is None:
             self._closed()
-        return pointer
+        try:
+            status = function(pointer, *args)
+            if status:
+                _raise(status)  # inside the call: the error is this thread's last, read before anything else
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
+
+    def _string_call(self, function: Callable[..., int], *args: Any) -> Optional[str]:
+        """``function(handle, *args, &out)``'s string (None for NULL)."""
+        native = self._native
+        with _lock:  # entering, as the class documentation says
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
+        if pointer is None:
+            self._closed()
+        try:
+            return _string_call(function, pointer, *args)
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
 
     def _closed(self) -> NoReturn:
         raise InvalidArgument(f"this {type(self).__name__} is closed")
 
     @property
     def closed(self) -> bool:
-        return self._pointer is None
+        return self._native.pointer is None
 
     def close(self) -> None:
-        """Releases the C handle now (wiping any secrets it holds). Further calls are no-ops."""
-        self._pointer = None
+        """Releases the C handle (wiping any secrets it holds): now, or when calls that other threads have in
+        flight on it return. Later calls raise InvalidArgument; a second close() does nothing."""
         self._finalizer()
 
     def __enter__(self: _H) -> _H:
-        if self._pointer is None:
+        if self._native.pointer is None:
             self._closed()
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
-        self._pointer = None  # close(), inlined: this is on every `with` block's path
-        self._finalizer()
+        self._finalizer()  # close(), inlined: this is on every `with` block's path
 
     def __repr__(self) -> str:
-        return f"<telenorid.{type(self).__name__}{' closed' if self._pointer is None else ''}>"
+        return f"<telenorid.{type(self).__name__}{' closed' if self._native.pointer is None else ''}>"
 
 
-def _handle_of(value: Any, cls: Type[_Handle], name: str) -> Any:
+def _enter_argument(value: Any, cls: Type[_Handle], name: str) -> Any:
+    """Entering (see _Handle) a handle passed as an argument: its C pointer, counted as a call in flight until
+    _leave(value._native), so that closing it mid-call is as safe as closing the handle called."""
     if not isinstance(value, cls):
         raise TypeError(f"{name} must be a telenorid.{cls.__name__}, not {type(value).__name__}")
-    pointer = value._pointer
-    if pointer is None:
-        raise InvalidArgument(f"{name}: this {cls.__name__} is closed")
-    return pointer
+    native = value._native
+    with _lock:
+        pointer = native.pointer
+        if pointer is not None:
+            native.append(None)
+            return pointer
+    raise InvalidArgument(f"{name}: this {cls.__name__} is closed")
+
+
+def _call_on(value: Any, cls: Type[_Handle], name: str, function: Callable[..., int], *args: Any) -> None:
+    """``function(handle, *args)`` on a handle passed as an argument (``value``), raising on a non-zero status."""
+    pointer = _enter_argument(value, cls, name)
+    try:
+        status = function(pointer, *args)
+        if status:
+            _raise(status)
+    finally:
+        _leave(value._native)
 
 
 _SettingValue = Union[str, int, bool, None]
@@ -432,10 +567,7 @@ class Config(_Handle):
     def get(self, key: str) -> Optional[str]:
         """The value of a setting by name (e.g. "client_id"), or None when it is not set."""
         number = _name(key, _ffi.CONFIG_KEYS, "configuration key")
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        return _string_call(_lib.telenorid_config_get, pointer, number)
+        return self._string_call(_lib.telenorid_config_get, number)
 
 
 _NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (
@@ -482,26 +614,44 @@ class Pkce(_Handle):
     @property
     def verifier(self) -> str:
         """The verifier: send it only to the token endpoint."""
-        pointer = self._pointer
+        native = self._native
+        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
         if pointer is None:
             self._closed()
-        out = c_void_p()
-        status = _pkce_verifier(pointer, out)
-        if status:
-            _raise(status)
-        return _copy_out(out) or ""
+        try:
+            out = c_void_p()
+            status = _pkce_verifier(pointer, out)
+            if status:
+                _raise(status)
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
+        return _copy_out(out) or ""  # the string is the caller's, not the handle's: copied after leaving
 
     @property
     def challenge(self) -> str:
         """The S256 challenge."""
-        pointer = self._pointer
+        native = self._native
+        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
         if pointer is None:
             self._closed()
-        out = c_void_p()
-        status = _pkce_challenge(pointer, out)
-        if status:
-            _raise(status)
-        return _copy_out(out) or ""
+        try:
+            out = c_void_p()
+            status = _pkce_challenge(pointer, out)
+            if status:
+                _raise(status)
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
+        return _copy_out(out) or ""  # the string is the caller's, not the handle's: copied after leaving
 
 
 _SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
@@ -524,9 +674,7 @@ class AuthorizationRequest(_Handle):
 
     def __new__(cls, config: Config, **params: _ParamValue) -> "AuthorizationRequest":
         pointer = _ffi.AuthRequestP()
-        status = _lib.telenorid_auth_request_new(_handle_of(config, Config, "config"), pointer)
-        if status:
-            _raise(status)
+        _call_on(config, Config, "config", _lib.telenorid_auth_request_new, pointer)
         self = cls._adopt(pointer, config)
         if params:
             try:
@@ -552,12 +700,7 @@ class AuthorizationRequest(_Handle):
         if isinstance(value, int) and not isinstance(value, bool) and number == _ffi.AUTH_PARAMS["max_age"]:
             value = str(value)
         encoded = _opt_str(value, param)
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        status = _lib.telenorid_auth_request_set(pointer, number, encoded)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_request_set, number, encoded)
         return self
 
     def update(self, **params: _ParamValue) -> "AuthorizationRequest":
@@ -571,12 +714,7 @@ class AuthorizationRequest(_Handle):
     def add_parameter(self, name: str, value: str) -> "AuthorizationRequest":
         """Adds an extra parameter, sent as given; one the library owns raises :class:`ParameterConflict`."""
         encoded_name, encoded_value = _str(name, "name"), _str(value, "value")
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        status = _lib.telenorid_auth_request_add_parameter(pointer, encoded_name, encoded_value)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_request_add_parameter, encoded_name, encoded_value)
         return self
 
     def add_parameters(self, parameters: Union[Mapping[str, str], Iterable[Sequence[str]]]) -> "AuthorizationRequest":
@@ -599,47 +737,40 @@ class AuthorizationRequest(_Handle):
         encoded_name, encoded_purpose = _str(name, "name"), _opt_str(purpose, "purpose")
         value_json = None if value is None else _str(json.dumps(value), "value")
         values_json = None if values is None else _str(json.dumps(list(values)), "values")
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        status = _lib.telenorid_auth_request_add_claim(pointer, number, encoded_name,
-                                                       -1 if essential is None else int(essential),
-                                                       encoded_purpose, value_json, values_json)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_request_add_claim, number, encoded_name,
+                   -1 if essential is None else int(essential), encoded_purpose, value_json, values_json)
         return self
 
     def set_app_to_app(self, app_callback_uri: str) -> "AuthorizationRequest":
         """Asks for Vipps/MobilePay's app-to-app flow, returning to ``app_callback_uri``."""
         encoded = _str(app_callback_uri, "app_callback_uri")
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        status = _lib.telenorid_auth_request_set_app_to_app(pointer, encoded)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_request_set_app_to_app, encoded)
         return self
 
     def set_pkce_method(self, method: str) -> "AuthorizationRequest":
         """"S256" (the default) or "plain" (refused unless the configuration allows it)."""
         number = _name(method, _ffi.PKCE_METHODS, "PKCE method")
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        status = _lib.telenorid_auth_request_set_pkce_method(pointer, number)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_request_set_pkce_method, number)
         return self
 
     def build(self) -> "PendingAuthorization":
         """Draws state, nonce and PKCE verifier and builds the URL. The request stays usable."""
-        pointer = self._pointer
+        pending = _ffi.PendingAuthP()
+        native = self._native
+        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
         if pointer is None:
             self._closed()
-        pending = _ffi.PendingAuthP()
-        status = _auth_request_build(pointer, pending)
-        if status:
-            _raise(status)
+        try:
+            status = _auth_request_build(pointer, pending)
+            if status:
+                _raise(status)
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
         return PendingAuthorization._adopt(pending, self._parents[0])
 
 
@@ -656,13 +787,22 @@ class PendingAuthorization(_Handle):
     _free = staticmethod(_lib.telenorid_pending_auth_free)
 
     def _string(self, function: Callable[..., int]) -> str:
-        pointer = self._pointer
+        native = self._native
+        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
         if pointer is None:
             self._closed()
-        out = c_void_p()
-        status = function(pointer, out)
-        if status:
-            _raise(status)
+        try:
+            out = c_void_p()
+            status = function(pointer, out)
+            if status:
+                _raise(status)
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
         return _copy_out(out) or ""
 
     @property
@@ -690,57 +830,56 @@ class PendingAuthorization(_Handle):
     @classmethod
     def restore(cls, config: Config, json: str) -> "PendingAuthorization":
         """Restores :meth:`serialize`'s output for ``config``."""
-        config_pointer = _handle_of(config, Config, "config")
+        encoded = _str(json, "json")
         pending = _ffi.PendingAuthP()
-        status = _lib.telenorid_pending_auth_restore(config_pointer, _str(json, "json"), pending)
-        if status:
-            _raise(status)
+        _call_on(config, Config, "config", _lib.telenorid_pending_auth_restore, encoded, pending)
         return cls._adopt(pending, config)
 
     def handle_callback(self, url: str) -> "Callback":
         """Validates the redirect the app received; consumes this pending authorization on success.
         An OAuth ``error`` answer raises :class:`AuthorizationError` with the provider's fields."""
         encoded = _str(url, "url")
-        pointer = self._pointer
+        callback = _ffi.CallbackP()
+        native = self._native
+        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
         if pointer is None:
             self._closed()
-        callback = _ffi.CallbackP()
-        status = _handle_callback(pointer, encoded, callback)
-        if status:
-            _raise(status)
+        try:
+            status = _handle_callback(pointer, encoded, callback)
+            if status:
+                _raise(status)
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
         return Callback._adopt(callback, self)
 
     def handle_app_callback(self, url: str, allowed_resume_host: Optional[str] = None) -> "AppCallback":
         """Checks what the Vipps/MobilePay app opened at the app callback URI. Does not consume."""
         encoded, host = _str(url, "url"), _opt_str(allowed_resume_host, "allowed_resume_host")
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
         callback = _ffi.AppCallbackP()
-        status = _lib.telenorid_pending_auth_handle_app_callback(pointer, encoded, host, callback)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_pending_auth_handle_app_callback, encoded, host, callback)
         return AppCallback._adopt(callback, self)
 
     def handle_idp_response(self, response: Union[str, Dict[str, str]],
                              allowed_login_hosts: Sequence[str] = ()) -> Callback:
         """SP side: checks the IdP app's response (a URL or a bundle); consumes this pending authorization."""
-        pointer = self._pointer
-        if pointer is None:
+        if self._native.pointer is None:  # refused before the arguments are converted, as before
             self._closed()
         array, count = _string_array(allowed_login_hosts, "allowed_login_hosts")
         callback = _ffi.CallbackP()
         if isinstance(response, str):
-            status = _lib.telenorid_pending_auth_handle_idp_response_url(pointer, _str(response, "url"), array, count,
-                                                                         callback)
+            self._call(_lib.telenorid_pending_auth_handle_idp_response_url, _str(response, "url"), array, count,
+                       callback)
         else:
             params = _params_in(response)
             try:
-                status = _lib.telenorid_pending_auth_handle_idp_response_params(pointer, params, array, count, callback)
+                self._call(_lib.telenorid_pending_auth_handle_idp_response_params, params, array, count, callback)
             finally:
                 _lib.telenorid_params_free(params)
-        if status:
-            _raise(status)
         return Callback._adopt(callback, self)
 
 
@@ -760,22 +899,28 @@ class Callback(_Handle):
     @property
     def code(self) -> str:
         """The authorization code."""
-        pointer = self._pointer
+        native = self._native
+        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
         if pointer is None:
             self._closed()
-        out = c_void_p()
-        status = _callback_code(pointer, out)
-        if status:
-            _raise(status)
+        try:
+            out = c_void_p()
+            status = _callback_code(pointer, out)
+            if status:
+                _raise(status)
+        finally:
+            native.pop()  # leaving
+            if native.pointer is None:
+                _free_if_idle(native)
         return _copy_out(out) or ""
 
     def parameter(self, name: str) -> Optional[str]:
         """Any parameter of the callback by name (e.g. "scope"), or None when absent."""
         encoded = _str(name, "name")
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        return _string_call(_lib.telenorid_callback_parameter, pointer, encoded)
+        return self._string_call(_lib.telenorid_callback_parameter, encoded)
 
 
 _callback_code = _lib.telenorid_callback_code
@@ -790,10 +935,7 @@ class AppCallback(_Handle):
     @property
     def resume_uri(self) -> Optional[str]:
         """The ``resume_uri`` to open in the same browser, or None when the provider sent none."""
-        pointer = self._pointer
-        if pointer is None:
-            self._closed()
-        return _string_call(_lib.telenorid_app_callback_resume_uri, pointer)
+        return self._string_call(_lib.telenorid_app_callback_resume_uri)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -848,12 +990,9 @@ class IdPAppRequest(_Handle):
     @classmethod
     def for_pending(cls, pending: PendingAuthorization, login_host: Optional[str] = None,
                     user_hint: Optional[str] = None) -> "IdPAppRequest":
+        host, hint = _opt_str(login_host, "login_host"), _opt_str(user_hint, "user_hint")
         pointer = _ffi.IdPRequestP()
-        status = _lib.telenorid_idp_request_new(_handle_of(pending, PendingAuthorization, "pending"),
-                                                _opt_str(login_host, "login_host"), _opt_str(user_hint, "user_hint"),
-                                                pointer)
-        if status:
-            _raise(status)
+        _call_on(pending, PendingAuthorization, "pending", _lib.telenorid_idp_request_new, host, hint, pointer)
         return cls._adopt(pointer, pending)
 
     @classmethod
@@ -881,28 +1020,24 @@ class IdPAppRequest(_Handle):
 
     def url(self, idp_app_uri: str) -> str:
         """The request as a URL on the IdP app's URI (iOS)."""
-        return _string_call(_lib.telenorid_idp_request_url, self._ptr(), _str(idp_app_uri, "idp_app_uri")) or ""
+        return self._string_call(_lib.telenorid_idp_request_url, _str(idp_app_uri, "idp_app_uri")) or ""
 
     def bundle(self) -> Dict[str, str]:
         """The request as key-value pairs (an Android intent bundle)."""
         pointer = _ffi.ParamsP()
-        status = _lib.telenorid_idp_request_params(self._ptr(), pointer)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_idp_request_params, pointer)
         return _params_out(pointer)
 
     def authorization_url(self, authorization_endpoint: str) -> str:
         """IdP side: the provider URL that asks for a code on the SP's behalf."""
-        return _string_call(_lib.telenorid_idp_request_authorization_url, self._ptr(),
+        return self._string_call(_lib.telenorid_idp_request_authorization_url,
                             _str(authorization_endpoint, "authorization_endpoint")) or ""
 
     def respond(self, provider_redirect_url: str, login_host: str) -> "IdPAppResponse":
         """IdP side: the provider's redirect turned into the response for the SP."""
         pointer = _ffi.IdPResponseP()
-        status = _lib.telenorid_idp_request_respond(self._ptr(), _str(provider_redirect_url, "provider_redirect_url"),
-                                                    _str(login_host, "login_host"), pointer)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_idp_request_respond, _str(provider_redirect_url, "provider_redirect_url"),
+                   _str(login_host, "login_host"), pointer)
         return IdPAppResponse._adopt(pointer, self)
 
 
@@ -914,14 +1049,12 @@ class IdPAppResponse(_Handle):
 
     def url(self) -> str:
         """The response as a URL on the SP's redirect URI (iOS)."""
-        return _string_call(_lib.telenorid_idp_response_url, self._ptr()) or ""
+        return self._string_call(_lib.telenorid_idp_response_url) or ""
 
     def bundle(self) -> Dict[str, str]:
         """The response as key-value pairs (an Android intent bundle)."""
         pointer = _ffi.ParamsP()
-        status = _lib.telenorid_idp_response_params(self._ptr(), pointer)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_idp_response_params, pointer)
         return _params_out(pointer)
 
 
@@ -933,9 +1066,7 @@ class Client(_Handle):
 
     def __new__(cls, config: Config) -> "Client":
         pointer = _ffi.ClientP()
-        status = _lib.telenorid_client_new(_handle_of(config, Config, "config"), pointer)
-        if status:
-            _raise(status)
+        _call_on(config, Config, "config", _lib.telenorid_client_new, pointer)
         return cls._adopt(pointer, config)
 
     def __init__(self, config: Config) -> None:
@@ -943,25 +1074,22 @@ class Client(_Handle):
 
     def discover(self) -> None:
         """Fetches and checks the provider's metadata now."""
-        status = _lib.telenorid_client_discover(self._ptr())
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_client_discover)
 
     def config(self) -> Config:
         """The configuration with discovered endpoints filled in, for :class:`AuthorizationRequest`."""
         config = _ffi.ConfigP()
-        status = _lib.telenorid_client_config(self._ptr(), config)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_client_config, config)
         return Config._adopt(config)
 
     def exchange_code(self, callback: Callback) -> "AuthState":
         """Exchanges a validated callback's code for tokens and validates the ID token."""
-        callback_pointer = _handle_of(callback, Callback, "callback")
         state = _ffi.AuthStateP()
-        status = _lib.telenorid_client_exchange_code(self._ptr(), callback_pointer, state)
-        if status:
-            _raise(status)
+        callback_pointer = _enter_argument(callback, Callback, "callback")  # closing it mid-call is safe too
+        try:
+            self._call(_lib.telenorid_client_exchange_code, callback_pointer, state)
+        finally:
+            _leave(callback._native)
         return AuthState._adopt(state, self)
 
     def verify_id_token(self, id_token: str, nonce: Optional[str] = None) -> Dict[str, Any]:
@@ -969,7 +1097,7 @@ class Client(_Handle):
         nonce when given) and returns ``{"header": {...}, "claims": {...}}``; raises TokenInvalid."""
         import json
 
-        text = _string_call(_lib.telenorid_client_verify_id_token, self._ptr(), _str(id_token, "id_token"),
+        text = self._string_call(_lib.telenorid_client_verify_id_token, _str(id_token, "id_token"),
                             _opt_str(nonce, "nonce"))
         verified: Dict[str, Any] = json.loads(text or "{}")
         return verified
@@ -978,9 +1106,7 @@ class Client(_Handle):
         """Restores :meth:`AuthState.serialize`'s output for this client."""
         encoded = _str(json, "json")
         state = _ffi.AuthStateP()
-        status = _lib.telenorid_auth_state_restore(self._ptr(), encoded, state)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_state_restore, encoded, state)
         return AuthState._adopt(state, self)
 
 
@@ -999,20 +1125,14 @@ class AuthState(_Handle):
     @classmethod
     def _adopt(cls, pointer: Any, *parents: Any) -> "AuthState":
         self = object.__new__(cls)
-        self._pointer = pointer
         self._parents = parents
         self._keep_alive = []
-        self._finalizer = weakref.finalize(self, _free_auth_state, pointer, self._keep_alive)
+        self._own(pointer, _free_auth_state, self._keep_alive)
         return self
-
-    def _call(self, function: Callable[..., int]) -> None:
-        status = function(self._ptr())
-        if status:
-            _raise(status)
 
     def fresh_access_token(self) -> str:
         """An access token valid for at least the refresh margin, refreshing first when needed."""
-        return _string_call(_lib.telenorid_auth_state_fresh_access_token, self._ptr()) or ""
+        return self._string_call(_lib.telenorid_auth_state_fresh_access_token) or ""
 
     def refresh(self) -> None:
         self._call(_lib.telenorid_auth_state_refresh)
@@ -1020,15 +1140,13 @@ class AuthState(_Handle):
     @property
     def signed_in(self) -> bool:
         flag = c_int32()
-        status = _lib.telenorid_auth_state_is_signed_in(self._ptr(), flag)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_state_is_signed_in, flag)
         return bool(flag.value)
 
     def get(self, field: str) -> Optional[str]:
         """access_token, refresh_token, id_token, id_token_claims (JSON), scope or token_type; None if absent."""
         number = _name(field, _ffi.TOKEN_FIELDS, "token field")
-        return _string_call(_lib.telenorid_auth_state_get, self._ptr(), number)
+        return self._string_call(_lib.telenorid_auth_state_get, number)
 
     @property
     def id_token_claims(self) -> Optional[Dict[str, Any]]:
@@ -1042,15 +1160,13 @@ class AuthState(_Handle):
     def expires_at(self) -> Optional[int]:
         """The access token's expiry in Unix seconds, or None when unknown or signed out."""
         value = c_int64()
-        status = _lib.telenorid_auth_state_expires_at(self._ptr(), value)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_state_expires_at, value)
         return value.value or None
 
     def userinfo(self) -> Dict[str, Any]:
         import json
 
-        claims: Dict[str, Any] = json.loads(_string_call(_lib.telenorid_auth_state_userinfo, self._ptr()) or "{}")
+        claims: Dict[str, Any] = json.loads(self._string_call(_lib.telenorid_auth_state_userinfo) or "{}")
         return claims
 
     def revoke(self) -> None:
@@ -1059,20 +1175,19 @@ class AuthState(_Handle):
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:
         redirect = _opt_str(post_logout_redirect_uri, "post_logout_redirect_uri")
         logout_state = _opt_str(state, "state")
-        return _string_call(_lib.telenorid_auth_state_end_session_url, self._ptr(), redirect, logout_state) or ""
+        return self._string_call(_lib.telenorid_auth_state_end_session_url, redirect, logout_state) or ""
 
     def serialize(self) -> str:
         """Versioned JSON holding the refresh token: keep it in secure storage."""
-        return _string_call(_lib.telenorid_auth_state_serialize, self._ptr()) or ""
+        return self._string_call(_lib.telenorid_auth_state_serialize) or ""
 
     def on_change(self, callback: Optional[Callable[[], None]]) -> None:
         """Calls ``callback()`` after every change to persist (refresh, rotation, sign-out), on the thread
         that made it. None removes it. An exception it raises is reported by sys.unraisablehook."""
-        pointer = self._ptr()
+        if self._native.pointer is None:  # refused before the callback is checked
+            self._closed()
         if callback is None:
-            status = _lib.telenorid_auth_state_set_change_callback(pointer, _ffi.AuthStateCallback(), None)
-            if status:
-                _raise(status)
+            self._call(_lib.telenorid_auth_state_set_change_callback, _ffi.AuthStateCallback(), None)
             return
         if not callable(callback):
             raise TypeError("callback must be callable or None")
@@ -1084,9 +1199,7 @@ class AuthState(_Handle):
                 sys.unraisablehook(_Unraisable(error, callback))  # type: ignore[arg-type]
 
         c_callback = _ffi.AuthStateCallback(trampoline)
-        status = _lib.telenorid_auth_state_set_change_callback(pointer, c_callback, None)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_auth_state_set_change_callback, c_callback, None)
         # Kept until the C state is freed (by the finalizer), not just until the next on_change: C may be
         # calling the previous one on another thread right now.
         self._keep_alive.append(c_callback)
@@ -1119,14 +1232,11 @@ class LineAuth(_Handle):
 
     def __new__(cls, config: Config) -> "LineAuth":
         pointer = _ffi.LineAuthP()
-        status = _lib.telenorid_line_auth_new(_handle_of(config, Config, "config"), pointer)
-        if status:
-            _raise(status)
+        _call_on(config, Config, "config", _lib.telenorid_line_auth_new, pointer)
         self = object.__new__(cls)
-        self._pointer = pointer
         self._parents = (config,)
         self._keep_alive = []
-        self._finalizer = weakref.finalize(self, _free_line_auth, pointer, self._keep_alive)
+        self._own(pointer, _free_line_auth, self._keep_alive)
         return self
 
     def __init__(self, config: Config) -> None:
@@ -1134,35 +1244,31 @@ class LineAuth(_Handle):
 
     def run(self) -> None:
         """Runs one whole exchange now and keeps the session."""
-        status = _lib.telenorid_line_auth_run(self._ptr())
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_line_auth_run)
 
     @property
     def valid_for(self) -> int:
         """Seconds the kept session is still valid for; 0 when there is none."""
         value = c_int64()
-        status = _lib.telenorid_line_auth_valid_for(self._ptr(), value)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_line_auth_valid_for, value)
         return value.value
 
     def apply(self, request: "AuthorizationRequest") -> None:
         """Sets ``aloha_token`` on ``request``; on failure raises and leaves the request as it was, so the
         caller may catch the error, tell the user, and sign in without line authentication."""
-        request_pointer = _handle_of(request, AuthorizationRequest, "request")
-        status = _lib.telenorid_line_auth_apply(self._ptr(), request_pointer)
-        if status:
-            _raise(status)
+        request_pointer = _enter_argument(request, AuthorizationRequest, "request")  # closing it mid-call is safe too
+        try:
+            self._call(_lib.telenorid_line_auth_apply, request_pointer)
+        finally:
+            _leave(request._native)
 
     def set_socket_hook(self, hook: Optional[Callable[[int], str]]) -> None:
         """Calls ``hook(fd)`` with each socket before it connects; it returns "allow", "refuse" or
         "not_cellular" (anything else, or an exception, refuses). None removes it."""
-        pointer = self._ptr()
+        if self._native.pointer is None:  # refused before the hook is checked
+            self._closed()
         if hook is None:
-            status = _lib.telenorid_line_auth_set_socket_hook(pointer, _ffi.SocketHook(), None)
-            if status:
-                _raise(status)
+            self._call(_lib.telenorid_line_auth_set_socket_hook, _ffi.SocketHook(), None)
             return
         if not callable(hook):
             raise TypeError("hook must be callable or None")
@@ -1175,9 +1281,7 @@ class LineAuth(_Handle):
                 return 1
 
         c_hook = _ffi.SocketHook(trampoline)
-        status = _lib.telenorid_line_auth_set_socket_hook(pointer, c_hook, None)
-        if status:
-            _raise(status)
+        self._call(_lib.telenorid_line_auth_set_socket_hook, c_hook, None)
         # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
         self._keep_alive.append(c_hook)
 
@@ -1205,7 +1309,7 @@ class LoopbackListener(_Handle):
     @property
     def redirect_uri(self) -> str:
         """``http://127.0.0.1:<port><path>``."""
-        return _string_call(_lib.telenorid_loopback_redirect_uri, self._ptr()) or ""
+        return self._string_call(_lib.telenorid_loopback_redirect_uri) or ""
 
     def wait(self, timeout: float = 300.0) -> str:
         """Blocks until the browser's redirect arrives (its full URL) or raises Timeout, after which it can
@@ -1213,5 +1317,5 @@ class LoopbackListener(_Handle):
         milliseconds = int(timeout * 1000)
         if not 0 < milliseconds <= 0x7FFFFFFF:
             raise ValueError("timeout must be positive and under 24 days")
-        return _string_call(_lib.telenorid_loopback_wait, self._ptr(), milliseconds) or ""
+        return self._string_call(_lib.telenorid_loopback_wait, milliseconds) or ""
 
