@@ -255,8 +255,10 @@ void telenorid_pkce_free(telenorid_pkce *pkce);
 /* ------------------------------------------------------------------------------------------------
  * Authorization request
  *
- * A request is a mutable builder: one thread at a time. Building it draws a fresh state, nonce and
- * PKCE verifier and gives an immutable pending authorization.
+ * A request is a mutable builder. Calls on one request are serialized inside the library, so it may
+ * be shared between threads (each call sees the changes of the calls before it), though a host usually
+ * builds it on one. Building it draws a fresh state, nonce and PKCE verifier and gives an immutable
+ * pending authorization; the request can be built again.
  * --------------------------------------------------------------------------------------------- */
 
 typedef struct telenorid_auth_request telenorid_auth_request;
@@ -581,8 +583,8 @@ telenorid_status telenorid_line_auth_valid_for(const telenorid_line_auth *line_a
 /* At sign-in: sets `aloha_token` on `request` to a still-valid session's id, or runs the exchange
  * first (blocking, on this thread) when there is none. When line authentication fails the request is
  * left unchanged and the status and last error say why: the host goes on to sign in without it.
- * TELENORID_E_PARAMETER_CONFLICT if the request already has an aloha_token set by the host. The
- * request is not thread-safe (see telenorid_auth_request); the line authenticator is. */
+ * TELENORID_E_PARAMETER_CONFLICT if the request already has an aloha_token set by the host (checked
+ * before the exchange and again after it; the request is not locked during the exchange). */
 telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telenorid_auth_request *request);
 
 /* Frees a line authenticator and its kept session. No other thread may still be calling it. NULL is a

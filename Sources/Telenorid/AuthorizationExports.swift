@@ -40,7 +40,8 @@ public func telenorid_auth_request_set(_ request: OpaquePointer?, _ param: telen
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
         let parameter = try parameter(param)
-        try handle.request.set(parameter, try optionalInputString(value, "value"))
+        let value = try optionalInputString(value, "value")
+        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.set(parameter, value) }
     }
 }
 
@@ -49,7 +50,8 @@ public func telenorid_auth_request_add_parameter(_ request: OpaquePointer?, _ na
                                                  _ value: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
-        try handle.request.addParameter(try inputString(name, "name"), try inputString(value, "value"))
+        let name = try inputString(name, "name"), value = try inputString(value, "value")
+        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addParameter(name, value) }
     }
 }
 
@@ -83,7 +85,7 @@ public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target
         let claim = ClaimsRequest.Claim(name: try inputString(name, "name"), essential: essentialFlag,
                                         purpose: try optionalInputString(purpose, "purpose"),
                                         value: try json(valueJSON, "value_json"), values: values)
-        try handle.request.addClaim(claim, to: destination)
+        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addClaim(claim, to: destination) }
     }
 }
 
@@ -92,7 +94,8 @@ public func telenorid_auth_request_set_app_to_app(_ request: OpaquePointer?,
                                                   _ appCallbackURI: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
-        try handle.request.setAppToApp(callbackURI: try inputString(appCallbackURI, "app_callback_uri"))
+        let uri = try inputString(appCallbackURI, "app_callback_uri")
+        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setAppToApp(callbackURI: uri) }
     }
 }
 
@@ -101,11 +104,13 @@ public func telenorid_auth_request_set_pkce_method(_ request: OpaquePointer?,
                                                    _ method: telenorid_pkce_method) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let chosen: PKCE.Method
         switch method {
-        case TELENORID_PKCE_S256: try handle.request.setPKCEMethod(.s256)
-        case TELENORID_PKCE_PLAIN: try handle.request.setPKCEMethod(.plain)
+        case TELENORID_PKCE_S256: chosen = .s256
+        case TELENORID_PKCE_PLAIN: chosen = .plain
         default: throw TelenoridError(.invalidArgument, "unknown PKCE method \(method)")
         }
+        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setPKCEMethod(chosen) }
     }
 }
 
@@ -120,7 +125,8 @@ public func telenorid_auth_request_build(_ request: OpaquePointer?,
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(PendingAuthHandle(try handle.request.build()))
+        let pending = try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.build() }
+        out.pointee = retainedHandle(PendingAuthHandle(pending))
     }
 }
 

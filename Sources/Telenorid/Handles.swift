@@ -1,3 +1,4 @@
+import Synchronization
 import TelenoridCore
 
 // Handles are retained Swift objects passed as opaque pointers. Every handle class derives from
@@ -39,9 +40,15 @@ final class PKCEHandle: Handle {
     init(_ pkce: PKCE) { self.pkce = pkce }
 }
 
+/// The one mutable handle: its calls are serialized here, so a host that shares a request between
+/// threads gets an order of changes, never a torn request.
 final class AuthRequestHandle: Handle {
-    var request: AuthorizationRequest
-    init(_ request: AuthorizationRequest) { self.request = request }
+    private let request: Mutex<AuthorizationRequest>
+    init(_ request: AuthorizationRequest) { self.request = Mutex(request) }
+
+    func update<R>(_ body: (inout AuthorizationRequest) throws(TelenoridError) -> R) throws(TelenoridError) -> R {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) -> R in try body(&request) }
+    }
 }
 
 final class PendingAuthHandle: Handle {

@@ -1644,6 +1644,69 @@ static void test_callback_race(void) {
     telenorid_config_free(config);
 }
 
+#define SHARED_ADDS 50
+
+struct shared_request {
+    pthread_barrier_t *start;
+    telenorid_auth_request *request;
+    int thread;
+    int failures;
+};
+
+static void *add_and_build(void *arg) {
+    struct shared_request *r = arg;
+    pthread_barrier_wait(r->start);
+    for (int i = 0; i < SHARED_ADDS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "x%d_%d", r->thread, i);
+        r->failures += telenorid_auth_request_add_parameter(r->request, name, "v") != TELENORID_OK;
+        telenorid_pending_auth *pending = NULL;
+        r->failures += telenorid_auth_request_build(r->request, &pending) != TELENORID_OK;
+        telenorid_pending_auth_free(pending);
+    }
+    return NULL;
+}
+
+/* One request shared by eight threads that add parameters and build at once: the library serializes
+ * the calls, so every parameter lands once and no build sees a torn request. */
+static void test_shared_request(void) {
+    telenorid_config *config = make_config();
+    telenorid_auth_request *request = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_request_new(config, &request));
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, RACERS);
+    pthread_t threads[RACERS];
+    struct shared_request shared[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        shared[i] = (struct shared_request){&start, request, i, 0};
+        CHECK(pthread_create(&threads[i], NULL, add_and_build, &shared[i]) == 0);
+    }
+    int failures = 0;
+    for (int i = 0; i < RACERS; i++) {
+        pthread_join(threads[i], NULL);
+        failures += shared[i].failures;
+    }
+    CHECK(failures == 0);
+    telenorid_pending_auth *pending = NULL;
+    char *url = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    CHECK_STATUS(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
+    int found = 0;
+    for (int t = 0; url && t < RACERS; t++) {
+        for (int i = 0; i < SHARED_ADDS; i++) {
+            char needle[40];
+            snprintf(needle, sizeof needle, "&x%d_%d=v", t, i);
+            found += strstr(url, needle) != NULL;
+        }
+    }
+    CHECK(found == RACERS * SHARED_ADDS);
+    telenorid_string_free(url);
+    telenorid_pending_auth_free(pending);
+    pthread_barrier_destroy(&start);
+    telenorid_auth_request_free(request);
+    telenorid_config_free(config);
+}
+
 /* ------------------------------------------------------------------------------------------------
  * Client and auth state, against the stand-in provider
  * --------------------------------------------------------------------------------------------- */
@@ -2377,6 +2440,7 @@ int main(void) {
     test_free_order();
     test_last_error_is_per_thread();
     test_callback_race();
+    test_shared_request();
     test_network();
     test_loopback();
     return finish_checks();

@@ -663,7 +663,7 @@ _ParamValue = Union[str, int, None]
 
 
 class AuthorizationRequest(_Handle):
-    """An authorization request being put together for a :class:`Config`; one thread at a time.
+    """An authorization request being put together for a :class:`Config`; the library serializes calls on it.
 
     ``AuthorizationRequest(config, prompt="login", max_age=600)`` sets known parameters as keywords;
     :meth:`set` does the same one at a time. Every setter returns the request, so calls chain.
