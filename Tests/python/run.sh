@@ -2,11 +2,14 @@
 # The Python binding's tests against the library in out/lib; then again under valgrind (memcheck) with
 # CPython's own allocator off, so every error in libtelenorid reached through ctypes is reported.
 # Extra arguments go to the first pytest run (e.g. `Tests/python/run.sh -k smoke`); SKIP_VALGRIND=1 skips
-# the second pass. Exits non-zero when any test fails.
+# the second pass. `mypy --strict` runs on the package first. Exits non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q pytest
 export PYTHONPATH=bindings/python
+# The package ships py.typed: its annotations are checked, strictly, before its behaviour.
+python3 -c "import mypy" 2>/dev/null || python3 -m pip install -q mypy
+(cd bindings/python && python3 -m mypy --strict --no-error-summary telenorid) && echo "mypy --strict: ok"
 python3 -m pytest -q -p no:cacheprovider Tests/python "$@"
 if [ "${SKIP_VALGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
     # The real interpreter, not a launcher script (pyenv shim) that valgrind would stop at.

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import webbrowser
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import telenorid
 
@@ -91,7 +91,7 @@ def client_for(settings: Dict[str, Any]) -> telenorid.Client:
     return telenorid.Client(telenorid.Config.from_json(json.dumps(settings)))
 
 
-def signed_in_state(args: argparse.Namespace) -> tuple:
+def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenorid.AuthState, Dict[str, Any]]:
     document = load(args.state_file)
     settings = settings_from(args, document["settings"])
     if not document.get("auth_state"):
