@@ -6,7 +6,9 @@
 #   3. test_api under valgrind (when installed), then plain;
 #   4. test_dlopen;
 #   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
-#   6. test_install.sh (make install + pkg-config) and test_examples.py (bindings/c/examples against the provider).
+#   6. test_line_auth (against the Aloha stand-in) and test_flows (seeds 002 and 003 against the real
+#      provider), each plain, under valgrind and under ASan/UBSan;
+#   7. test_install.sh (make install + pkg-config) and test_examples.py (bindings/c/examples against the provider).
 # Runs every step, prints a summary, and exits non-zero when any step failed. Works from any directory;
 # builds into out/tests/.
 set -uo pipefail
@@ -42,6 +44,11 @@ step "compile test_line_auth" "$cc" "${cflags[@]}" Tests/c/test_line_auth.c "${l
 step "compile test_line_auth with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_line_auth.c "${link[@]}" \
     -o "$out/test_line_auth_asan"
+# Seeds 002 and 003 end to end against the real provider (started by the test).
+rm -f "$out/test_flows" "$out/test_flows_asan"
+step "compile test_flows" "$cc" "${cflags[@]}" Tests/c/test_flows.c "${link[@]}" -o "$out/test_flows"
+step "compile test_flows with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
+    -fno-sanitize-recover=undefined Tests/c/test_flows.c "${link[@]}" -o "$out/test_flows_asan"
 step "compile test_idp_app" "$cc" "${cflags[@]}" Tests/c/test_idp_app.c "${link[@]}" -o "$out/test_idp_app"
 step "compile test_idp_app with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
     -fno-sanitize-recover=undefined Tests/c/test_idp_app.c "${link[@]}" -o "$out/test_idp_app_asan"
@@ -82,6 +89,15 @@ fi
 [ -x "$out/test_line_auth_asan" ] && step "test_line_auth under ASan/UBSan" \
     env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$out/test_line_auth_asan"
+
+if [ -x "$out/test_flows" ]; then
+    command -v valgrind >/dev/null && step "test_flows under valgrind" valgrind --leak-check=full \
+        --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=1 "$out/test_flows"
+    step "test_flows" "$out/test_flows"
+fi
+[ -x "$out/test_flows_asan" ] && step "test_flows under ASan/UBSan" \
+    env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$out/test_flows_asan"
 
 step "make install + pkg-config" bash Tests/c/test_install.sh
 step "examples against the provider" python3 Tests/c/test_examples.py

@@ -1,7 +1,7 @@
 /* Tests of the identity-provider app section of include/telenorid.h (seed 003) through the header only:
  * both roles in URL and key-value form, NULL in every pointer position, outputs untouched on error,
  * handles of the wrong kind, refused requests and responses with their status codes. No network: the
- * provider's redirect is written by hand (the real provider runs in Tests/python/test_idp_app.py).
+ * provider's redirect is written by hand (the real provider runs in test_flows.c and Tests/python/test_idp_app.py).
  * Ends with "N passed, M failed"; leak-free under valgrind. */
 #include <stdlib.h>
 #include <telenorid.h>

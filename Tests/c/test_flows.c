@@ -1,0 +1,432 @@
+/* The flows of seeds 002 and 003 end to end from C, against the real provider (django-oauth-toolkit,
+ * Tests/support/provider/oidc_provider.py, started here) with the user played by browser.py:
+ *
+ *  - Vipps/MobilePay app-to-app, split as the seed draws it: the merchant backend (a confidential client
+ *    with the secret) builds the request; the app restores the serialized pending request without the
+ *    secret, is called back by the provider's app (the seed's callbacks, including the malformed
+ *    `?error=` form), and passes the final redirect to the backend, which exchanges the code and checks
+ *    the ID token again later. The provider has no Vipps app, so its part ends at the normal redirect.
+ *  - The identity-provider app (seed 003), both roles, in URL and key-value form: the service provider's
+ *    request, checked by the IdP app against the caller's redirect URIs; the IdP app's authorization at
+ *    the provider on the SP's behalf; its answer; the SP's check and code exchange with its own verifier.
+ *    Then a response naming another login host, and a user who refuses consent.
+ *
+ * The local halves of both (every refusal, NULLs, outputs untouched) are in test_api.c and test_idp_app.c;
+ * here the point is that the whole sequence works against a provider someone else wrote.
+ * Ends with "N passed, M failed"; leak-free under valgrind. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <telenorid.h>
+#include "check.h"
+
+#define BACKEND_REDIRECT "merchantapp://redirect-uri" /* registered exactly so in oidc_provider.py */
+#define APP_CALLBACK "merchantapp://app-callback"
+#define SP_REDIRECT "com.example.app:/oauth2redirect" /* registered for the public client */
+#define IDP_APP_URI "idpapp://authorize"
+#define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
+
+static struct {
+    char issuer[256], public_id[128], backend_id[128], backend_secret[128], username[64], password[64];
+    char login_host[64]; /* host:port of the issuer */
+    pid_t pid;
+} provider;
+
+/* Copies the JSON string value after `key` (e.g. "\"issuer\": \"") in `line` into `out`. */
+static int field(const char *line, const char *key, char *out, size_t size) {
+    const char *start = strstr(line, key);
+    if (!start) return 0;
+    start += strlen(key);
+    const char *end = strchr(start, '"');
+    if (!end || (size_t)(end - start) >= size) return 0;
+    memcpy(out, start, (size_t)(end - start));
+    out[end - start] = '\0';
+    return 1;
+}
+
+/* Runs argv with its stdout on a pipe; the first line it prints goes to `line`. For the provider the
+ * process keeps running (its pid is returned through `pid`); otherwise it is waited for. */
+static int first_line(char *const argv[], char *line, size_t size, pid_t *keep) {
+    int out[2];
+    if (pipe(out) != 0) return 0;
+    pid_t pid = fork();
+    if (pid < 0) return 0;
+    if (pid == 0) {
+        dup2(out[1], 1);
+        close(out[0]);
+        close(out[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(out[1]);
+    FILE *reader = fdopen(out[0], "r");
+    int ok = reader && fgets(line, (int)size, reader) != NULL;
+    if (reader) fclose(reader); else close(out[0]);
+    if (ok) line[strcspn(line, "\n")] = '\0';
+    if (keep) {
+        *keep = pid;
+    } else {
+        int status = 0;
+        ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ok;
+    }
+    return ok;
+}
+
+static int start_provider(void) {
+    char *argv[] = {"python3", "Tests/support/provider/oidc_provider.py", NULL};
+    char line[2048];
+    if (!first_line(argv, line, sizeof line, &provider.pid)) return 0;
+    int ok = field(line, "\"issuer\": \"", provider.issuer, sizeof provider.issuer) &&
+             field(line, "\"public\": {\"client_id\": \"", provider.public_id, sizeof provider.public_id) &&
+             field(line, "\"confidential\": {\"client_id\": \"", provider.backend_id, sizeof provider.backend_id) &&
+             field(line, "\"client_secret\": \"", provider.backend_secret, sizeof provider.backend_secret) &&
+             field(line, "\"username\": \"", provider.username, sizeof provider.username) &&
+             field(line, "\"password\": \"", provider.password, sizeof provider.password);
+    /* http://127.0.0.1:PORT/o → 127.0.0.1:PORT */
+    const char *host = ok ? strstr(provider.issuer, "://") : NULL;
+    ok = ok && host && sscanf(host + 3, "%63[^/]", provider.login_host) == 1;
+    return ok;
+}
+
+static void stop_provider(void) {
+    if (provider.pid > 0) {
+        kill(provider.pid, SIGTERM);
+        waitpid(provider.pid, NULL, 0);
+    }
+}
+
+/* The user signs in at `url` (and consents, or refuses with `deny`); the redirect the browser ends on,
+ * malloc'd, or NULL. */
+static char *login(const char *url, int deny) {
+    char *argv[] = {"python3", "Tests/support/provider/browser.py", (char *)url, provider.username,
+                    provider.password, deny ? "--deny" : NULL, NULL};
+    char line[4096];
+    if (!first_line(argv, line, sizeof line, NULL)) return NULL;
+    char *copy = malloc(strlen(line) + 1);
+    if (copy) strcpy(copy, line);
+    return copy;
+}
+
+/* The OAuth error of the last failed call, copied into `out` ("" when none). */
+static void last_oauth_error(char *out, size_t size) {
+    telenorid_error *error = telenorid_error_last();
+    const char *value = error ? telenorid_error_oauth_error(error) : NULL;
+    snprintf(out, size, "%s", value ? value : "");
+    telenorid_error_free(error);
+}
+
+static telenorid_config *config(const char *client_id, const char *secret, const char *redirect,
+                                const char *authorization_endpoint) {
+    telenorid_config_builder *b = NULL;
+    telenorid_config *out = NULL;
+    S(TELENORID_OK, telenorid_config_builder_new(&b));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, provider.issuer));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, client_id));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, redirect));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_SCOPE, "openid profile email"));
+    if (secret) S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_SECRET, secret));
+    if (authorization_endpoint)
+        S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, authorization_endpoint));
+    S(TELENORID_OK, telenorid_config_builder_build(b, &out));
+    telenorid_config_builder_free(b);
+    return out;
+}
+
+/* A signed-in state's claims contain `aud` and the nonce of `pending`, and its userinfo answers. */
+static void check_tokens(telenorid_auth_state *state, const char *audience, const telenorid_pending_auth *pending) {
+    char *claims = NULL, *nonce = NULL, *userinfo = NULL, *aud = NULL, *nonce_claim = NULL;
+    S(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_ID_TOKEN_CLAIMS, &claims));
+    S(TELENORID_OK, telenorid_pending_auth_nonce(pending, &nonce));
+    aud = malloc(strlen(audience) + 16);
+    nonce_claim = malloc((nonce ? strlen(nonce) : 0) + 16);
+    if (aud && nonce_claim && nonce) {
+        sprintf(aud, "\"aud\":\"%s\"", audience);
+        sprintf(nonce_claim, "\"nonce\":\"%s\"", nonce);
+        CHECK_CONTAINS(claims, aud);
+        CHECK_CONTAINS(claims, nonce_claim);
+    }
+    S(TELENORID_OK, telenorid_auth_state_userinfo(state, &userinfo));
+    CHECK_CONTAINS(userinfo, "\"sub\":");
+    free(aud);
+    free(nonce_claim);
+    telenorid_string_free(claims);
+    telenorid_string_free(nonce);
+    telenorid_string_free(userinfo);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Vipps/MobilePay app-to-app (seed 002)
+ * --------------------------------------------------------------------------------------------- */
+
+/* An app callback for `state` with `rest` appended; the status of handling it, and its resume_uri. */
+static telenorid_status app_callback(const telenorid_pending_auth *pending, const char *state, const char *rest,
+                                     char **resume) {
+    char url[1024];
+    snprintf(url, sizeof url, APP_CALLBACK "?state=%s%s", state, rest);
+    telenorid_app_callback *callback = NULL;
+    telenorid_status status = telenorid_pending_auth_handle_app_callback(pending, url, NULL, &callback);
+    if (status == TELENORID_OK && resume) telenorid_app_callback_resume_uri(callback, resume);
+    telenorid_app_callback_free(callback);
+    return status;
+}
+
+static void test_app_to_app(void) {
+    /* 1: the backend builds the request and hands the app the serialized pending request. */
+    telenorid_config *settings = config(provider.backend_id, provider.backend_secret, BACKEND_REDIRECT, NULL);
+    telenorid_client *backend = NULL;
+    telenorid_config *backend_config = NULL;
+    telenorid_auth_request *request = NULL;
+    telenorid_pending_auth *pending = NULL;
+    char *shipped = NULL, *endpoint = NULL;
+    S(TELENORID_OK, telenorid_client_new(settings, &backend));
+    S(TELENORID_OK, telenorid_client_config(backend, &backend_config));
+    S(TELENORID_OK, telenorid_auth_request_new(backend_config, &request));
+    S(TELENORID_OK, telenorid_auth_request_set_app_to_app(request, APP_CALLBACK));
+    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    S(TELENORID_OK, telenorid_pending_auth_serialize(pending, &shipped));
+    CHECK(shipped && strstr(shipped, provider.backend_secret) == NULL);
+    S(TELENORID_OK, telenorid_config_get(backend_config, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, &endpoint));
+
+    /* The app knows the client id and redirect URI, never the secret. */
+    telenorid_config *app_config = config(provider.backend_id, NULL, BACKEND_REDIRECT, endpoint);
+    telenorid_pending_auth *app_pending = NULL;
+    char *url = NULL, *state = NULL, *redirect = NULL, *resume = NULL;
+    S(TELENORID_OK, telenorid_pending_auth_restore(app_config, shipped, &app_pending));
+    S(TELENORID_OK, telenorid_pending_auth_url(app_pending, &url));
+    CHECK_CONTAINS(url, "requested_flow=app_to_app");
+    CHECK_CONTAINS(url, "app_callback_uri=merchantapp%3A%2F%2Fapp-callback");
+    S(TELENORID_OK, telenorid_pending_auth_state(app_pending, &state));
+
+    /* 2-3: the user signs in (the provider's pages stand in for the Vipps app's screens). */
+    redirect = url ? login(url, 0) : NULL;
+    CHECK(redirect && strncmp(redirect, BACKEND_REDIRECT "?", strlen(BACKEND_REDIRECT) + 1) == 0);
+
+    /* 4-5: the provider's app opens app_callback_uri, with a resume_uri on the provider's host or without. */
+    if (state) {
+        S(TELENORID_OK, app_callback(app_pending, state,
+                                     "&resume_uri=https%3A%2F%2F127.0.0.1%2Fvipps-login-idp%2Findex.html%3FtabId%3D7607", &resume));
+        CHECK_STR("https://127.0.0.1/vipps-login-idp/index.html?tabId=7607", resume);
+        telenorid_string_free(resume);
+        resume = NULL;
+        S(TELENORID_OK, app_callback(app_pending, state, "", &resume));
+        CHECK(resume == NULL);
+        /* The seed's error form, "state=...?error=..." */
+        char error[64];
+        S(TELENORID_E_AUTHORIZATION_ERROR, app_callback(app_pending, state, "?error=unknown_error", NULL));
+        last_oauth_error(error, sizeof error);
+        CHECK_STR("unknown_error", error);
+        S(TELENORID_E_STATE_MISMATCH, app_callback(app_pending, "218gz18yveu1ybajwh2g1h3g", "", NULL));
+        S(TELENORID_E_INSECURE, app_callback(app_pending, state, "&resume_uri=http%3A%2F%2F127.0.0.1%2Fx", NULL));
+    }
+
+    /* 6-8: the backend checks the redirect the app passed on and exchanges the code with its secret. */
+    telenorid_callback *callback = NULL;
+    telenorid_auth_state *tokens = NULL;
+    if (redirect) {
+        S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
+        S(TELENORID_OK, telenorid_client_exchange_code(backend, callback, &tokens));
+    }
+    if (tokens) {
+        check_tokens(tokens, provider.backend_id, pending);
+        /* Later the backend checks the ID token it is handed again; another nonce is refused. */
+        char *id_token = NULL, *nonce = NULL, *verified = NULL, *untouched = (char *)"untouched";
+        S(TELENORID_OK, telenorid_auth_state_get(tokens, TELENORID_TOKEN_ID_TOKEN, &id_token));
+        S(TELENORID_OK, telenorid_pending_auth_nonce(pending, &nonce));
+        S(TELENORID_OK, telenorid_client_verify_id_token(backend, id_token, nonce, &verified));
+        CHECK_CONTAINS(verified, "\"claims\":");
+        S(TELENORID_E_TOKEN_INVALID, telenorid_client_verify_id_token(backend, id_token, "another-nonce", &untouched));
+        CHECK_STR("untouched", untouched);
+        telenorid_string_free(id_token);
+        telenorid_string_free(nonce);
+        telenorid_string_free(verified);
+    }
+
+    telenorid_auth_state_free(tokens);
+    telenorid_callback_free(callback);
+    telenorid_string_free(url);
+    telenorid_string_free(state);
+    telenorid_string_free(shipped);
+    telenorid_string_free(endpoint);
+    free(redirect);
+    telenorid_pending_auth_free(app_pending);
+    telenorid_config_free(app_config);
+    telenorid_pending_auth_free(pending);
+    telenorid_auth_request_free(request);
+    telenorid_config_free(backend_config);
+    telenorid_client_free(backend);
+    telenorid_config_free(settings);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The identity-provider app (seed 003)
+ * --------------------------------------------------------------------------------------------- */
+
+/* The value of `name` in `params`, or NULL; the caller frees it. */
+static char *param(const telenorid_params *params, const char *name) {
+    size_t count = 0;
+    char *found = NULL;
+    if (telenorid_params_count(params, &count) != TELENORID_OK) return NULL;
+    for (size_t i = 0; i < count && !found; i++) {
+        char *key = NULL;
+        if (telenorid_params_name(params, i, &key) == TELENORID_OK && strcmp(key, name) == 0)
+            telenorid_params_value(params, i, &found);
+        telenorid_string_free(key);
+    }
+    return found;
+}
+
+/* The IdP app's half: parse the SP's request (URL or pairs form), authorize at the provider on the SP's
+ * behalf (the user consents or, with `deny`, refuses), and answer. NULL when a step failed. */
+static telenorid_idp_response *idp_app(const telenorid_idp_request *sp_request, int pairs, int deny,
+                                       const char *authorization_endpoint) {
+    const char *callers[] = {SP_REDIRECT};
+    telenorid_idp_request *incoming = NULL;
+    telenorid_idp_response *response = NULL;
+    if (pairs) {
+        telenorid_params *bundle = NULL;
+        S(TELENORID_OK, telenorid_idp_request_params(sp_request, &bundle));
+        char *scopes = param(bundle, "scopes");
+        CHECK_STR("openid,profile,email", scopes);
+        telenorid_string_free(scopes);
+        S(TELENORID_OK, telenorid_idp_request_parse_params(bundle, callers, 1, &incoming));
+        telenorid_params_free(bundle);
+    } else {
+        char *url = NULL;
+        S(TELENORID_OK, telenorid_idp_request_url(sp_request, IDP_APP_URI, &url));
+        S(TELENORID_OK, telenorid_idp_request_parse_url(url, IDP_APP_URI, callers, 1, &incoming));
+        telenorid_string_free(url);
+    }
+    char *authorize = NULL, *redirect = NULL;
+    if (incoming) S(TELENORID_OK, telenorid_idp_request_authorization_url(incoming, authorization_endpoint, &authorize));
+    if (authorize) {
+        CHECK_CONTAINS(authorize, "redirect_uri=com.example.app%3A%2Foauth2redirect");
+        CHECK_CONTAINS(authorize, "code_challenge_method=S256");
+        CHECK(strstr(authorize, "code_verifier") == NULL);
+        redirect = login(authorize, deny);
+        CHECK(redirect != NULL);
+    }
+    if (redirect) S(TELENORID_OK, telenorid_idp_request_respond(incoming, redirect, provider.login_host, &response));
+    free(redirect);
+    telenorid_string_free(authorize);
+    telenorid_idp_request_free(incoming);
+    return response;
+}
+
+static void test_idp_app_form(int pairs) {
+    telenorid_config *settings = config(provider.public_id, NULL, SP_REDIRECT, NULL);
+    telenorid_client *client = NULL;
+    telenorid_config *sp_config = NULL;
+    telenorid_auth_request *request = NULL;
+    telenorid_pending_auth *pending = NULL;
+    telenorid_idp_request *sp_request = NULL;
+    char *endpoint = NULL;
+    S(TELENORID_OK, telenorid_client_new(settings, &client));
+    S(TELENORID_OK, telenorid_client_config(client, &sp_config));
+    S(TELENORID_OK, telenorid_config_get(sp_config, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, &endpoint));
+    S(TELENORID_OK, telenorid_auth_request_new(sp_config, &request));
+    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    S(TELENORID_OK, telenorid_idp_request_new(pending, provider.login_host, "alice", &sp_request));
+
+    telenorid_idp_response *response = sp_request && endpoint ? idp_app(sp_request, pairs, 0, endpoint) : NULL;
+    CHECK(response != NULL);
+    telenorid_callback *callback = NULL;
+    telenorid_auth_state *tokens = NULL;
+    if (response && pairs) {
+        telenorid_params *answer = NULL;
+        size_t count = 0;
+        S(TELENORID_OK, telenorid_idp_response_params(response, &answer));
+        S(TELENORID_OK, telenorid_params_count(answer, &count));
+        CHECK(count == 3); /* code, login_host, state: never a token */
+        char *code = param(answer, "code"), *host = param(answer, "login_host"), *state = param(answer, "state");
+        CHECK(code != NULL && state != NULL);
+        CHECK_STR(provider.login_host, host);
+        /* Naming another login host is refused, and the request stays open for the genuine answer. */
+        telenorid_params *forged = NULL;
+        S(TELENORID_OK, telenorid_params_new(&forged));
+        S(TELENORID_OK, telenorid_params_add(forged, "code", code ? code : ""));
+        S(TELENORID_OK, telenorid_params_add(forged, "login_host", "evil.example"));
+        S(TELENORID_OK, telenorid_params_add(forged, "state", state ? state : ""));
+        S(TELENORID_E_ISSUER_MISMATCH, telenorid_pending_auth_handle_idp_response_params(pending, forged, NULL, 0, &callback));
+        telenorid_params_free(forged);
+        S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_params(pending, answer, NULL, 0, &callback));
+        telenorid_string_free(code);
+        telenorid_string_free(host);
+        telenorid_string_free(state);
+        telenorid_params_free(answer);
+    } else if (response) {
+        char *answer = NULL;
+        S(TELENORID_OK, telenorid_idp_response_url(response, &answer));
+        CHECK(answer && strncmp(answer, SP_REDIRECT "?", strlen(SP_REDIRECT) + 1) == 0);
+        S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_url(pending, answer, NULL, 0, &callback));
+        telenorid_string_free(answer);
+    }
+    /* The SP redeems the code with its own verifier. */
+    if (callback) S(TELENORID_OK, telenorid_client_exchange_code(client, callback, &tokens));
+    if (tokens) check_tokens(tokens, provider.public_id, pending);
+    CHECK(tokens != NULL);
+
+    telenorid_auth_state_free(tokens);
+    telenorid_callback_free(callback);
+    telenorid_idp_response_free(response);
+    telenorid_idp_request_free(sp_request);
+    telenorid_string_free(endpoint);
+    telenorid_pending_auth_free(pending);
+    telenorid_auth_request_free(request);
+    telenorid_config_free(sp_config);
+    telenorid_client_free(client);
+    telenorid_config_free(settings);
+}
+
+/* The user refuses consent at the provider: the IdP app answers with the error, which the SP receives
+ * as the provider's own words. */
+static void test_idp_app_refusal(void) {
+    telenorid_config *settings = config(provider.public_id, NULL, SP_REDIRECT, NULL);
+    telenorid_client *client = NULL;
+    telenorid_config *sp_config = NULL;
+    telenorid_auth_request *request = NULL;
+    telenorid_pending_auth *pending = NULL;
+    telenorid_idp_request *sp_request = NULL;
+    char *endpoint = NULL, *answer = NULL, error[64] = "";
+    S(TELENORID_OK, telenorid_client_new(settings, &client));
+    S(TELENORID_OK, telenorid_client_config(client, &sp_config));
+    S(TELENORID_OK, telenorid_config_get(sp_config, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, &endpoint));
+    S(TELENORID_OK, telenorid_auth_request_new(sp_config, &request));
+    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    S(TELENORID_OK, telenorid_idp_request_new(pending, NULL, NULL, &sp_request));
+    telenorid_idp_response *response = sp_request && endpoint ? idp_app(sp_request, 0, 1, endpoint) : NULL;
+    if (response) S(TELENORID_OK, telenorid_idp_response_url(response, &answer));
+    telenorid_callback *callback = NULL;
+    if (answer) {
+        S(TELENORID_E_AUTHORIZATION_ERROR, telenorid_pending_auth_handle_idp_response_url(pending, answer, NULL, 0, &callback));
+        last_oauth_error(error, sizeof error);
+    }
+    CHECK_STR("access_denied", error);
+    CHECK(callback == NULL);
+    telenorid_string_free(answer);
+    telenorid_idp_response_free(response);
+    telenorid_idp_request_free(sp_request);
+    telenorid_string_free(endpoint);
+    telenorid_pending_auth_free(pending);
+    telenorid_auth_request_free(request);
+    telenorid_config_free(sp_config);
+    telenorid_client_free(client);
+    telenorid_config_free(settings);
+}
+
+int main(void) {
+    if (!CHECK(start_provider())) {
+        stop_provider();
+        return finish_checks();
+    }
+    test_app_to_app();
+    test_idp_app_form(0);
+    test_idp_app_form(1);
+    test_idp_app_refusal();
+    stop_provider();
+    return finish_checks();
+}
