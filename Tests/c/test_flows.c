@@ -1,6 +1,9 @@
-/* The flows of seeds 002 and 003 end to end from C, against the real provider (django-oauth-toolkit,
+/* The flows of seeds 002, 003 and 004 end to end from C, against the real provider (django-oauth-toolkit,
  * Tests/support/provider/oidc_provider.py, started here) with the user played by browser.py:
  *
+ *  - TelenorID+ line authentication: the Aloha exchange against the stand-in (Tests/support/aloha_server.py,
+ *    since Aloha is not public), then a sign-in at the real provider whose request carries the session as
+ *    aloha_token (the provider ignores it; Telenor's would sign the line's subscriber in).
  *  - Vipps/MobilePay app-to-app, split as the seed draws it: the merchant backend (a confidential client
  *    with the secret) builds the request; the app restores the serialized pending request without the
  *    secret, is called back by the provider's app (the seed's callbacks, including the malformed
@@ -11,10 +14,12 @@
  *    the provider on the SP's behalf; its answer; the SP's check and code exchange with its own verifier.
  *    Then a response naming another login host, and a user who refuses consent.
  *
- * The local halves of both (every refusal, NULLs, outputs untouched) are in test_api.c and test_idp_app.c;
+ * The local halves (every refusal, NULLs, outputs untouched) are in test_api.c, test_idp_app.c and
+ * test_line_auth.c;
  * here the point is that the whole sequence works against a provider someone else wrote.
  * Ends with "N passed, M failed"; leak-free under valgrind. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +35,12 @@
 #define SP_REDIRECT "com.example.app:/oauth2redirect" /* registered for the public client */
 #define IDP_APP_URI "idpapp://authorize"
 #define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
+
+static struct {
+    char base[256], ca_file[512];
+    pid_t pid;
+    int stdin_fd;
+} aloha = {"", "", 0, -1};
 
 static struct {
     char issuer[256], public_id[128], backend_id[128], backend_secret[128], username[64], password[64];
@@ -91,6 +102,38 @@ static int start_provider(void) {
     const char *host = ok ? strstr(provider.issuer, "://") : NULL;
     ok = ok && host && sscanf(host + 3, "%63[^/]", provider.login_host) == 1;
     return ok;
+}
+
+/* The Aloha stand-in serves until its stdin closes. */
+static int start_aloha(void) {
+    int in[2];
+    if (pipe(in) != 0) return 0;
+    /* Only the stand-in may hold the read end, and nobody else the write end: the stand-in sees EOF
+     * (and stops) when this process closes it, whatever children the test starts meanwhile. */
+    fcntl(in[0], F_SETFD, FD_CLOEXEC);
+    fcntl(in[1], F_SETFD, FD_CLOEXEC);
+    char *argv[] = {"python3", "Tests/support/aloha_server.py", NULL};
+    char line[2048];
+    /* The child takes the read end as its stdin: first_line's fork inherits this process's fd 0, so the
+     * read end is put there for the moment of the fork (dup2 clears FD_CLOEXEC on the copy). */
+    int saved = dup(0);
+    dup2(in[0], 0);
+    int ok = first_line(argv, line, sizeof line, &aloha.pid);
+    if (saved >= 0) {
+        dup2(saved, 0);
+        close(saved);
+    } else {
+        close(0); /* this process had no stdin */
+    }
+    close(in[0]);
+    aloha.stdin_fd = in[1];
+    return ok && field(line, "\"base\": \"", aloha.base, sizeof aloha.base) &&
+           field(line, "\"ca_file\": \"", aloha.ca_file, sizeof aloha.ca_file);
+}
+
+static void stop_aloha(void) {
+    if (aloha.stdin_fd >= 0) close(aloha.stdin_fd);
+    if (aloha.pid > 0) waitpid(aloha.pid, NULL, 0);
 }
 
 static void stop_provider(void) {
@@ -418,15 +461,73 @@ static void test_idp_app_refusal(void) {
     telenorid_config_free(settings);
 }
 
+/* ------------------------------------------------------------------------------------------------
+ * TelenorID+ line authentication (seed 004)
+ * --------------------------------------------------------------------------------------------- */
+
+static void test_line_auth_sign_in(void) {
+    char aloha_url[300];
+    snprintf(aloha_url, sizeof aloha_url, "%s/c-signin", aloha.base);
+    telenorid_config_builder *b = NULL;
+    telenorid_config *settings = NULL, *discovered = NULL;
+    telenorid_client *client = NULL;
+    telenorid_line_auth *line_auth = NULL;
+    telenorid_auth_request *request = NULL;
+    telenorid_pending_auth *pending = NULL;
+    telenorid_callback *callback = NULL;
+    telenorid_auth_state *tokens = NULL;
+    char *url = NULL, *redirect = NULL;
+    int64_t valid_for = 0;
+    S(TELENORID_OK, telenorid_config_builder_new(&b));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, provider.issuer));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, provider.public_id));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, "http://127.0.0.1:53682/callback"));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_SCOPE, "openid profile"));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ALOHA_URL, aloha_url));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CA_FILE, aloha.ca_file));
+    S(TELENORID_OK, telenorid_config_builder_build(b, &settings));
+    S(TELENORID_OK, telenorid_client_new(settings, &client));
+    S(TELENORID_OK, telenorid_client_config(client, &discovered));
+    S(TELENORID_OK, telenorid_line_auth_new(discovered, &line_auth));
+    /* As a host does when the login screen appears; at sign-in the kept session is used. */
+    S(TELENORID_OK, telenorid_line_auth_run(line_auth));
+    S(TELENORID_OK, telenorid_line_auth_valid_for(line_auth, &valid_for));
+    CHECK(valid_for > 250 && valid_for <= 300);
+    S(TELENORID_OK, telenorid_auth_request_new(discovered, &request));
+    S(TELENORID_OK, telenorid_line_auth_apply(line_auth, request));
+    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    S(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
+    CHECK_CONTAINS(url, "&aloha_token=");
+    redirect = url ? login(url, 0) : NULL;
+    if (redirect) S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
+    if (callback) S(TELENORID_OK, telenorid_client_exchange_code(client, callback, &tokens));
+    CHECK(tokens != NULL);
+    if (tokens) check_tokens(tokens, provider.public_id, pending);
+    telenorid_auth_state_free(tokens);
+    telenorid_callback_free(callback);
+    free(redirect);
+    telenorid_string_free(url);
+    telenorid_pending_auth_free(pending);
+    telenorid_auth_request_free(request);
+    telenorid_line_auth_free(line_auth);
+    telenorid_config_free(discovered);
+    telenorid_client_free(client);
+    telenorid_config_free(settings);
+    telenorid_config_builder_free(b);
+}
+
 int main(void) {
-    if (!CHECK(start_provider())) {
+    if (!CHECK(start_provider()) || !CHECK(start_aloha())) {
+        stop_aloha();
         stop_provider();
         return finish_checks();
     }
+    test_line_auth_sign_in();
     test_app_to_app();
     test_idp_app_form(0);
     test_idp_app_form(1);
     test_idp_app_refusal();
+    stop_aloha();
     stop_provider();
     return finish_checks();
 }
