@@ -12,8 +12,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>{@link #call} takes the read lock: calls on types the header says are safe to share (an immutable
  *       configuration, a pending authorization, ...) run concurrently;
  *   <li>{@link #callExclusive} takes the write lock: calls on mutable types (the authorization request,
- *       which the header allows only one thread at a time) are serialised, so the Java object is
- *       thread-safe even where the C handle is not;
+ *       which the library serialises as well) and calls the header allows one at a time (a loopback
+ *       listener's wait) are serialised;
  *   <li>{@link #close} takes the write lock: it waits for calls in flight, frees the handle once, and later
  *       calls throw {@link IllegalStateException}. A second close is a no-op.
  * </ul>
