@@ -36,6 +36,8 @@ echo
 out/bench/bench_c "$c_iterations" "$rounds"
 echo
 PYTHONPATH="$root/bindings/python" python3 bench/bench_python.py "$py_iterations" "$rounds"
+echo
+PYTHONPATH="$root/bindings/python" python3 bench/bench_memory.py
 
 # ID token validation, then round trips against a local token endpoint (nginx), from C and from Python.
 server=$root/out/bench/token-server

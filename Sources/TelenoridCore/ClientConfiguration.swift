@@ -1,5 +1,9 @@
 /// The settings a client is configured with. Immutable once built.
-public struct ClientConfiguration: Sendable, Equatable {
+///
+/// A class, not a struct: every pending authorization, client and auth state holds the configuration it
+/// was made for, and a struct of this size (three parsed URIs and some thirty fields) would be copied
+/// into each of them, about 700 bytes and as many retains per copy, where a reference costs one.
+public final class ClientConfiguration: Sendable, Equatable {
     public enum Setting: CaseIterable, Sendable {
         case issuer, clientID, redirectURI, scope, authorizationEndpoint, tokenEndpoint, userinfoEndpoint
         case revocationEndpoint, endSessionEndpoint, jwksURI, environment, allowPlainPKCE

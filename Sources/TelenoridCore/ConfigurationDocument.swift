@@ -1,7 +1,7 @@
 /// Reads client configurations from JSON: one object of settings, or named environments such as
 /// staging and production, each with its own issuer and client.
 extension ClientConfiguration {
-    public init(json text: String, environment: String?) throws(TelenoridError) {
+    public convenience init(json text: String, environment: String?) throws(TelenoridError) {
         let document: JSONValue
         do { document = try JSON.parse(text) } catch {
             throw TelenoridError(.malformed, "configuration is not valid JSON: \(error.message)")

@@ -64,23 +64,19 @@ public struct FormParameters: Sendable, Equatable {
     /// `name=value&...`, every part percent-encoded outside the unreserved set.
     public var encoded: String { encoded(after: "") }
 
-    /// `prefix` followed by `encoded` (an endpoint and its "?"), written into one string sized up front:
-    /// an authorization URL is built for every sign-in, and joining pieces would copy it several times.
+    /// `prefix` followed by `encoded` (an endpoint and its "?"), built in one pass into a string of its
+    /// exact length.
     public func encoded(after prefix: String) -> String {
         var prefix = prefix
-        let capacity = pairs.reduce(prefix.utf8.count) { $0 + ($1.name.utf8.count + $1.value.utf8.count) * 3 + 2 }
-        return prefix.withUTF8 { head in
-            String(unsafeUninitializedCapacity: capacity) { out in
-                var position = 0
-                PercentEncoding.copy(head, to: out, at: &position)
-                for (index, pair) in pairs.enumerated() {
-                    if index > 0 { out[position] = UInt8(ascii: "&"); position += 1 }
-                    var name = pair.name, value = pair.value  // withUTF8 needs them mutable; no copy of the bytes
-                    name.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
-                    out[position] = UInt8(ascii: "="); position += 1
-                    value.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
-                }
-                return position
+        let worstCase = pairs.reduce(prefix.utf8.count) { $0 + ($1.name.utf8.count + $1.value.utf8.count) * 3 + 2 }
+        return PercentEncoding.exactString(worstCase: worstCase) { out, position in
+            prefix.withUTF8 { PercentEncoding.copy($0, to: out, at: &position) }
+            for (index, pair) in pairs.enumerated() {
+                if index > 0 { out[position] = UInt8(ascii: "&"); position += 1 }
+                var name = pair.name, value = pair.value  // withUTF8 needs them mutable; no copy of the bytes
+                name.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
+                out[position] = UInt8(ascii: "="); position += 1
+                value.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
             }
         }
     }

@@ -6,10 +6,22 @@ public enum PercentEncoding {
     public static func encode(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes in
-            String(unsafeUninitializedCapacity: bytes.count * 3) { out in
-                var written = 0
-                write(bytes, to: out, at: &written)
-                return written
+            exactString(worstCase: bytes.count * 3) { out, position in write(bytes, to: out, at: &position) }
+        }
+    }
+
+    /// What `write` puts into temporary memory of `worstCase` bytes, copied once into a string of exactly
+    /// its length: a string keeps the capacity it was made with, and an authorization URL sized for the
+    /// worst case would hold three times its length for as long as the sign-in waits.
+    static func exactString(worstCase: Int, _ write: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Void) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: worstCase) { buffer in
+            var length = 0
+            write(buffer, &length)
+            let written = UnsafeBufferPointer(rebasing: buffer[0..<length])
+            return String(unsafeUninitializedCapacity: length) { out in
+                var copied = 0
+                copy(written, to: out, at: &copied)
+                return copied
             }
         }
     }
@@ -77,14 +89,14 @@ public enum PercentEncoding {
         }
     }
 
+    @inline(__always)
     public static func isUnreserved(_ byte: UInt8) -> Bool {
         // A-Z a-z 0-9 - . _ ~ as two 64-bit masks over the ASCII range: a test per byte of every URL.
-        byte < 64 ? (unreservedLow >> UInt64(byte)) & 1 == 1
-            : byte < 128 && (unreservedHigh >> UInt64(byte &- 64)) & 1 == 1
+        // Literals here rather than static constants, whose every read would go through a lazy-init check.
+        let low: UInt64 = 0x03FF_6000_0000_0000   // "-" 45, "." 46, "0"-"9" 48-57
+        let high: UInt64 = 0x47FF_FFFE_87FF_FFFE  // "A"-"Z", "_" 95, "a"-"z", "~" 126
+        return byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 && (high >> UInt64(byte &- 64)) & 1 == 1
     }
-
-    private static let unreservedLow: UInt64 = 0x03FF_6000_0000_0000   // "-" 45, "." 46, "0"-"9" 48-57
-    private static let unreservedHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE  // "A"-"Z", "_" 95, "a"-"z", "~" 126
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
