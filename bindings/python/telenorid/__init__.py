@@ -614,44 +614,12 @@ class Pkce(_Handle):
     @property
     def verifier(self) -> str:
         """The verifier: send it only to the token endpoint."""
-        native = self._native
-        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
-        try:
-            out = c_void_p()
-            status = _pkce_verifier(pointer, out)
-            if status:
-                _raise(status)
-        finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
-        return _copy_out(out) or ""  # the string is the caller's, not the handle's: copied after leaving
+        return self._string_call(_pkce_verifier) or ""
 
     @property
     def challenge(self) -> str:
         """The S256 challenge."""
-        native = self._native
-        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
-        try:
-            out = c_void_p()
-            status = _pkce_challenge(pointer, out)
-            if status:
-                _raise(status)
-        finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
-        return _copy_out(out) or ""  # the string is the caller's, not the handle's: copied after leaving
+        return self._string_call(_pkce_challenge) or ""
 
 
 _SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
@@ -756,21 +724,7 @@ class AuthorizationRequest(_Handle):
     def build(self) -> "PendingAuthorization":
         """Draws state, nonce and PKCE verifier and builds the URL. The request stays usable."""
         pending = _ffi.PendingAuthP()
-        native = self._native
-        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
-        try:
-            status = _auth_request_build(pointer, pending)
-            if status:
-                _raise(status)
-        finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
+        self._call(_auth_request_build, pending)
         return PendingAuthorization._adopt(pending, self._parents[0])
 
 
@@ -787,23 +741,7 @@ class PendingAuthorization(_Handle):
     _free = staticmethod(_lib.telenorid_pending_auth_free)
 
     def _string(self, function: Callable[..., int]) -> str:
-        native = self._native
-        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
-        try:
-            out = c_void_p()
-            status = function(pointer, out)
-            if status:
-                _raise(status)
-        finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
-        return _copy_out(out) or ""
+        return self._string_call(function) or ""
 
     @property
     def url(self) -> str:
@@ -840,21 +778,7 @@ class PendingAuthorization(_Handle):
         An OAuth ``error`` answer raises :class:`AuthorizationError` with the provider's fields."""
         encoded = _str(url, "url")
         callback = _ffi.CallbackP()
-        native = self._native
-        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
-        try:
-            status = _handle_callback(pointer, encoded, callback)
-            if status:
-                _raise(status)
-        finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
+        self._call(_handle_callback, encoded, callback)
         return Callback._adopt(callback, self)
 
     def handle_app_callback(self, url: str, allowed_resume_host: Optional[str] = None) -> "AppCallback":
@@ -899,23 +823,7 @@ class Callback(_Handle):
     @property
     def code(self) -> str:
         """The authorization code."""
-        native = self._native
-        with _lock:  # entering, inlined (see _Handle): this is on the benchmarked path
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
-        try:
-            out = c_void_p()
-            status = _callback_code(pointer, out)
-            if status:
-                _raise(status)
-        finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
-        return _copy_out(out) or ""
+        return self._string_call(_callback_code) or ""
 
     def parameter(self, name: str) -> Optional[str]:
         """Any parameter of the callback by name (e.g. "scope"), or None when absent."""
