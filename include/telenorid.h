@@ -348,7 +348,8 @@ telenorid_status telenorid_pending_auth_serialize(const telenorid_pending_auth *
 
 /* Restores a serialized pending request for `config`. Fails with TELENORID_E_VERSION for a format
  * version this library does not read and TELENORID_E_CONFIGURATION when it was made for another
- * client id or redirect URI. */
+ * issuer, client id or redirect URI. Each restored copy is single-use on its own: a request serialized
+ * and restored twice accepts its redirect once in each copy (the provider redeems the code once). */
 telenorid_status telenorid_pending_auth_restore(const telenorid_config *config, const char *json,
                                                 telenorid_pending_auth **out);
 

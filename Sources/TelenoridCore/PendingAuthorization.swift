@@ -56,6 +56,7 @@ public final class PendingAuthorization: Sendable {
     public func serialized() -> String {
         var object = JSONObject()
         object.set("version", .number(JSONNumber(PendingAuthorization.formatVersion)))
+        if let issuer = configuration.settings[.issuer] { object.set("issuer", .string(issuer)) }
         object.set("client_id", .string(configuration.clientID))
         object.set("redirect_uri", .string(configuration.redirectURIString))
         object.set("url", .string(url))
@@ -97,9 +98,12 @@ public final class PendingAuthorization: Sendable {
             }
             return text
         }
+        // The issuer too, as an auth state's restore checks it: a request restored under another provider
+        // would refuse its own provider's RFC 9207 `iss`. Documents written before it was recorded have none.
         guard try string("client_id") == configuration.clientID,
-              try string("redirect_uri") == configuration.redirectURIString else {
-            throw TelenoridError(.configuration, "pending authorization was made for another client id or redirect URI")
+              try string("redirect_uri") == configuration.redirectURIString,
+              try optional("issuer").map({ $0 == configuration.settings[.issuer] }) ?? true else {
+            throw TelenoridError(.configuration, "pending authorization was made for another issuer, client id or redirect URI")
         }
         let method: PKCE.Method
         switch try string("code_challenge_method") {

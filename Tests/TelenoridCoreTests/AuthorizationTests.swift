@@ -175,6 +175,16 @@ final class AuthorizationRequestTests: XCTestCase {
         XCTAssertThrowsError(try PendingAuthorization(restoring: pending.serialized(), configuration: other)) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration)
         }
+        // Another provider's configuration with the same client id and redirect URI is refused too; a
+        // document from before the issuer was recorded restores.
+        let otherProvider = try testConfiguration([.issuer: "https://other.example.com"])
+        XCTAssertThrowsError(try PendingAuthorization(restoring: pending.serialized(), configuration: otherProvider)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration)
+        }
+        let issuer = pending.configuration.settings[.issuer] ?? ""
+        let older = pending.serialized().replacingFirst("\"issuer\":\"\(issuer)\",", with: "")
+        XCTAssertFalse(older.contains("\"issuer\""), older)
+        XCTAssertEqual(try PendingAuthorization(restoring: older, configuration: pending.configuration).state, pending.state)
         let future = pending.serialized().replacingFirst("\"version\":1", with: "\"version\":2")
         XCTAssertThrowsError(try PendingAuthorization(restoring: future, configuration: pending.configuration)) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .version)

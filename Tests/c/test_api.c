@@ -1261,10 +1261,16 @@ static void test_pending_serialization(void) {
     telenorid_string_free(code);
     telenorid_callback_free(callback);
 
-    /* Refusals: another client or redirect URI, an unknown version, not JSON, missing members. */
+    /* Refusals: another issuer, client or redirect URI, an unknown version, not JSON, missing members. */
     telenorid_pending_auth *bad = SENTINEL;
     telenorid_config_builder *b = builder_with("https://id.example.com", "someone-else", REDIRECT);
     telenorid_config *other = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &other));
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_CONFIGURATION, bad, telenorid_pending_auth_restore(other, json ? json : "", &bad));
+    telenorid_config_free(other);
+    telenorid_config_builder_free(b);
+    /* Another provider, same client id and redirect URI (as an auth state's restore refuses too). */
+    b = builder_with("https://other.example.com", "tnn-example", REDIRECT);
     CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &other));
     CHECK_FAILS_UNTOUCHED(TELENORID_E_CONFIGURATION, bad, telenorid_pending_auth_restore(other, json ? json : "", &bad));
     telenorid_config_free(other);

@@ -263,7 +263,18 @@ static void test_app_to_app(void) {
         S(TELENORID_E_AUTHORIZATION_ERROR, app_callback(app_pending, state, "?error=unknown_error", NULL));
         last_oauth_error(error, sizeof error);
         CHECK_STR("unknown_error", error);
+        S(TELENORID_E_AUTHORIZATION_ERROR, app_callback(app_pending, state, "&error=unknown_error", NULL));
         S(TELENORID_E_STATE_MISMATCH, app_callback(app_pending, "218gz18yveu1ybajwh2g1h3g", "", NULL));
+        /* The seed's other form, with a "/" before the query; and another app's URI. */
+        char url2[512];
+        telenorid_app_callback *other = NULL;
+        snprintf(url2, sizeof url2, APP_CALLBACK "/?state=%s", state);
+        S(TELENORID_OK, telenorid_pending_auth_handle_app_callback(app_pending, url2, NULL, &other));
+        telenorid_app_callback_free(other);
+        other = NULL;
+        snprintf(url2, sizeof url2, "otherapp://app-callback?state=%s", state);
+        S(TELENORID_E_REDIRECT_MISMATCH, telenorid_pending_auth_handle_app_callback(app_pending, url2, NULL, &other));
+        CHECK(other == NULL);
         S(TELENORID_E_INSECURE, app_callback(app_pending, state, "&resume_uri=http%3A%2F%2F127.0.0.1%2Fx", NULL));
     }
 
@@ -273,6 +284,9 @@ static void test_app_to_app(void) {
     if (redirect) {
         S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
         S(TELENORID_OK, telenorid_client_exchange_code(backend, callback, &tokens));
+        telenorid_callback *again = NULL;
+        S(TELENORID_E_CONSUMED, telenorid_pending_auth_handle_callback(pending, redirect, &again));
+        telenorid_callback_free(again);
     }
     if (tokens) {
         check_tokens(tokens, provider.backend_id, pending);
