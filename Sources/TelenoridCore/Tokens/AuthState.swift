@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Exchanges a refresh token for new tokens; the OIDC client does it over HTTP, tests do it in memory.
 public protocol TokenRefresher: Sendable {
@@ -19,10 +18,10 @@ public final class AuthState: Sendable {
         var lastOutcome: Result<TokenSet, TelenoridError>?
     }
 
-    private let snapshot: Mutex<Snapshot>
+    private let snapshot: Locked<Snapshot>
     /// Held for the whole of a refresh round trip: the single-flight gate.
-    private let refreshGate = Mutex<Void>(())
-    private let observer = Mutex<(@Sendable () -> Void)?>(nil)
+    private let refreshGate = Locked<Bool>(false)  // the value is unused: the lock is the gate
+    private let observer = Locked<(@Sendable () -> Void)?>(nil)
     public let refresher: any TokenRefresher
     public let clock: Clock
     public let refreshMarginSeconds: Int64
@@ -32,7 +31,7 @@ public final class AuthState: Sendable {
 
     public init(tokens: TokenSet?, refresher: any TokenRefresher, clock: @escaping Clock, refreshMarginSeconds: Int64,
                 issuer: String? = nil, clientID: String? = nil) {
-        snapshot = Mutex(Snapshot(tokens: tokens))
+        snapshot = Locked(Snapshot(tokens: tokens))
         self.refresher = refresher
         self.clock = clock
         self.refreshMarginSeconds = refreshMarginSeconds
