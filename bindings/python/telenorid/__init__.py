@@ -421,39 +421,34 @@ class _Handle:
         """The C pointer without entering a call (None once closed): for tests and benchmarks only."""
         return self._native.pointer
 
-    def _call(self, function: Callable[..., int], *args: Any) -> None:
-        """``function(handle, *args)``, raising on a non-zero status."""
+    def _enter(self) -> Any:
+        """Enters a call (see the class documentation): the C pointer, counted as in flight until _leave."""
         native = self._native
-        with _lock:  # entering, as the class documentation says
+        with _lock:
             pointer = native.pointer
             if pointer is not None:
                 native.append(None)
         if pointer is None:
             self._closed()
+        return pointer
+
+    def _call(self, function: Callable[..., int], *args: Any) -> None:
+        """``function(handle, *args)``, raising on a non-zero status."""
+        pointer = self._enter()
         try:
             status = function(pointer, *args)
             if status:
                 _raise(status)  # inside the call: the error is this thread's last, read before anything else
         finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
+            _leave(self._native)
 
     def _string_call(self, function: Callable[..., int], *args: Any) -> Optional[str]:
         """``function(handle, *args, &out)``'s string (None for NULL)."""
-        native = self._native
-        with _lock:  # entering, as the class documentation says
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
+        pointer = self._enter()
         try:
             return _string_call(function, pointer, *args)
         finally:
-            native.pop()  # leaving
-            if native.pointer is None:
-                _free_if_idle(native)
+            _leave(self._native)
 
     def _closed(self) -> NoReturn:
         raise InvalidArgument(f"this {type(self).__name__} is closed")
