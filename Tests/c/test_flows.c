@@ -374,22 +374,44 @@ static telenorid_idp_response *idp_app(const telenorid_idp_request *sp_request, 
     return response;
 }
 
-static void test_idp_app_form(int pairs) {
-    telenorid_config *settings = config(provider.public_id, NULL, SP_REDIRECT, NULL);
-    telenorid_client *client = NULL;
-    telenorid_config *sp_config = NULL;
-    telenorid_auth_request *request = NULL;
-    telenorid_pending_auth *pending = NULL;
-    telenorid_idp_request *sp_request = NULL;
-    char *endpoint = NULL;
-    S(TELENORID_OK, telenorid_client_new(settings, &client));
-    S(TELENORID_OK, telenorid_client_config(client, &sp_config));
-    S(TELENORID_OK, telenorid_config_get(sp_config, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, &endpoint));
-    S(TELENORID_OK, telenorid_auth_request_new(sp_config, &request));
-    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
-    S(TELENORID_OK, telenorid_idp_request_new(pending, provider.login_host, "alice", &sp_request));
+/* The service provider's side up to its request for the IdP app: a client for the public client (after
+ * discovery), a pending request, and the IdP-app request made from it. */
+struct sp {
+    telenorid_config *settings, *config;
+    telenorid_client *client;
+    char *endpoint; /* the provider's authorization endpoint, which the IdP app knows */
+    telenorid_auth_request *authorization;
+    telenorid_pending_auth *pending;
+    telenorid_idp_request *request;
+};
 
-    telenorid_idp_response *response = sp_request && endpoint ? idp_app(sp_request, pairs, 0, endpoint) : NULL;
+static struct sp sp_start(const char *login_host, const char *user_hint) {
+    struct sp sp = {config(provider.public_id, NULL, SP_REDIRECT, NULL), NULL, NULL, NULL, NULL, NULL, NULL};
+    S(TELENORID_OK, telenorid_client_new(sp.settings, &sp.client));
+    S(TELENORID_OK, telenorid_client_config(sp.client, &sp.config));
+    S(TELENORID_OK, telenorid_config_get(sp.config, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, &sp.endpoint));
+    S(TELENORID_OK, telenorid_auth_request_new(sp.config, &sp.authorization));
+    S(TELENORID_OK, telenorid_auth_request_build(sp.authorization, &sp.pending));
+    S(TELENORID_OK, telenorid_idp_request_new(sp.pending, login_host, user_hint, &sp.request));
+    return sp;
+}
+
+static void sp_finish(struct sp *sp) {
+    telenorid_idp_request_free(sp->request);
+    telenorid_string_free(sp->endpoint);
+    telenorid_pending_auth_free(sp->pending);
+    telenorid_auth_request_free(sp->authorization);
+    telenorid_config_free(sp->config);
+    telenorid_client_free(sp->client);
+    telenorid_config_free(sp->settings);
+}
+
+static void test_idp_app_form(int pairs) {
+    struct sp sp = sp_start(provider.login_host, "alice");
+    telenorid_client *client = sp.client;
+    telenorid_pending_auth *pending = sp.pending;
+
+    telenorid_idp_response *response = sp.request && sp.endpoint ? idp_app(sp.request, pairs, 0, sp.endpoint) : NULL;
     CHECK(response != NULL);
     telenorid_callback *callback = NULL;
     telenorid_auth_state *tokens = NULL;
@@ -430,32 +452,16 @@ static void test_idp_app_form(int pairs) {
     telenorid_auth_state_free(tokens);
     telenorid_callback_free(callback);
     telenorid_idp_response_free(response);
-    telenorid_idp_request_free(sp_request);
-    telenorid_string_free(endpoint);
-    telenorid_pending_auth_free(pending);
-    telenorid_auth_request_free(request);
-    telenorid_config_free(sp_config);
-    telenorid_client_free(client);
-    telenorid_config_free(settings);
+    sp_finish(&sp);
 }
 
 /* The user refuses consent at the provider: the IdP app answers with the error, which the SP receives
  * as the provider's own words. */
 static void test_idp_app_refusal(void) {
-    telenorid_config *settings = config(provider.public_id, NULL, SP_REDIRECT, NULL);
-    telenorid_client *client = NULL;
-    telenorid_config *sp_config = NULL;
-    telenorid_auth_request *request = NULL;
-    telenorid_pending_auth *pending = NULL;
-    telenorid_idp_request *sp_request = NULL;
-    char *endpoint = NULL, *answer = NULL, error[64] = "";
-    S(TELENORID_OK, telenorid_client_new(settings, &client));
-    S(TELENORID_OK, telenorid_client_config(client, &sp_config));
-    S(TELENORID_OK, telenorid_config_get(sp_config, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT, &endpoint));
-    S(TELENORID_OK, telenorid_auth_request_new(sp_config, &request));
-    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
-    S(TELENORID_OK, telenorid_idp_request_new(pending, NULL, NULL, &sp_request));
-    telenorid_idp_response *response = sp_request && endpoint ? idp_app(sp_request, 0, 1, endpoint) : NULL;
+    struct sp sp = sp_start(NULL, NULL);
+    telenorid_pending_auth *pending = sp.pending;
+    char *answer = NULL, error[64] = "";
+    telenorid_idp_response *response = sp.request && sp.endpoint ? idp_app(sp.request, 0, 1, sp.endpoint) : NULL;
     if (response) S(TELENORID_OK, telenorid_idp_response_url(response, &answer));
     telenorid_callback *callback = NULL;
     if (answer) {
@@ -466,13 +472,7 @@ static void test_idp_app_refusal(void) {
     CHECK(callback == NULL);
     telenorid_string_free(answer);
     telenorid_idp_response_free(response);
-    telenorid_idp_request_free(sp_request);
-    telenorid_string_free(endpoint);
-    telenorid_pending_auth_free(pending);
-    telenorid_auth_request_free(request);
-    telenorid_config_free(sp_config);
-    telenorid_client_free(client);
-    telenorid_config_free(settings);
+    sp_finish(&sp);
 }
 
 /* ------------------------------------------------------------------------------------------------
