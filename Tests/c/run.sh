@@ -73,31 +73,21 @@ fi
 [ -x "$out/test_dlopen" ] && step "test_dlopen" "$out/test_dlopen" "$PWD/$lib/libtelenorid.so.0"
 [ -x "$out/test_api_asan" ] && step "test_api under ASan/UBSan" env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$out/test_api_asan"
-if [ -x "$out/test_idp_app" ]; then
-    command -v valgrind >/dev/null && step "test_idp_app under valgrind" valgrind --leak-check=full \
-        --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=1 "$out/test_idp_app"
-    step "test_idp_app" "$out/test_idp_app"
-fi
-[ -x "$out/test_idp_app_asan" ] && step "test_idp_app under ASan/UBSan" env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$out/test_idp_app_asan"
-
-if [ -x "$out/test_line_auth" ]; then
-    command -v valgrind >/dev/null && step "test_line_auth under valgrind" valgrind --leak-check=full \
-        --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=1 "$out/test_line_auth"
-    step "test_line_auth" "$out/test_line_auth"
-fi
-[ -x "$out/test_line_auth_asan" ] && step "test_line_auth under ASan/UBSan" \
-    env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$out/test_line_auth_asan"
-
-if [ -x "$out/test_flows" ]; then
-    command -v valgrind >/dev/null && step "test_flows under valgrind" valgrind --leak-check=full \
-        --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=1 "$out/test_flows"
-    step "test_flows" "$out/test_flows"
-fi
-[ -x "$out/test_flows_asan" ] && step "test_flows under ASan/UBSan" \
-    env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$out/test_flows_asan"
+# Each of these three: under valgrind (when installed), plain, then its ASan/UBSan build.
+three_ways() { # three_ways NAME
+    local name=$1
+    if [ -x "$out/$name" ]; then
+        command -v valgrind >/dev/null && step "$name under valgrind" valgrind --leak-check=full \
+            --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=1 "$out/$name"
+        step "$name" "$out/$name"
+    fi
+    [ -x "$out/${name}_asan" ] && step "$name under ASan/UBSan" \
+        env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        "$out/${name}_asan"
+}
+three_ways test_idp_app
+three_ways test_line_auth
+three_ways test_flows
 
 step "make install + pkg-config" bash Tests/c/test_install.sh
 step "examples against the provider" python3 Tests/c/test_examples.py
