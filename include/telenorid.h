@@ -92,10 +92,22 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_NOT_SIGNED_IN        22  /* the auth state holds no usable authorization */
 #define TELENORID_E_LINE_AUTH_UNAVAILABLE 23 /* line authentication can't run here: not on cellular
                                                 (socket hook said so) or no aloha_url configured */
+#define TELENORID_E_CLIENT_REJECTED      24  /* the provider refused the client itself (invalid_client,
+                                                unauthorized_client): a mistyped or rotated secret, a
+                                                revoked key. The user stays signed in */
+#define TELENORID_E_TEMPORARILY_UNAVAILABLE 25 /* HTTP 5xx or 429 (or a redirect where an OAuth answer was
+                                                expected), whatever OAuth `error` it carried: no verdict,
+                                                try again later (see telenorid_error_retry_after) */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */
 const char *telenorid_status_str(telenorid_status status);
+
+/* 1 when a failure with this status may pass on its own, so the same call may succeed later with nothing
+ * changed: TELENORID_E_TIMEOUT, _NETWORK, _TLS (a captive portal, a clock that is off) and
+ * _TEMPORARILY_UNAVAILABLE. 0 for every other status, TELENORID_OK and codes this version does not know.
+ * The one rule for every host and binding: ask it rather than keeping a copy. Any thread. */
+int32_t telenorid_status_is_transient(telenorid_status status);
 
 /* ------------------------------------------------------------------------------------------------
  * Error detail: a thread-local "last error", copied out on request.
@@ -127,6 +139,11 @@ const char *telenorid_error_oauth_uri(const telenorid_error *error);
 
 /* The HTTP status of the response the error came from, or 0 when there was none. */
 int32_t telenorid_error_http_status(const telenorid_error *error);
+
+/* Seconds the server asked to wait before trying again (the `Retry-After` of a 429 or 503 answer, RFC 9110
+ * §10.2.3, as delta-seconds or an HTTP-date; a date in the past gives 0), or -1 when it did not say, said
+ * more than a day, or the error did not come from such an answer. */
+int64_t telenorid_error_retry_after(const telenorid_error *error);
 
 /* Frees an error copy. NULL is a no-op. */
 void telenorid_error_free(telenorid_error *error);
@@ -471,10 +488,23 @@ telenorid_status telenorid_client_exchange_code(telenorid_client *client, const 
                                                 telenorid_auth_state **out);
 
 /* An access token valid for at least the configured margin (refresh_margin_s, default 60 s),
- * refreshing first when needed. When the provider refuses the refresh token (invalid_grant, ...), the
- * state becomes signed out and the call fails with TELENORID_E_AUTHORIZATION_LOST; a network failure
- * or a 5xx leaves the state as it was and fails with that error (TELENORID_E_NETWORK, ...). A
- * signed-out state gives TELENORID_E_NOT_SIGNED_IN. */
+ * refreshing first when needed (or when the host reported the current one rejected, see
+ * telenorid_auth_state_access_token_rejected). How a failed refresh is judged:
+ *  - the provider refused the grant: a 4xx with `invalid_grant`, or a 400 or 401 whose body is empty, HTML
+ *    or not an OAuth error (some providers answer a dead refresh token so): the state becomes signed out,
+ *    the change callback runs once, and the call fails with TELENORID_E_AUTHORIZATION_LOST;
+ *  - the provider refused the client (`invalid_client`, `unauthorized_client`): TELENORID_E_CLIENT_REJECTED,
+ *    the state keeps its tokens (fix the client's credentials and every user carries on), no callback;
+ *  - HTTP 5xx, 429 or 3xx, whatever OAuth `error` the body holds: TELENORID_E_TEMPORARILY_UNAVAILABLE
+ *    (with Retry-After, see telenorid_error_retry_after), and the network's own failures
+ *    (TELENORID_E_NETWORK, ...): the state as it was, no callback (telenorid_status_is_transient says 1);
+ *  - any other OAuth error (`access_denied`, `invalid_scope`, ...): TELENORID_E_AUTHORIZATION_ERROR, the
+ *    state as it was.
+ * A signed-out state gives TELENORID_E_NOT_SIGNED_IN. When the state is signed out (revoke, or another
+ * process through a bound file) while a refresh is in flight, the sign-out wins: the refresh's tokens are
+ * neither kept nor announced, they are revoked at the provider (best effort), and every thread waiting for
+ * that refresh gets TELENORID_E_NOT_SIGNED_IN. Only `Bearer` tokens are accepted (RFC 6749 §7.1: a client
+ * must not use a token type it does not understand): any other token_type is TELENORID_E_INVALID_RESPONSE. */
 telenorid_status telenorid_auth_state_fresh_access_token(telenorid_auth_state *state, char **out);
 
 /* Refreshes now, whatever the expiry, with the same outcomes as above. A refresh token that comes back
@@ -492,11 +522,31 @@ telenorid_status telenorid_auth_state_get(const telenorid_auth_state *state, tel
 telenorid_status telenorid_auth_state_expires_at(const telenorid_auth_state *state, int64_t *out);
 
 /* Fetches the userinfo claims with a fresh access token, as a JSON object. A signed (application/jwt)
- * response is verified first; its `sub` must be the ID token's. */
+ * response is verified first; its `sub` must be the ID token's. A 401 (RFC 6750 §3: `WWW-Authenticate:
+ * Bearer error="invalid_token"`, or no body at all) for a token the state thought valid refreshes once and
+ * asks again; a refused refresh signs out as above (TELENORID_E_AUTHORIZATION_LOST); a second 401 is
+ * TELENORID_E_AUTHORIZATION_ERROR with HTTP status 401 and does not sign out. */
 telenorid_status telenorid_auth_state_userinfo(telenorid_auth_state *state, char **out);
 
-/* Revokes the refresh token (or, without one, the access token) at the provider (RFC 7009), then signs
- * the state out. */
+/* "Is my grant still alive?", e.g. when an app comes back to the foreground. Asks the userinfo endpoint
+ * with the current access token, which rotates nothing, and refreshes only when it must: the access token
+ * expired or was refused, userinfo answered 403, or the provider has no userinfo endpoint. TELENORID_OK
+ * when alive; TELENORID_E_AUTHORIZATION_LOST (now signed out) when the provider refused the grant;
+ * TELENORID_E_NOT_SIGNED_IN when the state was signed out already; transient failures as they are, with
+ * the state unchanged. Any thread; blocks on the network. */
+telenorid_status telenorid_auth_state_check(telenorid_auth_state *state);
+
+/* Tells the state that a resource server refused `access_token` with 401 (the host's own API call), so
+ * that the next telenorid_auth_state_fresh_access_token() refreshes instead of handing it out again
+ * (AppAuth's needsTokenRefresh). `access_token` NULL means the current one; a token the state no longer
+ * holds (already refreshed by another thread) changes nothing, so late reports cause no extra refresh.
+ * Makes no network call. Any thread. */
+telenorid_status telenorid_auth_state_access_token_rejected(telenorid_auth_state *state, const char *access_token);
+
+/* Signs the state out, then revokes the refresh token (or, without one, the access token) at the provider
+ * (RFC 7009). Signing out first means a refresh in flight cannot bring the grant back. When the revocation
+ * fails, its error is returned and the state stays signed out (the user asked to be). A signed-out state
+ * gives TELENORID_E_NOT_SIGNED_IN. The change callback runs once. */
 telenorid_status telenorid_auth_state_revoke(telenorid_auth_state *state);
 
 /* The RP-initiated logout URL to open in the browser, with id_token_hint, client_id and, when given,
@@ -513,6 +563,24 @@ telenorid_status telenorid_auth_state_serialize(const telenorid_auth_state *stat
  * TELENORID_E_CONFIGURATION when it was saved for another issuer or client id. */
 telenorid_status telenorid_auth_state_restore(telenorid_client *client, const char *json,
                                               telenorid_auth_state **out);
+
+/* Keeps the state in the file at `path` from now on, for hosts where several processes share one
+ * sign-in (an app and its widget or extension, two runs of a command). The file is written now and after
+ * every change; it is created with mode 0600 and replaced atomically (a new file renamed over it), and a
+ * companion file "<path>.lock" is created beside it for the lock. Every refresh holds an exclusive
+ * flock() on that lock file, reads the file first and uses a refresh another process already made
+ * instead of redeeming the same refresh token twice (providers that rotate refresh tokens revoke the
+ * whole grant when one is reused, RFC 9700 §4.14.2). A sign-out by another process is seen at the next
+ * refresh. The directory must exist. TELENORID_E_CONFIGURATION when the file cannot be written (the
+ * message names the system's reason). Any thread. */
+telenorid_status telenorid_auth_state_bind_file(telenorid_auth_state *state, const char *path);
+
+/* The state kept in the file at `path`, bound to it as telenorid_auth_state_bind_file() does: signed out
+ * when the file does not exist yet (it is then created), so a host opens the same file at every start and
+ * signs in when telenorid_auth_state_is_signed_in() says 0. Errors as telenorid_auth_state_restore(), and
+ * TELENORID_E_CONFIGURATION when the file cannot be read or written. */
+telenorid_status telenorid_auth_state_open_file(telenorid_client *client, const char *path,
+                                                telenorid_auth_state **out);
 
 /* Called after every change the host must persist (a refresh, a rotation, a sign-out), on the thread
  * that made the change, after the state's locks are released, so the callback may call back into the

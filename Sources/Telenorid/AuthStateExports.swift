@@ -75,22 +75,31 @@ public func telenorid_auth_state_userinfo(_ state: OpaquePointer?,
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(state, as: AuthStateHandle.self, "state")
         let out = try outPointer(out)
-        let claims = try handle.client.userinfo(try handle.state.freshTokens())
-        try writeString(JSON.serialize(.object(claims)), to: out)
+        try writeString(JSON.serialize(.object(try handle.session.userinfo())), to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_check(_ state: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        try borrow(state, as: AuthStateHandle.self, "state").session.checkAlive()
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_access_token_rejected(_ state: OpaquePointer?,
+                                                       _ accessToken: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let token = try optionalInputString(accessToken, "access_token").map { SecretBytes(Array($0.utf8)) }
+        handle.state.accessTokenRejected(token)
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_revoke(_ state: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
-        guard let tokens = handle.state.tokens else { throw TelenoridError(.notSignedIn, "not signed in") }
-        if let refresh = tokens.refreshToken {
-            try handle.client.revoke(refresh, hint: "refresh_token")
-        } else {
-            try handle.client.revoke(tokens.accessToken, hint: "access_token")
-        }
-        handle.state.signOut()
+        try borrow(state, as: AuthStateHandle.self, "state").state.revoke()
     }
 }
 
@@ -103,9 +112,7 @@ public func telenorid_auth_state_end_session_url(_ state: OpaquePointer?, _ post
         let redirect = try optionalInputString(postLogoutRedirectURI, "post_logout_redirect_uri")
         let stateValue = try optionalInputString(logoutState, "logout_state")
         let out = try outPointer(out)
-        let url = try handle.client.endSessionURL(idTokenHint: handle.state.tokens?.idToken,
-                                                  postLogoutRedirectURI: redirect, state: stateValue)
-        try writeString(url, to: out)
+        try writeString(try handle.session.endSessionURL(postLogoutRedirectURI: redirect, logoutState: stateValue), to: out)
     }
 }
 
@@ -127,6 +134,25 @@ public func telenorid_auth_state_restore(_ client: OpaquePointer?, _ json: Unsaf
         let out = try outPointer(out)
         let state = try clientHandle.client.restoreAuthState(text)
         out.pointee = retainedHandle(AuthStateHandle(state, client: clientHandle.client))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_open_file(_ client: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
+        let file = try AuthStateFile(path: try inputString(path, "path"))
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(AuthStateHandle(try clientHandle.client.openAuthState(file), client: clientHandle.client))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_state_bind_file(_ state: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        try handle.state.bind(to: try AuthStateFile(path: try inputString(path, "path")))
     }
 }
 

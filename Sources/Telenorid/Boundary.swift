@@ -42,7 +42,14 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .authorizationLost: TELENORID_E_AUTHORIZATION_LOST
     case .notSignedIn: TELENORID_E_NOT_SIGNED_IN
     case .lineAuthUnavailable: TELENORID_E_LINE_AUTH_UNAVAILABLE
+    case .clientRejected: TELENORID_E_CLIENT_REJECTED
+    case .temporarilyUnavailable: TELENORID_E_TEMPORARILY_UNAVAILABLE
     }
+}
+
+/// The kind a status code reports, for rules the core keeps per kind; nil for OK and unknown codes.
+func errorKind(_ status: telenorid_status) -> TelenoridError.Kind? {
+    TelenoridError.Kind.allCases.first { statusCode($0) == status }
 }
 
 // MARK: Strings in

@@ -72,12 +72,9 @@ final class ClientHandle: Handle {
 }
 
 final class AuthStateHandle: Handle {
-    let state: AuthState
-    let client: OIDCClient
-    init(_ state: AuthState, client: OIDCClient) {
-        self.state = state
-        self.client = client
-    }
+    let session: Session
+    var state: AuthState { session.state }
+    init(_ state: AuthState, client: OIDCClient) { session = Session(state: state, client: client) }
 }
 
 final class LineAuthHandle: Handle {

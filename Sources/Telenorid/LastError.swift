@@ -39,6 +39,7 @@ enum LastError {
 final class ErrorHandle: Handle {
     let status: telenorid_status
     let httpStatus: Int32
+    let retryAfter: Int64
     let message: UnsafeMutablePointer<CChar>?
     let oauthError: UnsafeMutablePointer<CChar>?
     let oauthDescription: UnsafeMutablePointer<CChar>?
@@ -54,6 +55,7 @@ final class ErrorHandle: Handle {
         }
         status = statusCode(error.kind)
         httpStatus = error.httpStatus.flatMap { Int32(exactly: $0) } ?? 0
+        retryAfter = error.retryAfterSeconds ?? -1
         message = copy(error.message)
         oauthError = copy(error.oauthError)
         oauthDescription = copy(error.oauthErrorDescription)

@@ -33,6 +33,8 @@ enum StaticCStrings {
         "authorization lost",
         "not signed in",
         "line authentication unavailable",
+        "client rejected",
+        "temporarily unavailable",
     ]
 
     static func status(_ status: telenorid_status) -> UnsafePointer<CChar> {

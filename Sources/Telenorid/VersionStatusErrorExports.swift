@@ -19,6 +19,11 @@ public func telenorid_status_str(_ status: telenorid_status) -> UnsafePointer<CC
 }
 
 @c @implementation
+public func telenorid_status_is_transient(_ status: telenorid_status) -> Int32 {
+    errorKind(status)?.isTransient == true ? 1 : 0
+}
+
+@c @implementation
 public func telenorid_error_last() -> OpaquePointer? {
     guard let error = LastError.current else { return nil }
     return retainedHandle(ErrorHandle(error))
@@ -53,6 +58,11 @@ public func telenorid_error_oauth_uri(_ error: OpaquePointer?) -> UnsafePointer<
 @c @implementation
 public func telenorid_error_http_status(_ error: OpaquePointer?) -> Int32 {
     (try? borrow(error, as: ErrorHandle.self, "error"))?.httpStatus ?? 0
+}
+
+@c @implementation
+public func telenorid_error_retry_after(_ error: OpaquePointer?) -> Int64 {
+    (try? borrow(error, as: ErrorHandle.self, "error"))?.retryAfter ?? -1
 }
 
 @c @implementation

@@ -5,9 +5,15 @@ import XCTest
 
 /// A provider stand-in for what a real one can't be made to do on cue: count refreshes, rotate, fail.
 final class ScriptedRefresher: TokenRefresher, Sendable {
-    enum Behaviour: Sendable { case rotate, keepRefreshToken, lose(String), transient }
+    enum Behaviour: Sendable {
+        case rotate, keepRefreshToken, lose(String), transient
+        /// The token endpoint answers this, judged as the OIDC client judges it.
+        case answer(HTTPResponse)
+    }
     let behaviour = Mutex<Behaviour>(.rotate)
     let calls = Atomic<Int>(0)
+    /// Refresh tokens revoked through `revokeGrant`.
+    let revoked = Mutex<[String]>([])
     let delayMicroseconds = Atomic<UInt32>(0)
     let clock: Clock
     init(clock: @escaping Clock) { self.clock = clock }
@@ -17,7 +23,9 @@ final class ScriptedRefresher: TokenRefresher, Sendable {
         usleep(delayMicroseconds.load(ordering: .relaxed))
         switch behaviour.withLock({ $0 }) {
         case .lose(let code):
-            throw TelenoridError(.authorizationError, "refused", oauthError: code, httpStatus: 400)
+            throw OIDCClient.refreshVerdict(TelenoridError(.authorizationError, "refused", oauthError: code, httpStatus: 400))
+        case .answer(let response):
+            throw OIDCClient.refreshVerdict(OAuthErrorResponse.error(from: response, during: "refresh", now: clock()))
         case .transient:
             throw TelenoridError(.network, "connection refused")
         case .rotate, .keepRefreshToken:
@@ -28,6 +36,10 @@ final class ScriptedRefresher: TokenRefresher, Sendable {
             if rotate { next.refreshToken = SecretBytes(Array("refresh-\(call)".utf8)) }
             return next
         }
+    }
+
+    func revokeGrant(_ tokens: TokenSet) throws(TelenoridError) {
+        revoked.withLock { $0.append(tokens.refreshToken?.string ?? tokens.accessToken.string) }
     }
 }
 

@@ -79,7 +79,7 @@ final class DiscoveryCacheTests: XCTestCase {
         }(), "nothing cached yet: the outage is reported")
         _ = try client.discover()
         time.now.store(1_800_000_000 + 2 * OIDCClient.metadataLifetime, ordering: .relaxed)
-        for transient in [TelenoridError(.timeout, "timed out"), TelenoridError(.httpStatus, "unavailable", httpStatus: 503)] {
+        for transient in [TelenoridError(.timeout, "timed out"), TelenoridError(.temporarilyUnavailable, "unavailable", httpStatus: 503)] {
             server.failure.withLock { $0 = transient }
             XCTAssertEqual(try client.discover().tokenEndpoint, "https://id.example.com/o/token/")
         }

@@ -21,6 +21,12 @@ public final class AuthorizationResponse: Sendable {
     public func markExchanged() -> Bool {
         exchanged.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
+
+    /// Gives the code back after an exchange whose request never left this machine, so it may be tried
+    /// again: the provider cannot have seen it.
+    public func unmarkExchanged() {
+        exchanged.store(false, ordering: .releasing)
+    }
 }
 
 extension PendingAuthorization {
@@ -45,6 +51,10 @@ extension PendingAuthorization {
         }
         guard let code = parameters["code"], !code.isEmpty else {
             throw TelenoridError(.malformed, "the callback carries neither code nor error")
+        }
+        // A "%00" in the code would be cut short on its way through C: refused before the request is used up.
+        guard !code.utf8.contains(0) else {
+            throw TelenoridError(.malformed, "the callback's code holds a NUL character")
         }
         guard consume() else {
             throw TelenoridError(.consumed, "this authorization request was already answered")

@@ -56,7 +56,7 @@ public final class OIDCClient: Sendable {
         let urls = try ProviderMetadata.discoveryURLs(issuer: issuer)
         let response = try transport.send(HTTPRequest(url: urls.openid, headers: [("Accept", "application/json")]))
         guard response.status == 200 else {
-            throw TelenoridError(.httpStatus, "discovery at \(urls.openid) answered HTTP \(response.status)", httpStatus: response.status)
+            throw OAuthErrorResponse.unexpectedStatus(response, "discovery at \(urls.openid) answered HTTP \(response.status)", now: clock())
         }
         var metadata = try ProviderMetadata(json: response.body, expectedIssuer: issuer)
         // RFC 8414 is consulted only for what OIDC left out; its absence is normal.
@@ -114,7 +114,7 @@ public final class OIDCClient: Sendable {
     func tokenRequest(_ grant: FormParameters, to url: String, during what: String) throws(TelenoridError) -> TokenResponse {
         let request = try authenticatedRequest(url: url, parameters: grant)
         let response = try transport.send(request)
-        return try TokenResponse(OAuthErrorResponse.jsonObject(from: response, during: what))
+        return try TokenResponse(OAuthErrorResponse.jsonObject(from: response, during: what, now: clock()))
     }
 
     /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
@@ -139,7 +139,14 @@ public final class OIDCClient: Sendable {
         guard callback.markExchanged() else {
             throw TelenoridError(.consumed, "this callback's code was already exchanged")
         }
-        let response = try tokenRequest(grant, to: tokenURL, during: "code exchange")
+        let response: TokenResponse
+        do {
+            response = try tokenRequest(grant, to: tokenURL, during: "code exchange")
+        } catch {
+            // A request that never left leaves the code unseen by the provider: the host may try again.
+            if error.requestNotSent { callback.unmarkExchanged() }
+            throw error
+        }
         let now = clock()
         var claims: JSONObject? = nil
         if let idToken = response.idToken {
@@ -157,7 +164,8 @@ public final class OIDCClient: Sendable {
     // MARK: Userinfo, revocation, logout
 
     /// The userinfo response as JSON claims; a signed (application/jwt) response is verified first. Its
-    /// `sub` must be the ID token's (OIDC Core §5.3.2).
+    /// `sub` must be the ID token's (OIDC Core §5.3.2). A refused access token is `.authorizationError`
+    /// with HTTP status 401 (or 403) and the challenge's `error` (RFC 6750 §3), for the auth state to act on.
     public func userinfo(_ tokens: TokenSet) throws(TelenoridError) -> JSONObject {
         let url = try endpoint(.userinfoEndpoint)
         let response = try transport.send(HTTPRequest(url: url, headers: [
@@ -167,12 +175,9 @@ public final class OIDCClient: Sendable {
         if response.status == 200 && response.contentType == "application/jwt" {
             claims = try verifySignedUserinfo(String(decoding: response.body, as: UTF8.self))
         } else if response.status == 401 || response.status == 403 {
-            // RFC 6750 §3: the error is in WWW-Authenticate, not the body.
-            let header = response.header("www-authenticate") ?? ""
-            throw TelenoridError(.authorizationError, "userinfo refused the access token: HTTP \(response.status) \(header)",
-                                 oauthError: header.utf8.split(separator: UInt8(ascii: "\"")).contains { $0.elementsEqual("invalid_token".utf8) } ? "invalid_token" : nil, httpStatus: response.status)
+            throw OIDCClient.refusedToken(response, during: "userinfo")
         } else {
-            claims = try OAuthErrorResponse.jsonObject(from: response, during: "userinfo")
+            claims = try OAuthErrorResponse.jsonObject(from: response, during: "userinfo", now: clock())
         }
         guard let sub = claims["sub"]?.stringValue else {
             throw TelenoridError(.invalidResponse, "userinfo has no sub")
@@ -183,6 +188,20 @@ public final class OIDCClient: Sendable {
         return claims
     }
 
+    /// RFC 6750 §3: a resource server puts its error in WWW-Authenticate, not the body; a bodyless 401
+    /// without a challenge refuses the token all the same.
+    static func refusedToken(_ response: HTTPResponse, during what: String) -> TelenoridError {
+        let challenge = response.header("www-authenticate").flatMap { value in
+            AuthenticationChallenge.parse(value).first { $0.scheme == "bearer" }
+        }
+        let code = challenge?.parameter("error")
+        let description = challenge?.parameter("error_description")
+        return TelenoridError(.authorizationError,
+                              "\(what) refused the access token: HTTP \(response.status)\(code.map { " \($0)" } ?? "")",
+                              oauthError: code, oauthErrorDescription: description,
+                              oauthErrorURI: challenge?.parameter("error_uri"), httpStatus: response.status)
+    }
+
     /// Revokes a token (RFC 7009). The provider answers 200 also for tokens it no longer knows.
     public func revoke(_ token: SecretBytes, hint: String?) throws(TelenoridError) {
         let url = try endpoint(.revocationEndpoint)
@@ -190,7 +209,7 @@ public final class OIDCClient: Sendable {
         try parameters.append("token", token.string)
         if let hint { try parameters.append("token_type_hint", hint) }
         let response = try transport.send(try authenticatedRequest(url: url, parameters: parameters))
-        guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, during: "revocation") }
+        guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, during: "revocation", now: clock()) }
     }
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2) to open in the browser.
@@ -215,7 +234,12 @@ extension OIDCClient: TokenRefresher {
         var grant = FormParameters()
         try grant.append("grant_type", "refresh_token")
         try grant.append("refresh_token", refreshToken.string)
-        let response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), during: "refresh")
+        let response: TokenResponse
+        do {
+            response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), during: "refresh")
+        } catch {
+            throw OIDCClient.refreshVerdict(error)
+        }
         var claims: JSONObject? = nil
         if let idToken = response.idToken {
             claims = try validateIDToken(idToken, expectations: .init(nonce: nil, maxAge: nil, accessToken: response.accessToken,
@@ -223,9 +247,37 @@ extension OIDCClient: TokenRefresher {
         }
         return TokenSet(response: response, idTokenClaims: claims, receivedAt: clock(), previous: tokens)
     }
+
+    /// Revoking the refresh token ends the grant (RFC 7009 §2.1); without one, the access token is all
+    /// there is to revoke.
+    public func revokeGrant(_ tokens: TokenSet) throws(TelenoridError) {
+        if let refreshToken = tokens.refreshToken {
+            try revoke(refreshToken, hint: "refresh_token")
+        } else {
+            try revoke(tokens.accessToken, hint: "access_token")
+        }
+    }
 }
 
 extension OIDCClient {
+    /// Whether a failed refresh means the grant is gone. Only the token endpoint's own 4xx answers judge
+    /// it (5xx, 429 and 3xx are `.temporarilyUnavailable` by then; the client's own rejection is
+    /// `.clientRejected`): `invalid_grant`, or a 400/401 without an OAuth error at all (glewlwyd answers a
+    /// dead refresh token with a bodyless 400). Anything else leaves the grant as it was.
+    static func refreshVerdict(_ error: TelenoridError) -> TelenoridError {
+        let refused: Bool
+        switch error.kind {
+        case .authorizationError: refused = error.oauthError == "invalid_grant"
+        case .httpStatus: refused = error.httpStatus == 400 || error.httpStatus == 401
+        default: refused = false
+        }
+        guard refused else { return error }
+        var lost = error
+        lost.kind = .authorizationLost
+        lost.message = "signed out: the provider refused the refresh token: \(error.message)"
+        return lost
+    }
+
     /// An auth state from `AuthState.serialized()`, refreshing through this client.
     public func restoreAuthState(_ text: String) throws(TelenoridError) -> AuthState {
         let saved = try AuthState.tokens(fromSerialized: text)
@@ -237,5 +289,15 @@ extension OIDCClient {
         return AuthState(tokens: saved.tokens, refresher: self, clock: clock,
                          refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
                          clientID: configuration.clientID)
+    }
+
+    /// The auth state kept in `store`, bound to it: signed out when the store holds nothing yet.
+    public func openAuthState(_ store: any AuthStateStore) throws(TelenoridError) -> AuthState {
+        let text = try store.withExclusiveAccess { () throws(TelenoridError) in try store.load() }
+        let state = try text.map { text throws(TelenoridError) in try restoreAuthState(text) }
+            ?? AuthState(tokens: nil, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
+                         issuer: configuration.settings[.issuer], clientID: configuration.clientID)
+        try state.bind(to: store)
+        return state
     }
 }

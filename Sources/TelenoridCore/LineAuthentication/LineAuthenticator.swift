@@ -79,7 +79,7 @@ public final class LineAuthenticator: Sendable {
         // 1. Prepare, with a log id unique to this exchange.
         let prepare = try get(policy.prepareURL(logID: try AlohaPolicy.logID()))
         guard prepare.status == 200 else {
-            throw TelenoridError(.httpStatus, "Aloha prepare answered HTTP \(prepare.status)", httpStatus: prepare.status)
+            throw OAuthErrorResponse.unexpectedStatus(prepare, "Aloha prepare answered HTTP \(prepare.status)", now: clock())
         }
         // 2-3. The inject request, over plain http: the operator's network marks it with the line.
         let inject = try get(try policy.injectURL(try AlohaMessages.injectPath(fromPrepare: prepare.body)), plain: true)
@@ -92,7 +92,7 @@ public final class LineAuthenticator: Sendable {
             throw TelenoridError(.invalidResponse, "Aloha redirected a second time; only one redirect is followed", httpStatus: final.status)
         }
         guard final.status == 200 else {
-            throw TelenoridError(.httpStatus, "Aloha session request answered HTTP \(final.status)", httpStatus: final.status)
+            throw OAuthErrorResponse.unexpectedStatus(final, "Aloha session request answered HTTP \(final.status)", now: clock())
         }
         // 6. The session id and how many seconds it is valid.
         let (uuid, seconds) = try AlohaMessages.session(from: final.body)

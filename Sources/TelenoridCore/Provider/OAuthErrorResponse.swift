@@ -1,23 +1,54 @@
-/// Turns a token-endpoint-style error response (RFC 6749 §5.2) into the core's error, keeping the
-/// provider's `error`, `error_description`, `error_uri` and the HTTP status.
+/// Turns an HTTP answer that is not the success a call expected into the core's error, keeping the
+/// provider's `error`, `error_description`, `error_uri` (RFC 6749 §5.2), the HTTP status and any
+/// `Retry-After`. The status decides before the body does: an OAuth error is a verdict only on a 4xx.
 enum OAuthErrorResponse {
-    static func error(from response: HTTPResponse, during what: String) -> TelenoridError {
+    static func error(from response: HTTPResponse, during what: String, now: Int64) -> TelenoridError {
         let object = try? JSON.parse(response.body, limits: JSONLimits(maxDepth: 8)).objectValue
-        guard let code = object?["error"]?.stringValue else {
-            // Empty, HTML or otherwise not an OAuth error: the status is all there is to go on.
-            let kind: TelenoridError.Kind = response.status >= 300 ? .httpStatus : .invalidResponse
-            return TelenoridError(kind, "\(what): HTTP \(response.status) without an OAuth error", httpStatus: response.status)
-        }
+        let code = object?["error"]?.stringValue
         let description = object?["error_description"]?.stringValue
-        return TelenoridError(.authorizationError,
-                              "\(what): \(code)\(description.map { " (\($0))" } ?? "")",
-                              oauthError: code, oauthErrorDescription: description,
-                              oauthErrorURI: object?["error_uri"]?.stringValue, httpStatus: response.status)
+        let kind: TelenoridError.Kind
+        if isNoVerdict(response.status) {
+            kind = .temporarilyUnavailable
+        } else if let code {
+            kind = (400..<500).contains(response.status) && clientErrors.contains(code) ? .clientRejected : .authorizationError
+        } else {
+            // Empty, HTML or otherwise not an OAuth error: the status is all there is to go on.
+            kind = response.status >= 300 ? .httpStatus : .invalidResponse
+        }
+        let detail = code.map { " \($0)\(description.map { " (\($0))" } ?? "")" } ?? " without an OAuth error"
+        var error = TelenoridError(kind, "\(what): HTTP \(response.status)\(detail)", oauthError: code,
+                                   oauthErrorDescription: description, oauthErrorURI: object?["error_uri"]?.stringValue,
+                                   httpStatus: response.status)
+        error.retryAfterSeconds = retryAfter(response, now: now)
+        return error
+    }
+
+    /// For answers that carry no OAuth error by design (discovery, key sets): 5xx and 429 may pass, any
+    /// other status is the server's considered answer.
+    static func unexpectedStatus(_ response: HTTPResponse, _ message: String, now: Int64) -> TelenoridError {
+        let passing = response.status >= 500 || response.status == 429
+        var error = TelenoridError(passing ? .temporarilyUnavailable : .httpStatus, message, httpStatus: response.status)
+        error.retryAfterSeconds = retryAfter(response, now: now)
+        return error
+    }
+
+    /// RFC 6749 §5.2's errors about the client rather than the grant.
+    private static let clientErrors: Set<String> = ["invalid_client", "unauthorized_client"]
+
+    /// 5xx and 429 are the server's trouble, and a 3xx where an OAuth endpoint must answer directly is
+    /// something in front of it (a captive portal, a misrouted gateway): none of them judges the request.
+    private static func isNoVerdict(_ status: Int) -> Bool {
+        status >= 500 || status == 429 || (300..<400).contains(status)
+    }
+
+    private static func retryAfter(_ response: HTTPResponse, now: Int64) -> Int64? {
+        guard response.status == 429 || response.status == 503, let value = response.header("retry-after") else { return nil }
+        return RetryAfter.seconds(value, now: now)
     }
 
     /// A successful answer's JSON object, or the error that says why it isn't one.
-    static func jsonObject(from response: HTTPResponse, during what: String) throws(TelenoridError) -> JSONObject {
-        guard response.status == 200 else { throw error(from: response, during: what) }
+    static func jsonObject(from response: HTTPResponse, during what: String, now: Int64) throws(TelenoridError) -> JSONObject {
+        guard response.status == 200 else { throw error(from: response, during: what, now: now) }
         let value: JSONValue
         do { value = try JSON.parse(response.body) } catch {
             throw TelenoridError(.invalidResponse, "\(what): the response is not JSON: \(error.message)", httpStatus: response.status)

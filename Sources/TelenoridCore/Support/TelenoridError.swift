@@ -1,7 +1,7 @@
 /// The one error type of the core. The export layer maps `kind` to a C status code; the core itself
 /// knows nothing of C.
 public struct TelenoridError: Error, Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         case invalidArgument
         case malformed
         case configuration
@@ -36,6 +36,13 @@ public struct TelenoridError: Error, Sendable, Equatable {
         /// Line authentication cannot work here: the host's socket hook said the device is not on a
         /// cellular network (or no Aloha URL is configured), so the user may be asked to turn Wi-Fi off.
         case lineAuthUnavailable
+        /// The provider refused the client itself (`invalid_client`, `unauthorized_client`): a rotated or
+        /// mistyped secret, a revoked key. The user's grant is not in question, so nothing is signed out.
+        case clientRejected
+        /// The server, or something in front of it, could not answer now: HTTP 5xx or 429, or a redirect
+        /// where an OAuth answer was expected. Whatever OAuth `error` such a response holds, it is no
+        /// verdict on the request or the grant (gateways and caches say anything).
+        case temporarilyUnavailable
     }
 
     public var kind: Kind
@@ -46,6 +53,11 @@ public struct TelenoridError: Error, Sendable, Equatable {
     public var oauthErrorURI: String?
     /// The HTTP status of the response the error came from, when there was one.
     public var httpStatus: Int?
+    /// Seconds to wait before trying again, from a 429 or 503 answer's `Retry-After` (RFC 9110 §10.2.3).
+    public var retryAfterSeconds: Int64?
+    /// True when the request never left this machine (no connection could be opened, the name did not
+    /// resolve): the server cannot have acted on it, so a single-use input (a code) may be sent again.
+    public var requestNotSent = false
 
     public init(_ kind: Kind, _ message: String, oauthError: String? = nil, oauthErrorDescription: String? = nil,
                 oauthErrorURI: String? = nil, httpStatus: Int? = nil) {
@@ -57,12 +69,17 @@ public struct TelenoridError: Error, Sendable, Equatable {
         self.httpStatus = httpStatus
     }
 
-    /// A failure that may pass on its own: the network, or a server error (HTTP 5xx, 429). The caller may
-    /// try again later; nothing about the request or the authorization was judged wrong.
+    /// A failure that may pass on its own. The one rule every host and binding asks
+    /// (`telenorid_status_is_transient`), so it depends on the kind alone.
+    public var isTransient: Bool { kind.isTransient }
+}
+
+extension TelenoridError.Kind {
+    /// The network, TLS (a captive portal, a clock that is off) or a server that could not answer now:
+    /// the caller may try again later; nothing about the request or the authorization was judged wrong.
     public var isTransient: Bool {
-        switch kind {
-        case .timeout, .network, .tls: return true
-        case .httpStatus: return httpStatus.map { $0 >= 500 || $0 == 429 } ?? false
+        switch self {
+        case .timeout, .network, .tls, .temporarilyUnavailable: return true
         default: return false
         }
     }

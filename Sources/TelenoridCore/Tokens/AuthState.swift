@@ -1,12 +1,15 @@
-
 /// Exchanges a refresh token for new tokens; the OIDC client does it over HTTP, tests do it in memory.
 public protocol TokenRefresher: Sendable {
+    /// One refresh round trip. A refusal that means the grant is gone is thrown as `.authorizationLost`;
+    /// any other error leaves the grant as it was.
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet
+    /// Revokes the grant of `tokens` at the provider (the refresh token, else the access token; RFC 7009).
+    func revokeGrant(_ tokens: TokenSet) throws(TelenoridError)
 }
 
 /// What AppAuth calls AuthState: the tokens of one signed-in user, handed out fresh. Safe to share
 /// between threads; when many ask for a token that must be refreshed, one refresh goes out and all of
-/// them get its outcome.
+/// them get its outcome. Bound to a store (`AuthStateStore`), it is also safe to share between processes.
 public final class AuthState: Sendable {
     struct Snapshot {
         var tokens: TokenSet?
@@ -16,12 +19,18 @@ public final class AuthState: Sendable {
         /// outcome instead of sending a second request.
         var attempts: UInt64 = 0
         var lastOutcome: Result<TokenSet, TelenoridError>?
+        /// Counts sign-outs, so a refresh that was in flight during one knows its result must not land.
+        var signOuts: UInt64 = 0
+        /// A resource server refused the current access token before its expiry: the next fresh-token
+        /// call refreshes (AppAuth's `needsTokenRefresh`).
+        var accessTokenRejected = false
     }
 
     private let snapshot: Locked<Snapshot>
     /// Held for the whole of a refresh round trip: the single-flight gate.
     private let refreshGate = Locked<Bool>(false)  // the value is unused: the lock is the gate
     private let observer = Locked<(@Sendable () -> Void)?>(nil)
+    private let storeSlot = Locked<(any AuthStateStore)?>(nil)
     public let refresher: any TokenRefresher
     public let clock: Clock
     public let refreshMarginSeconds: Int64
@@ -51,9 +60,9 @@ public final class AuthState: Sendable {
 
     /// An access token valid for at least the refresh margin, refreshing first when needed.
     public func freshTokens() throws(TelenoridError) -> TokenSet {
-        let (current, attempts) = snapshot.withLock { ($0.tokens, $0.attempts) }
+        let (current, attempts, rejected) = snapshot.withLock { ($0.tokens, $0.attempts, $0.accessTokenRejected) }
         guard let current else { throw notSignedInError() }
-        if !current.expires(within: refreshMarginSeconds, now: clock()) { return current }
+        if !rejected && !current.expires(within: refreshMarginSeconds, now: clock()) { return current }
         return try refresh(seenAttempts: attempts, force: false)
     }
 
@@ -63,60 +72,161 @@ public final class AuthState: Sendable {
         return try refresh(seenAttempts: attempts, force: true)
     }
 
-    /// Forgets the tokens (after a logout or revocation the host asked for).
-    public func signOut() {
-        snapshot.withLock { $0.tokens = nil; $0.lostReason = nil }
-        notify()
+    /// A resource server refused `accessToken` (nil: the current one) with 401: the next fresh-token call
+    /// refreshes. A report about a token the state no longer holds changes nothing, so late reports from
+    /// calls made before a refresh do not cause another.
+    public func accessTokenRejected(_ accessToken: SecretBytes?) {
+        snapshot.withLock { state in
+            guard let current = state.tokens?.accessToken else { return }
+            if let accessToken, !Crypto.constantTimeEquals(current.bytes, accessToken.bytes) { return }
+            state.accessTokenRejected = true
+        }
     }
 
+    /// Tokens to use instead of `rejected`, whose access token was just refused: the current ones when
+    /// another thread has already replaced it, else the outcome of one refresh.
+    public func replacing(rejected: TokenSet) throws(TelenoridError) -> TokenSet {
+        accessTokenRejected(rejected.accessToken)
+        return try freshTokens()
+    }
+
+    /// Forgets the tokens (after a logout or revocation the host asked for). A refresh in flight loses to
+    /// it: its result is discarded, and revoked at the provider when it brought new tokens. Gives the
+    /// tokens that were held, for the caller to revoke.
+    @discardableResult
+    public func signOut() -> TokenSet? {
+        let previous = snapshot.withLock { state -> TokenSet? in
+            defer {
+                state.tokens = nil
+                state.lostReason = nil
+                state.accessTokenRejected = false
+                state.signOuts &+= 1
+            }
+            return state.tokens
+        }
+        persist()
+        notify()
+        return previous
+    }
+
+    /// Signs out, then revokes the grant at the provider (RFC 7009). Signing out first means no refresh in
+    /// flight can bring the grant back; a failed revocation is reported, but the state stays signed out
+    /// (the user asked to be).
+    public func revoke() throws(TelenoridError) {
+        guard let tokens = signOut() else { throw notSignedInError() }
+        try refresher.revokeGrant(tokens)
+    }
+
+    // MARK: Store
+
+    /// From now on the state lives in `store` too: written there now and after every change, and every
+    /// refresh holds the store's exclusive lock and starts from what is stored, so processes sharing the
+    /// store never redeem one refresh token twice.
+    public func bind(to store: any AuthStateStore) throws(TelenoridError) {
+        try store.withExclusiveAccess { () throws(TelenoridError) in try store.save(serialized()) }
+        storeSlot.withLock { $0 = store }
+    }
+
+    /// Writes the state to its store; a write that fails leaves the memory state authoritative (a later
+    /// change writes again), since the store is the host's durability, not its truth in this process.
+    private func persist() {
+        guard let store = storeSlot.withLock({ $0 }) else { return }
+        try? store.withExclusiveAccess { () throws(TelenoridError) in try store.save(serialized()) }
+    }
+
+    /// What the store holds, when it differs from memory: another process refreshed or signed out.
+    private func adoptStored(from store: any AuthStateStore) throws(TelenoridError) -> Bool {
+        guard let text = try store.load() else { return false }
+        let stored = try AuthState.tokens(fromSerialized: text).tokens
+        return snapshot.withLock { state in
+            let same: Bool
+            switch (state.tokens, stored) {
+            case (nil, nil): same = true
+            case (let mine?, let theirs?):
+                same = mine.accessToken.bytes == theirs.accessToken.bytes && mine.refreshToken?.bytes == theirs.refreshToken?.bytes
+            default: same = false
+            }
+            guard !same else { return false }
+            state.tokens = stored
+            state.accessTokenRejected = false
+            if stored == nil { state.signOuts &+= 1 }
+            return true
+        }
+    }
+
+    // MARK: Refresh
+
     private func refresh(seenAttempts: UInt64, force: Bool) throws(TelenoridError) -> TokenSet {
-        // The outcome, and whether this thread changed the state (only that thread tells the observer).
-        let (outcome, changed): (Result<TokenSet, TelenoridError>, Bool) = refreshGate.withLock { _ in
+        // The outcome; whether this thread changed the state (only that thread tells the observer); tokens
+        // a sign-out made obsolete while they were being fetched.
+        let (outcome, changed, orphaned): (Result<TokenSet, TelenoridError>, Bool, TokenSet?) = refreshGate.withLock { _ in
             let state = snapshot.withLock { $0 }
             if state.attempts != seenAttempts, let last = state.lastOutcome {
-                return (last, false)
+                return (last, false, nil)
             }
-            guard let tokens = state.tokens else { return (.failure(notSignedInError()), false) }
-            if !force && !tokens.expires(within: refreshMarginSeconds, now: clock()) { return (.success(tokens), false) }
-            guard tokens.refreshToken != nil else {
-                return (.failure(TelenoridError(.notSignedIn, "the access token expired and there is no refresh token")), false)
-            }
-            let result: Result<TokenSet, TelenoridError>
+            guard let store = storeSlot.withLock({ $0 }) else { return attempt(force: force) }
             do throws(TelenoridError) {
-                result = .success(try refresher.refresh(tokens))
-            } catch where AuthState.meansAuthorizationLost(error) {
-                var lost = error
-                lost.kind = .authorizationLost
-                lost.message = "signed out: the provider refused the refresh token: \(error.message)"
-                result = .failure(lost)
-            } catch {
-                result = .failure(error)
-            }
-            var changed = false
-            snapshot.withLock { state in
-                state.attempts &+= 1
-                state.lastOutcome = result
-                switch result {
-                case .success(let fresh):
-                    state.tokens = fresh
-                    changed = true
-                case .failure(let error) where error.kind == .authorizationLost:
-                    state.tokens = nil
-                    state.lostReason = error
-                    changed = true
-                case .failure: break  // transient: the tokens stay as they were
+                return try store.withExclusiveAccess { () throws(TelenoridError) in
+                    let adopted = try adoptStored(from: store)
+                    // Another process's fresh tokens answer a fresh-token call; a forced refresh still goes out.
+                    let result = attempt(force: force && !adopted)
+                    if result.1 || adopted { try? store.save(serialized()) }
+                    return (result.0, result.1 || adopted, result.2)
                 }
+            } catch {
+                return (.failure(error), false, nil)
             }
-            return (result, changed)
         }
+        if let orphaned { try? refresher.revokeGrant(orphaned) }
         if changed { notify() }
         return try outcome.get()
     }
 
-    /// RFC 6749 §5.2 errors that mean the grant itself is gone, as opposed to a passing failure.
-    static func meansAuthorizationLost(_ error: TelenoridError) -> Bool {
-        guard error.kind == .authorizationError, let code = error.oauthError else { return false }
-        return ["invalid_grant", "invalid_client", "unauthorized_client", "access_denied"].contains(code)
+    /// One refresh under the gate (and the store's lock, when bound): skipped when the tokens no longer
+    /// need it; its result stored unless a sign-out came first.
+    private func attempt(force: Bool) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+        let state = snapshot.withLock { $0 }
+        guard let tokens = state.tokens else { return (.failure(notSignedInError()), false, nil) }
+        if !force && !state.accessTokenRejected && !tokens.expires(within: refreshMarginSeconds, now: clock()) {
+            return (.success(tokens), false, nil)
+        }
+        guard tokens.refreshToken != nil else {
+            return (.failure(TelenoridError(.notSignedIn, state.accessTokenRejected
+                ? "the access token was refused and there is no refresh token"
+                : "the access token expired and there is no refresh token")), false, nil)
+        }
+        var result: Result<TokenSet, TelenoridError>
+        do throws(TelenoridError) {
+            result = .success(try refresher.refresh(tokens))
+        } catch {
+            result = .failure(error)
+        }
+        var orphaned: TokenSet? = nil
+        let changed = snapshot.withLock { current -> Bool in
+            current.attempts &+= 1
+            if current.signOuts != state.signOuts {
+                // Signed out while the request was out: the sign-out wins.
+                if case .success(let fresh) = result { orphaned = fresh }
+                result = .failure(TelenoridError(.notSignedIn, "not signed in: signed out while a refresh was under way"))
+                current.lastOutcome = result
+                return false
+            }
+            current.lastOutcome = result
+            switch result {
+            case .success(let fresh):
+                current.tokens = fresh
+                current.accessTokenRejected = false
+                return true
+            case .failure(let error) where error.kind == .authorizationLost:
+                current.tokens = nil
+                current.lostReason = error
+                current.accessTokenRejected = false
+                return true
+            case .failure:
+                return false  // transient, or the client's own problem: the tokens stay as they were
+            }
+        }
+        return (result, changed, orphaned)
     }
 
     private func notSignedInError() -> TelenoridError {

@@ -18,6 +18,10 @@ public struct TokenResponse: Sendable {
             guard let text = value.stringValue else {
                 throw TelenoridError(.invalidResponse, "token response's \"\(key)\" is not a string")
             }
+            // "\u0000" is valid JSON, but a token holding it could never be handed to a C host whole.
+            guard !text.utf8.contains(0) else {
+                throw TelenoridError(.invalidResponse, "token response's \"\(key)\" holds a NUL character")
+            }
             return text
         }
         guard let accessToken = try string("access_token", required: true), !accessToken.isEmpty else {
@@ -28,8 +32,10 @@ public struct TokenResponse: Sendable {
         guard let type = try string("token_type", required: true) else {
             throw TelenoridError(.invalidResponse, "token response lacks \"token_type\"")
         }
-        guard type.lowercased() == "bearer" || type.lowercased() == "dpop" else {
-            throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use")
+        // RFC 6749 §7.1: a client must not use a token whose type it does not understand. A DPoP-bound
+        // token (RFC 9449) is useless without the proofs this client does not send yet.
+        guard HTTPResponse.asciiLowercased(type) == "bearer" else {
+            throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use (only Bearer)")
         }
         tokenType = type
         switch object["expires_in"] {
