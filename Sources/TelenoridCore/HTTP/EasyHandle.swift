@@ -204,11 +204,11 @@ final class EasyHandle: @unchecked Sendable {
              CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
              CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
-            return TelenoridError(.tls, "\(what): TLS failed: \(reason)")
+            return TelenoridError(.tls, "\(what): TLS failed: \(reason)").neverSent()
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            return TelenoridError(.network, "\(what): name not resolved: \(reason)")
+            return TelenoridError(.network, "\(what): name not resolved: \(reason)").neverSent()
         case CURLE_COULDNT_CONNECT:
-            return TelenoridError(.network, "\(what): could not connect: \(reason)")
+            return TelenoridError(.network, "\(what): could not connect: \(reason)").neverSent()
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
             return TelenoridError(.network, "\(what): connection failed: \(reason)")
         default:

@@ -69,6 +69,14 @@ public struct TelenoridError: Error, Sendable, Equatable {
         self.httpStatus = httpStatus
     }
 
+    /// The same error, marked as one whose request never reached the server (no name, no connection, no
+    /// TLS session: no HTTP request was written).
+    func neverSent() -> TelenoridError {
+        var copy = self
+        copy.requestNotSent = true
+        return copy
+    }
+
     /// A failure that may pass on its own. The one rule every host and binding asks
     /// (`telenorid_status_is_transient`), so it depends on the kind alone.
     public var isTransient: Bool { kind.isTransient }
