@@ -5,7 +5,8 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 need_apt=()
-for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc junit5; do
+# glewlwyd is a real OpenID provider the Python tests start on 127.0.0.1; sqlite3 holds its database.
+for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc junit5 glewlwyd sqlite3; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -1,0 +1,92 @@
+"""Sign-in, refresh and revocation through the ctypes binding against glewlwyd 2.7.5 (the Debian package,
+an OpenID provider written by someone else), started on 127.0.0.1 by Tests/support/glewlwyd_provider.py."""
+import base64
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import telenorid
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
+from glewlwyd_provider import BINARY, USER, start_glewlwyd  # noqa: E402
+
+if not os.access(BINARY, os.X_OK):
+    pytest.skip("glewlwyd is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def glewlwyd():
+    with start_glewlwyd() as provider:
+        yield provider
+
+
+def sign_in(glewlwyd, **client_settings):
+    settings = dict(issuer=glewlwyd.issuer, client_id=glewlwyd.client_id, redirect_uri=glewlwyd.redirect_uri,
+                    scope="openid")
+    settings.update(client_settings)
+    client = telenorid.Client(telenorid.Config.from_settings(**settings))
+    client.discover()
+    pending = telenorid.AuthorizationRequest(client.config()).build()
+    redirect = glewlwyd.login(pending.url)
+    return client, pending, client.exchange_code(pending.handle_callback(redirect))
+
+
+def raw_refresh(glewlwyd, refresh_token):
+    """The token endpoint's answer to a refresh (RFC 6749 §6) by the confidential client, without the library."""
+    body = urllib.parse.urlencode({"grant_type": "refresh_token", "refresh_token": refresh_token}).encode()
+    credentials = base64.b64encode(
+        f"{glewlwyd.confidential_client_id}:{glewlwyd.confidential_client_secret}".encode()).decode()
+    request = urllib.request.Request(glewlwyd.issuer + "/token", data=body, method="POST",
+                                     headers={"Authorization": "Basic " + credentials})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_sign_in_and_refresh(glewlwyd):
+    client, pending, state = sign_in(glewlwyd)
+    assert state.signed_in
+    claims = state.id_token_claims
+    assert claims["iss"] == glewlwyd.issuer
+    assert claims["aud"] == glewlwyd.client_id
+    assert claims["nonce"] == pending.nonce
+    assert claims["sub"]
+    assert claims["email"] == USER["email"] and claims["name"] == USER["name"]
+    assert client.verify_id_token(state.get("id_token"), nonce=pending.nonce)["header"]["alg"] == "RS256"
+
+    access, refresh = state.fresh_access_token(), state.get("refresh_token")
+    state.refresh()
+    assert state.signed_in
+    assert state.fresh_access_token() != access
+    assert state.get("refresh_token") != refresh, "the plugin is configured to rotate refresh tokens"
+
+
+def test_refresh_after_revocation_elsewhere_signs_out(glewlwyd):
+    # The confidential client: glewlwyd refuses RFC 7009 revocation from a public one (see glewlwyd_provider).
+    client, _, first = sign_in(glewlwyd, client_id=glewlwyd.confidential_client_id,
+                               client_secret=glewlwyd.confidential_client_secret,
+                               token_endpoint_auth_method="client_secret_basic")
+    second = client.restore(first.serialize())  # the same sign-in, kept by a second process or device
+    refresh_token = first.get("refresh_token")
+    first.revoke()  # RFC 7009, from the first copy
+    assert not first.signed_in
+
+    # Glewlwyd 2.7.5 answers a revoked refresh token with a bare "400 Bad Request": headers Date,
+    # Access-Control-Allow-Origin: *, Access-Control-Allow-Credentials: true, Cache-Control: no-store,
+    # Pragma: no-cache, X-Frame-Options: deny, Referrer-Policy: no-referrer, Content-Length: 0; no
+    # Content-Type and an empty body, so no RFC 6749 §5.2 "invalid_grant" for the client to read.
+    status, headers, body = raw_refresh(glewlwyd, refresh_token)
+    assert status == 400
+    assert body == b"", f"glewlwyd answered {headers} {body!r}"
+
+    with pytest.raises(telenorid.AuthorizationLost) as caught:
+        second.refresh()
+    assert caught.value.http_status == 400
+    assert not second.signed_in

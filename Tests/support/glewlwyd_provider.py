@@ -1,0 +1,231 @@
+"""Glewlwyd (the Debian package, an OpenID provider someone else wrote) on 127.0.0.1 for the tests.
+
+`start_glewlwyd()` builds a throwaway instance in a temporary directory: a sqlite database from the
+schema the package ships, a config file, the server, then the user, the OIDC plugin and the client
+through glewlwyd's admin REST API (docs/API.md and docs/OIDC.md of glewlwyd 2.7). It yields a
+`Glewlwyd` whose `login(authorization_url)` plays the user over HTTP, without the web UI the Debian
+package does not ship."""
+from __future__ import annotations
+
+import contextlib
+import gzip
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+from urllib.parse import parse_qs, urlsplit
+
+import requests
+
+BINARY = "/usr/bin/glewlwyd"
+# The package's "initialise everything" script: all core and module tables, the database user and
+# client backends, and the administrator admin / password (docs/database/README.md).
+SCHEMA = Path("/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz")
+ADMIN = ("admin", "password")
+USER = {"username": "alice", "password": "wonderland-42", "name": "Alice Liddell", "email": "alice@example.com"}
+CLIENT_ID = "native-app"
+# Glewlwyd 2.7.5's /revoke takes only HTTP Basic client credentials (or an access token carrying a configured
+# scope), so RFC 7009 revocation by the library needs a confidential client; native-app gets HTTP 401.
+CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET = "backend-app", "backend-secret"
+REDIRECT_URI = "http://127.0.0.1:53682/callback"
+PLUGIN = "oidc"  # the plugin's name is its URL segment: /api/oidc/...
+SCOPE = "openid"
+
+
+@dataclass
+class Glewlwyd:
+    issuer: str
+    client_id: str
+    confidential_client_id: str
+    confidential_client_secret: str
+    redirect_uri: str
+    login: Callable[[str], str]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _rsa_key_pair() -> tuple[str, str]:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    public = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                           serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    return private, public
+
+
+def _write_config(workdir: Path, port: int) -> Path:
+    config = workdir / "glewlwyd.conf"
+    # libconfig syntax, the keys of the package's glewlwyd.conf.sample; cookie_secure=0 because the
+    # tests speak plain HTTP to 127.0.0.1.
+    config.write_text(f"""
+port={port}
+bind_address="127.0.0.1"
+external_url="http://127.0.0.1:{port}"
+login_url="login.html"
+api_prefix="api"
+allow_origin="*"
+log_mode="file"
+log_level="INFO"
+log_file="{workdir / 'glewlwyd.log'}"
+cookie_secure=0
+session_expiration=3600
+session_key="GLEWLWYD2_SESSION_ID"
+admin_session_authentication="cookie"
+profile_session_authentication="cookie"
+allow_multiple_user_per_session=true
+login_api_enabled=true
+admin_scope="g_admin"
+profile_scope="g_profile"
+user_module_path="/usr/lib/glewlwyd/user"
+client_module_path="/usr/lib/glewlwyd/client"
+user_auth_scheme_module_path="/usr/lib/glewlwyd/scheme"
+plugin_module_path="/usr/lib/glewlwyd/plugin"
+hash_algorithm="SHA512"
+database = {{
+  type = "sqlite3"
+  path = "{workdir / 'glewlwyd.db'}"
+}};
+""")
+    return config
+
+
+def _sign_in(base_url: str, username: str, password: str) -> requests.Session:
+    """A session holding glewlwyd's session cookie: POST /api/auth/ with the user's password (API.md,
+    "Authenticate a user with password")."""
+    session = requests.Session()
+    response = session.post(base_url + "/api/auth/", json={"username": username, "password": password}, timeout=10)
+    assert response.status_code == 200, f"glewlwyd refused {username}'s password: HTTP {response.status_code}"
+    return session
+
+
+def _expect(response: requests.Response, what: str) -> None:
+    assert response.status_code == 200, f"{what}: HTTP {response.status_code} {response.text}"
+
+
+def _configure(base_url: str, issuer: str) -> None:
+    admin = _sign_in(base_url, *ADMIN)
+    _expect(admin.post(base_url + "/api/user/", json={
+        "username": USER["username"], "password": USER["password"], "name": USER["name"], "email": USER["email"],
+        "scope": [SCOPE, "g_profile"], "enabled": True}, timeout=10), "adding the user")
+
+    private, public = _rsa_key_pair()
+    _expect(admin.post(base_url + "/api/mod/plugin/", json={
+        "module": "oidc", "name": PLUGIN, "display_name": "OpenID Connect", "enabled": True,
+        "parameters": {
+            "iss": issuer, "jwt-type": "rsa", "jwt-key-size": "256", "key": private, "cert": public,
+            "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
+            # Only the authorization code grant and refreshing (the other grants are off when not enabled).
+            "auth-type-code-enabled": True, "auth-type-refresh-enabled": True,
+            # Rotation on every use, as the OAuth 2.0 Security BCP (RFC 9700 §4.14.2) asks for public clients.
+            "refresh-token-rolling": True, "refresh-token-one-use": "always",
+            "pkce-allowed": True,  # RFC 7636, S256 only
+            # RFC 7009 revocation, by a client authenticating with its HTTP Basic credentials.
+            "introspection-revocation-allowed": True, "introspection-revocation-allow-target-client": True,
+            "name-claim": "mandatory", "email-claim": "mandatory",  # in every ID token, for the test to check
+        }}, timeout=10), "adding the OIDC plugin")
+
+    _expect(admin.post(base_url + "/api/client/", json={
+        "client_id": CLIENT_ID, "name": "Native app", "enabled": True, "confidential": False,
+        "redirect_uri": [REDIRECT_URI], "authorization_type": ["code", "refresh_token"],
+        "token_endpoint_auth_method": ["none"], "scope": []}, timeout=10), "adding the public client")
+    # A confidential client authenticates with its "password" (API.md, "Add a new client").
+    _expect(admin.post(base_url + "/api/client/", json={
+        "client_id": CONFIDENTIAL_CLIENT_ID, "name": "Backend app", "enabled": True, "confidential": True,
+        "password": CONFIDENTIAL_CLIENT_SECRET, "redirect_uri": [REDIRECT_URI],
+        "authorization_type": ["code", "refresh_token"], "token_endpoint_auth_method": ["client_secret_basic"],
+        "scope": []}, timeout=10), "adding the confidential client")
+
+    # Glewlwyd asks the user to grant a client its scopes once; granting them here through the user's
+    # own API (PUT /api/auth/grant/{client_id}) is what its consent page would do.
+    user = _sign_in(base_url, USER["username"], USER["password"])
+    for client_id in (CLIENT_ID, CONFIDENTIAL_CLIENT_ID):
+        _expect(user.put(f"{base_url}/api/auth/grant/{client_id}", json={"scope": SCOPE}, timeout=10),
+                f"granting {client_id} the scope")
+
+
+def _login(base_url: str, log: Path, authorization_url: str) -> str:
+    session = _sign_in(base_url, USER["username"], USER["password"])
+    url = authorization_url
+    for _ in range(5):
+        response = session.get(url, allow_redirects=False, timeout=10)
+        if response.status_code != 302:
+            raise AssertionError(f"glewlwyd's authorization endpoint answered HTTP {response.status_code} "
+                                 f"{response.text[:500]}\n--- glewlwyd.log ---\n{_tail(log)}")
+        location = response.headers["Location"]
+        if location.startswith(REDIRECT_URI):
+            return location
+        # The first visit always goes to the login page with a callback_url; once signed in, the page sends
+        # the browser back to callback_url with g_continue added (webapp-src/src/Login/Buttons.js), which
+        # tells the authorization endpoint to check the session instead of showing the page again.
+        callback = parse_qs(urlsplit(location).query).get("callback_url")
+        if not callback:
+            raise AssertionError(f"unexpected redirect {location}\n--- glewlwyd.log ---\n{_tail(log)}")
+        url = callback[0] + ("&" if "?" in callback[0] else "?") + "g_continue"
+    raise AssertionError(f"no redirect to {REDIRECT_URI} after 5 hops (last: {url})\n"
+                         f"--- glewlwyd.log ---\n{_tail(log)}")
+
+
+def _tail(log: Path, lines: int = 40) -> str:
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else "(no log)"
+
+
+def _wait_ready(process: subprocess.Popen, base_url: str, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"glewlwyd exited with status {process.returncode}")
+        try:
+            requests.get(base_url + "/config/", timeout=1)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.05)
+    raise RuntimeError("glewlwyd did not answer within 10 seconds")
+
+
+@contextlib.contextmanager
+def start_glewlwyd() -> Iterator[Glewlwyd]:
+    workdir = Path(tempfile.mkdtemp(prefix="glewlwyd-"))
+    log = workdir / "glewlwyd.log"
+    process = None
+    try:
+        with sqlite3.connect(workdir / "glewlwyd.db") as database:
+            database.executescript(gzip.decompress(SCHEMA.read_bytes()).decode())
+        port = _free_port()
+        base_url = f"http://127.0.0.1:{port}"
+        issuer = f"{base_url}/api/{PLUGIN}"
+        config = _write_config(workdir, port)
+        with open(workdir / "stdout.log", "wb") as output:
+            process = subprocess.Popen([BINARY, f"--config-file={config}"], stdout=output, stderr=subprocess.STDOUT,
+                                       cwd=workdir)
+        _wait_ready(process, base_url, time.monotonic() + 10)
+        _configure(base_url, issuer)
+        yield Glewlwyd(issuer=issuer, client_id=CLIENT_ID, confidential_client_id=CONFIDENTIAL_CLIENT_ID,
+                       confidential_client_secret=CONFIDENTIAL_CLIENT_SECRET, redirect_uri=REDIRECT_URI,
+                       login=lambda authorization_url: _login(base_url, log, authorization_url))
+    except BaseException:
+        for name in ("stdout.log", "glewlwyd.log"):
+            path = workdir / name
+            if path.exists() and path.stat().st_size:
+                print(f"--- glewlwyd {name} ---\n{path.read_text(errors='replace')}", file=sys.stderr)
+        raise
+    finally:
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(workdir, ignore_errors=True)
