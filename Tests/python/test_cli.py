@@ -46,13 +46,13 @@ def test_login_token_userinfo_refresh_decode_revoke_logout(provider, tmp_path):
     userinfo = telenorid("userinfo", *common)
     assert userinfo.returncode == 0 and json.loads(userinfo.stdout)["sub"] == claims["sub"]
 
-    before = json.loads(json.loads(state_file.read_text())["auth_state"])["refresh_token"]
+    before = json.loads(state_file.read_text())["refresh_token"]
     assert telenorid("refresh", *common).returncode == 0
-    after = json.loads(json.loads(state_file.read_text())["auth_state"])["refresh_token"]
+    after = json.loads(state_file.read_text())["refresh_token"]
     assert after != before, "the rotated refresh token is saved at once"
     assert stat.S_IMODE(state_file.stat().st_mode) == 0o600
 
-    id_token = json.loads(json.loads(state_file.read_text())["auth_state"])["id_token"]
+    id_token = json.loads(state_file.read_text())["id_token"]
     decoded = telenorid("decode", id_token, *common)
     assert decoded.returncode == 0 and json.loads(decoded.stdout)["claims"]["sub"] == claims["sub"]
     forged = telenorid("decode", id_token[:-4] + "AAAA", *common)

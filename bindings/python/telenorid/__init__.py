@@ -33,9 +33,9 @@ __all__ = [
     "ParameterConflict", "RandomFailure", "StateMismatch", "RedirectMismatch", "IssuerMismatch",
     "AuthorizationError", "Consumed", "VersionError", "Timeout", "NetworkError", "TLSError", "HTTPStatusError",
     "ResponseTooLarge", "InvalidResponse", "TokenInvalid", "AuthorizationLost", "NotSignedIn",
-    "LineAuthUnavailable",
+    "LineAuthUnavailable", "ClientRejected", "TemporarilyUnavailable",
     # functions
-    "library_version", "library_version_number", "status_str",
+    "library_version", "library_version_number", "status_str", "status_is_transient",
 ]
 
 __version__ = "0.1.0"
@@ -55,14 +55,15 @@ class TelenoridError(Exception):
     ``status`` is the C status code; ``message`` the library's readable message; ``oauth_error``,
     ``oauth_error_description`` and ``oauth_error_uri`` the provider's OAuth error fields when it sent
     them (else None); ``http_status`` the HTTP status of the response the error came from (None when
-    there was none).
+    there was none); ``retry_after`` the seconds a 429 or 503 answer asked to wait (None when it did not
+    say).
     """
 
     code: int = -1  # the TELENORID_E_* value of the subclass
 
     def __init__(self, message: str, status: Optional[int] = None, oauth_error: Optional[str] = None,
                  oauth_error_description: Optional[str] = None, oauth_error_uri: Optional[str] = None,
-                 http_status: Optional[int] = None) -> None:
+                 http_status: Optional[int] = None, retry_after: Optional[int] = None) -> None:
         super().__init__(message)
         self.message = message
         self.status: int = type(self).code if status is None else status
@@ -70,6 +71,12 @@ class TelenoridError(Exception):
         self.oauth_error_description = oauth_error_description
         self.oauth_error_uri = oauth_error_uri
         self.http_status = http_status
+        self.retry_after = retry_after
+
+    @property
+    def transient(self) -> bool:
+        """True when the same call may succeed later with nothing changed (the library's one rule)."""
+        return status_is_transient(self.status)
 
     def __str__(self) -> str:
         if self.oauth_error and self.oauth_error not in self.message:
@@ -193,12 +200,24 @@ class LineAuthUnavailable(TelenoridError):
     code = 23
 
 
+class ClientRejected(AuthorizationError):
+    """TELENORID_E_CLIENT_REJECTED: the provider refused the client itself (``invalid_client``,
+    ``unauthorized_client``): a mistyped or rotated secret, a revoked key. The user stays signed in."""
+    code = 24
+
+
+class TemporarilyUnavailable(HTTPStatusError):
+    """TELENORID_E_TEMPORARILY_UNAVAILABLE: HTTP 5xx or 429 (or a redirect where an OAuth answer was
+    expected), whatever OAuth error it carried; try again later, after ``retry_after`` seconds when set."""
+    code = 25
+
+
 _BY_STATUS: Dict[int, Type[TelenoridError]] = {
     cls.code: cls for cls in (
         InvalidArgument, Malformed, ConfigurationError, Insecure, Unsupported, ParameterConflict, RandomFailure,
         StateMismatch, RedirectMismatch, IssuerMismatch, AuthorizationError, Consumed, VersionError, Timeout,
         NetworkError, TLSError, HTTPStatusError, ResponseTooLarge, InvalidResponse, TokenInvalid,
-        AuthorizationLost, NotSignedIn, LineAuthUnavailable)
+        AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable)
 }
 
 
@@ -220,9 +239,14 @@ def _error_for(status: int) -> TelenoridError:
                    _text(_lib.telenorid_error_oauth_error(error)),
                    _text(_lib.telenorid_error_oauth_description(error)),
                    _text(_lib.telenorid_error_oauth_uri(error)),
-                   _lib.telenorid_error_http_status(error) or None)
+                   _lib.telenorid_error_http_status(error) or None,
+                   _retry_after(_lib.telenorid_error_retry_after(error)))
     finally:
         _lib.telenorid_error_free(error)
+
+
+def _retry_after(seconds: int) -> Optional[int]:
+    return None if seconds < 0 else seconds
 
 
 def _raise(status: int) -> NoReturn:
@@ -233,6 +257,12 @@ def status_str(status: int) -> str:
     """The library's readable name for a status code, e.g. "state mismatch"."""
     text: bytes = _lib.telenorid_status_str(_int(status, "status"))
     return text.decode("utf-8", "replace")
+
+
+def status_is_transient(status: int) -> bool:
+    """True when a failure with this status may pass on its own (network, TLS, a server that could not
+    answer now): the library's rule, asked rather than copied."""
+    return bool(_lib.telenorid_status_is_transient(_int(status, "status")))
 
 
 def library_version() -> str:
@@ -1012,6 +1042,14 @@ class Client(_Handle):
         self._call(_lib.telenorid_auth_state_restore, encoded, state)
         return AuthState._adopt(state, self)
 
+    def open_auth_state_file(self, path: str) -> "AuthState":
+        """The auth state kept in the file at ``path`` (signed out when there is none yet), bound to it: see
+        :meth:`AuthState.bind_file`. Processes that open the same file share one sign-in safely."""
+        encoded = _str(path, "path")
+        state = _ffi.AuthStateP()
+        self._call(_lib.telenorid_auth_state_open_file, encoded, state)
+        return AuthState._adopt(state, self)
+
 
 def _free_auth_state(pointer: Any, keep_alive: List[Any]) -> None:
     _lib.telenorid_auth_state_free(pointer)
@@ -1072,8 +1110,24 @@ class AuthState(_Handle):
         claims: Dict[str, Any] = json.loads(self._string_call(_lib.telenorid_auth_state_userinfo) or "{}")
         return claims
 
+    def check(self) -> None:
+        """Is the grant still alive? Asks userinfo (rotating nothing) and refreshes only when it must.
+        Returns when alive; raises AuthorizationLost (now signed out), NotSignedIn, or a transient error."""
+        self._call(_lib.telenorid_auth_state_check)
+
+    def access_token_rejected(self, access_token: Optional[str] = None) -> None:
+        """Reports that a resource server refused ``access_token`` (None: the current one) with 401, so the
+        next :meth:`fresh_access_token` refreshes. A token already replaced changes nothing."""
+        self._call(_lib.telenorid_auth_state_access_token_rejected, _opt_str(access_token, "access_token"))
+
     def revoke(self) -> None:
+        """Signs out, then revokes the grant at the provider; the state stays signed out if that fails."""
         self._call(_lib.telenorid_auth_state_revoke)
+
+    def bind_file(self, path: str) -> None:
+        """Keeps the state in the file at ``path`` from now on (0600, replaced atomically); every refresh
+        locks it and uses another process's refresh instead of redeeming one refresh token twice."""
+        self._call(_lib.telenorid_auth_state_bind_file, _str(path, "path"))
 
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:
         redirect = _opt_str(post_logout_redirect_uri, "post_logout_redirect_uri")

@@ -158,6 +158,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_version_string": (c_char_p, []),
     # Status codes
     "telenorid_status_str": (c_char_p, [status_t]),
+    "telenorid_status_is_transient": (c_int32, [status_t]),
     # Error detail
     "telenorid_error_last": (ErrorP, []),
     "telenorid_error_status": (status_t, [ErrorP]),
@@ -166,6 +167,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_error_oauth_description": (c_char_p, [ErrorP]),
     "telenorid_error_oauth_uri": (c_char_p, [ErrorP]),
     "telenorid_error_http_status": (c_int32, [ErrorP]),
+    "telenorid_error_retry_after": (c_int64, [ErrorP]),
     "telenorid_error_free": (None, [ErrorP]),
     # Strings
     "telenorid_string_free": (None, [c_void_p]),
@@ -225,10 +227,14 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_get": (status_t, [AuthStateP, token_field_t, out_string]),
     "telenorid_auth_state_expires_at": (status_t, [AuthStateP, POINTER(c_int64)]),
     "telenorid_auth_state_userinfo": (status_t, [AuthStateP, out_string]),
+    "telenorid_auth_state_check": (status_t, [AuthStateP]),
+    "telenorid_auth_state_access_token_rejected": (status_t, [AuthStateP, c_char_p]),
     "telenorid_auth_state_revoke": (status_t, [AuthStateP]),
     "telenorid_auth_state_end_session_url": (status_t, [AuthStateP, c_char_p, c_char_p, out_string]),
     "telenorid_auth_state_serialize": (status_t, [AuthStateP, out_string]),
     "telenorid_auth_state_restore": (status_t, [ClientP, c_char_p, POINTER(AuthStateP)]),
+    "telenorid_auth_state_bind_file": (status_t, [AuthStateP, c_char_p]),
+    "telenorid_auth_state_open_file": (status_t, [ClientP, c_char_p, POINTER(AuthStateP)]),
     "telenorid_auth_state_set_change_callback": (status_t, [AuthStateP, AuthStateCallback, c_void_p]),
     "telenorid_auth_state_free": (None, [AuthStateP]),
     # Line authentication
@@ -305,7 +311,8 @@ STATUS = {
     "PARAMETER_CONFLICT": 6, "RANDOM": 7, "STATE_MISMATCH": 8, "REDIRECT_MISMATCH": 9, "ISSUER_MISMATCH": 10,
     "AUTHORIZATION_ERROR": 11, "CONSUMED": 12, "VERSION": 13, "TIMEOUT": 14, "NETWORK": 15, "TLS": 16,
     "HTTP_STATUS": 17, "RESPONSE_TOO_LARGE": 18, "INVALID_RESPONSE": 19, "TOKEN_INVALID": 20,
-    "AUTHORIZATION_LOST": 21, "NOT_SIGNED_IN": 22, "LINE_AUTH_UNAVAILABLE": 23,
+    "AUTHORIZATION_LOST": 21, "NOT_SIGNED_IN": 22, "LINE_AUTH_UNAVAILABLE": 23, "CLIENT_REJECTED": 24,
+    "TEMPORARILY_UNAVAILABLE": 25,
 }
 MAX_INPUT = 1024 * 1024
 

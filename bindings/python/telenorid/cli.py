@@ -40,31 +40,42 @@ def say(message: str) -> None:
     print(f"telenorid: {message}", file=sys.stderr, flush=True)
 
 
-# ---- the state file: the settings used to sign in, and the auth state (it holds the refresh token) ----
+# ---- the files: the settings used to sign in, and the auth state the library keeps ----------------------
+#
+# The auth state file is the library's own (telenorid_auth_state_bind_file): 0600, replaced atomically, and
+# every refresh locks it and re-reads it first, so two `telenorid` commands running at once never redeem one
+# refresh token twice. The settings sit beside it, in <state-file stem>.settings.json.
 
-def save(path: Path, settings: Dict[str, Any], state: Optional[telenorid.AuthState]) -> None:
-    """Written whole to a new file created 0600, then renamed over the old one: never half a file, never
-    readable by others."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    document = {"settings": settings, "auth_state": state.serialize() if state else None}
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".state-")  # mkstemp creates it 0600
+def settings_path(state_file: Path) -> Path:
+    return state_file.with_name(state_file.stem + ".settings.json")
+
+
+def save_settings(state_file: Path, settings: Dict[str, Any]) -> None:
+    """Written whole to a new file created 0600 (it may hold a client secret), then renamed over the old."""
+    state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor, temporary = tempfile.mkstemp(dir=state_file.parent, prefix=".settings-")  # mkstemp creates it 0600
     try:
         with os.fdopen(descriptor, "w") as file:
-            json.dump(document, file)
-        os.replace(temporary, path)
+            json.dump(settings, file)
+        os.replace(temporary, settings_path(state_file))
     except BaseException:
         os.unlink(temporary)
         raise
 
 
-def load(path: Path) -> Dict[str, Any]:
+def load_settings(state_file: Path) -> Dict[str, Any]:
     try:
-        document: Dict[str, Any] = json.loads(path.read_text())
+        settings: Dict[str, Any] = json.loads(settings_path(state_file).read_text())
     except FileNotFoundError:
-        raise telenorid.NotSignedIn(f"no state file at {path}", 22) from None
-    if not isinstance(document, dict) or not isinstance(document.get("settings"), dict):
-        raise UsageError(f"{path} is not a telenorid state file")
-    return document
+        raise telenorid.NotSignedIn(f"no sign-in kept at {state_file}", telenorid.NotSignedIn.code) from None
+    if not isinstance(settings, dict):
+        raise UsageError(f"{settings_path(state_file)} is not a telenorid settings file")
+    return settings
+
+
+def remove_files(state_file: Path) -> None:
+    for path in (state_file, settings_path(state_file), Path(str(state_file) + ".lock")):
+        path.unlink(missing_ok=True)
 
 
 # ---- configuration ------------------------------------------------------------------------------------
@@ -92,14 +103,11 @@ def client_for(settings: Dict[str, Any]) -> telenorid.Client:
 
 
 def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenorid.AuthState, Dict[str, Any]]:
-    document = load(args.state_file)
-    settings = settings_from(args, document["settings"])
-    if not document.get("auth_state"):
-        raise telenorid.NotSignedIn("signed out", 22)
+    settings = settings_from(args, load_settings(args.state_file))
     client = client_for(settings)
-    state = client.restore(document["auth_state"])
-    # Saved right after every refresh, so a rotated refresh token is never lost.
-    state.on_change(lambda: save(args.state_file, settings, state))
+    state = client.open_auth_state_file(str(args.state_file))
+    if not state.signed_in:
+        raise telenorid.NotSignedIn("signed out", telenorid.NotSignedIn.code)
     return client, state, settings
 
 
@@ -126,7 +134,8 @@ def login(args: argparse.Namespace) -> None:
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
             callback = pending.handle_callback(listener.wait(timeout=args.timeout))
             state = client.exchange_code(callback)
-            save(args.state_file, settings, state)
+            save_settings(args.state_file, settings)
+            state.bind_file(str(args.state_file))
             say(f"signed in; state saved to {args.state_file} (mode 0600)")
             print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
 
@@ -149,9 +158,8 @@ def refresh(args: argparse.Namespace) -> None:
 
 
 def revoke(args: argparse.Namespace) -> None:
-    _, state, settings = signed_in_state(args)
-    state.revoke()
-    save(args.state_file, settings, None)
+    _, state, _ = signed_in_state(args)
+    state.revoke()  # signed out in the file first, then revoked at the provider
     say("revoked at the provider; signed out")
 
 
@@ -162,7 +170,7 @@ def logout(args: argparse.Namespace) -> None:
     except telenorid.ConfigurationError:
         end_session = None  # the provider has no end-session endpoint
     state.revoke()
-    args.state_file.unlink()
+    remove_files(args.state_file)
     say(f"revoked and signed out; {args.state_file} deleted")
     if end_session:
         say("to end the provider's browser session too, open:")
@@ -170,7 +178,7 @@ def logout(args: argparse.Namespace) -> None:
 
 
 def decode(args: argparse.Namespace) -> None:
-    saved = load(args.state_file)["settings"] if args.state_file.exists() else None
+    saved = load_settings(args.state_file) if settings_path(args.state_file).exists() else None
     with client_for(settings_from(args, saved)) as client:
         print(json.dumps(client.verify_id_token(args.id_token), indent=2, sort_keys=True))
 
@@ -220,11 +228,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_SIGNED_OUT
     except telenorid.TelenoridError as error:
         details = [f"{name}={value}" for name, value in (("error", error.oauth_error), ("description", error.oauth_error_description),
-                                                         ("HTTP", error.http_status)) if value]
+                                                         ("HTTP", error.http_status), ("retry after", error.retry_after))
+                   if value is not None]
         say(error.message + (f" ({', '.join(details)})" if details else ""))
-        transient = isinstance(error, (telenorid.Timeout, telenorid.NetworkError, telenorid.TLSError)) or (
-            isinstance(error, telenorid.HTTPStatusError) and (error.http_status or 0) >= 500)
-        return EXIT_TRANSIENT if transient else EXIT_FAILED
+        return EXIT_TRANSIENT if error.transient else EXIT_FAILED
     except (OSError, ValueError) as error:
         say(str(error))
         return EXIT_FAILED
