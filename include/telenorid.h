@@ -206,6 +206,14 @@ typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_REFRESH_MARGIN_S       26  /* refresh tokens expiring within this, default 60 */
 #define TELENORID_CONFIG_ALOHA_URL              27  /* https base URL of the Aloha line authentication
                                                        service (TelenorID+); without it line auth is off */
+#define TELENORID_CONFIG_JWKS_MAX_AGE_S         28  /* seconds a fetched key set is used, default 300
+                                                       (1..86400); an older one is fetched again first, so
+                                                       a key the provider withdrew stops verifying. While
+                                                       that refetch fails, verification fails too */
+#define TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE 29 /* aud of a client_secret_jwt / private_key_jwt
+                                                       assertion (RFC 7523 §3): "issuer" (default) or
+                                                       "token_endpoint", the token endpoint URL, for
+                                                       servers that refuse the issuer (glewlwyd) */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);

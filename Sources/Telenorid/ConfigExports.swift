@@ -32,6 +32,8 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_ID_TOKEN_SIGNING_ALGS: .idTokenAlgorithms
     case TELENORID_CONFIG_REFRESH_MARGIN_S: .refreshMarginSeconds
     case TELENORID_CONFIG_ALOHA_URL: .alohaURL
+    case TELENORID_CONFIG_JWKS_MAX_AGE_S: .jwksMaxAgeSeconds
+    case TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE: .clientAssertionAudience
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

@@ -1,3 +1,4 @@
+import COpenSSL
 import XCTest
 @testable import TelenoridCore
 
@@ -90,6 +91,78 @@ final class JOSETests: XCTestCase {
         let set = try JWKSet(json: Array(#"{"keys":[{"kty":"oct","k":"AA"},\#(JOSEFixtures.rsaJwk),{"kty":"RSA"}]}"#.utf8))
         XCTAssertEqual(set.keys.map(\.keyID), ["rsa-1"])
         XCTAssertThrowsError(try JWKSet(json: Array(#"{"kees":[]}"#.utf8)))
+    }
+
+    /// The modulus of a fresh RSA key of `bits` bits from OpenSSL, big-endian without leading zeros.
+    func generatedModulus(bits: Int32) throws -> [UInt8] {
+        let context = try XCTUnwrap(EVP_PKEY_CTX_new_from_name(nil, "RSA", nil))
+        defer { EVP_PKEY_CTX_free(context) }
+        XCTAssertEqual(EVP_PKEY_keygen_init(context), 1)
+        XCTAssertEqual(EVP_PKEY_CTX_set_rsa_keygen_bits(context, bits), 1)
+        var key: OpaquePointer? = nil
+        XCTAssertEqual(EVP_PKEY_generate(context, &key), 1)
+        defer { EVP_PKEY_free(key) }
+        var n: OpaquePointer? = nil
+        XCTAssertEqual(EVP_PKEY_get_bn_param(key, "n", &n), 1)
+        defer { BN_free(n) }
+        XCTAssertEqual(BN_num_bits(n), bits)
+        var bytes = [UInt8](repeating: 0, count: Int(bits + 7) / 8)
+        XCTAssertEqual(Int(BN_bn2bin(n, &bytes)), bytes.count)
+        return bytes
+    }
+
+    func testRSAModulusIsCountedInBits() throws {
+        let short = try generatedModulus(bits: 2047)
+        XCTAssertEqual(short.count, 256, "2047 bits still fill 256 bytes")
+        for padding in [[], [0, 0]] as [[UInt8]] {
+            XCTAssertEqual(kind { _ = try self.jwk(#"{"kty":"RSA","n":"\#(Base64URL.encode(padding + short))","e":"AQAB"}"#) }, .invalidResponse)
+        }
+        XCTAssertNoThrow(try jwk(#"{"kty":"RSA","n":"\#(Base64URL.encode([0] + (try generatedModulus(bits: 2048))))","e":"AQAB"}"#))
+        let set = try JWKSet(json: Array(#"{"keys":[{"kty":"RSA","kid":"short","n":"\#(Base64URL.encode(short))","e":"AQAB"},\#(JOSEFixtures.rsaJwk)]}"#.utf8))
+        XCTAssertEqual(set.keys.map(\.keyID), ["rsa-1"], "the short key is skipped")
+    }
+
+    func testRSAExponentMustBeOddAndAtLeastThree() throws {
+        let n = try rsaModulus()
+        // e = 1 would make every message its own signature; e = 0, 2 and 65536 are even.
+        for e in ["AQ", "AAE", "AA", "Ag", "AQAA"] {
+            XCTAssertEqual(kind { _ = try self.jwk(#"{"kty":"RSA","n":"\#(n)","e":"\#(e)"}"#) }, .invalidResponse, e)
+        }
+        for e in ["Aw", "AQAB", "AAEAAQ"] {
+            XCTAssertNoThrow(try jwk(#"{"kty":"RSA","n":"\#(n)","e":"\#(e)"}"#), e)
+        }
+        let set = try JWKSet(json: Array(#"{"keys":[{"kty":"RSA","kid":"e1","n":"\#(n)","e":"AQ"}]}"#.utf8))
+        XCTAssertTrue(set.keys.isEmpty)
+    }
+
+    /// Every encoding of the eight points of order dividing 8 on edwards25519: y = 0 (order 4), 1 (order
+    /// 1), p - 1 (order 2), the two y of the order-8 points (the roots of d·y⁴ + 2y² = 1), and the
+    /// non-canonical y + p for y = 0 and 1; each with the sign bit of x clear and set.
+    static let smallOrderEd25519: [[UInt8]] = {
+        func little(_ hex: String) -> [UInt8] {
+            let digits = Array(hex.utf8)
+            return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        }
+        let p: [UInt8] = [0xed] + Array(repeating: 0xff, count: 30) + [0x7f]
+        var ys: [[UInt8]] = [Array(repeating: 0, count: 32), [1] + Array(repeating: 0, count: 31), p, p, p]
+        ys[2][0] = 0xec  // p - 1
+        ys[4][0] = 0xee  // p + 1
+        ys.append(little("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"))
+        ys.append(little("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"))
+        return ys.flatMap { y in [y, Array(y.dropLast()) + [y[31] | 0x80]] }
+    }()
+
+    func testSmallOrderEd25519KeysAreRefused() throws {
+        XCTAssertEqual(Set(JOSETests.smallOrderEd25519).count, 14)
+        for x in JOSETests.smallOrderEd25519 {
+            let text = #"{"kty":"OKP","crv":"Ed25519","kid":"small","x":"\#(Base64URL.encode(x))"}"#
+            XCTAssertEqual(kind { _ = try self.jwk(text) }, .invalidResponse, text)
+            XCTAssertTrue(try JWKSet(json: Array(#"{"keys":[\#(text)]}"#.utf8)).keys.isEmpty)
+        }
+        // Neighbours of the refused encodings are ordinary y values, and RFC 8037's key is of large order.
+        XCTAssertFalse(JWK.hasSmallOrder(ed25519: [2] + Array(repeating: 0, count: 31)))
+        XCTAssertFalse(JWK.hasSmallOrder(ed25519: [0xef] + Array(repeating: 0xff, count: 30) + [0x7f]))
+        XCTAssertNoThrow(try jwk(#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#))
     }
 
     func testSigningRoundTrips() throws {

@@ -21,6 +21,14 @@ final class ProviderMetadataTests: XCTestCase {
         }
     }
 
+    func testReadsTheAdvertisedSigningAlgorithmsOfEachKindOfToken() throws {
+        let metadata = try ProviderMetadata(json: document(#","userinfo_signing_alg_values_supported":["ES256","none"]"#), expectedIssuer: issuer)
+        XCTAssertEqual(metadata.idTokenSigningAlgorithms, ["RS256"])
+        XCTAssertEqual(metadata.userinfoSigningAlgorithms, ["ES256", "none"])
+        XCTAssertEqual(try ProviderMetadata(json: document(), expectedIssuer: issuer).userinfoSigningAlgorithms, [])
+        XCTAssertThrowsError(try ProviderMetadata(json: document(#","userinfo_signing_alg_values_supported":"ES256""#), expectedIssuer: issuer))
+    }
+
     func testRefusesInsecureEndpointsAndWrongTypes() {
         XCTAssertThrowsError(try ProviderMetadata(json: document(",\"userinfo_endpoint\":\"http://evil.example/u\""), expectedIssuer: issuer)) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .insecure)

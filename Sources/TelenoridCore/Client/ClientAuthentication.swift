@@ -27,14 +27,20 @@ extension OIDCClient {
         case privateKey(PrivateKey)
     }
 
-    /// RFC 7523 §2.2 client assertion. Its audience is the issuer: seed 001's provider expects that, and
-    /// a token-endpoint audience can be redirected to another server by a malicious discovery document.
+    /// RFC 7523 §2.2 client assertion. Its audience (§3) is the issuer, or, when the configuration asks,
+    /// the token endpoint URL, also for assertions sent to the revocation endpoint: §3 names the token
+    /// endpoint as what identifies the server.
     private func appendAssertion(to form: inout FormParameters, signing key: AssertionKey) throws(TelenoridError) {
         let now = clock()
+        let audience: String
+        switch configuration.clientAssertionAudience {
+        case .issuer: audience = configuration.settings[.issuer] ?? ""
+        case .tokenEndpoint: audience = try endpoint(.tokenEndpoint)
+        }
         var claims = JSONObject()
         claims.set("iss", .string(configuration.clientID))
         claims.set("sub", .string(configuration.clientID))
-        claims.set("aud", .string(configuration.settings[.issuer] ?? ""))
+        claims.set("aud", .string(audience))
         claims.set("jti", .string(try Crypto.withRandomBytes(16) { Base64URL.encode($0) }))
         claims.set("iat", .number(JSONNumber(now)))
         claims.set("exp", .number(JSONNumber(now &+ 60)))

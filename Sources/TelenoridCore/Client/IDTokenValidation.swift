@@ -17,7 +17,8 @@ extension OIDCClient {
     }
 
     func validateIDToken(_ jws: JWS, expectations: IDTokenExpectations) throws(TelenoridError) -> JSONObject {
-        let claims = try verifiedClaims(jws, allowed: configuration.idTokenAlgorithms, what: "ID token")
+        let allowed = configuration.acceptedAlgorithms(advertised: try advertisement()?.idTokenSigningAlgorithms ?? [])
+        let claims = try verifiedClaims(jws, allowed: allowed, what: "ID token")
         let now = clock()
         let tolerance = configuration.clockToleranceSeconds
         func fail(_ message: String) -> TelenoridError { TelenoridError(.tokenInvalid, "ID token \(message)") }
@@ -88,7 +89,8 @@ extension OIDCClient {
     /// A signed userinfo response (OIDC Core §5.3.2): signature, and iss/aud when present.
     func verifySignedUserinfo(_ token: String) throws(TelenoridError) -> JSONObject {
         let jws = try JWS(compact: token)
-        let claims = try verifiedClaims(jws, allowed: configuration.idTokenAlgorithms, what: "signed userinfo")
+        let allowed = configuration.acceptedAlgorithms(advertised: try advertisement()?.userinfoSigningAlgorithms ?? [])
+        let claims = try verifiedClaims(jws, allowed: allowed, what: "signed userinfo")
         if let iss = claims["iss"], iss.stringValue != configuration.settings[.issuer] {
             throw TelenoridError(.tokenInvalid, "signed userinfo was issued by another issuer")
         }
@@ -99,6 +101,14 @@ extension OIDCClient {
             }
         }
         return claims
+    }
+
+    /// The metadata whose advertised algorithms narrow the default allow-list: none when the host set the
+    /// list; fetched when the keys come from a discovered jwks_uri anyway; else whatever discovery already
+    /// brought, so a client configured with every endpoint makes no request for it.
+    private func advertisement() throws(TelenoridError) -> ProviderMetadata? {
+        guard configuration.idTokenAlgorithms == nil else { return nil }
+        return configuration.settings[.jwksURI] == nil ? try discover() : metadata
     }
 
     /// Checks the algorithm against the allow-list and the signature against the provider's keys (or,
@@ -113,7 +123,7 @@ extension OIDCClient {
             }
             try jws.verify(hmacSecret: Array(secret.utf8))
         } else {
-            try keys.verify(jws, client: self)
+            try keys.verify(jws, now: clock(), from: self)
         }
         let payload: JSONValue
         do { payload = try JSON.parse(jws.payload) } catch {
@@ -129,5 +139,17 @@ extension OIDCClient {
         if let whole = number.int64 { return whole }
         guard let double = number.double, double.isFinite, abs(double) < 1e17 else { return nil }
         return Int64(exactly: double.rounded(.down))
+    }
+}
+
+extension OIDCClient: KeySource {
+    /// The key set at the configured or discovered jwks_uri.
+    func fetchKeySet() throws(TelenoridError) -> JWKSet {
+        let url = try endpoint(.jwksURI)
+        let response = try transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwk-set+json")]))
+        guard response.status == 200 else {
+            throw TelenoridError(.httpStatus, "the key set at \(url) answered HTTP \(response.status)", httpStatus: response.status)
+        }
+        return try JWKSet(json: response.body)
     }
 }

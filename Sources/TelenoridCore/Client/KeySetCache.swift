@@ -1,51 +1,86 @@
 import Synchronization
 
-/// The provider's signing keys, fetched from jwks_uri and cached. A token whose `kid` is not in the cache
-/// triggers one refetch (the provider rotated its keys), but no more than one per
-/// `minimumRefetchInterval`, so a flood of tokens with made-up key ids can't hammer the provider.
+/// Where a `KeySetCache` gets the provider's key set (RFC 7517 §5) from: the client's jwks_uri, or a test's
+/// stand-in.
+protocol KeySource: Sendable {
+    func fetchKeySet() throws(TelenoridError) -> JWKSet
+}
+
+/// The provider's signing keys, fetched from a key source and cached for `maxAge` seconds: a set older than
+/// that is fetched again before use, so a key the provider withdrew stops verifying within `maxAge`.
+///
+/// A token whose `kid` is not in a fresh set triggers one refetch (the provider rotated its keys), but no
+/// more than one per `minimumRefetchInterval`, whether it succeeded or not, so a flood of tokens with
+/// made-up key ids can't hammer the provider. After any failed fetch there is no new attempt for that long
+/// either: the failure is reported again instead. A set past its age is never used, not even while its
+/// refetch fails: the withdrawn key it may hold must not verify, so verification fails with the fetch's
+/// (often transient) error until the provider answers.
 final class KeySetCache: Sendable {
     static let minimumRefetchInterval: Int64 = 30
 
     private struct Cache {
         var keys: JWKSet?
-        /// Counts fetches, so a thread that waited for another's fetch can tell it happened.
-        var generation = 0
-        /// When a refetch for an unknown key last went out; the first fetch does not count.
+        var fetchedAt: Int64 = 0
+        /// When a refetch for an unknown key last went out; fetches of a missing or aged set do not count.
         var refetchedAt: Int64?
+        var failure: (error: TelenoridError, at: Int64)?
     }
+    let maxAge: Int64
     private let cache = Mutex(Cache())
-    /// One fetch at a time: threads that find the cache stale wait for the fetch under way.
+    /// One fetch at a time: threads that find the cache wanting wait for the fetch under way, then look again.
     private let fetchGate = Mutex<Void>(())
 
+    init(maxAge: Int64) {
+        self.maxAge = maxAge
+    }
+
     /// Verifies a JWS with the provider's key that fits it: the one with its `kid`, or, without a `kid`,
-    /// each key of the right type in turn.
-    func verify(_ jws: JWS, client: OIDCClient) throws(TelenoridError) {
-        let cached = cache.withLock { $0 }
-        if let keys = cached.keys, !candidates(keys, for: jws).isEmpty {
-            return try verify(jws, with: candidates(keys, for: jws))
+    /// each key of the right type in turn. `now` is the client's clock.
+    func verify(_ jws: JWS, now: Int64, from source: some KeySource) throws(TelenoridError) {
+        if let keys = cache.withLock({ fresh($0, now) }), case let matching = candidates(keys, for: jws), !matching.isEmpty {
+            return try verify(jws, with: matching)
         }
-        let keys: JWKSet = try fetchGate.withLock { _ throws(TelenoridError) -> JWKSet in
+        let matching = try fetchGate.withLock { _ throws(TelenoridError) -> [JWK] in
             let current = cache.withLock { $0 }
-            // Another thread fetched while this one waited.
-            if current.generation != cached.generation, let keys = current.keys { return keys }
-            let now = client.clock()
-            if let keys = current.keys, let last = current.refetchedAt, now &- last < KeySetCache.minimumRefetchInterval {
-                return keys
+            let held = fresh(current, now)
+            if let held {
+                let matching = candidates(held, for: jws)
+                if !matching.isEmpty || recent(current.refetchedAt, now) { return matching }
+            } else if let failure = current.failure, recent(failure.at, now) {
+                throw failure.error
             }
-            let fresh = try fetch(client)
-            cache.withLock { state in
-                if state.keys != nil { state.refetchedAt = now }
-                state.keys = fresh
-                state.generation &+= 1
+            let isRefetch = held != nil
+            do throws(TelenoridError) {
+                let keys = try source.fetchKeySet()
+                cache.withLock { state in
+                    state = Cache(keys: keys, fetchedAt: now, refetchedAt: isRefetch ? now : state.refetchedAt, failure: nil)
+                }
+                return candidates(keys, for: jws)
+            } catch {
+                cache.withLock { state in
+                    state.failure = (error, now)
+                    if isRefetch { state.refetchedAt = now }
+                }
+                throw error
             }
-            return fresh
         }
-        let matching = candidates(keys, for: jws)
         guard !matching.isEmpty else {
             throw TelenoridError(.tokenInvalid, jws.keyID.map { "no key with kid \($0) in the provider's key set" }
                                  ?? "no key of the right type for \(jws.algorithm) in the provider's key set")
         }
         try verify(jws, with: matching)
+    }
+
+    /// The cached set while younger than `maxAge`. A clock set back before the fetch does not make the set
+    /// look fresh forever.
+    private func fresh(_ state: Cache, _ now: Int64) -> JWKSet? {
+        guard let keys = state.keys, now >= state.fetchedAt, now - state.fetchedAt < maxAge else { return nil }
+        return keys
+    }
+
+    private func recent(_ time: Int64?, _ now: Int64) -> Bool {
+        guard let time else { return false }
+        return now >= time && now - time < KeySetCache.minimumRefetchInterval
     }
 
     private func candidates(_ keys: JWKSet, for jws: JWS) -> [JWK] {
@@ -60,14 +95,5 @@ final class KeySetCache: Sendable {
             do { try jws.verify(with: key); return } catch { lastError = error }
         }
         throw lastError
-    }
-
-    private func fetch(_ client: OIDCClient) throws(TelenoridError) -> JWKSet {
-        let url = try client.endpoint(.jwksURI)
-        let response = try client.transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwk-set+json")]))
-        guard response.status == 200 else {
-            throw TelenoridError(.httpStatus, "the key set at \(url) answered HTTP \(response.status)", httpStatus: response.status)
-        }
-        return try JWKSet(json: response.body)
     }
 }

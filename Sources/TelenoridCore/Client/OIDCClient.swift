@@ -20,7 +20,7 @@ public final class OIDCClient: Sendable {
         }
         let offset = configuration.clockOffsetSeconds
         self.clock = { clock() &+ offset }
-        keys = KeySetCache()
+        keys = KeySetCache(maxAge: configuration.jwksMaxAgeSeconds)
     }
 
     // MARK: Discovery

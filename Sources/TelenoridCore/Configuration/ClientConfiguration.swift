@@ -12,6 +12,7 @@ public final class ClientConfiguration: Sendable, Equatable {
         case clockToleranceSeconds, clockOffsetSeconds, trustedAudiences, idTokenAlgorithms, refreshMarginSeconds
         /// The Aloha line authentication service (TelenorID+ SDK guide); appended last, like its C key.
         case alohaURL
+        case jwksMaxAgeSeconds, clientAssertionAudience
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -43,6 +44,8 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .idTokenAlgorithms: "id_token_signing_algs"
             case .refreshMarginSeconds: "refresh_margin_s"
             case .alohaURL: "aloha_url"
+            case .jwksMaxAgeSeconds: "jwks_max_age_s"
+            case .clientAssertionAudience: "client_assertion_audience"
             }
         }
 
@@ -85,10 +88,24 @@ public final class ClientConfiguration: Sendable, Equatable {
     public let clockOffsetSeconds: Int64
     /// Audiences besides the client id an ID token may name (OIDC Core §3.1.3.7 step 3).
     public let trustedAudiences: Set<String>
-    /// The ID token signing algorithms accepted; `none` can never be among them.
-    public let idTokenAlgorithms: Set<String>
+    /// The signing algorithms the host allows for ID tokens and signed userinfo, when it set them (`none`
+    /// can never be among them); without, `acceptedAlgorithms(advertised:)` derives them.
+    public let idTokenAlgorithms: Set<String>?
     /// A token that expires within this many seconds is refreshed before it is handed out.
     public let refreshMarginSeconds: Int64
+    /// A cached key set older than this is fetched again before it verifies anything, so a key the
+    /// provider withdrew stops verifying. 300 s by default, as oauth4webapi does.
+    public let jwksMaxAgeSeconds: Int64
+    public let clientAssertionAudience: ClientAssertionAudience
+
+    /// The `aud` of a client_secret_jwt or private_key_jwt assertion. RFC 7523 §3 allows any value that
+    /// identifies the authorization server, the token endpoint URL among them. The issuer is the default:
+    /// it names the server itself, not a URL a discovery document supplied. Some servers (glewlwyd 2.7.5)
+    /// refuse it and take only the token endpoint URL.
+    public enum ClientAssertionAudience: String, Sendable {
+        case issuer
+        case tokenEndpoint = "token_endpoint"
+    }
 
     public init(_ settings: Settings) throws(TelenoridError) {
         self.settings = settings
@@ -146,20 +163,47 @@ public final class ClientConfiguration: Sendable, Equatable {
         clockToleranceSeconds = Int64(try Self.number(settings, .clockToleranceSeconds, 0...3600) ?? 120)
         clockOffsetSeconds = Int64(try Self.number(settings, .clockOffsetSeconds, -86_400 * 366...86_400 * 366) ?? 0)
         refreshMarginSeconds = Int64(try Self.number(settings, .refreshMarginSeconds, 0...86_400) ?? 60)
+        jwksMaxAgeSeconds = Int64(try Self.number(settings, .jwksMaxAgeSeconds, 1...86_400) ?? 300)
+        switch settings[.clientAssertionAudience] {
+        case nil: clientAssertionAudience = .issuer
+        case let text?:
+            guard let audience = ClientAssertionAudience(rawValue: text) else {
+                throw TelenoridError(.configuration, "client_assertion_audience must be \"issuer\" or \"token_endpoint\"")
+            }
+            clientAssertionAudience = audience
+        }
         trustedAudiences = Set((settings[.trustedAudiences] ?? "").split(separator: " ").map(String.init))
-        let algorithms = Set((settings[.idTokenAlgorithms] ?? ClientConfiguration.defaultIDTokenAlgorithms).split(separator: " ").map(String.init))
-        guard !algorithms.isEmpty, !algorithms.contains(where: { $0.lowercased() == "none" }) else {
-            throw TelenoridError(.configuration, "id_token_signing_algs must list algorithms, and never none")
+        if let list = settings[.idTokenAlgorithms] {
+            let algorithms = Set(list.split(separator: " ").map(String.init))
+            guard !algorithms.isEmpty, !algorithms.contains(where: { $0.lowercased() == "none" }) else {
+                throw TelenoridError(.configuration, "id_token_signing_algs must list algorithms, and never none")
+            }
+            if algorithms.contains(where: { $0.hasPrefix("HS") }) && settings[.clientSecret] == nil {
+                throw TelenoridError(.configuration, "HMAC ID token algorithms need a client_secret")
+            }
+            idTokenAlgorithms = algorithms
+        } else {
+            idTokenAlgorithms = nil
         }
-        if algorithms.contains(where: { $0.hasPrefix("HS") }) && settings[.clientSecret] == nil {
-            throw TelenoridError(.configuration, "HMAC ID token algorithms need a client_secret")
-        }
-        idTokenAlgorithms = algorithms
     }
 
-    /// Asymmetric algorithms only: HMAC-signed ID tokens are accepted only when asked for, by clients
-    /// that have a secret.
-    public static let defaultIDTokenAlgorithms = "RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384 ES512 EdDSA"
+    /// Asymmetric algorithms only (RFC 7518 §3.1, RFC 8037 §3.1): HMAC-signed tokens are accepted only
+    /// from a provider that advertises them, by clients that have a secret.
+    public static let defaultAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
+                                                         "ES256", "ES384", "ES512", "EdDSA"]
+    static let hmacAlgorithms: Set<String> = ["HS256", "HS384", "HS512"]
+
+    /// The algorithms a JWS from the provider may be signed with, given what its metadata advertises for
+    /// that kind of token (OIDC Discovery §3: `id_token_signing_alg_values_supported`,
+    /// `userinfo_signing_alg_values_supported`). The host's list when it set one. Otherwise the default,
+    /// plus HMAC for a client with a secret (keyed with that secret only), narrowed to the advertisement;
+    /// a provider that advertises nothing gets the default. `none` is in neither.
+    public func acceptedAlgorithms(advertised: [String]) -> Set<String> {
+        if let idTokenAlgorithms { return idTokenAlgorithms }
+        guard !advertised.isEmpty else { return Self.defaultAlgorithms }
+        let candidates = clientSecret == nil ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
+        return candidates.intersection(advertised)
+    }
 
     private static func number(_ settings: Settings, _ setting: Setting, _ range: ClosedRange<Int>) throws(TelenoridError) -> Int? {
         guard let text = settings[setting] else { return nil }
@@ -179,7 +223,7 @@ extension ClientConfiguration.Setting {
     var isNumeric: Bool {
         switch self {
         case .connectTimeoutMilliseconds, .timeoutMilliseconds, .maxResponseBytes, .clockToleranceSeconds,
-             .clockOffsetSeconds, .refreshMarginSeconds: true
+             .clockOffsetSeconds, .refreshMarginSeconds, .jwksMaxAgeSeconds: true
         default: false
         }
     }

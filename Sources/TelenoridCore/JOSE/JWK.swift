@@ -39,10 +39,19 @@ public struct JWK: Sendable {
         }
         switch try string("kty") {
         case "RSA":
+            // RFC 7518 §3.3 asks for 2048 bits at least. Counted in bits, not bytes: a 256-byte modulus whose
+            // top byte is under 0x80 is a 2041-2047-bit key.
             let modulus = Array(try bytes("n").drop { $0 == 0 })
-            guard modulus.count * 8 >= 2048 else { throw TelenoridError(.invalidResponse, "RSA keys under 2048 bits are refused") }
+            guard let top = modulus.first, modulus.count * 8 - top.leadingZeroBitCount >= 2048 else {
+                throw TelenoridError(.invalidResponse, "RSA keys under 2048 bits are refused")
+            }
+            // With e = 1 every message is its own signature, so anyone could sign; an even e is no RSA key.
+            let exponent = Array(try bytes("e").drop { $0 == 0 })
+            guard let low = exponent.last, low & 1 == 1, exponent.count > 1 || low >= 3 else {
+                throw TelenoridError(.invalidResponse, "RSA public exponent must be odd and at least 3")
+            }
             keyType = .rsa
-            key = try JWK.rsaKey(modulus: modulus, exponent: try bytes("e"))
+            key = try JWK.rsaKey(modulus: modulus, exponent: exponent)
         case "EC":
             guard let curve = try string("crv"), let size = JWK.coordinateSize[curve] else {
                 throw TelenoridError(.unsupported, "EC curve \((try? string("crv")) ?? "none") is not supported")
@@ -56,8 +65,9 @@ public struct JWK: Sendable {
         case "OKP":
             guard try string("crv") == "Ed25519" else { throw TelenoridError(.unsupported, "only the Ed25519 OKP curve is supported") }
             let x = try bytes("x")
-            guard x.count == 32, let pkey = x.withUnsafeBufferPointer({ EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32) }) else {
-                throw TelenoridError(.invalidResponse, "Ed25519 key is not 32 valid bytes")
+            guard x.count == 32, !JWK.hasSmallOrder(ed25519: x),
+                  let pkey = x.withUnsafeBufferPointer({ EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32) }) else {
+                throw TelenoridError(.invalidResponse, "Ed25519 key is not 32 bytes encoding a point of large order")
             }
             keyType = .ed25519
             key = PKey(pkey)
@@ -117,6 +127,37 @@ public struct JWK: Sendable {
         return try fromData("RSA") { builder in
             OSSL_PARAM_BLD_push_BN(builder, stable("n"), n) == 1 && OSSL_PARAM_BLD_push_BN(builder, stable("e"), e) == 1
         }
+    }
+
+    /// Whether an encoded Ed25519 point (RFC 8032 §5.1.2) has an order dividing 8. No private key stands
+    /// behind such a point, and with it a signature of small-order R and S = 0 verifies for one message in
+    /// eight or more, so libsodium refuses these keys and so does this library.
+    ///
+    /// The curve is -x² + y² = 1 + d·x²·y² over p = 2^255 - 19. The points of order 1, 2 and 4 have y = 1,
+    /// -1 and 0. A point of order 8 doubles to one with y = 0, which the doubling formula gives exactly when
+    /// x² = -y²; put into the curve equation that is d·y⁴ + 2y² = 1. The sign of x does not change the
+    /// order, so its bit is ignored; y is reduced mod p first, because the encodings of p and p + 1 (of 0
+    /// and 1) are not canonical yet some decoders take them.
+    static func hasSmallOrder(ed25519 encoded: [UInt8]) -> Bool {
+        guard encoded.count == 32, let context = BN_CTX_new() else { return true }
+        defer { BN_CTX_free(context) }
+        BN_CTX_start(context)
+        defer { BN_CTX_end(context) }
+        guard let p = BN_CTX_get(context), let y = BN_CTX_get(context), let d = BN_CTX_get(context),
+              let y2 = BN_CTX_get(context), let sum = BN_CTX_get(context) else { return true }
+        var bytes = encoded
+        bytes[31] &= 0x7f
+        // d = -121665/121666 mod p (RFC 8032 §5.1).
+        guard BN_set_word(p, 0) == 1, BN_set_bit(p, 255) == 1, BN_sub_word(p, 19) == 1,
+              BN_set_word(d, 121_666) == 1, BN_mod_inverse(d, d, p, context) != nil,
+              BN_set_word(sum, 121_665) == 1, BN_mod_mul(d, d, sum, p, context) == 1, BN_sub(d, p, d) == 1,
+              BN_lebin2bn(bytes, 32, y) != nil, BN_nnmod(y, y, p, context) == 1,
+              BN_mod_sqr(y2, y, p, context) == 1 else { return true }
+        // y² = 0 for order 4, y² = 1 for orders 1 and 2.
+        if BN_is_zero(y2) == 1 || BN_is_one(y2) == 1 { return true }
+        guard BN_mod_sqr(sum, y2, p, context) == 1, BN_mod_mul(sum, sum, d, p, context) == 1,
+              BN_mod_add(sum, sum, y2, p, context) == 1, BN_mod_add(sum, sum, y2, p, context) == 1 else { return true }
+        return BN_is_one(sum) == 1
     }
 
     private static func ecKey(curve: String, point: [UInt8]) throws(TelenoridError) -> PKey {

@@ -8,6 +8,7 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var revocationEndpoint: String?
     public var endSessionEndpoint: String?
     public var idTokenSigningAlgorithms: [String]
+    public var userinfoSigningAlgorithms: [String]
     public var tokenEndpointAuthMethods: [String]
     public var codeChallengeMethods: [String]
     /// RFC 9207: the provider puts `iss` in every authorization response, so one without it is forged.
@@ -71,6 +72,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         revocationEndpoint = try endpoint("revocation_endpoint")
         endSessionEndpoint = try endpoint("end_session_endpoint")
         idTokenSigningAlgorithms = try strings("id_token_signing_alg_values_supported")
+        userinfoSigningAlgorithms = try strings("userinfo_signing_alg_values_supported")
         tokenEndpointAuthMethods = try strings("token_endpoint_auth_methods_supported")
         codeChallengeMethods = try strings("code_challenge_methods_supported")
         switch object["authorization_response_iss_parameter_supported"] {

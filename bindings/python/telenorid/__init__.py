@@ -597,6 +597,7 @@ class Config(_Handle):
 
 _NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (
     "connect_timeout_ms", "timeout_ms", "max_response_bytes", "clock_tolerance_s", "clock_offset_s",
+    "jwks_max_age_s",
     "refresh_margin_s"))
 
 

@@ -324,6 +324,7 @@ CONFIG_KEYS = {
     "connect_timeout_ms": 19, "timeout_ms": 20, "max_response_bytes": 21, "clock_tolerance_s": 22,
     "clock_offset_s": 23, "trusted_audiences": 24, "id_token_signing_algs": 25, "refresh_margin_s": 26,
     "aloha_url": 27,
+    "jwks_max_age_s": 28, "client_assertion_audience": 29,
 }
 SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}
 PKCE_METHODS = {"S256": 0, "plain": 1}

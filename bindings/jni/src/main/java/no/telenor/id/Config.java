@@ -54,7 +54,9 @@ public final class Config extends NativeObject {
         ID_TOKEN_SIGNING_ALGS(25),
         REFRESH_MARGIN_S(26),
         /** The https base URL of Aloha, for {@link LineAuthentication}. */
-        ALOHA_URL(27);
+        ALOHA_URL(27),
+        JWKS_MAX_AGE_S(28),
+        CLIENT_ASSERTION_AUDIENCE(29);
 
         private final int code;
 
@@ -308,6 +310,16 @@ public final class Config extends NativeObject {
 
         public Builder refreshMarginSeconds(long seconds) {
             return set(Key.REFRESH_MARGIN_S, Long.toString(seconds));
+        }
+
+        /** Seconds a fetched key set is used before it is fetched again; default 300. */
+        public Builder jwksMaxAgeSeconds(long seconds) {
+            return set(Key.JWKS_MAX_AGE_S, Long.toString(seconds));
+        }
+
+        /** The aud of a client assertion: {@code "issuer"} (default) or {@code "token_endpoint"}. */
+        public Builder clientAssertionAudience(String audience) {
+            return set(Key.CLIENT_ASSERTION_AUDIENCE, audience);
         }
 
         /**
