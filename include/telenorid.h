@@ -724,9 +724,9 @@ telenorid_status telenorid_idp_request_authorization_url(const telenorid_idp_req
                                                          const char *authorization_endpoint, char **out);
 
 /* IdP side: the provider's redirect (to the SP's redirect URI, with its own query pairs if it has any,
- * else TELENORID_E_REDIRECT_MISMATCH, with the SP's state, else TELENORID_E_STATE_MISMATCH) turned into the response for the SP, naming
- * `login_host` (host or host:port) where the code was obtained. A provider `error` becomes an error
- * response for the SP, not a failure. */
+ * else TELENORID_E_REDIRECT_MISMATCH, with the SP's state, else TELENORID_E_STATE_MISMATCH) turned into
+ * the response for the SP, naming `login_host` (host or host:port) where the code was obtained. A
+ * provider `error` becomes an error response for the SP, not a failure. */
 telenorid_status telenorid_idp_request_respond(const telenorid_idp_request *request,
                                                const char *provider_redirect_url, const char *login_host,
                                                telenorid_idp_response **out);

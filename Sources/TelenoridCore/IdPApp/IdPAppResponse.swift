@@ -1,6 +1,7 @@
 /// What the IdP app sends back to the SP app (Salesforce Mobile SDK identity provider flow): the provider's
 /// code (or its error), the login host it was obtained at, and the SP's state. Never a token or a password.
-/// Besides the Salesforce Mobile SDK's fields it passes on the provider's RFC 9207 `iss`, so an SP whose provider promises it can still check it.
+/// Besides the Salesforce Mobile SDK's fields it passes on the provider's RFC 9207 `iss`, so an SP whose
+/// provider promises it can still check it.
 public struct IdPAppResponse: Sendable, Equatable {
     public enum Result: Sendable, Equatable {
         case code(String)
@@ -51,8 +52,9 @@ extension PendingAuthorization {
     /// The SP side, iOS: the IdP app's response opened at this client's redirect URI, whose own query (if
     /// it has one) the response keeps beside its pairs.
     public func handleIdPAppResponse(url: String, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
-        let parameters = try FormParameters(redirect: url, arrivingAt: configuration.redirectURI,
-                                            mismatch: "the IdP app's response did not arrive at the configured redirect_uri")
+        let parameters = try FormParameters(
+            redirect: url, arrivingAt: configuration.redirectURI,
+            mismatch: "the IdP app's response did not arrive at the configured redirect_uri")
         return try handleIdPAppResponse(parameters: parameters, allowedLoginHosts: allowedLoginHosts)
     }
 
@@ -60,7 +62,8 @@ extension PendingAuthorization {
     /// signs in at; a code from anywhere else is refused before it could be sent to a token endpoint.
     /// An empty list means the host (and port) of the configured issuer. Unknown pairs are ignored and
     /// dropped, so the callback never carries them on (RFC 6749 §3.1).
-    public func handleIdPAppResponse(parameters received: FormParameters, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
+    public func handleIdPAppResponse(parameters received: FormParameters,
+                                     allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
         try received.refuseRepeats(of: IdPAppResponse.names, in: "the IdP app's response")
         let parameters = received.keeping(IdPAppResponse.names.contains)
         try checkState(parameters["state"])
