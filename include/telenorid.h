@@ -700,14 +700,25 @@ telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t t
 void telenorid_loopback_free(telenorid_loopback *listener);
 
 /* ------------------------------------------------------------------------------------------------
- * Identity-provider app flow (seed 003): one trusted app gets codes for other apps
+ * Identity-provider app flow (Salesforce Mobile SDK identity provider style): one trusted app gets
+ * codes for other apps
  *
  * A service-provider (SP) app sends the IdP app a request (oauth_client_id, code_challenge,
  * oauth_redirect_uri, comma-separated scopes, user_hint, login_host, state, and nonce) as a URL on the
  * IdP app's scheme (iOS) or as key-value pairs (an Android intent bundle). The IdP app asks the provider
  * for a code on the SP's behalf and hands back only the code (code, login_host, state). Tokens,
- * passwords and PKCE verifiers never pass between the apps. Beyond the seed's fields the response passes
- * on the provider's RFC 9207 `iss` when it sent one, and the SP checks it like a browser redirect's.
+ * passwords and PKCE verifiers never pass between the apps. Beyond the Salesforce Mobile SDK's fields
+ * the response passes on the provider's RFC 9207 `iss` when it sent one, and the SP checks it like a
+ * browser redirect's.
+ *
+ * Both sides ignore parameters they don't know, in requests and responses alike (RFC 6749 §3.1; the
+ * Salesforce Mobile SDK's own SP sends `app_name`), and never pass them on: nothing the library writes
+ * afterwards (authorization URL, request or response URL or pairs, callback parameters) carries them.
+ * A known parameter given twice fails with TELENORID_E_MALFORMED; in a URL so does any repeated name.
+ * The SP's redirect URI may have a query of its own (RFC 6749 §3.1.2): the IdP app's response URL keeps
+ * it and appends its pairs with "&", and both the IdP app (reading the provider's redirect) and the SP
+ * (reading the response URL) require the redirect URI's own pairs, unchanged, as part of the redirect
+ * URI match (TELENORID_E_REDIRECT_MISMATCH otherwise); they are not part of the response.
  *
  * Every handle here is immutable after creation except telenorid_params, which telenorid_params_add
  * changes: don't share a telenorid_params between threads while adding to it. The others may be shared.
@@ -750,12 +761,14 @@ telenorid_status telenorid_idp_request_url(const telenorid_idp_request *request,
 /* The request as key-value pairs, for an Android bundle. Free with telenorid_params_free. */
 telenorid_status telenorid_idp_request_params(const telenorid_idp_request *request, telenorid_params **out);
 
-/* SP side: checks the IdP app's response, opened at the configured redirect URI (URL form) or as a
- * bundle (pairs form), against `pending`: `state` must match (constant time, else
- * TELENORID_E_STATE_MISMATCH); `login_host` must be one of the `count` `allowed_login_hosts` (host or
- * host:port, case-insensitive; with count 0, which allows NULL, the configured issuer's host[:port]),
- * else TELENORID_E_ISSUER_MISMATCH; unknown or repeated parameters fail with TELENORID_E_MALFORMED and
- * an `error` with TELENORID_E_AUTHORIZATION_ERROR. On success the pending request is consumed and the
+/* SP side: checks the IdP app's response, opened at the configured redirect URI (URL form, with the
+ * redirect URI's own query pairs, else TELENORID_E_REDIRECT_MISMATCH) or as a bundle (pairs form),
+ * against `pending`: `state` must match (constant time, else TELENORID_E_STATE_MISMATCH); `login_host`
+ * must be one of the `count` `allowed_login_hosts` (host or host:port, case-insensitive; with count 0,
+ * which allows NULL, the configured issuer's host[:port]), else TELENORID_E_ISSUER_MISMATCH; a repeated
+ * known parameter fails with TELENORID_E_MALFORMED, unknown ones are ignored and dropped (the callback's
+ * parameters are code, error, error_description, login_host, state and iss only), and an `error` fails
+ * with TELENORID_E_AUTHORIZATION_ERROR. On success the pending request is consumed and the
  * callback goes to telenorid_client_exchange_code like a browser redirect's. */
 telenorid_status telenorid_pending_auth_handle_idp_response_url(const telenorid_pending_auth *pending,
                                                                 const char *url,
@@ -770,8 +783,9 @@ telenorid_status telenorid_pending_auth_handle_idp_response_params(const telenor
  * `caller_redirect_uris` (`count` of them; NULL allowed for 0) are the redirect URIs the host app knows
  * belong to the calling app; an oauth_redirect_uri that is not exactly one of them fails with
  * TELENORID_E_REDIRECT_MISMATCH. A code_challenge that is not 43 base64url characters (S256), a
- * redirect URI that is not absolute, a missing state, client id or scopes, an unknown or repeated
- * parameter fail with TELENORID_E_MALFORMED. */
+ * redirect URI that is not absolute, a missing state, client id or scopes, a repeated known parameter
+ * fail with TELENORID_E_MALFORMED. Unknown parameters are ignored, and the request keeps only the fields
+ * above. */
 telenorid_status telenorid_idp_request_parse_url(const char *url, const char *idp_app_uri,
                                                  const char *const *caller_redirect_uris, size_t count,
                                                  telenorid_idp_request **out);
@@ -785,10 +799,10 @@ telenorid_status telenorid_idp_request_parse_params(const telenorid_params *para
 telenorid_status telenorid_idp_request_authorization_url(const telenorid_idp_request *request,
                                                          const char *authorization_endpoint, char **out);
 
-/* IdP side: the provider's redirect (to the SP's redirect URI, else TELENORID_E_REDIRECT_MISMATCH,
- * with the SP's state, else TELENORID_E_STATE_MISMATCH) turned into the response for the SP, naming
- * `login_host` (host or host:port) where the code was obtained. A provider `error` becomes an error
- * response for the SP, not a failure. */
+/* IdP side: the provider's redirect (to the SP's redirect URI, with its own query pairs if it has any,
+ * else TELENORID_E_REDIRECT_MISMATCH, with the SP's state, else TELENORID_E_STATE_MISMATCH) turned into
+ * the response for the SP, naming `login_host` (host or host:port) where the code was obtained. A
+ * provider `error` becomes an error response for the SP, not a failure. */
 telenorid_status telenorid_idp_request_respond(const telenorid_idp_request *request,
                                                const char *provider_redirect_url, const char *login_host,
                                                telenorid_idp_response **out);
@@ -796,7 +810,8 @@ telenorid_status telenorid_idp_request_respond(const telenorid_idp_request *requ
 /* Frees a request. NULL is a no-op. */
 void telenorid_idp_request_free(telenorid_idp_request *request);
 
-/* The response as a URL on the SP's redirect URI (iOS), or as pairs (Android bundle). */
+/* The response as a URL on the SP's redirect URI (iOS; after "&" when that URI has a query), or as
+ * pairs (Android bundle). */
 telenorid_status telenorid_idp_response_url(const telenorid_idp_response *response, char **out);
 telenorid_status telenorid_idp_response_params(const telenorid_idp_response *response, telenorid_params **out);
 

@@ -1,8 +1,8 @@
 import CTelenorid
 import TelenoridCore
 
-// The IdP-app flow (seed 003): key-value pairs for Android bundles, the request an SP app sends an IdP
-// app, the IdP app's response, and the SP's check of that response.
+// The IdP-app flow (Salesforce Mobile SDK identity provider style): key-value pairs for Android bundles,
+// the request an SP app sends an IdP app, the IdP app's response, and the SP's check of that response.
 
 final class ParamsHandle: Handle {
     var parameters: FormParameters

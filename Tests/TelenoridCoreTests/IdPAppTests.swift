@@ -1,7 +1,8 @@
 import XCTest
 @testable import TelenoridCore
 
-/// Seed 003: an SP app asks an IdP app for a code, the IdP app gets it from the provider on the SP's behalf.
+/// The identity-provider app flow (Salesforce Mobile SDK identity provider style): an SP app asks an IdP app
+/// for a code, the IdP app gets it from the provider on the SP's behalf.
 final class IdPAppTests: XCTestCase {
     let idpURI = "idpapp://authorize"
     let spRedirect = "telenorid-example://authcallback/"
@@ -64,7 +65,8 @@ final class IdPAppTests: XCTestCase {
         XCTAssertEqual(refused(with("state", nil)), .malformed)
         XCTAssertEqual(refused(with("scopes", "openid,,profile")), .malformed)
         XCTAssertEqual(refused(with("login_host", "evil.example/path")), .malformed)
-        XCTAssertEqual(refused(with("response_type", "token")), .malformed)
+        XCTAssertEqual(refused(FormParameters(good.pairs.map { (name: $0.name, value: $0.value) } + [(name: "state", value: "again")])),
+                       .malformed, "a known parameter given twice")
         let url = try IdPAppRequest(parameters: good, callerRedirectURIs: [spRedirect]).url(idpAppURI: idpURI)
         XCTAssertEqual(kind(try IdPAppRequest(url: url + "&state=again", idpAppURI: idpURI, callerRedirectURIs: [spRedirect])), .malformed)
         XCTAssertEqual(kind(try IdPAppRequest(url: url, idpAppURI: "otheridp://authorize", callerRedirectURIs: [spRedirect])), .redirectMismatch)
@@ -80,7 +82,7 @@ final class IdPAppTests: XCTestCase {
         XCTAssertEqual(answer([("code", "c"), ("login_host", "id.example.com"), ("state", "other")]), .stateMismatch)
         XCTAssertEqual(answer([("code", "c"), ("login_host", "evil.example"), ("state", pending.state)]), .issuerMismatch)
         XCTAssertEqual(answer([("code", "c"), ("state", pending.state)]), .malformed)
-        XCTAssertEqual(answer([("code", "c"), ("login_host", "id.example.com"), ("state", pending.state), ("access_token", "t")]), .malformed)
+        XCTAssertEqual(answer([("code", "c"), ("login_host", "id.example.com"), ("state", pending.state), ("code", "d")]), .malformed)
         XCTAssertEqual(answer([("error", "access_denied"), ("state", pending.state)]), .authorizationError)
         XCTAssertEqual(kind(try pending.handleIdPAppResponse(url: "evil://cb?code=c&login_host=id.example.com&state=\(pending.state)", allowedLoginHosts: [])), .redirectMismatch)
         XCTAssertFalse(pending.isConsumed, "refused responses leave the request open")
@@ -102,5 +104,55 @@ final class IdPAppTests: XCTestCase {
         let genuine = try request.response(fromProviderRedirect: spRedirect + "?code=c&state=\(pending.state)&iss=https%3A%2F%2Fid.example.com", loginHost: "id.example.com")
         XCTAssertEqual(try pending.handleIdPAppResponse(url: genuine.url(redirectURI: spRedirect), allowedLoginHosts: []).parameters["iss"], "https://id.example.com")
         XCTAssertEqual(kind(try pending.handleIdPAppResponse(parameters: error.parameters, allowedLoginHosts: [])), .authorizationError)
+    }
+
+    /// RFC 6749 §3.1: unknown parameters are ignored, as the Salesforce Mobile SDK's SP sends `app_name`;
+    /// nothing the library writes afterwards carries them.
+    func testUnknownParametersAreIgnoredAndNeverForwarded() throws {
+        let pending = try spPending()
+        let request = try IdPAppRequest(pending: pending, loginHost: "id.example.com", userHint: nil)
+        var bundle = request.parameters
+        try bundle.append("app_name", "Example SP")
+        let viaBundle = try IdPAppRequest(parameters: bundle, callerRedirectURIs: [spRedirect])
+        let viaURL = try IdPAppRequest(url: request.url(idpAppURI: idpURI) + "&app_name=x&response_type=token",
+                                       idpAppURI: idpURI, callerRedirectURIs: [spRedirect])
+        XCTAssertEqual(viaBundle, request)
+        XCTAssertEqual(viaURL, request)
+        XCTAssertNil(viaURL.parameters["app_name"])
+        let authorize = try viaURL.authorizationURL(authorizationEndpoint: "https://id.example.com/oauth/authorize")
+        XCTAssertFalse(authorize.contains("app_name"))
+        XCTAssertEqual(try query(of: authorize)["response_type"], "code")
+
+        // The provider's extras (OIDC Session Management's session_state) don't reach the SP either.
+        let response = try viaURL.response(fromProviderRedirect: spRedirect + "?code=c&state=\(pending.state)&session_state=s",
+                                           loginHost: "id.example.com")
+        XCTAssertEqual(response.parameters.pairs.map(\.name), ["code", "login_host", "state"])
+        let url = try response.url(redirectURI: spRedirect) + "&app_name=x&access_token=smuggled"
+        let callback = try pending.handleIdPAppResponse(url: url, allowedLoginHosts: [])
+        XCTAssertEqual(callback.code, "c")
+        XCTAssertEqual(callback.parameters.pairs.map(\.name), ["code", "login_host", "state"])
+    }
+
+    /// RFC 6749 §3.1.2: a redirect URI may have its own query, which the response keeps.
+    func testRedirectURIWithAQueryRoundTrips() throws {
+        let redirect = "com.example.sp:/cb?app=x"
+        let pending = try AuthorizationRequest(configuration: testConfiguration([.redirectURI: redirect])).build()
+        let request = try IdPAppRequest(url: IdPAppRequest(pending: pending, loginHost: nil, userHint: nil).url(idpAppURI: idpURI),
+                                        idpAppURI: idpURI, callerRedirectURIs: [redirect])
+        XCTAssertEqual(try query(of: request.authorizationURL(authorizationEndpoint: "https://id.example.com/oauth/authorize"))["redirect_uri"],
+                       redirect)
+        let response = try request.response(fromProviderRedirect: redirect + "&code=c&state=\(pending.state)", loginHost: "id.example.com")
+        let url = try response.url(redirectURI: redirect)
+        XCTAssertTrue(url.hasPrefix(redirect + "&code=c&"), url)
+        // The redirect URI's own pairs must be there unchanged, else it is another redirect URI.
+        for elsewhere in ["com.example.sp:/cb?code=c", "com.example.sp:/cb?app=y&code=c"] {
+            XCTAssertEqual(kind(try request.response(fromProviderRedirect: elsewhere + "&state=\(pending.state)", loginHost: "id.example.com")),
+                           .redirectMismatch)
+            XCTAssertEqual(kind(try pending.handleIdPAppResponse(url: elsewhere + "&login_host=id.example.com&state=\(pending.state)",
+                                                                 allowedLoginHosts: [])), .redirectMismatch)
+        }
+        let callback = try pending.handleIdPAppResponse(url: url, allowedLoginHosts: [])
+        XCTAssertEqual(callback.code, "c")
+        XCTAssertNil(callback.parameters["app"], "the redirect URI's own pairs are not part of the response")
     }
 }

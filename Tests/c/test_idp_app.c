@@ -1,6 +1,7 @@
-/* Tests of the identity-provider app section of include/telenorid.h (seed 003) through the header only:
+/* Tests of the identity-provider app section of include/telenorid.h through the header only:
  * both roles in URL and key-value form, NULL in every pointer position, outputs untouched on error,
- * handles of the wrong kind, refused requests and responses with their status codes. No network: the
+ * handles of the wrong kind, refused requests and responses with their status codes, unknown parameters
+ * ignored and dropped, a redirect URI with its own query. No network: the
  * provider's redirect is written by hand (the real provider runs in test_flows.c and Tests/python/test_idp_app.py).
  * Ends with "N passed, M failed"; leak-free under valgrind. */
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #define SENTINEL ((void *)0x1)
 #define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
 
-static telenorid_pending_auth *sp_pending(void) {
+static telenorid_pending_auth *sp_pending_at(const char *redirect_uri) {
     telenorid_config_builder *b = NULL;
     telenorid_config *config = NULL;
     telenorid_auth_request *request = NULL;
@@ -20,7 +21,7 @@ static telenorid_pending_auth *sp_pending(void) {
     S(TELENORID_OK, telenorid_config_builder_new(&b));
     S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, "https://login.example.com"));
     S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, "sp-app"));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, SP_REDIRECT));
+    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, redirect_uri));
     S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_SCOPE, "openid profile"));
     S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_AUTHORIZATION_ENDPOINT,
                                                  "https://login.example.com/authorize"));
@@ -32,6 +33,8 @@ static telenorid_pending_auth *sp_pending(void) {
     telenorid_config_builder_free(b);
     return pending;
 }
+
+static telenorid_pending_auth *sp_pending(void) { return sp_pending_at(SP_REDIRECT); }
 
 /* The value of `name` in `params`, or NULL; the caller frees it. */
 static char *param(const telenorid_params *params, const char *name) {
@@ -194,7 +197,6 @@ static void test_refusals(void) {
         {"oauth_client_id", NULL, TELENORID_E_MALFORMED},
         {"scopes", "openid,,x", TELENORID_E_MALFORMED},
         {"login_host", "a.example/path", TELENORID_E_MALFORMED},
-        {"response_type", "token", TELENORID_E_MALFORMED},
     };
     for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
         telenorid_params *bad = with(good, hostile[i].name, hostile[i].value);
@@ -228,10 +230,111 @@ static void test_refusals(void) {
     telenorid_pending_auth_free(pending);
 }
 
+/* RFC 6749 §3.1: parameters neither side knows (the Salesforce Mobile SDK's SP sends app_name) are
+ * ignored, and nothing the library writes afterwards carries them. */
+static void test_unknown_parameters(void) {
+    telenorid_pending_auth *pending = sp_pending();
+    telenorid_idp_request *sp = NULL, *idp = NULL, *via_url = NULL;
+    telenorid_idp_response *response = NULL;
+    telenorid_params *good = NULL, *extended = NULL, *again = NULL, *answer = NULL, *smuggled = NULL;
+    telenorid_callback *callback = NULL;
+    char *url = NULL, *authorize = NULL, *state = NULL, *value = SENTINEL;
+    const char *callers[] = {SP_REDIRECT};
+
+    S(TELENORID_OK, telenorid_idp_request_new(pending, NULL, NULL, &sp));
+    S(TELENORID_OK, telenorid_pending_auth_state(pending, &state));
+    S(TELENORID_OK, telenorid_idp_request_params(sp, &good));
+    extended = with(good, "app_name", "Example SP");
+    S(TELENORID_OK, telenorid_idp_request_parse_params(extended, callers, 1, &idp));
+    S(TELENORID_OK, telenorid_idp_request_params(idp, &again));
+    value = param(again, "app_name");
+    CHECK(value == NULL);
+    S(TELENORID_OK, telenorid_idp_request_authorization_url(idp, "https://login.example.com/authorize", &authorize));
+    CHECK(authorize && strstr(authorize, "app_name") == NULL);
+    S(TELENORID_OK, telenorid_idp_request_url(sp, IDP_APP_URI, &url));
+    char longer[1024];
+    snprintf(longer, sizeof longer, "%s&app_name=x", url ? url : "");
+    S(TELENORID_OK, telenorid_idp_request_parse_url(longer, IDP_APP_URI, callers, 1, &via_url));
+
+    char redirect[512];
+    snprintf(redirect, sizeof redirect, SP_REDIRECT "?code=c&state=%s&session_state=s", state);
+    S(TELENORID_OK, telenorid_idp_request_respond(idp, redirect, "login.example.com", &response));
+    S(TELENORID_OK, telenorid_idp_response_params(response, &answer));
+    value = param(answer, "session_state");
+    CHECK(value == NULL);
+    smuggled = with(answer, "access_token", "smuggled");
+    S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_params(pending, smuggled, NULL, 0, &callback));
+    value = SENTINEL;
+    S(TELENORID_OK, telenorid_callback_parameter(callback, "access_token", &value));
+    CHECK(value == NULL);
+
+    telenorid_string_free(url);
+    telenorid_string_free(authorize);
+    telenorid_string_free(state);
+    telenorid_callback_free(callback);
+    telenorid_params_free(good);
+    telenorid_params_free(extended);
+    telenorid_params_free(again);
+    telenorid_params_free(answer);
+    telenorid_params_free(smuggled);
+    telenorid_idp_response_free(response);
+    telenorid_idp_request_free(sp);
+    telenorid_idp_request_free(idp);
+    telenorid_idp_request_free(via_url);
+    telenorid_pending_auth_free(pending);
+}
+
+/* RFC 6749 §3.1.2: an SP's redirect URI may have a query, which the response keeps; the redirect URI's
+ * own pairs are part of the match, not of the response. */
+static void test_redirect_uri_with_query(void) {
+#define SP_QUERY_REDIRECT "com.example.sp:/cb?app=x"
+    telenorid_pending_auth *pending = sp_pending_at(SP_QUERY_REDIRECT);
+    telenorid_idp_request *sp = NULL, *idp = NULL;
+    telenorid_idp_response *response = NULL;
+    telenorid_callback *callback = SENTINEL;
+    char *url = NULL, *state = NULL, *code = NULL, *app = SENTINEL;
+    const char *callers[] = {SP_QUERY_REDIRECT};
+    char redirect[512];
+
+    S(TELENORID_OK, telenorid_idp_request_new(pending, NULL, NULL, &sp));
+    S(TELENORID_OK, telenorid_pending_auth_state(pending, &state));
+    S(TELENORID_OK, telenorid_idp_request_url(sp, IDP_APP_URI, &url));
+    S(TELENORID_OK, telenorid_idp_request_parse_url(url, IDP_APP_URI, callers, 1, &idp));
+    telenorid_string_free(url);
+    url = NULL;
+    /* The provider's redirect must keep app=x too. */
+    snprintf(redirect, sizeof redirect, "com.example.sp:/cb?code=c&state=%s", state);
+    S(TELENORID_E_REDIRECT_MISMATCH, telenorid_idp_request_respond(idp, redirect, "login.example.com", &response));
+    snprintf(redirect, sizeof redirect, SP_QUERY_REDIRECT "&code=c&state=%s", state);
+    S(TELENORID_OK, telenorid_idp_request_respond(idp, redirect, "login.example.com", &response));
+    S(TELENORID_OK, telenorid_idp_response_url(response, &url));
+    CHECK_CONTAINS(url, SP_QUERY_REDIRECT "&code=c&login_host=login.example.com&state=");
+    snprintf(redirect, sizeof redirect, "com.example.sp:/cb?app=y&code=c&login_host=login.example.com&state=%s", state);
+    S(TELENORID_E_REDIRECT_MISMATCH, telenorid_pending_auth_handle_idp_response_url(pending, redirect, NULL, 0, &callback));
+    CHECK(callback == SENTINEL);
+    S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_url(pending, url, NULL, 0, &callback));
+    S(TELENORID_OK, telenorid_callback_code(callback, &code));
+    CHECK_STR("c", code);
+    S(TELENORID_OK, telenorid_callback_parameter(callback, "app", &app));
+    CHECK(app == NULL);
+
+    telenorid_string_free(url);
+    telenorid_string_free(state);
+    telenorid_string_free(code);
+    telenorid_callback_free(callback);
+    telenorid_idp_response_free(response);
+    telenorid_idp_request_free(sp);
+    telenorid_idp_request_free(idp);
+    telenorid_pending_auth_free(pending);
+#undef SP_QUERY_REDIRECT
+}
+
 int main(void) {
     test_params();
     test_round_trip(0);
     test_round_trip(1);
     test_refusals();
+    test_unknown_parameters();
+    test_redirect_uri_with_query();
     return finish_checks();
 }

@@ -1,4 +1,5 @@
-"""Seed 003's identity-provider app flow, both roles in one test, against the local real provider (DOT).
+"""The identity-provider app flow (Salesforce Mobile SDK identity provider style), both roles in one test,
+against the local real provider (DOT).
 
 The service-provider (SP) app builds a request for the IdP app; the IdP app checks it against the caller's
 redirect URIs, asks the provider for a code on the SP's behalf (the SP's client id, redirect URI, state,
@@ -126,11 +127,14 @@ def test_hostile_responses_are_refused_and_leave_the_request_open(provider):
     with pytest.raises(telenorid.StateMismatch):
         pending.handle_idp_response({**bundle, "state": "forged"})
     with pytest.raises(telenorid.Malformed):
-        pending.handle_idp_response({**bundle, "access_token": "smuggled"})
+        pending.handle_idp_response("&".join([SP_REDIRECT + "?state=" + pending.state] +
+                                             [f"{k}={v}" for k, v in bundle.items()]))
     with pytest.raises(telenorid.RedirectMismatch):
         pending.handle_idp_response("evil.app:/cb?" + "&".join(f"{k}={v}" for k, v in bundle.items()))
-    # Still open: the genuine response goes through.
-    state = client.exchange_code(pending.handle_idp_response(bundle))
+    # Still open: the genuine response goes through; an unknown extra is ignored (RFC 6749 §3.1) and dropped.
+    callback = pending.handle_idp_response({**bundle, "access_token": "smuggled"})
+    assert callback.parameter("access_token") is None
+    state = client.exchange_code(callback)
     assert state.signed_in
 
 
@@ -144,3 +148,43 @@ def test_provider_refusal_reaches_the_sp_as_an_oauth_error(provider):
     with pytest.raises(telenorid.AuthorizationError) as caught:
         pending.handle_idp_response(response.url())
     assert caught.value.oauth_error == "access_denied"
+
+
+def local_pending(redirect_uri=SP_REDIRECT):
+    """An SP's pending authorization without discovery: these tests write the provider's redirect by hand."""
+    return telenorid.AuthorizationRequest(telenorid.Config.from_settings(
+        issuer="https://login.example.com", client_id="sp-app", redirect_uri=redirect_uri, scope="openid profile",
+        authorization_endpoint="https://login.example.com/authorize")).build()
+
+
+def test_unknown_parameters_are_ignored_and_never_forwarded():
+    """RFC 6749 §3.1; the Salesforce Mobile SDK's own SP sends app_name."""
+    pending = local_pending()
+    sp_request = telenorid.IdPAppRequest.for_pending(pending)
+    via_bundle = telenorid.IdPAppRequest.parse_bundle({**sp_request.bundle(), "app_name": "Example SP"}, [SP_REDIRECT])
+    via_url = telenorid.IdPAppRequest.parse_url(sp_request.url(IDP_APP_URI) + "&app_name=x", IDP_APP_URI, [SP_REDIRECT])
+    for request in (via_bundle, via_url):
+        assert request.bundle() == sp_request.bundle()
+        assert "app_name" not in request.authorization_url("https://login.example.com/authorize")
+    response = via_url.respond(f"{SP_REDIRECT}?code=c&state={pending.state}&session_state=s", "login.example.com")
+    assert set(response.bundle()) == {"code", "login_host", "state"}
+    callback = pending.handle_idp_response(response.url() + "&app_name=x")
+    assert callback.code == "c" and callback.parameter("app_name") is None
+
+
+def test_redirect_uri_with_its_own_query():
+    """RFC 6749 §3.1.2: the redirect URI's query is kept, and is part of the redirect URI, not the response."""
+    redirect = "com.example.sp:/cb?app=x"
+    pending = local_pending(redirect)
+    idp_request = telenorid.IdPAppRequest.parse_url(
+        telenorid.IdPAppRequest.for_pending(pending).url(IDP_APP_URI), IDP_APP_URI, [redirect])
+    assert parse_qs(urlsplit(idp_request.authorization_url("https://login.example.com/authorize")).query)[
+        "redirect_uri"] == [redirect]
+    with pytest.raises(telenorid.RedirectMismatch):
+        idp_request.respond(f"com.example.sp:/cb?code=c&state={pending.state}", "login.example.com")
+    answer = idp_request.respond(f"{redirect}&code=c&state={pending.state}", "login.example.com").url()
+    assert answer.startswith(redirect + "&code=c&")
+    with pytest.raises(telenorid.RedirectMismatch):
+        pending.handle_idp_response(answer.replace("app=x", "app=y"))
+    callback = pending.handle_idp_response(answer)
+    assert callback.code == "c" and callback.parameter("app") is None

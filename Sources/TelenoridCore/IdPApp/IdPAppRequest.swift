@@ -1,6 +1,6 @@
-/// The request a service-provider (SP) app sends an identity-provider (IdP) app (seed 003, message A):
-/// everything the IdP app needs to ask the provider for a code on the SP's behalf, and nothing secret.
-/// The SP keeps its PKCE verifier; only the S256 challenge travels.
+/// The request a service-provider (SP) app sends an identity-provider (IdP) app, named as in the Salesforce
+/// Mobile SDK identity provider flow: everything the IdP app needs to ask the provider for a code on the
+/// SP's behalf, and nothing secret. The SP keeps its PKCE verifier; only the S256 challenge travels.
 public struct IdPAppRequest: Sendable, Equatable {
     public let clientID: String
     public let codeChallenge: String
@@ -10,8 +10,9 @@ public struct IdPAppRequest: Sendable, Equatable {
     public let userHint: String?
     public let loginHost: String?
     public let state: String
-    /// Not in the seed's list: the SP's OIDC nonce, forwarded so the ID token the SP receives is bound to
-    /// its own request (OIDC Core §3.1.2.1) even though another app started the authorization.
+    /// Not among the Salesforce Mobile SDK's fields: the SP's OIDC nonce, forwarded so the ID token the SP
+    /// receives is bound to its own request (OIDC Core §3.1.2.1) even though another app started the
+    /// authorization.
     public let nonce: String?
 
     static let names: Set<String> = [
@@ -39,11 +40,10 @@ public struct IdPAppRequest: Sendable, Equatable {
 
     /// The IdP side: parses and checks what an SP app sent. `callerRedirectURIs` are the redirect URIs the
     /// host app knows belong to the calling app (from its signature or package id); a request naming any
-    /// other is refused, so one app can't have a code sent to another.
+    /// other is refused, so one app can't have a code sent to another. Unknown parameters are ignored
+    /// (RFC 6749 §3.1) and, as only the fields above are kept, never forwarded.
     public init(parameters: FormParameters, callerRedirectURIs: [String]) throws(TelenoridError) {
-        for pair in parameters.pairs where !IdPAppRequest.names.contains(pair.name) {
-            throw TelenoridError(.malformed, "the IdP-app request has an unknown parameter \"\(pair.name)\"")
-        }
+        try parameters.refuseRepeats(of: IdPAppRequest.names, in: "the IdP-app request")
         func required(_ name: String) throws(TelenoridError) -> String {
             guard let value = parameters[name], !value.isEmpty else {
                 throw TelenoridError(.malformed, "the IdP-app request lacks \(name)")
@@ -65,7 +65,8 @@ public struct IdPAppRequest: Sendable, Equatable {
         guard uri.fragment == nil else {
             throw TelenoridError(.malformed, "oauth_redirect_uri must not have a fragment (RFC 6749 §3.1.2)")
         }
-        // Compared exactly: a trailing "/" or a changed escape is another URI (seed 002's warning holds here too).
+        // Compared exactly: a trailing "/" or a changed escape is another URI (RFC 6749 §3.1.2.3: "simple
+        // string comparison").
         guard callerRedirectURIs.contains(where: { $0.utf8.elementsEqual(redirect.utf8) }) else {
             throw TelenoridError(.redirectMismatch, "oauth_redirect_uri does not belong to the calling app")
         }
@@ -82,7 +83,7 @@ public struct IdPAppRequest: Sendable, Equatable {
         nonce = parameters["nonce"]
     }
 
-    /// The key-value pairs, in the seed's order: the Android intent bundle, or the URL's query.
+    /// The key-value pairs, known fields only: the Android intent bundle, or the URL's query.
     public var parameters: FormParameters {
         var out = FormParameters()
         func add(_ name: String, _ value: String?) { if let value { try? out.append(name, value) } }
@@ -142,12 +143,8 @@ public struct IdPAppRequest: Sendable, Equatable {
     /// The provider's redirect, intercepted by the IdP app, turned into the response for the SP. The state
     /// must be the SP's; an OAuth error is passed on to the SP as one.
     public func response(fromProviderRedirect redirect: String, loginHost: String) throws(TelenoridError) -> IdPAppResponse {
-        let uri = try URI(parsing: redirect), expected = try URI(parsing: redirectURI)
-        guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
-              uri.userInfo == expected.userInfo, uri.path == expected.path else {
-            throw TelenoridError(.redirectMismatch, "the provider's redirect is not to the SP's redirect URI")
-        }
-        let parameters = try FormParameters(parsing: (uri.query ?? "")[...])
+        let parameters = try FormParameters(redirect: redirect, arrivingAt: URI(parsing: redirectURI),
+                                            mismatch: "the provider's redirect is not to the SP's redirect URI")
         guard let received = parameters["state"], Crypto.constantTimeEquals(received.utf8, state.utf8) else {
             throw TelenoridError(.stateMismatch, "the provider's redirect does not carry the SP's state")
         }

@@ -1,6 +1,7 @@
-/// What the IdP app sends back to the SP app (seed 003, message B): the provider's code (or its error),
-/// the login host it was obtained at, and the SP's state. Never a token or a password. Besides the seed's
-/// fields it passes on the provider's RFC 9207 `iss`, so an SP whose provider promises it can still check it.
+/// What the IdP app sends back to the SP app (Salesforce Mobile SDK identity provider flow): the provider's
+/// code (or its error), the login host it was obtained at, and the SP's state. Never a token or a password.
+/// Besides the Salesforce Mobile SDK's fields it passes on the provider's RFC 9207 `iss`, so an SP whose
+/// provider promises it can still check it.
 public struct IdPAppResponse: Sendable, Equatable {
     public enum Result: Sendable, Equatable {
         case code(String)
@@ -11,6 +12,8 @@ public struct IdPAppResponse: Sendable, Equatable {
     public let loginHost: String
     public let state: String
     public let issuer: String?
+
+    static let names: Set<String> = ["code", "error", "error_description", "login_host", "state", "iss"]
 
     public init(result: Result, loginHost: String, state: String, issuer: String? = nil) {
         self.result = result
@@ -46,26 +49,23 @@ public struct IdPAppResponse: Sendable, Equatable {
 }
 
 extension PendingAuthorization {
-    /// The SP side, iOS: the IdP app's response opened at this client's redirect URI.
+    /// The SP side, iOS: the IdP app's response opened at this client's redirect URI, whose own query (if
+    /// it has one) the response keeps beside its pairs.
     public func handleIdPAppResponse(url: String, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
-        let uri = try URI(parsing: url)
-        let expected = configuration.redirectURI
-        guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
-              uri.userInfo == expected.userInfo, uri.path == expected.path else {
-            throw TelenoridError(.redirectMismatch, "the IdP app's response did not arrive at the configured redirect_uri")
-        }
-        return try handleIdPAppResponse(parameters: FormParameters(parsing: (uri.query ?? "")[...]),
-                                        allowedLoginHosts: allowedLoginHosts)
+        let parameters = try FormParameters(
+            redirect: url, arrivingAt: configuration.redirectURI,
+            mismatch: "the IdP app's response did not arrive at the configured redirect_uri")
+        return try handleIdPAppResponse(parameters: parameters, allowedLoginHosts: allowedLoginHosts)
     }
 
     /// The SP side, Android: the IdP app's response bundle. `allowedLoginHosts` are the hosts this client
     /// signs in at; a code from anywhere else is refused before it could be sent to a token endpoint.
-    /// An empty list means the host (and port) of the configured issuer.
-    public func handleIdPAppResponse(parameters: FormParameters, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
-        for pair in parameters.pairs
-        where !["code", "error", "error_description", "login_host", "state", "iss"].contains(pair.name) {
-            throw TelenoridError(.malformed, "the IdP app's response has an unknown parameter \"\(pair.name)\"")
-        }
+    /// An empty list means the host (and port) of the configured issuer. Unknown pairs are ignored and
+    /// dropped, so the callback never carries them on (RFC 6749 §3.1).
+    public func handleIdPAppResponse(parameters received: FormParameters,
+                                     allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
+        try received.refuseRepeats(of: IdPAppResponse.names, in: "the IdP app's response")
+        let parameters = received.keeping(IdPAppResponse.names.contains)
         try checkState(parameters["state"])
         if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
             throw TelenoridError(.issuerMismatch, "the IdP app's response names another issuer (RFC 9207)")

@@ -2,6 +2,7 @@ package no.telenor.id;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -156,12 +157,14 @@ class IdPAppFlowTest {
             assertThrows(IssuerMismatchException.class, () -> pending.handleIdpResponse(with(bundle, "login_host", "evil.example")));
             assertThrows(IssuerMismatchException.class, () -> pending.handleIdpResponse(bundle, "login.example"));
             assertThrows(StateMismatchException.class, () -> pending.handleIdpResponse(with(bundle, "state", "forged")));
-            assertThrows(MalformedException.class, () -> pending.handleIdpResponse(with(bundle, "access_token", "smuggled")));
             String elsewhere = response.url().replace(SP_REDIRECT, "evil.app:/cb");
             assertThrows(RedirectMismatchException.class, () -> pending.handleIdpResponse(elsewhere));
-            // Still open: the genuine response goes through, the login host named explicitly this time.
-            try (AuthorizationCallback callback = pending.handleIdpResponse(bundle, "evil.example", provider.loginHost());
+            // Still open: the genuine response goes through, the login host named explicitly this time; an
+            // unknown extra is ignored (RFC 6749 §3.1) and dropped.
+            try (AuthorizationCallback callback = pending.handleIdpResponse(with(bundle, "access_token", "smuggled"),
+                                                                            "evil.example", provider.loginHost());
                  AuthState state = client.exchangeCode(callback)) {
+                assertNull(callback.parameter("access_token"));
                 assertTrue(state.isSignedIn());
             }
         }
