@@ -25,7 +25,7 @@ let package = Package(
             dependencies: ["TelenoridCore", "CTelenorid"],
             linkerSettings: [
                 // Only the C API is exported: public Swift symbols of the core stay local.
-                .unsafeFlags(["-static-stdlib", "-use-ld=lld",
+                .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "--gc-sections",
                               "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Telenorid/exports.map"]),
                 // Linux hosts load the versioned name (`make install` links libtelenorid.so.0 to it); an APK
                 // carries only files named lib*.so, so on Android the SONAME is the plain name.

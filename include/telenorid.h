@@ -201,8 +201,10 @@ typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_CLOCK_OFFSET_S         23  /* added to the local clock, default 0 */
 #define TELENORID_CONFIG_TRUSTED_AUDIENCES      24  /* space-separated: other audiences an ID token may name */
 #define TELENORID_CONFIG_ID_TOKEN_SIGNING_ALGS  25  /* space-separated allow-list; default all asymmetric
-                                                       (RS*, PS*, ES*, EdDSA); HS* only with a secret;
-                                                       "none" is always refused */
+                                                       (RS*, PS*, ES*, EdDSA) narrowed to what discovery
+                                                       advertises (id_token_ and userinfo_signing_alg_
+                                                       values_supported), HS* only with a secret and when
+                                                       advertised; "none" is always refused */
 #define TELENORID_CONFIG_REFRESH_MARGIN_S       26  /* refresh tokens expiring within this, default 60 */
 #define TELENORID_CONFIG_ALOHA_URL              27  /* https base URL of the Aloha line authentication
                                                        service (TelenorID+); without it line auth is off */

@@ -148,7 +148,7 @@ extension OIDCClient: KeySource {
         let url = try endpoint(.jwksURI)
         let response = try transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwk-set+json")]))
         guard response.status == 200 else {
-            throw TelenoridError(.httpStatus, "the key set at \(url) answered HTTP \(response.status)", httpStatus: response.status)
+            throw OAuthErrorResponse.unexpectedStatus(response, "the key set at \(url) answered HTTP \(response.status)", now: clock())
         }
         return try JWKSet(json: response.body)
     }
