@@ -219,8 +219,8 @@ final class HTTPTests: XCTestCase {
         let transport = try transport()
         for path in ["/reset?code=SECRETCODE", "/truncated?code=SECRETCODE"] {
             let request = HTTPRequest(method: "POST", url: try url(path),
-                                      headers: [("Authorization", "Bearer SECRETTOKEN")],
-                                      body: Array("client_secret=SECRETVALUE".utf8))
+                                      authorization: SecretBytes(Array("Bearer SECRETTOKEN".utf8)),
+                                      body: SecretBytes(Array("client_secret=SECRETVALUE".utf8)))
             let error = failure { () throws(TelenoridError) in try transport.send(request) }
             XCTAssertEqual(error?.kind, .network)
             XCTAssertFalse(error?.message.contains("SECRET") ?? true, error?.message ?? "")
