@@ -15,6 +15,11 @@
  * The launcher's output line, which carries the secret, is read with read(2), not stdio, whose buffer
  * would be freed unwiped.
  *
+ * libcurl's own copies (the request it assembles from the header lines and a small POST body, its download
+ * buffer, the connection's receive buffer, all freed unwiped by libcurl) are wiped by the allocator the
+ * library gives libcurl (CurlTransport.globalInit), so none should be found either. In a host that called
+ * curl_global_init before the library, libcurl keeps the host's allocator and those copies would remain.
+ *
  * The scanner proves itself first: a copy planted in the heap must be found.
  * Run from the repository root (as Tests/c/run.sh does). Ends with "N passed, M failed". */
 #define _GNU_SOURCE
