@@ -79,7 +79,7 @@ final class ClientAssertionAudienceTests: XCTestCase {
     func audience(_ extra: [ClientConfiguration.Setting: String], to url: String = "https://id.example.com/token") throws -> String? {
         let client = try provider.client(TestClock(), extra)
         let request = try client.authenticatedRequest(url: url, parameters: FormParameters())
-        let form = try FormParameters(parsing: String(decoding: try XCTUnwrap(request.body), as: UTF8.self)[...])
+        let form = try FormParameters(parsing: try XCTUnwrap(request.body).string[...])
         let assertion = try JWS(compact: try XCTUnwrap(form["client_assertion"]))
         return try JSON.parse(assertion.payload)["aud"]?.stringValue
     }

@@ -161,6 +161,17 @@ final class HTTPTests: XCTestCase {
         XCTAssertEqual(modest.header("X-Flood-9")?.count, 100)
     }
 
+    /// One header line over libcurl's own per-line limit (CURL_MAX_HTTP_HEADER, 100 kB) never reaches the
+    /// header callback: libcurl stops the transfer itself, and that is still the answer being too large.
+    func testOneOverlongHeaderLineIsTooLarge() throws {
+        let transport = try transport()
+        let overlong = try url("/headers-flood?count=1&size=200000")
+        let error = failure { () throws(TelenoridError) in try transport.send(HTTPRequest(url: overlong)) }
+        XCTAssertEqual(error?.kind, .responseTooLarge, error?.message ?? "")
+        // The handle goes back to the pool fit for the next request.
+        XCTAssertEqual(try get(transport, try url("/json")).status, 200)
+    }
+
     // MARK: security policy
 
     func testInsecureURLsRefusedBeforeConnecting() throws {
@@ -208,8 +219,8 @@ final class HTTPTests: XCTestCase {
         let transport = try transport()
         for path in ["/reset?code=SECRETCODE", "/truncated?code=SECRETCODE"] {
             let request = HTTPRequest(method: "POST", url: try url(path),
-                                      headers: [("Authorization", "Bearer SECRETTOKEN")],
-                                      body: Array("client_secret=SECRETVALUE".utf8))
+                                      authorization: SecretBytes(Array("Bearer SECRETTOKEN".utf8)),
+                                      body: SecretBytes(Array("client_secret=SECRETVALUE".utf8)))
             let error = failure { () throws(TelenoridError) in try transport.send(request) }
             XCTAssertEqual(error?.kind, .network)
             XCTAssertFalse(error?.message.contains("SECRET") ?? true, error?.message ?? "")
@@ -258,7 +269,7 @@ final class HTTPTests: XCTestCase {
         let transport = try transport()
         let deleted = try json(try transport.send(HTTPRequest(method: "DELETE", url: try url("/echo"))).body)
         XCTAssertEqual(deleted["method"] as? String, "DELETE")
-        let put = try json(try transport.send(HTTPRequest(method: "PUT", url: try url("/echo"), body: Array("x=1".utf8))).body)
+        let put = try json(try transport.send(HTTPRequest(method: "PUT", url: try url("/echo"), body: SecretBytes(Array("x=1".utf8)))).body)
         XCTAssertEqual(put["method"] as? String, "PUT")
         XCTAssertEqual(put["body"] as? String, "x=1")
         let emptyPost = try json(try transport.send(HTTPRequest(method: "POST", url: try url("/echo"))).body)

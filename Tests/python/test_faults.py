@@ -348,3 +348,10 @@ def test_a_bad_client_private_key_fails_when_the_configuration_is_built(key):
     with pytest.raises(telenorid.ConfigurationError):
         telenorid.Config.from_settings(issuer="https://id.example.com", client_id=CLIENT, redirect_uri=REDIRECT,
                                        client_private_key=key)
+
+
+def test_an_overlong_response_header_line_is_too_large(client, provider):
+    # One line over libcurl's per-line limit (100 kB) is refused by libcurl before the library's own header
+    # cap sees it; it is still the response that is too large, not the network that failed.
+    with pytest.raises(telenorid.ResponseTooLarge):
+        exchange(client, provider, lambda n: Response(body=tokens(provider, n), headers={"X-Long": "x" * 200_000}))

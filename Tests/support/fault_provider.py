@@ -12,6 +12,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, Optional
+from urllib.parse import parse_qs
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
@@ -39,6 +40,11 @@ class SigningKey:
         signing_input = f"{b64(json.dumps(head).encode())}.{b64(json.dumps(claims).encode())}"
         signature = self.key.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
         return f"{signing_input}.{b64(signature)}"
+
+
+def parse_form(text: str) -> dict:
+    """The first value of each parameter of a query or form body."""
+    return {key: values[0] for key, values in parse_qs(text).items()}
 
 
 class Response:
@@ -73,6 +79,11 @@ class FaultProvider:
         self.keys = [SigningKey("key-1")]
         self.token_behaviour: Callable[[dict], Response] = lambda form: Response(404)
         self.userinfo_behaviour: Callable[[], Response] = lambda: Response(404)
+        # GET /authorize's query and POST /revoke's form; the Authorization header of the last request is
+        # kept for checks of client_secret_basic (RFC 6749 §2.3.1) and bearer use (RFC 6750 §2.1).
+        self.authorize_behaviour: Callable[[dict], Response] = lambda query: Response(404)
+        self.revocation_behaviour: Callable[[dict], Response] = lambda form: Response(404)
+        self.last_authorization: Optional[str] = None
         self.requests: list[tuple[str, str]] = []
         self.promises_iss = False  # RFC 9207 authorization_response_iss_parameter_supported
         provider = self
@@ -85,7 +96,11 @@ class FaultProvider:
 
             def do_GET(self):
                 provider.requests.append(("GET", self.path))
-                if self.path == "/.well-known/openid-configuration":
+                provider.last_authorization = self.headers.get("Authorization")
+                path, _, query = self.path.partition("?")
+                if path == "/authorize":
+                    self.answer(provider.authorize_behaviour(parse_form(query)))
+                elif self.path == "/.well-known/openid-configuration":
                     self.answer(Response(body=provider.metadata))
                 elif self.path == "/jwks":
                     self.answer(Response(body={"keys": [key.jwk for key in provider.keys]}))
@@ -96,10 +111,15 @@ class FaultProvider:
 
             def do_POST(self):
                 provider.requests.append(("POST", self.path))
+                provider.last_authorization = self.headers.get("Authorization")
                 length = int(self.headers.get("Content-Length", "0"))
-                body = self.rfile.read(length).decode()
-                form = {k: v[0] for k, v in __import__("urllib.parse").parse.parse_qs(body).items()}
-                self.answer(provider.token_behaviour(form) if self.path == "/token" else Response(404))
+                form = parse_form(self.rfile.read(length).decode())
+                if self.path == "/token":
+                    self.answer(provider.token_behaviour(form))
+                elif self.path == "/revoke":
+                    self.answer(provider.revocation_behaviour(form))
+                else:
+                    self.answer(Response(404))
 
             def answer(self, response: Response) -> None:
                 if response.fault == "hang":
@@ -133,7 +153,8 @@ class FaultProvider:
     def metadata(self) -> dict:
         return {"issuer": self.issuer, "authorization_endpoint": self.issuer + "/authorize",
                 "token_endpoint": self.issuer + "/token", "userinfo_endpoint": self.issuer + "/userinfo",
-                "jwks_uri": self.issuer + "/jwks", "id_token_signing_alg_values_supported": ["RS256"],
+                "jwks_uri": self.issuer + "/jwks", "revocation_endpoint": self.issuer + "/revoke",
+                "id_token_signing_alg_values_supported": ["RS256"],
                 "authorization_response_iss_parameter_supported": self.promises_iss}
 
     def id_token(self, client_id: str, nonce: Optional[str], key: Optional[SigningKey] = None, header=None, **claims) -> str:

@@ -114,7 +114,9 @@ public final class OIDCClient: Sendable {
     func tokenRequest(_ grant: FormParameters, to url: String, during what: String) throws(TelenoridError) -> TokenResponse {
         let request = try authenticatedRequest(url: url, parameters: grant)
         let response = try transport.send(request)
-        return try TokenResponse(OAuthErrorResponse.jsonObject(from: response, during: what, now: clock()))
+        let (object, secrets) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(),
+                                                                  secretMembers: TokenResponse.secretMembers)
+        return try TokenResponse(object, secrets: secrets)
     }
 
     /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
@@ -135,7 +137,7 @@ public final class OIDCClient: Sendable {
         try grant.append("grant_type", "authorization_code")
         try grant.append("code", callback.code)
         try grant.append("redirect_uri", configuration.redirectURIString)
-        try grant.append("code_verifier", pending.pkce.verifier.string)
+        try grant.appendSecret("code_verifier", pending.pkce.verifier)
         guard callback.markExchanged() else {
             throw TelenoridError(.consumed, "this callback's code was already exchanged")
         }
@@ -168,16 +170,15 @@ public final class OIDCClient: Sendable {
     /// with HTTP status 401 (or 403) and the challenge's `error` (RFC 6750 §3), for the auth state to act on.
     public func userinfo(_ tokens: TokenSet) throws(TelenoridError) -> JSONObject {
         let url = try endpoint(.userinfoEndpoint)
-        let response = try transport.send(HTTPRequest(url: url, headers: [
-            ("Authorization", "Bearer \(tokens.accessToken.string)"), ("Accept", "application/json, application/jwt"),
-        ]))
+        let response = try transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwt")],
+                                                      authorization: HTTPRequest.bearer(tokens.accessToken)))
         let claims: JSONObject
         if response.status == 200 && response.contentType == "application/jwt" {
             claims = try verifySignedUserinfo(String(decoding: response.body, as: UTF8.self))
         } else if response.status == 401 || response.status == 403 {
             throw OIDCClient.refusedToken(response, during: "userinfo")
         } else {
-            claims = try OAuthErrorResponse.jsonObject(from: response, during: "userinfo", now: clock())
+            claims = try OAuthErrorResponse.jsonObject(from: response, during: "userinfo", now: clock()).object
         }
         guard let sub = claims["sub"]?.stringValue else {
             throw TelenoridError(.invalidResponse, "userinfo has no sub")
@@ -206,7 +207,7 @@ public final class OIDCClient: Sendable {
     public func revoke(_ token: SecretBytes, hint: String?) throws(TelenoridError) {
         let url = try endpoint(.revocationEndpoint)
         var parameters = FormParameters()
-        try parameters.append("token", token.string)
+        try parameters.appendSecret("token", token)
         if let hint { try parameters.append("token_type_hint", hint) }
         let response = try transport.send(try authenticatedRequest(url: url, parameters: parameters))
         guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, during: "revocation", now: clock()) }
@@ -233,7 +234,7 @@ extension OIDCClient: TokenRefresher {
         }
         var grant = FormParameters()
         try grant.append("grant_type", "refresh_token")
-        try grant.append("refresh_token", refreshToken.string)
+        try grant.appendSecret("refresh_token", refreshToken)
         let response: TokenResponse
         do {
             response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), during: "refresh")

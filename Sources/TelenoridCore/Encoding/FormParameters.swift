@@ -4,7 +4,35 @@ public struct FormParameters: Sendable, Equatable {
     /// generic tuple witnesses, which cost more than the strings themselves on every URL and callback.
     public struct Pair: Sendable, Equatable {
         public let name: String
-        public let value: String
+        private let plain: String
+        /// A secret value (a verifier, a refresh token, a client secret) stays in wiping storage; it
+        /// becomes a String only if someone reads `value`.
+        private let secret: SecretBytes?
+
+        init(name: String, value: String) {
+            self.name = name
+            plain = value
+            secret = nil
+        }
+
+        init(name: String, secret: SecretBytes) {
+            self.name = name
+            plain = ""
+            self.secret = secret
+        }
+
+        public var value: String { secret?.string ?? plain }
+
+        /// The value's UTF-8 in place, without a String made of a secret.
+        func withValue<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if let secret { return secret.withUnsafeBytes { body($0.assumingMemoryBound(to: UInt8.self)) } }
+            var plain = plain  // withUTF8 needs it mutable; no copy of the bytes
+            return plain.withUTF8(body)
+        }
+
+        public static func == (lhs: Pair, rhs: Pair) -> Bool {
+            lhs.name == rhs.name && lhs.withValue { left in rhs.withValue { left.elementsEqual($0) } }
+        }
     }
 
     public private(set) var pairs: [Pair]
@@ -49,10 +77,20 @@ public struct FormParameters: Sendable, Equatable {
     }
 
     public mutating func append(_ name: String, _ value: String) throws(TelenoridError) {
-        if self[name] != nil {
+        try checkNew(name)
+        pairs.append(Pair(name: name, value: value))
+    }
+
+    /// Appends a secret value, kept in its wiping storage until it is encoded into `encodedSecret`.
+    public mutating func appendSecret(_ name: String, _ value: SecretBytes) throws(TelenoridError) {
+        try checkNew(name)
+        pairs.append(Pair(name: name, secret: value))
+    }
+
+    private func checkNew(_ name: String) throws(TelenoridError) {
+        if pairs.contains(where: { $0.name == name }) {
             throw TelenoridError(.malformed, "parameter \"\(name)\" appears more than once")
         }
-        pairs.append(Pair(name: name, value: value))
     }
 
     /// Appends without the repeat check, for queries whose names are unique by construction (the
@@ -68,16 +106,40 @@ public struct FormParameters: Sendable, Equatable {
     /// exact length.
     public func encoded(after prefix: String) -> String {
         var prefix = prefix
-        let worstCase = pairs.reduce(prefix.utf8.count) { $0 + ($1.name.utf8.count + $1.value.utf8.count) * 3 + 2 }
+        let worstCase = pairs.reduce(prefix.utf8.count) { total, pair in
+            total + (pair.name.utf8.count + pair.withValue { $0.count }) * 3 + 2
+        }
         return PercentEncoding.exactString(worstCase: worstCase) { out, position in
             prefix.withUTF8 { PercentEncoding.copy($0, to: out, at: &position) }
-            for (index, pair) in pairs.enumerated() {
-                if index > 0 { out[position] = UInt8(ascii: "&"); position += 1 }
-                var name = pair.name, value = pair.value  // withUTF8 needs them mutable; no copy of the bytes
-                name.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
-                out[position] = UInt8(ascii: "="); position += 1
-                value.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
-            }
+            write(to: out, at: &position)
+        }
+    }
+
+    /// `encoded` as a request body in wiping storage, written there directly at its exact length: the
+    /// body of a token request carries the code verifier, a refresh token or the client secret, and a
+    /// String or worst-case scratch buffer of it would stay in freed memory.
+    public var encodedSecret: SecretBytes {
+        func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            bytes.reduce(0) { $0 + (PercentEncoding.isUnreserved($1) ? 1 : 3) }
+        }
+        let count = pairs.reduce(max(pairs.count - 1, 0)) { total, pair in
+            var name = pair.name
+            return total + name.withUTF8(encodedCount) + 1 + pair.withValue(encodedCount)
+        }
+        return SecretBytes(count: count) { out in
+            var position = 0
+            write(to: out, at: &position)
+        }
+    }
+
+    /// `name=value&...` into `out` from `position` on; `out` must have room for it.
+    private func write(to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { out[position] = UInt8(ascii: "&"); position += 1 }
+            var name = pair.name  // withUTF8 needs it mutable; no copy of the bytes
+            name.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
+            out[position] = UInt8(ascii: "="); position += 1
+            pair.withValue { PercentEncoding.write($0, to: out, at: &position) }
         }
     }
 

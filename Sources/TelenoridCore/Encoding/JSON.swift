@@ -178,11 +178,20 @@ public struct JSONParseError: Error, Sendable, Equatable {
 
 public enum JSON {
     public static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONValue {
+        try parse(bytes, secretMembers: [], limits: limits).0
+    }
+
+    /// Parses a document whose top-level object's string members named in `secretMembers` (a token
+    /// response's access_token and refresh_token) are decoded straight into wiping storage and left out
+    /// of the value: as Strings they would stay in freed memory once the response is read.
+    public static func parse(_ bytes: [UInt8], secretMembers: Set<String>,
+                             limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> (JSONValue, [String: SecretBytes]) {
         guard bytes.count <= limits.maxBytes else {
             throw JSONParseError("input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", at: 0)
         }
-        var parser = JSONParser(input: bytes, limits: limits)
-        return try parser.parseDocument()
+        var parser = JSONParser(input: bytes, limits: limits, secretMembers: secretMembers)
+        let value = try parser.parseDocument()
+        return (value, parser.secrets)
     }
 
     public static func parse(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONValue {
@@ -352,10 +361,14 @@ private struct JSONParser {
     var pos = 0
     // Reused across strings that contain escapes.
     var scratch: [UInt8] = []
+    let secretMembers: Set<String>
+    /// The secret members read so far, by name.
+    var secrets: [String: SecretBytes] = [:]
 
-    init(input: [UInt8], limits: JSONLimits) {
+    init(input: [UInt8], limits: JSONLimits, secretMembers: Set<String>) {
         self.input = input
         self.limits = limits
+        self.secretMembers = secretMembers
     }
 
     // Iterative (explicit stack of open containers), so nesting costs heap, not call stack, whatever
@@ -365,6 +378,8 @@ private struct JSONParser {
         skipWhitespace()
         readValue: while true {
             var value: JSONValue
+            // A secret member's value is in `secrets`, not in the object.
+            var secret = false
             guard pos < input.count else { throw JSONParseError("unexpected end of input, expected a value", at: pos) }
             let byte = input[pos]
             switch byte {
@@ -392,8 +407,19 @@ private struct JSONParser {
                     stack.append(JSONFrame(isObject: false))
                     continue readValue
                 }
+            case UInt8(ascii: "\"") where stack.count == 1 && stack[0].isObject && secretMembers.contains(stack[0].key):
+                let keyOffset = pos
+                guard secrets[stack[0].key] == nil else {
+                    throw JSONParseError("duplicate member \(JSONGrammar.describeKey(stack[0].key))", at: keyOffset)
+                }
+                let escaped = try readString { SecretBytes(Array($0)) }
+                secrets[stack[0].key] = escaped.value
+                // The unescaped copy of a secret with escapes was made in the scratch buffer.
+                if escaped.usedScratch { scratch.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+                secret = true
+                value = .null
             case UInt8(ascii: "\""):
-                value = .string(try readString())
+                value = .string(try readString { String(decoding: $0, as: UTF8.self) }.value)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = .number(try readNumber())
             case UInt8(ascii: "t"):
@@ -425,7 +451,8 @@ private struct JSONParser {
                 if isObject {
                     // The key was checked for duplicates when it was read.
                     let key = stack[top].key
-                    stack[top].object.appendNew(key, value)
+                    if !secret { stack[top].object.appendNew(key, value) }
+                    secret = false
                 } else {
                     stack[top].array.append(value)
                 }
@@ -479,7 +506,7 @@ private struct JSONParser {
         guard input[pos] == UInt8(ascii: "\"") else {
             throw JSONParseError("unexpected \(JSONGrammar.describeByte(input[pos])), expected a member name", at: pos)
         }
-        let key = try readString()
+        let key = try readString { String(decoding: $0, as: UTF8.self) }.value
         // Compared after unescaping, so `"a"` and `"\u0061"` collide.
         if object.position(of: key) != nil {
             throw JSONParseError("duplicate member \(JSONGrammar.describeKey(key))", at: keyOffset)
@@ -518,7 +545,9 @@ private struct JSONParser {
 
     /// Reads a string starting at its opening quote. Unescaped runs are copied straight from the input
     /// after validating their UTF-8 here, so `String(decoding:)` never has to repair anything.
-    mutating func readString() throws(JSONParseError) -> String {
+    /// `make` builds the result from the unescaped bytes, which are in the scratch buffer when the string
+    /// had escapes (`usedScratch`).
+    mutating func readString<R>(_ make: (ArraySlice<UInt8>) -> R) throws(JSONParseError) -> (value: R, usedScratch: Bool) {
         let quoteOffset = pos
         pos += 1
         var runStart = pos
@@ -527,22 +556,22 @@ private struct JSONParser {
         while pos < input.count {
             let byte = input[pos]
             if byte == UInt8(ascii: "\"") {
-                let result: String
+                let result: R
                 let length: Int
                 if escaped {
                     scratch.append(contentsOf: input[runStart..<pos])
                     length = scratch.count
-                    result = String(decoding: scratch, as: UTF8.self)
+                    result = make(scratch[...])
                 } else {
                     length = pos - runStart
-                    result = String(decoding: input[runStart..<pos], as: UTF8.self)
+                    result = make(input[runStart..<pos])
                 }
                 guard length <= limits.maxStringBytes else {
                     throw JSONParseError(
                         "string of \(length) bytes exceeds the limit of \(limits.maxStringBytes) bytes", at: quoteOffset)
                 }
                 pos += 1
-                return result
+                return (result, escaped)
             }
             if byte == UInt8(ascii: "\\") {
                 scratch.append(contentsOf: input[runStart..<pos])

@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 import Synchronization
 
 /// HTTP through libcurl, the transport every network call of the client goes through.
@@ -33,7 +34,20 @@ public final class CurlTransport: HTTPTransport {
     /// curl_global_init must run once before any other libcurl call. It is thread-safe itself only
     /// since 7.84 and only on some builds, so it is guarded by Swift's once-only, thread-safe static
     /// initialisation. curl_global_cleanup is never called: the host process may use libcurl too.
-    private static let globalInit: Bool = curl_global_init(tnc_global_default_flags()) == CURLE_OK
+    ///
+    /// libcurl keeps what it sends and receives in buffers of its own (the request it assembles from
+    /// the header lines and a small POST body, the download buffer, the connection's receive buffer)
+    /// and frees them without wiping: with its default allocator, client secrets, codes, verifiers and
+    /// tokens would stay in freed heap memory after every handle is gone. So every block libcurl frees
+    /// or outgrows is wiped first. When the host initialised libcurl before us, libcurl keeps the host's
+    /// allocator (curl_global_init_mem then only counts a reference) and those copies stay.
+    private static let globalInit: Bool = curl_global_init_mem(
+        tnc_global_default_flags(),
+        { size in malloc(size) },
+        { block in WipingAllocator.free(block) },
+        { block, size in WipingAllocator.realloc(block, size) },
+        { text in WipingAllocator.strdup(text) },
+        { count, size in calloc(count, size) }) == CURLE_OK
 
     public init(settings: HTTPSettings) throws(TelenoridError) {
         guard CurlTransport.globalInit else {
@@ -205,5 +219,45 @@ struct CurlURL: ~Copyable {
         defer { curl_free(value) }
         guard curl_url_get(handle, which, &value, 0) == CURLUE_OK, let value else { return nil }
         return String(cString: value)
+    }
+}
+
+/// libcurl's memory callbacks (see `CurlTransport.globalInit`): the C allocator, with every block wiped
+/// before it goes back to it.
+enum WipingAllocator {
+    /// malloc_usable_size(3) (glibc, bionic, musl), which the Glibc module does not import: looked up once.
+    private typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+    private static let usableSize: UsableSize? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size")
+        .map { unsafeBitCast($0, to: UsableSize.self) }
+
+    /// The block's size as the allocator knows it: at least what was asked for. 0 without
+    /// malloc_usable_size, which leaves blocks unwiped rather than guesses their size.
+    private static func usableBytes(_ block: UnsafeMutableRawPointer) -> Int { usableSize?(block) ?? 0 }
+
+    static func free(_ block: UnsafeMutableRawPointer?) {
+        guard let block else { return }
+        Crypto.wipe(block, usableBytes(block))
+        Glibc.free(block)
+    }
+
+    /// Never in place: realloc may move the block and free the old one unwiped, so the data is moved
+    /// here instead.
+    static func realloc(_ block: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
+        guard let block else { return malloc(size) }
+        let old = usableBytes(block)
+        // libcurl never asks for 0 bytes; should it, a 1-byte block keeps realloc(p, 0)'s "p is freed"
+        // without the NULL that would read as out of memory.
+        guard let moved = malloc(Swift.max(size, 1)) else { return nil }
+        moved.copyMemory(from: block, byteCount: Swift.min(old, size))
+        free(block)
+        return moved
+    }
+
+    static func strdup(_ text: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
+        guard let text else { return nil }
+        let count = strlen(text) + 1
+        guard let copy = malloc(count) else { return nil }
+        copy.copyMemory(from: text, byteCount: count)
+        return copy.assumingMemoryBound(to: CChar.self)
     }
 }

@@ -56,11 +56,17 @@ final class EasyHandle: @unchecked Sendable {
             }
             try headers.append(name: name, value: value)
         }
+        if let authorization = request.authorization {
+            guard !authorization.withUnsafeBytes({ $0.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }) else {
+                throw TelenoridError(.invalidArgument, "the Authorization header has a line break or NUL in its value")
+            }
+            try headers.append(name: "Authorization", value: authorization)
+        }
         // "Expect: 100-continue" would cost a round trip on larger POSTs, and servers mishandle it.
         try headers.appendRemoval(of: "Expect")
 
         let hasBody = request.body != nil
-        let body = SecretBuffer(copying: request.body ?? [])
+        let body = SecretBuffer(copying: request.body)
         switch request.method {
         case "GET", "HEAD":
             guard body.count == 0 else {
@@ -177,7 +183,7 @@ final class EasyHandle: @unchecked Sendable {
         guard tnc_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, (100...999).contains(status) else {
             throw TelenoridError(.invalidResponse, "\(what) returned no valid HTTP status")
         }
-        return HTTPResponse(status: status, headers: sink.headers, body: sink.body)
+        return HTTPResponse(status: status, headers: sink.headers, body: sink.takeBody())
     }
 
     /// Maps a failed transfer to the core's error kinds. Messages carry the method, the URL without its
@@ -192,6 +198,12 @@ final class EasyHandle: @unchecked Sendable {
             return TelenoridError(.responseTooLarge, "\(what): response headers exceed the limit of \(settings.maxHeaderBytes) bytes")
         case nil:
             break
+        }
+        // libcurl refuses by itself a header line over CURL_MAX_HTTP_HEADER (100 kB) before the header
+        // callback sees it, and says so with CURLE_OUT_OF_MEMORY (CURLE_TOO_LARGE, 100, from 8.6.0 on).
+        // Only while the header block is still arriving is that the answer's size, not this process's.
+        if !sink.headersComplete && (code == CURLE_OUT_OF_MEMORY || code.rawValue == EasyHandle.curleTooLarge) {
+            return TelenoridError(.responseTooLarge, "\(what): a response header line exceeds libcurl's limit: \(reason)")
         }
         switch code {
         case CURLE_FILESIZE_EXCEEDED:
@@ -228,6 +240,9 @@ final class EasyHandle: @unchecked Sendable {
         return detail.isEmpty || detail == summary ? summary : "\(summary) (\(detail))"
     }
 
+    /// CURLE_TOO_LARGE, which the 7.x headers this may be built against do not define.
+    private static let curleTooLarge: UInt32 = 100
+
     /// RFC 9110 §5.6.2 tchar: what a method or header name may consist of.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
@@ -247,36 +262,42 @@ struct HeaderList: ~Copyable {
     /// Appends "name: value", or "name;" for an empty value (libcurl's syntax for sending an empty
     /// header; "name:" would remove it instead).
     mutating func append(name: String, value: String) throws(TelenoridError) {
-        let separator: [UInt8] = value.isEmpty ? [UInt8(ascii: ";")] : [UInt8(ascii: ":"), UInt8(ascii: " ")]
-        try appendLine([Array(name.utf8), separator, Array(value.utf8)])
+        var value = value  // withUTF8 needs it mutable; no copy of the bytes
+        try append(name: name, appended: value.withUTF8 { appendLine(name, UnsafeRawBufferPointer($0)) })
+    }
+
+    /// "name: value" for a secret value, copied from its wiping storage straight into the wiped line.
+    mutating func append(name: String, value: SecretBytes) throws(TelenoridError) {
+        try append(name: name, appended: value.withUnsafeBytes { appendLine(name, $0) })
     }
 
     /// "name:" tells libcurl not to send a header it would add by itself.
     mutating func appendRemoval(of name: String) throws(TelenoridError) {
-        try appendLine([Array(name.utf8), [UInt8(ascii: ":")]])
+        try append(name: name, appended: appendLine(name, nil))
     }
 
-    private mutating func appendLine(_ parts: [[UInt8]]) throws(TelenoridError) {
-        let count = parts.reduce(1) { $0 + $1.count }
+    private mutating func append(name: String, appended: UnsafeMutablePointer<curl_slist>?) throws(TelenoridError) {
+        guard let appended else { throw TelenoridError(.network, "out of memory building request headers") }
+        head = appended
+    }
+
+    /// The list with "name: value" (or "name;" for an empty value, "name:" for a nil one) appended, or nil
+    /// when libcurl is out of memory. The line is built in a buffer wiped before it is freed.
+    private func appendLine(_ name: String, _ value: UnsafeRawBufferPointer?) -> UnsafeMutablePointer<curl_slist>? {
+        let separator = value == nil ? ":" : value!.isEmpty ? ";" : ": "
+        let count = name.utf8.count + separator.utf8.count + (value?.count ?? 0) + 1
         let line = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         defer {
             Crypto.wipe(line, count)
             line.deallocate()
         }
         var offset = 0
-        for part in parts {
-            for byte in part {
-                line[offset] = byte
-                offset += 1
-            }
-        }
+        for byte in name.utf8 { line[offset] = byte; offset += 1 }
+        for byte in separator.utf8 { line[offset] = byte; offset += 1 }
+        for byte in value ?? UnsafeRawBufferPointer(start: nil, count: 0) { line[offset] = byte; offset += 1 }
         line[offset] = 0
         // libcurl copies the line into the new node.
-        let appended = line.withMemoryRebound(to: CChar.self, capacity: count) { curl_slist_append(head, $0) }
-        guard let appended else {
-            throw TelenoridError(.network, "out of memory building request headers")
-        }
-        head = appended
+        return line.withMemoryRebound(to: CChar.self, capacity: count) { curl_slist_append(head, $0) }
     }
 
     deinit {
@@ -295,13 +316,13 @@ struct SecretBuffer: ~Copyable {
     let count: Int
     private let capacity: Int
 
-    init(copying bytes: [UInt8]) {
-        count = bytes.count
+    init(copying bytes: SecretBytes?) {
+        count = bytes?.count ?? 0
         // At least one byte, so the pointer handed to CURLOPT_POSTFIELDS is valid even for an empty body.
-        capacity = Swift.max(bytes.count, 1)
+        capacity = Swift.max(count, 1)
         pointer = .allocate(byteCount: capacity, alignment: 1)
         pointer.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
-        bytes.withUnsafeBytes { source in
+        bytes?.withUnsafeBytes { source in
             if let base = source.baseAddress { pointer.copyMemory(from: base, byteCount: source.count) }
         }
     }
@@ -318,9 +339,13 @@ final class ResponseSink {
 
     let maxBody: Int
     let maxHeaders: Int
-    var body: [UInt8] = []
+    /// Grown by hand so that every buffer it outgrows is wiped: a token response would otherwise leave
+    /// partial copies behind at each doubling. Whatever is not taken by `takeBody` is wiped at the end.
+    private var body: [UInt8] = []
     var headers: [(name: String, value: String)] = []
     var headerBytes = 0
+    /// The blank line that ends the (final) header block has arrived.
+    private(set) var headersComplete = false
     /// Which cap stopped the transfer, if one did.
     var exceeded: Limit?
 
@@ -338,9 +363,28 @@ final class ResponseSink {
             return 0
         }
         guard length > 0, let data else { return length }
+        if body.capacity - body.count < length {
+            var grown: [UInt8] = []
+            grown.reserveCapacity(Swift.max(body.capacity * 2, body.count + length))
+            grown.append(contentsOf: body)
+            ResponseSink.wipe(&body)
+            body = grown
+        }
         body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
         return length
     }
+
+    /// The body, in wiping storage; the sink keeps nothing of it.
+    func takeBody() -> SecretBytes {
+        defer { body = [] }
+        return SecretBytes(body)
+    }
+
+    private static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) }
+    }
+
+    deinit { ResponseSink.wipe(&body) }
 
     /// One complete header line per call (status line, header, blank line, and trailers after a chunked
     /// body), with its CRLF.
@@ -357,6 +401,9 @@ final class ResponseSink {
         if line.starts(with: "HTTP/".utf8) {
             // A new status line (after a 1xx, or a proxy's CONNECT answer) starts a new header block.
             headers.removeAll()
+            headersComplete = false
+        } else if HTTPResponse.trimmed(line).isEmpty {
+            headersComplete = true
         } else if let first = line.first, first == 0x20 || first == 0x09 {
             // Obsolete line folding (RFC 9112 §5.2): continues the previous header's value.
             let more = HTTPResponse.trimmed(line)

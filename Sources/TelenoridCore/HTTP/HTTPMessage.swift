@@ -1,44 +1,70 @@
 /// One HTTP request as the client sends it.
 ///
 /// Bodies of the client's requests carry authorization codes, PKCE verifiers, refresh tokens and client
-/// secrets. The transport copies the body into a buffer of its own for libcurl and wipes that buffer
-/// after the transfer; the caller's `body` array is the caller's, so build requests as temporaries and
-/// do not keep them around.
+/// secrets, and its Authorization headers carry access tokens and client credentials: both are held in
+/// wiping storage (`SecretBytes`), and the transport copies them only into buffers it wipes after the
+/// transfer. Secrets must not go into `headers`, whose Strings nobody wipes.
 public struct HTTPRequest: Sendable {
     public var method: String
     public var url: String
     public var headers: [(name: String, value: String)]
-    public var body: [UInt8]?
+    /// The Authorization header's value (RFC 9110 §11.6.2), e.g. `bearer(_:)`'s.
+    public var authorization: SecretBytes?
+    public var body: SecretBytes?
 
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil) {
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
+                authorization: SecretBytes? = nil, body: SecretBytes? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
+        self.authorization = authorization
         self.body = body
     }
 
     /// A POST of `application/x-www-form-urlencoded` parameters that expects JSON back, as every
     /// token-endpoint-like call is (RFC 6749 §4.1.3, RFC 7009 §2.1). Content-Type and Accept are added
     /// unless `headers` already names them.
-    public static func form(url: String, parameters: FormParameters, headers: [(name: String, value: String)] = []) -> HTTPRequest {
+    public static func form(url: String, parameters: FormParameters, headers: [(name: String, value: String)] = [],
+                            authorization: SecretBytes? = nil) -> HTTPRequest {
         var all = headers
         func has(_ name: String) -> Bool { headers.contains { HTTPResponse.asciiLowercased($0.name) == name } }
         if !has("content-type") { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
         if !has("accept") { all.append((name: "Accept", value: "application/json")) }
-        return HTTPRequest(method: "POST", url: url, headers: all, body: Array(parameters.encoded.utf8))
+        return HTTPRequest(method: "POST", url: url, headers: all, authorization: authorization, body: parameters.encodedSecret)
+    }
+
+    /// `Bearer <token>` (RFC 6750 §2.1), assembled in wiping storage rather than in a String.
+    public static func bearer(_ token: SecretBytes) -> SecretBytes {
+        let scheme = "Bearer ".utf8
+        return SecretBytes(count: scheme.count + token.count) { out in
+            var position = 0
+            for byte in scheme { out[position] = byte; position += 1 }
+            token.withUnsafeBytes { bytes in
+                for byte in bytes { out[position] = byte; position += 1 }
+            }
+        }
     }
 }
 
 /// One HTTP response: status, headers (names lower-cased, in the order received) and body.
+///
+/// The body of a token response holds tokens, so it lives in wiping storage: `body` hands out that same
+/// buffer (an array shares its storage until written to), and it is wiped when the last response
+/// holding it goes. A copy of `body` kept beyond that is not wiped: parse it, don't keep it.
 public struct HTTPResponse: Sendable {
     public let status: Int
     public let headers: [(name: String, value: String)]
-    public let body: [UInt8]
+    private let storage: SecretBytes
+    public var body: [UInt8] { storage.bytes }
 
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.init(status: status, headers: headers, body: SecretBytes(body))
+    }
+
+    init(status: Int, headers: [(name: String, value: String)], body: SecretBytes) {
         self.status = status
         self.headers = headers
-        self.body = body
+        storage = body
     }
 
     /// The first header of that name, compared case-insensitively.

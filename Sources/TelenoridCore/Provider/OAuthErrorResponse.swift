@@ -46,16 +46,19 @@ enum OAuthErrorResponse {
         return RetryAfter.seconds(value, now: now)
     }
 
-    /// A successful answer's JSON object, or the error that says why it isn't one.
-    static func jsonObject(from response: HTTPResponse, during what: String, now: Int64) throws(TelenoridError) -> JSONObject {
+    /// A successful answer's JSON object, or the error that says why it isn't one. The string members named
+    /// in `secretMembers` (a token response's tokens) come back in wiping storage instead of in the object
+    /// (see `JSON.parse(_:secretMembers:limits:)`).
+    static func jsonObject(from response: HTTPResponse, during what: String, now: Int64,
+                           secretMembers: Set<String> = []) throws(TelenoridError) -> (object: JSONObject, secrets: [String: SecretBytes]) {
         guard response.status == 200 else { throw error(from: response, during: what, now: now) }
-        let value: JSONValue
-        do { value = try JSON.parse(response.body) } catch {
+        let parsed: (JSONValue, [String: SecretBytes])
+        do { parsed = try JSON.parse(response.body, secretMembers: secretMembers) } catch {
             throw TelenoridError(.invalidResponse, "\(what): the response is not JSON: \(error.message)", httpStatus: response.status)
         }
-        guard let object = value.objectValue else {
+        guard let object = parsed.0.objectValue else {
             throw TelenoridError(.invalidResponse, "\(what): the response is not a JSON object", httpStatus: response.status)
         }
-        return object
+        return (object, parsed.1)
     }
 }

@@ -134,6 +134,13 @@ public final class SecretBytes: Sendable {
 
     public init(_ bytes: [UInt8]) { storage = bytes }
 
+    /// `count` bytes written by `fill` straight into the wiping storage, so a secret assembled from parts
+    /// (a form body, an Authorization header value) never passes through a buffer nobody wipes.
+    public init(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        storage = [UInt8](repeating: 0, count: count)
+        storage.withUnsafeMutableBufferPointer { fill($0) }
+    }
+
     public var string: String { String(decoding: storage, as: UTF8.self) }
     /// The bytes in place, for copying them out without a String in between.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { storage.withUnsafeBytes(body) }

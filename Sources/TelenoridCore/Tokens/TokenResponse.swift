@@ -9,7 +9,11 @@ public struct TokenResponse: Sendable {
     public let idToken: String?
     public let scope: String?
 
-    public init(_ object: JSONObject) throws(TelenoridError) {
+    /// The members `init` takes from wiping storage rather than from the parsed object.
+    static let secretMembers: Set<String> = ["access_token", "refresh_token"]
+
+    /// `secrets` holds the members of `secretMembers` that the parser kept out of `object`.
+    public init(_ object: JSONObject, secrets: [String: SecretBytes] = [:]) throws(TelenoridError) {
         func string(_ key: String, required: Bool = false) throws(TelenoridError) -> String? {
             guard let value = object[key], value != .null else {
                 if required { throw TelenoridError(.invalidResponse, "token response lacks \"\(key)\"") }
@@ -24,10 +28,19 @@ public struct TokenResponse: Sendable {
             }
             return text
         }
-        guard let accessToken = try string("access_token", required: true), !accessToken.isEmpty else {
+        func secret(_ key: String, required: Bool = false) throws(TelenoridError) -> SecretBytes? {
+            if let value = secrets[key] {
+                guard !value.bytes.contains(0) else {
+                    throw TelenoridError(.invalidResponse, "token response's \"\(key)\" holds a NUL character")
+                }
+                return value
+            }
+            return try string(key, required: required).map { SecretBytes(Array($0.utf8)) }
+        }
+        guard let accessToken = try secret("access_token", required: true), accessToken.count > 0 else {
             throw TelenoridError(.invalidResponse, "token response has an empty access_token")
         }
-        self.accessToken = SecretBytes(Array(accessToken.utf8))
+        self.accessToken = accessToken
         // RFC 6749 §5.1: token_type is case-insensitive; "bearer" and "Bearer" both occur in the wild.
         guard let type = try string("token_type", required: true) else {
             throw TelenoridError(.invalidResponse, "token response lacks \"token_type\"")
@@ -55,7 +68,7 @@ public struct TokenResponse: Sendable {
         default:
             throw TelenoridError(.invalidResponse, "expires_in is not a number")
         }
-        refreshToken = try string("refresh_token").map { SecretBytes(Array($0.utf8)) }
+        refreshToken = try secret("refresh_token")
         idToken = try string("id_token")
         scope = try string("scope")
     }

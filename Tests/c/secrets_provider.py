@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The provider of test_secrets.c, in a process of its own so that none of its copies of the secrets is in
+the memory the test scans: the fault provider (Tests/support/fault_provider.py) as a strict confidential-
+client provider with long random secrets, so that no copy can hide in a Swift small string.
+
+    secrets_provider.py                 serves; prints {"issuer", "client_id", "client_secret"} on one line,
+                                        then serves until killed or its parent goes away
+    secrets_provider.py authorize URL   plays the browser: prints where the authorization URL redirects
+
+The token endpoint takes the client's secret by client_secret_basic or client_secret_post (RFC 6749
+§2.3.1) and nothing else, checks the PKCE verifier (RFC 7636 §4.6), issues a fresh access and refresh
+token for every grant and rotates the refresh token (RFC 6749 §6); userinfo wants the current access
+token as a bearer (RFC 6750 §2.1); revocation (RFC 7009) wants the client's secret too."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import secrets
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import unquote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
+from fault_provider import FaultProvider, Response, b64, parse_form  # noqa: E402
+
+CLIENT_ID = "secrets-client"
+
+
+def serve() -> None:
+    secret = secrets.token_urlsafe(36)
+    pending: dict[str, dict] = {}  # code → the authorization request's query
+    issued = {"access": set(), "refresh": set()}
+
+    with FaultProvider() as provider:
+        def authenticated(form: dict) -> bool:
+            header = provider.last_authorization
+            if header:
+                scheme, _, credentials = header.partition(" ")
+                client, _, password = base64.b64decode(credentials).decode().partition(":")
+                return scheme.lower() == "basic" and "client_secret" not in form and \
+                    (unquote(client), unquote(password)) == (CLIENT_ID, secret)
+            return (form.get("client_id"), form.get("client_secret")) == (CLIENT_ID, secret)
+
+        def fresh_tokens(nonce) -> Response:
+            access, refresh = "at-" + secrets.token_urlsafe(40), "rt-" + secrets.token_urlsafe(40)
+            issued["access"].add(access)
+            issued["refresh"].add(refresh)
+            body = {"access_token": access, "token_type": "Bearer", "expires_in": 300, "refresh_token": refresh}
+            if nonce is not None:
+                at_hash = b64(hashlib.sha256(access.encode()).digest()[:16])
+                body["id_token"] = provider.id_token(CLIENT_ID, nonce, at_hash=at_hash)
+            return Response(body=body)
+
+        def token(form: dict) -> Response:
+            if not authenticated(form):
+                return Response(401, {"error": "invalid_client"})
+            if form.get("grant_type") == "authorization_code":
+                request = pending.pop(form.get("code", ""), None)
+                verifier = form.get("code_verifier", "")
+                if request is None or b64(hashlib.sha256(verifier.encode()).digest()) != request["code_challenge"]:
+                    return Response(400, {"error": "invalid_grant"})
+                return fresh_tokens(request.get("nonce"))
+            if form.get("grant_type") == "refresh_token":
+                if form.get("refresh_token") not in issued["refresh"]:
+                    return Response(400, {"error": "invalid_grant"})
+                issued["refresh"].discard(form["refresh_token"])
+                return fresh_tokens(None)
+            return Response(400, {"error": "unsupported_grant_type"})
+
+        def authorize(query: dict) -> Response:
+            code = secrets.token_urlsafe(16)
+            pending[code] = query
+            return Response(302, headers={"Location": f"{query['redirect_uri']}?code={code}&state={query['state']}"})
+
+        def userinfo() -> Response:
+            scheme, _, access = (provider.last_authorization or "").partition(" ")
+            if scheme != "Bearer" or access not in issued["access"]:
+                return Response(401, headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            return Response(body={"sub": "alice"})
+
+        def revoke(form: dict) -> Response:
+            if not authenticated(form):
+                return Response(401, {"error": "invalid_client"})
+            issued["refresh"].discard(form.get("token"))
+            issued["access"].discard(form.get("token"))
+            return Response(200)
+
+        provider.token_behaviour = token
+        provider.authorize_behaviour = authorize
+        provider.userinfo_behaviour = userinfo
+        provider.revocation_behaviour = revoke
+        print(json.dumps({"issuer": provider.issuer, "client_id": CLIENT_ID, "client_secret": secret}), flush=True)
+        parent = os.getppid()
+        while os.getppid() == parent:
+            time.sleep(0.2)
+
+
+def authorize(url: str) -> None:
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args):
+            return None
+
+    try:
+        urllib.request.build_opener(NoRedirect).open(url)
+        sys.exit("the authorization endpoint did not redirect")
+    except urllib.error.HTTPError as answer:
+        print(answer.headers["Location"], flush=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["authorize"]:
+        authorize(sys.argv[2])
+    else:
+        serve()

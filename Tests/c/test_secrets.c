@@ -1,0 +1,374 @@
+/* Secrets leave no copies behind. A confidential client signs in against a provider in another process
+ * (Tests/c/secrets_provider.py), once with client_secret_basic and once with client_secret_post
+ * (RFC 6749 §2.3.1): code exchange with the PKCE verifier, a refresh, userinfo with the access token as
+ * a bearer, revocation. Every handle is freed, and then every readable region of /proc/self/maps is
+ * read through /proc/self/mem and searched for the code verifiers, the access and refresh tokens and
+ * the client secret (also as client_secret_basic's base64 credentials). Each copy found is printed with its address, its region and the bytes around it,
+ * and fails the test: freed heap memory that still holds a token is as readable to a heap dump, a core
+ * file or a later overread as a live buffer.
+ *
+ * The test's own knowledge of the secrets must not be found. The secrets are kept XOR-masked with a
+ * random key (in an mmap'd arena the scan skips) and compared masked, byte by byte, so they never exist
+ * in the clear in this process except where the library put them; the one string the test has to hand
+ * in (the client secret) is unmasked into a stack buffer that is wiped right after. The strings the
+ * library hands out are masked as they are read and released with telenorid_string_free(), which wipes.
+ * The launcher's output line, which carries the secret, is read with read(2), not stdio, whose buffer
+ * would be freed unwiped.
+ *
+ * libcurl's own copies (the request it assembles from the header lines and a small POST body, its download
+ * buffer, the connection's receive buffer, all freed unwiped by libcurl) are wiped by the allocator the
+ * library gives libcurl (CurlTransport.globalInit), so none should be found either. In a host that called
+ * curl_global_init before the library, libcurl keeps the host's allocator and those copies would remain.
+ *
+ * The scanner proves itself first: a copy planted in the heap must be found.
+ * Run from the repository root (as Tests/c/run.sh does). Ends with "N passed, M failed". */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <telenorid.h>
+#include "check.h"
+
+#define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
+#define REDIRECT "http://127.0.0.1:53682/callback"
+#define MAX_SECRET 256
+#define MAX_SECRETS 32
+#define CHUNK (4u << 20)
+#define MAPS_SIZE (1u << 20)
+
+struct secret {
+    char what[64];
+    size_t length;
+    unsigned char masked[MAX_SECRET];
+};
+
+/* One mmap'd arena, skipped by the scan: the mask, the masked secrets, the read buffer for
+ * /proc/self/mem (which fills with whatever it reads) and the text of /proc/self/maps. */
+static struct arena {
+    unsigned char key[MAX_SECRET];
+    struct secret secrets[MAX_SECRETS];
+    int count;
+    unsigned char chunk[CHUNK];
+    char maps[MAPS_SIZE];
+} *arena;
+
+static struct {
+    char issuer[256], client_id[128];
+    int secret; /* index of the client secret in arena->secrets */
+    pid_t pid;
+} provider = {"", "", -1, 0};
+
+/* memset that the compiler may not drop because the buffer is dead afterwards. */
+static void wipe(void *buffer, size_t size) {
+    volatile unsigned char *bytes = buffer;
+    while (size--) *bytes++ = 0;
+}
+
+/* Remembers `value` (its first `length` bytes) masked, unless it is already known. */
+static int remember(const char *what, const char *value, size_t length) {
+    if (!CHECK(value != NULL && length > 0 && length < MAX_SECRET && arena->count < MAX_SECRETS)) return -1;
+    struct secret *slot = &arena->secrets[arena->count];
+    for (size_t i = 0; i < length; i++) slot->masked[i] = (unsigned char)value[i] ^ arena->key[i];
+    slot->length = length;
+    for (int i = 0; i < arena->count; i++) {
+        if (arena->secrets[i].length == length && memcmp(arena->secrets[i].masked, slot->masked, length) == 0) return i;
+    }
+    snprintf(slot->what, sizeof slot->what, "%s", what);
+    return arena->count++;
+}
+
+/* Remembers a string the library handed out and gives it back, wiped. */
+static void take(const char *what, char *value) {
+    if (value) remember(what, value, strlen(value));
+    else CHECK(value != NULL);
+    telenorid_string_free(value);
+}
+
+/* Does the masked secret `s` start at `at`? Compares without ever unmasking it. */
+static int matches(const struct secret *s, const unsigned char *at) {
+    for (size_t i = 0; i < s->length; i++) {
+        if ((at[i] ^ arena->key[i]) != s->masked[i]) return 0;
+    }
+    return 1;
+}
+
+static void print_context(const unsigned char *bytes, size_t count) {
+    for (size_t i = 0; i < count; i++) putchar(bytes[i] >= 0x20 && bytes[i] < 0x7F ? bytes[i] : '.');
+}
+
+/* Copies of secret `only` (or of every secret, when -1) in this process's readable memory. Each is
+ * printed with its region when `report`; *planted_seen is set when one is at `planted`. */
+static int scan(int only, const void *planted, int *planted_seen, int report) {
+    int maps = open("/proc/self/maps", O_RDONLY), mem = open("/proc/self/mem", O_RDONLY);
+    if (!CHECK(maps >= 0 && mem >= 0)) return -1;
+    size_t used = 0;
+    ssize_t got;
+    while (used < MAPS_SIZE - 1 && (got = read(maps, arena->maps + used, MAPS_SIZE - 1 - used)) > 0) used += (size_t)got;
+    arena->maps[used] = '\0';
+    close(maps);
+    const uintptr_t arena_start = (uintptr_t)arena, arena_end = arena_start + sizeof *arena;
+    const size_t step = CHUNK - (MAX_SECRET - 1); /* chunks overlap, so no copy straddles two unseen */
+    int found = 0;
+    for (char *line = strtok(arena->maps, "\n"); line; line = strtok(NULL, "\n")) {
+        unsigned long start = 0, end = 0;
+        char perms[5] = "";
+        if (sscanf(line, "%lx-%lx %4s", &start, &end, perms) != 3 || perms[0] != 'r') continue;
+        if (start < arena_end && end > arena_start) continue;
+        for (unsigned long offset = start; offset < end; offset += step) {
+            size_t want = end - offset < CHUNK ? end - offset : CHUNK;
+            got = pread(mem, arena->chunk, want, (off_t)offset);
+            if (got <= 0) break; /* [vvar] and the like cannot be read */
+            int last = offset + (size_t)got >= end;
+            for (int k = 0; k < arena->count; k++) {
+                if (only >= 0 && k != only) continue;
+                const struct secret *s = &arena->secrets[k];
+                const unsigned char first = s->masked[0] ^ arena->key[0];
+                for (size_t i = 0; i + s->length <= (size_t)got; i++) {
+                    const unsigned char *hit = memchr(arena->chunk + i, first, (size_t)got - s->length + 1 - i);
+                    if (!hit) break;
+                    i = (size_t)(hit - arena->chunk);
+                    if ((i >= step && !last) || !matches(s, hit)) continue;
+                    found++;
+                    unsigned long address = offset + i;
+                    if (planted_seen && address == (uintptr_t)planted) *planted_seen = 1;
+                    if (!report) continue;
+                    size_t before = i < 24 ? i : 24, after = (size_t)got - i - s->length;
+                    after = after < 24 ? after : 24;
+                    printf("copy of %s at 0x%lx in %s\n    ...", s->what, address, line);
+                    print_context(hit - before, before);
+                    printf("[SECRET]");
+                    print_context(hit + s->length, after);
+                    printf("...\n");
+                }
+            }
+        }
+    }
+    close(mem);
+    fflush(stdout);
+    return found;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The provider, in its own process
+ * --------------------------------------------------------------------------------------------- */
+
+/* Runs argv with its stdout on a pipe and reads its first line into `line` with read(2). The process is
+ * left running with its pid in *keep, or waited for when `keep` is NULL. */
+static int first_line(char *const argv[], char *line, size_t size, pid_t *keep) {
+    int out[2];
+    if (pipe(out) != 0) return 0;
+    pid_t pid = fork();
+    if (pid < 0) return 0;
+    if (pid == 0) {
+        dup2(out[1], 1);
+        close(out[0]);
+        close(out[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(out[1]);
+    size_t used = 0;
+    ssize_t got = 0;
+    while (used < size - 1 && (got = read(out[0], line + used, 1)) == 1 && line[used] != '\n') used++;
+    line[used] = '\0';
+    close(out[0]);
+    int ok = used > 0;
+    if (keep) {
+        *keep = pid;
+    } else {
+        int status = 0;
+        ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ok;
+    }
+    return ok;
+}
+
+/* The JSON string value after `key` in `line`: its start and length. */
+static const char *field(const char *line, const char *key, size_t *length) {
+    const char *start = strstr(line, key);
+    if (!start) return NULL;
+    start += strlen(key);
+    const char *end = strchr(start, '"');
+    if (!end) return NULL;
+    *length = (size_t)(end - start);
+    return start;
+}
+
+static int start_provider(void) {
+    char *argv[] = {"python3", "Tests/c/secrets_provider.py", NULL};
+    char line[1024];
+    int ok = first_line(argv, line, sizeof line, &provider.pid);
+    size_t issuer_length = 0, id_length = 0, secret_length = 0;
+    const char *issuer = field(line, "\"issuer\": \"", &issuer_length);
+    const char *id = field(line, "\"client_id\": \"", &id_length);
+    const char *secret = field(line, "\"client_secret\": \"", &secret_length);
+    ok = ok && issuer && id && secret && issuer_length < sizeof provider.issuer && id_length < sizeof provider.client_id;
+    if (ok) {
+        memcpy(provider.issuer, issuer, issuer_length);
+        memcpy(provider.client_id, id, id_length);
+        provider.secret = remember("the client secret", secret, secret_length);
+    }
+    wipe(line, sizeof line);
+    return ok && provider.secret >= 0;
+}
+
+static void stop_provider(void) {
+    if (provider.pid > 0) {
+        kill(provider.pid, SIGTERM);
+        waitpid(provider.pid, NULL, 0);
+    }
+}
+
+/* The browser: where the authorization URL redirects to, malloc'd, or NULL. */
+static char *authorize(const char *url) {
+    char *argv[] = {"python3", "Tests/c/secrets_provider.py", "authorize", (char *)url, NULL};
+    char line[2048];
+    return first_line(argv, line, sizeof line, NULL) ? strdup(line) : NULL;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The sign-in
+ * --------------------------------------------------------------------------------------------- */
+
+/* Standard base64 (RFC 4648 §4) of `in` into `out`, NUL-terminated. */
+static void base64(const unsigned char *in, size_t length, char *out) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < length; i += 3) {
+        uint32_t group = (uint32_t)in[i] << 16 | (i + 1 < length ? (uint32_t)in[i + 1] << 8 : 0) |
+                         (i + 2 < length ? in[i + 2] : 0);
+        *out++ = alphabet[group >> 18 & 63];
+        *out++ = alphabet[group >> 12 & 63];
+        *out++ = i + 1 < length ? alphabet[group >> 6 & 63] : '=';
+        *out++ = i + 2 < length ? alphabet[group & 63] : '=';
+    }
+    *out = '\0';
+}
+
+/* The secret as client_secret_basic sends it, base64("id:secret") (RFC 6749 §2.3.1; both parts are
+ * unreserved characters, so form-encoding leaves them alone), is a secret too. */
+static void remember_basic_credentials(void) {
+    unsigned char credentials[MAX_SECRET];
+    char encoded[MAX_SECRET * 4 / 3 + 4];
+    const struct secret *s = &arena->secrets[provider.secret];
+    size_t id = strlen(provider.client_id);
+    if (!CHECK(id + 1 + s->length <= sizeof credentials && (id + 1 + s->length + 2) / 3 * 4 < MAX_SECRET)) return;
+    memcpy(credentials, provider.client_id, id);
+    credentials[id] = ':';
+    for (size_t i = 0; i < s->length; i++) credentials[id + 1 + i] = s->masked[i] ^ arena->key[i];
+    base64(credentials, id + 1 + s->length, encoded);
+    remember("the client_secret_basic credentials", encoded, strlen(encoded));
+    wipe(credentials, sizeof credentials);
+    wipe(encoded, sizeof encoded);
+}
+
+/* Sets the client secret, unmasked for the moment of the call into a buffer wiped after it. */
+static void set_client_secret(telenorid_config_builder *builder) {
+    char secret[MAX_SECRET];
+    const struct secret *s = &arena->secrets[provider.secret];
+    for (size_t i = 0; i < s->length; i++) secret[i] = (char)(s->masked[i] ^ arena->key[i]);
+    secret[s->length] = '\0';
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_SECRET, secret));
+    wipe(secret, sizeof secret);
+}
+
+/* Remembers the state's access and refresh tokens, labelled with `when` and the method. */
+static void take_tokens(telenorid_auth_state *state, const char *when, const char *method) {
+    char what[64], *access = NULL, *refresh = NULL;
+    S(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_ACCESS_TOKEN, &access));
+    snprintf(what, sizeof what, "the %s access token (%s)", when, method);
+    take(what, access);
+    S(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_REFRESH_TOKEN, &refresh));
+    snprintf(what, sizeof what, "the %s refresh token (%s)", when, method);
+    take(what, refresh);
+}
+
+static void sign_in(const char *method) {
+    telenorid_config_builder *builder = NULL;
+    telenorid_config *config = NULL, *discovered = NULL;
+    telenorid_client *client = NULL;
+    telenorid_auth_request *request = NULL;
+    telenorid_pending_auth *pending = NULL;
+    telenorid_callback *callback = NULL;
+    telenorid_auth_state *state = NULL;
+    char *url = NULL, *verifier = NULL, *redirect = NULL, *userinfo = NULL, what[64];
+
+    S(TELENORID_OK, telenorid_config_builder_new(&builder));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_ISSUER, provider.issuer));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_ID, provider.client_id));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_REDIRECT_URI, REDIRECT));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, method));
+    set_client_secret(builder);
+    S(TELENORID_OK, telenorid_config_builder_build(builder, &config));
+    S(TELENORID_OK, telenorid_client_new(config, &client));
+    S(TELENORID_OK, telenorid_client_config(client, &discovered)); /* with the discovered endpoints */
+    S(TELENORID_OK, telenorid_auth_request_new(discovered, &request));
+    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    S(TELENORID_OK, telenorid_pending_auth_code_verifier(pending, &verifier));
+    snprintf(what, sizeof what, "the code verifier (%s)", method);
+    take(what, verifier);
+    S(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
+    redirect = url ? authorize(url) : NULL;
+    CHECK(redirect != NULL);
+    if (redirect) S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
+    if (callback) S(TELENORID_OK, telenorid_client_exchange_code(client, callback, &state));
+    if (state) {
+        take_tokens(state, "first", method);
+        S(TELENORID_OK, telenorid_auth_state_refresh(state));
+        take_tokens(state, "refreshed", method);
+        S(TELENORID_OK, telenorid_auth_state_userinfo(state, &userinfo));
+        CHECK_CONTAINS(userinfo, "\"sub\":\"alice\"");
+        S(TELENORID_OK, telenorid_auth_state_revoke(state));
+    }
+    telenorid_string_free(userinfo);
+    telenorid_auth_state_free(state);
+    telenorid_callback_free(callback);
+    free(redirect);
+    telenorid_string_free(url);
+    telenorid_pending_auth_free(pending);
+    telenorid_auth_request_free(request);
+    telenorid_client_free(client);
+    telenorid_config_free(discovered);
+    telenorid_config_free(config);
+    telenorid_config_builder_free(builder);
+}
+
+int main(void) {
+    arena = mmap(NULL, sizeof *arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (arena == MAP_FAILED) return 2;
+    int random = open("/dev/urandom", O_RDONLY);
+    if (random < 0 || read(random, arena->key, sizeof arena->key) != (ssize_t)sizeof arena->key) return 2;
+    close(random);
+
+    if (!CHECK(start_provider())) return finish_checks();
+    remember_basic_credentials();
+
+    /* The scanner finds a copy planted in the heap, where it is, and reports nothing else for it yet. */
+    const struct secret *probe = &arena->secrets[provider.secret];
+    unsigned char *planted = malloc(probe->length);
+    int planted_seen = 0;
+    if (planted) {
+        for (size_t i = 0; i < probe->length; i++) planted[i] = probe->masked[i] ^ arena->key[i];
+        CHECK(scan(provider.secret, planted, &planted_seen, 0) == 1);
+        CHECK(planted_seen);
+        wipe(planted, probe->length);
+        free(planted);
+    }
+
+    sign_in("client_secret_basic");
+    sign_in("client_secret_post");
+    stop_provider();
+
+    int copies = scan(-1, NULL, NULL, 1);
+    printf("%d secrets, %d copies\n", arena->count, copies);
+    /* The client secret and its basic credentials; per method a verifier and two of each token. */
+    CHECK(arena->count == 12);
+    CHECK(copies == 0);
+    munmap(arena, sizeof *arena);
+    return finish_checks();
+}
