@@ -20,8 +20,8 @@ build:
 	strip -o $(LIB)/libtelenorid.so.$(VERSION) .build/release/libtelenorid.so
 	ln -sf libtelenorid.so.$(VERSION) $(LIB)/libtelenorid.so.0
 	ln -sf libtelenorid.so.0 $(LIB)/libtelenorid.so
-	@echo "libtelenorid.so stripped: $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) bytes (budget 8000000)"
-	@test $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) -le 8000000
+	@echo "libtelenorid.so stripped: $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) bytes (budget 7000000)"
+	@test $$(stat -c %s $(LIB)/libtelenorid.so.$(VERSION)) -le 7000000
 
 # `make install PREFIX=/usr/local [DESTDIR=...]`: the header, the .so with its SONAME links and a pkg-config
 # file (why it has no Requires.private: see bindings/c/telenorid.pc.in). Tests/c/test_install.sh checks it.

@@ -5,6 +5,7 @@
  * Ends with "N passed, M failed"; exits non-zero when a check failed. Leak-free under valgrind. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
+#include <sys/stat.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -281,6 +282,8 @@ static const struct { telenorid_status code; const char *name; } all_statuses[] 
     STATUS_ENTRY(TELENORID_E_TOKEN_INVALID), STATUS_ENTRY(TELENORID_E_AUTHORIZATION_LOST),
     STATUS_ENTRY(TELENORID_E_NOT_SIGNED_IN),
     STATUS_ENTRY(TELENORID_E_LINE_AUTH_UNAVAILABLE),
+    STATUS_ENTRY(TELENORID_E_CLIENT_REJECTED),
+    STATUS_ENTRY(TELENORID_E_TEMPORARILY_UNAVAILABLE),
 };
 #define STATUS_COUNT ((int)(sizeof all_statuses / sizeof all_statuses[0]))
 
@@ -529,6 +532,13 @@ static void test_null_arguments(void) {
     CHECK_NULL_ARG("state", telenorid_auth_state_fresh_access_token(NULL, &s));
     CHECK_NULL_ARG("out", telenorid_auth_state_fresh_access_token(h.state, NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_refresh(NULL));
+    CHECK_NULL_ARG("state", telenorid_auth_state_check(NULL));
+    CHECK_NULL_ARG("state", telenorid_auth_state_access_token_rejected(NULL, NULL));
+    CHECK_NULL_ARG("state", telenorid_auth_state_bind_file(NULL, "/tmp/x"));
+    CHECK_NULL_ARG("path", telenorid_auth_state_bind_file(h.state, NULL));
+    CHECK_NULL_ARG("client", telenorid_auth_state_open_file(NULL, "/tmp/x", &state));
+    CHECK_NULL_ARG("path", telenorid_auth_state_open_file(h.client, NULL, &state));
+    CHECK_NULL_ARG("out", telenorid_auth_state_open_file(h.client, "/tmp/x", NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_is_signed_in(NULL, &flag));
     CHECK_NULL_ARG("out", telenorid_auth_state_is_signed_in(h.state, NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_get(NULL, TELENORID_TOKEN_ACCESS_TOKEN, &s));
@@ -1360,14 +1370,12 @@ static void test_callbacks(void) {
     CHECK(telenorid_error_oauth_error(e) == NULL && telenorid_error_oauth_description(e) == NULL);
     telenorid_error_free(e);
 
-    /* A code holding NUL is accepted but can't be handed out as a C string: refused, not truncated. */
+    /* A code holding NUL could never be handed out whole as a C string: refused when the callback is
+     * parsed, before the request is used up. */
     url = with_state(pending, REDIRECT "?code=c%00d&state=", "");
-    telenorid_callback *with_nul = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, url, &with_nul));
+    telenorid_callback *with_nul = SENTINEL;
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_MALFORMED, with_nul, telenorid_pending_auth_handle_callback(pending, url, &with_nul));
     free(url);
-    s = SENTINEL;
-    CHECK_FAILS_UNTOUCHED(TELENORID_E_MALFORMED, s, telenorid_callback_code(with_nul, &s));
-    telenorid_callback_free(with_nul);
     telenorid_pending_auth_free(pending);
 
     /* Success, then the request is consumed. None of the failures above consumed it. */
@@ -1880,12 +1888,13 @@ static void test_client_sign_in(void) {
     CHECK(expires_at(state) == 0);
 
     /* Transient failures leave the state as it was and don't notify. */
-    stub_set(&server, "POST", "/token", 503, "text/html", "<h1>down</h1>", NULL, 0);
+    stub_set(&server, "POST", "/token", 503, "text/html", "<h1>down</h1>", "Retry-After: 120\r\n", 0);
     prime_last_error();
-    CHECK_STATUS(TELENORID_E_HTTP_STATUS, telenorid_auth_state_refresh(state));
+    CHECK_STATUS(TELENORID_E_TEMPORARILY_UNAVAILABLE, telenorid_auth_state_refresh(state));
     telenorid_error *e = telenorid_error_last();
-    CHECK(telenorid_error_status(e) == TELENORID_E_HTTP_STATUS);
+    CHECK(telenorid_error_status(e) == TELENORID_E_TEMPORARILY_UNAVAILABLE);
     CHECK(telenorid_error_http_status(e) == 503);
+    CHECK(telenorid_error_retry_after(e) == 120);
     CHECK(telenorid_error_oauth_error(e) == NULL);
     telenorid_error_free(e);
     stub_set(&server, "POST", "/token", 200, "application/json", "not json", NULL, 0);
@@ -2051,13 +2060,42 @@ static void test_auth_state_restored(void) {
     CHECK_FAILS_UNTOUCHED(TELENORID_E_TOKEN_INVALID, info, telenorid_auth_state_userinfo(state, &info));
     stub_set(&server, "GET", "/userinfo", 200, "application/json", "{\"name\":\"no sub\"}", NULL, 0);
     CHECK_FAILS_UNTOUCHED(TELENORID_E_INVALID_RESPONSE, info, telenorid_auth_state_userinfo(state, &info));
+    /* A 401 for a token the state thought valid: one refresh, one more try; a second 401 is an error
+     * that keeps the sign-in. */
     stub_set(&server, "GET", "/userinfo", 401, "application/json", "",
              "WWW-Authenticate: Bearer error=\"invalid_token\", error_description=\"expired\"\r\n", 0);
+    stub_set(&server, "POST", "/token", 200, "application/json",
+             "{\"access_token\":\"at-v\",\"token_type\":\"Bearer\",\"expires_in\":3600}", NULL, 0);
+    int userinfo_calls = stub_hits(&server, "GET", "/userinfo"), token_calls = stub_hits(&server, "POST", "/token");
     CHECK_FAILS_UNTOUCHED(TELENORID_E_AUTHORIZATION_ERROR, info, telenorid_auth_state_userinfo(state, &info));
     telenorid_error *e = telenorid_error_last();
     CHECK_STR("invalid_token", telenorid_error_oauth_error(e));
+    CHECK_STR("expired", telenorid_error_oauth_description(e));
     CHECK(telenorid_error_http_status(e) == 401);
     telenorid_error_free(e);
+    CHECK(stub_hits(&server, "GET", "/userinfo") == userinfo_calls + 2 && stub_hits(&server, "POST", "/token") == token_calls + 1);
+    CHECK(signed_in(state) == 1);
+    CHECK_TOKEN(state, TELENORID_TOKEN_ACCESS_TOKEN, "at-v");
+    CHECK_TOKEN(state, TELENORID_TOKEN_REFRESH_TOKEN, "rt-u");
+    /* "Is the grant alive?": userinfo answers, nothing is rotated. */
+    stub_set(&server, "GET", "/userinfo", 200, "application/json", "{\"sub\":\"user-1\"}", NULL, 0);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_check(state));
+    CHECK(stub_hits(&server, "POST", "/token") == token_calls + 1);
+    /* The host's own API refused the token: the next fresh token is a refreshed one; a late report about a
+     * token already replaced changes nothing. */
+    stub_set(&server, "POST", "/token", 200, "application/json",
+             "{\"access_token\":\"at-w\",\"token_type\":\"Bearer\",\"expires_in\":3600}", NULL, 0);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_access_token_rejected(state, "at-u"));
+    char *fresh = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_fresh_access_token(state, &fresh));
+    CHECK_STR("at-v", fresh);
+    telenorid_string_free(fresh);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_access_token_rejected(state, NULL));
+    fresh = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_fresh_access_token(state, &fresh));
+    CHECK_STR("at-w", fresh);
+    telenorid_string_free(fresh);
+    CHECK(stub_hits(&server, "POST", "/token") == token_calls + 2);
 
     /* The RP-initiated logout URL, with and without the optional parts. */
     char *logout = NULL, expected[512];
@@ -2077,11 +2115,10 @@ static void test_auth_state_restored(void) {
     /* Revocation: the refresh token goes, then the state is signed out (and the host told). */
     int changes = 0;
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(state, change_counter, &changes));
+    /* Signed out first, so no refresh in flight can bring the grant back; a failed revocation is reported
+     * and the state stays signed out (the user asked to be). */
     stub_set(&server, "POST", "/revoke", 503, "text/plain", "busy", NULL, 0);
-    CHECK_STATUS(TELENORID_E_HTTP_STATUS, telenorid_auth_state_revoke(state));
-    CHECK(signed_in(state) == 1 && changes == 0); /* a failed revocation keeps the tokens */
-    stub_set(&server, "POST", "/revoke", 200, "application/json", "", NULL, 0);
-    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_revoke(state));
+    CHECK_STATUS(TELENORID_E_TEMPORARILY_UNAVAILABLE, telenorid_auth_state_revoke(state));
     sent = stub_last_request(&server, "POST", "/revoke");
     CHECK_CONTAINS(sent, "token=rt-u");
     CHECK_CONTAINS(sent, "token_type_hint=refresh_token");
@@ -2099,6 +2136,7 @@ static void test_auth_state_restored(void) {
     telenorid_auth_state_free(state);
 
     /* Without a refresh token, revocation sends the access token. */
+    stub_set(&server, "POST", "/revoke", 200, "application/json", "", NULL, 0);
     state = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, "{\"version\":1,\"access_token\":\"only-at\",\"token_type\":\"Bearer\"}", &state));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_revoke(state));
@@ -2347,6 +2385,89 @@ static void test_iss_required(void) {
     telenorid_config_free(config);
 }
 
+/* Two auth states on one file stand for two processes (an app and its widget): the second uses the
+ * refresh the first made instead of redeeming the rotated-away refresh token; a sign-out reaches it too. */
+static void test_auth_state_file(void) {
+    char directory[] = "/tmp/telenorid-test-XXXXXX", path[128], lock[160];
+    if (!CHECK(mkdtemp(directory) != NULL)) return;
+    snprintf(path, sizeof path, "%s/state.json", directory);
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    telenorid_config *config = provider_config("", NULL);
+    telenorid_client *client = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(config, &client));
+    serve_discovery("", NULL);
+    telenorid_auth_state *first = NULL, *second = NULL, *missing = SENTINEL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_open_file(client, path, &first)); /* no file yet: signed out */
+    CHECK(signed_in(first) == 0);
+    struct stat info;
+    CHECK(stat(path, &info) == 0 && (info.st_mode & 0777) == 0600);
+    telenorid_auth_state_free(first);
+    first = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client,
+        "{\"version\":1,\"access_token\":\"at-f\",\"token_type\":\"Bearer\",\"expires_at\":1,\"refresh_token\":\"rt-f\"}", &first));
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_bind_file(first, path));
+    CHECK(stat(path, &info) == 0 && (info.st_mode & 0777) == 0600 && stat(lock, &info) == 0);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_open_file(client, path, &second));
+    CHECK_TOKEN(second, TELENORID_TOKEN_REFRESH_TOKEN, "rt-f");
+
+    stub_set(&server, "POST", "/token", 200, "application/json",
+             "{\"access_token\":\"at-g\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"refresh_token\":\"rt-g\"}", NULL, 0);
+    int token_calls = stub_hits(&server, "POST", "/token");
+    char *token = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_fresh_access_token(first, &token));
+    CHECK_STR("at-g", token);
+    telenorid_string_free(token);
+    token = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_fresh_access_token(second, &token)); /* expired in memory */
+    CHECK_STR("at-g", token);
+    telenorid_string_free(token);
+    CHECK(stub_hits(&server, "POST", "/token") == token_calls + 1); /* one refresh between the two */
+    CHECK_TOKEN(second, TELENORID_TOKEN_REFRESH_TOKEN, "rt-g");
+
+    /* Forced refreshes in both, one after the other: the second takes the first's, as threads waiting on one
+     * refresh share it; and the one request sent rt-g, never rt-f again. */
+    stub_set(&server, "POST", "/token", 200, "application/json",
+             "{\"access_token\":\"at-h\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"refresh_token\":\"rt-h\"}", NULL, 0);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_refresh(first));
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_refresh(second));
+    char *sent = stub_last_request(&server, "POST", "/token");
+    CHECK_CONTAINS(sent, "refresh_token=rt-g");
+    free(sent);
+    CHECK(stub_hits(&server, "POST", "/token") == token_calls + 2);
+    CHECK_TOKEN(second, TELENORID_TOKEN_ACCESS_TOKEN, "at-h");
+
+    stub_set(&server, "POST", "/revoke", 200, "application/json", "", NULL, 0);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_revoke(first));
+    CHECK_STATUS(TELENORID_E_NOT_SIGNED_IN, telenorid_auth_state_refresh(second)); /* the file says signed out */
+    CHECK(signed_in(second) == 0);
+
+    /* A directory that does not exist: a configuration error naming the system's reason. */
+    char nowhere[160];
+    snprintf(nowhere, sizeof nowhere, "%s/no/such/dir/state.json", directory);
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_CONFIGURATION, missing, telenorid_auth_state_open_file(client, nowhere, &missing));
+    CHECK_LAST_ERROR(TELENORID_E_CONFIGURATION, "No such file or directory");
+
+    telenorid_auth_state_free(first);
+    telenorid_auth_state_free(second);
+    telenorid_client_free(client);
+    telenorid_config_free(config);
+    unlink(lock);
+    unlink(path);
+    rmdir(directory);
+}
+
+/* The one transient rule, asked of the library. */
+static void test_transient_rule(void) {
+    for (int i = 0; i < STATUS_COUNT; i++) {
+        telenorid_status code = all_statuses[i].code;
+        int expected = code == TELENORID_E_TIMEOUT || code == TELENORID_E_NETWORK || code == TELENORID_E_TLS ||
+                       code == TELENORID_E_TEMPORARILY_UNAVAILABLE;
+        if (!CHECK(telenorid_status_is_transient(code) == expected)) fprintf(stderr, "  %s\n", all_statuses[i].name);
+    }
+    CHECK(telenorid_status_is_transient(-1) == 0 && telenorid_status_is_transient(9999) == 0);
+    CHECK(telenorid_error_retry_after(NULL) == -1);
+}
+
 static void test_network(void) {
     if (!CHECK(stub_start(&server) == 0)) return;
     snprintf(base_url, sizeof base_url, "http://127.0.0.1:%u", (unsigned)server.port);
@@ -2356,6 +2477,7 @@ static void test_network(void) {
     test_client_authentication();
     test_iss_required();
     test_transport_errors();
+    test_auth_state_file();
     stub_stop(&server);
 }
 
@@ -2429,6 +2551,7 @@ int main(void) {
     test_no_error_yet();
     test_versions();
     test_status_strings();
+    test_transient_rule();
     test_error_copies();
     test_free_null();
     test_null_arguments();

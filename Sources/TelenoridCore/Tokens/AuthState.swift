@@ -113,7 +113,8 @@ public final class AuthState: Sendable {
     /// flight can bring the grant back; a failed revocation is reported, but the state stays signed out
     /// (the user asked to be).
     public func revoke() throws(TelenoridError) {
-        guard let tokens = signOut() else { throw notSignedInError() }
+        // Nothing to revoke: the state (and why it was signed out) stays as it is.
+        guard isSignedIn, let tokens = signOut() else { throw notSignedInError() }
         try refresher.revokeGrant(tokens)
     }
 
@@ -168,7 +169,8 @@ public final class AuthState: Sendable {
             do throws(TelenoridError) {
                 return try store.withExclusiveAccess { () throws(TelenoridError) in
                     let adopted = try adoptStored(from: store)
-                    // Another process's fresh tokens answer a fresh-token call; a forced refresh still goes out.
+                    // Tokens another process refreshed since this one last looked answer this call, a forced
+                    // refresh too: as threads waiting on one refresh share it, processes do.
                     let result = attempt(force: force && !adopted)
                     if result.1 || adopted { try? store.save(serialized()) }
                     return (result.0, result.1 || adopted, result.2)
