@@ -294,11 +294,14 @@ extension OIDCClient {
 
     /// The auth state kept in `store`, bound to it: signed out when the store holds nothing yet.
     public func openAuthState(_ store: any AuthStateStore) throws(TelenoridError) -> AuthState {
-        let text = try store.withExclusiveAccess { () throws(TelenoridError) in try store.load() }
-        let state = try text.map { text throws(TelenoridError) in try restoreAuthState(text) }
-            ?? AuthState(tokens: nil, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
-                         issuer: configuration.settings[.issuer], clientID: configuration.clientID)
-        try state.bind(to: store)
+        let state = try store.withExclusiveAccess { () throws(TelenoridError) -> AuthState in
+            if let text = try store.load() { return try restoreAuthState(text) }
+            let empty = AuthState(tokens: nil, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
+                                  issuer: configuration.settings[.issuer], clientID: configuration.clientID)
+            try store.save(empty.serialized())
+            return empty
+        }
+        state.attach(to: store)
         return state
     }
 }

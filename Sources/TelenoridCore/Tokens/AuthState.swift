@@ -125,6 +125,12 @@ public final class AuthState: Sendable {
     /// store never redeem one refresh token twice.
     public func bind(to store: any AuthStateStore) throws(TelenoridError) {
         try store.withExclusiveAccess { () throws(TelenoridError) in try store.save(serialized()) }
+        attach(to: store)
+    }
+
+    /// Binds without writing, for a state just read from `store`: writing it back could put older tokens
+    /// over a refresh another process saved in the meantime.
+    func attach(to store: any AuthStateStore) {
         storeSlot.withLock { $0 = store }
     }
 
