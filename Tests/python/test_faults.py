@@ -55,9 +55,10 @@ HTTP_FAULTS = [
     ("stall", lambda n: Response(fault="hang"), telenorid.Timeout),
     ("reset", lambda n: Response(fault="reset"), telenorid.NetworkError),
     ("truncated", lambda n: Response(body={"access_token": "x" * 200}, fault="truncate"), telenorid.NetworkError),
-    ("500 html", lambda n: Response(500, "<html>oops</html>", "text/html"), telenorid.HTTPStatusError),
-    ("429 empty", lambda n: Response(429, b""), telenorid.HTTPStatusError),
-    ("503 json", lambda n: Response(503, {"error": "temporarily_unavailable"}), telenorid.AuthorizationError),
+    ("500 html", lambda n: Response(500, "<html>oops</html>", "text/html"), telenorid.TemporarilyUnavailable),
+    ("429 empty", lambda n: Response(429, b""), telenorid.TemporarilyUnavailable),
+    # An OAuth error on a 5xx is no verdict: whatever the body says, the status says "try later".
+    ("503 json", lambda n: Response(503, {"error": "temporarily_unavailable"}), telenorid.TemporarilyUnavailable),
     ("oversized", lambda n: Response(body="[" + "1," * 70000 + "1]"), telenorid.ResponseTooLarge),
     ("not json", lambda n: Response(body="access_token=abc", content_type="text/plain"), telenorid.InvalidResponse),
     ("array", lambda n: Response(body="[1,2]"), telenorid.InvalidResponse),

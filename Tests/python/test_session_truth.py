@@ -209,16 +209,28 @@ def test_a_sign_out_during_a_refresh_wins(client, provider):
         except telenorid.TelenoridError as error:
             outcome.append(error)
 
+    revoked = []
+    provider.revocation_behaviour = lambda form: (revoked.append(form.get("token")), Response(200, b""))[1]
     thread = threading.Thread(target=refresh)
     thread.start()
     time.sleep(0.15)
-    with pytest.raises(telenorid.ConfigurationError):  # the stand-in has no revocation endpoint
-        state.revoke()
-    assert not state.signed_in  # signed out all the same: the user asked to be
+    state.revoke()
+    assert not state.signed_in
     thread.join()
     assert isinstance(outcome[0], telenorid.NotSignedIn)
     assert not state.signed_in and state.get("access_token") is None
-    assert changes == [False]
+    assert changes == [False]  # the sign-out's; the discarded refresh announced nothing
+    # The grant the user gave up, and the one the discarded refresh brought, are both revoked.
+    assert revoked == ["rt-1", "rt-2"]
+
+
+def test_a_failed_revocation_still_signs_out(client, provider):
+    state = signed_in(client, provider)
+    provider.revocation_behaviour = lambda form: Response(503, b"", headers={"Retry-After": "5"})
+    with pytest.raises(telenorid.TemporarilyUnavailable) as caught:
+        state.revoke()
+    assert caught.value.retry_after == 5
+    assert not state.signed_in  # the user asked to be signed out
 
 
 def test_a_code_whose_request_never_left_can_be_exchanged_again(provider):
