@@ -56,6 +56,18 @@ func errorKind(_ status: telenorid_status) -> TelenoridError.Kind? {
 
 /// Reads a caller's string: NULL, more than TELENORID_MAX_INPUT bytes, or invalid UTF-8 are refused.
 func inputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> String {
+    String(decoding: try inputBytes(pointer, what), as: UTF8.self)
+}
+
+/// `inputString` for a secret (a client secret, a configuration document holding one), copied straight
+/// into wiping storage: a String would leave it in freed memory.
+func inputSecret(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> SecretBytes {
+    let bytes = try inputBytes(pointer, what)
+    return SecretBytes(count: bytes.count) { UnsafeMutableRawBufferPointer($0).copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+}
+
+/// The caller's bytes in place, checked as `inputString` describes.
+private func inputBytes(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> UnsafeBufferPointer<UInt8> {
     guard let pointer else { throw TelenoridError(.invalidArgument, "\(what) is NULL") }
     let limit = Int(TELENORID_MAX_INPUT)
     // strnlen stops at the limit, so a missing terminator past it is never read further.
@@ -63,11 +75,11 @@ func inputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(Teleno
     guard length <= limit else {
         throw TelenoridError(.invalidArgument, "\(what) is longer than \(limit) bytes")
     }
-    let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
-    guard let text = ValidUTF8.string(bytes) else {
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: length).assumingMemoryBound(to: UInt8.self)
+    guard ValidUTF8.isValid(bytes) else {
         throw TelenoridError(.invalidArgument, "\(what) is not valid UTF-8")
     }
-    return text
+    return bytes
 }
 
 /// Like `inputString`, but NULL means "not given".

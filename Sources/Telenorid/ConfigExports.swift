@@ -51,7 +51,11 @@ public func telenorid_config_builder_set(_ builder: OpaquePointer?, _ key: telen
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(builder, as: ConfigBuilderHandle.self, "builder")
         let setting = try setting(key)
-        handle.settings[setting] = try optionalInputString(value, "value")
+        if setting == .clientSecret {
+            handle.settings.clientSecret = value == nil ? nil : try inputSecret(value, "value")
+        } else {
+            handle.settings[setting] = try optionalInputString(value, "value")
+        }
     }
 }
 
@@ -74,10 +78,11 @@ public func telenorid_config_builder_free(_ builder: OpaquePointer?) {
 public func telenorid_config_from_json(_ json: UnsafePointer<CChar>?, _ environment: UnsafePointer<CChar>?,
                                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let text = try inputString(json, "json")
+        // The document may hold the client secret.
+        let document = try inputSecret(json, "json")
         let name = try optionalInputString(environment, "environment")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(ConfigHandle(try ClientConfiguration(json: text, environment: name)))
+        out.pointee = retainedHandle(ConfigHandle(try ClientConfiguration(json: document, environment: name)))
     }
 }
 
@@ -87,7 +92,13 @@ public func telenorid_config_get(_ config: OpaquePointer?, _ key: telenorid_conf
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(config, as: ConfigHandle.self, "config")
         let setting = try setting(key)
-        try writeString(handle.configuration.settings[setting], to: try outPointer(out))
+        let out = try outPointer(out)
+        let settings = handle.configuration.settings
+        if setting == .clientSecret {
+            try writeSecret(settings.clientSecret, to: out)
+        } else {
+            try writeString(settings[setting], to: out)
+        }
     }
 }
 

@@ -7,7 +7,8 @@
 #   4. test_dlopen;
 #   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
 #   6. test_line_auth (against the Aloha stand-in) and test_flows (seeds 002 and 003 against the real
-#      provider), each plain, under valgrind and under ASan/UBSan;
+#      provider), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
+#      in memory, against Tests/c/secrets_provider.py) plain only;
 #   7. test_install.sh (make install + pkg-config) and test_examples.py (bindings/c/examples against the provider).
 # Runs every step, prints a summary, and exits non-zero when any step failed. Works from any directory;
 # builds into out/tests/.
@@ -45,8 +46,9 @@ step "compile test_line_auth with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=ad
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_line_auth.c "${link[@]}" \
     -o "$out/test_line_auth_asan"
 # Seeds 002 and 003 end to end against the real provider (started by the test).
-rm -f "$out/test_flows" "$out/test_flows_asan"
+rm -f "$out/test_flows" "$out/test_flows_asan" "$out/test_secrets"
 step "compile test_flows" "$cc" "${cflags[@]}" Tests/c/test_flows.c "${link[@]}" -o "$out/test_flows"
+step "compile test_secrets" "$cc" "${cflags[@]}" Tests/c/test_secrets.c "${link[@]}" -o "$out/test_secrets"
 step "compile test_flows with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
     -fno-sanitize-recover=undefined Tests/c/test_flows.c "${link[@]}" -o "$out/test_flows_asan"
 step "compile test_idp_app" "$cc" "${cflags[@]}" Tests/c/test_idp_app.c "${link[@]}" -o "$out/test_idp_app"
@@ -88,6 +90,9 @@ three_ways() { # three_ways NAME
 three_ways test_idp_app
 three_ways test_line_auth
 three_ways test_flows
+# Plain only: valgrind's and ASan's shadow copies of the heap would be found by the scan. Run even when
+# its compile failed, so the test shows as failed, never as skipped.
+step "test_secrets" "$out/test_secrets"
 
 step "make install + pkg-config" bash Tests/c/test_install.sh
 step "examples against the provider" python3 Tests/c/test_examples.py

@@ -2,24 +2,50 @@ extension OIDCClient {
     /// A form POST to a token-endpoint-like URL carrying the client's authentication (OIDC Core §9).
     func authenticatedRequest(url: String, parameters: FormParameters) throws(TelenoridError) -> HTTPRequest {
         var form = parameters
-        var headers: [(name: String, value: String)] = []
+        var authorization: SecretBytes?
         let clientID = configuration.clientID
         switch configuration.clientAuthMethod {
         case .none:
             try form.append("client_id", clientID)
         case .clientSecretBasic(let secret):
-            // RFC 6749 §2.3.1: each part form-encoded before joining, so a ":" in the id survives.
-            let credentials = PercentEncoding.encode(clientID) + ":" + PercentEncoding.encode(secret)
-            headers.append(("Authorization", "Basic " + Base64URL.encodeStandard(Array(credentials.utf8))))
+            authorization = Self.basicCredentials(clientID: clientID, secret: secret)
         case .clientSecretPost(let secret):
             try form.append("client_id", clientID)
-            try form.append("client_secret", secret)
+            try form.appendSecret("client_secret", secret)
         case .clientSecretJWT(let secret):
-            try appendAssertion(to: &form, signing: .hmac(Array(secret.utf8)))
+            // `bytes` shares the secret's storage (the configuration keeps it alive): no copy to wipe.
+            try appendAssertion(to: &form, signing: .hmac(secret.bytes))
         case .privateKeyJWT(let text):
             try appendAssertion(to: &form, signing: .privateKey(try PrivateKey(text: text)))
         }
-        return HTTPRequest.form(url: url, parameters: form, headers: headers)
+        return HTTPRequest.form(url: url, parameters: form, authorization: authorization)
+    }
+
+    /// `Basic base64(id:secret)` (RFC 7617 §2), each part form-encoded before joining so a ":" in the id
+    /// survives (RFC 6749 §2.3.1). Assembled in wiping storage: the joined credentials in a temporary
+    /// buffer wiped after use, the header value in SecretBytes, so no String ever holds the secret.
+    static func basicCredentials(clientID: String, secret: SecretBytes) -> SecretBytes {
+        var clientID = clientID
+        return clientID.withUTF8 { id in
+            secret.withUnsafeBytes { secretBytes in
+                // Percent-encoding at most triples each byte.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (id.count + 1 + secretBytes.count) * 3) { joined in
+                    defer { Crypto.wipe(joined.baseAddress, joined.count) }
+                    var length = 0
+                    PercentEncoding.write(id, to: joined, at: &length)
+                    joined[length] = UInt8(ascii: ":")
+                    length += 1
+                    PercentEncoding.write(secretBytes.assumingMemoryBound(to: UInt8.self), to: joined, at: &length)
+                    let credentials = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(joined)[0..<length])
+                    let scheme = "Basic ".utf8
+                    return SecretBytes(count: scheme.count + Base64URL.standardLength(length)) { out in
+                        var position = 0
+                        for byte in scheme { out[position] = byte; position += 1 }
+                        _ = Base64URL.encodeStandard(credentials, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
+                    }
+                }
+            }
+        }
     }
 
     enum AssertionKey {

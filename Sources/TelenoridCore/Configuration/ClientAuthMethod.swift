@@ -1,11 +1,11 @@
 /// How the client proves itself at the token, revocation and introspection endpoints (OIDC Core §9,
-/// RFC 6749 §2.3).
+/// RFC 6749 §2.3). The secrets stay in wiping storage: a String would leave the secret in freed memory.
 public enum ClientAuthMethod: Sendable, Equatable {
     /// A public native client: only `client_id`, PKCE does the rest.
     case none
-    case clientSecretBasic(secret: String)
-    case clientSecretPost(secret: String)
-    case clientSecretJWT(secret: String)
+    case clientSecretBasic(secret: SecretBytes)
+    case clientSecretPost(secret: SecretBytes)
+    case clientSecretJWT(secret: SecretBytes)
     /// The private key as PEM or as a JWK with its private members.
     case privateKeyJWT(key: String)
 
@@ -19,26 +19,37 @@ public enum ClientAuthMethod: Sendable, Equatable {
         }
     }
 
+    public static func == (lhs: ClientAuthMethod, rhs: ClientAuthMethod) -> Bool {
+        switch (lhs, rhs) {
+        case (.none, .none): true
+        case (.clientSecretBasic(let a), .clientSecretBasic(let b)), (.clientSecretPost(let a), .clientSecretPost(let b)),
+             (.clientSecretJWT(let a), .clientSecretJWT(let b)): ClientConfiguration.Settings.same(a, b)
+        case (.privateKeyJWT(let a), .privateKeyJWT(let b)): a == b
+        default: false
+        }
+    }
+
     init(_ settings: ClientConfiguration.Settings) throws(TelenoridError) {
-        let secret = settings[.clientSecret]
+        let secret = settings.clientSecret
         let key = settings[.clientPrivateKey]
         // Without an explicit method: a secret means client_secret_basic (RFC 6749's default), a key means
         // private_key_jwt, neither means a public client.
         let method = settings[.clientAuthMethod] ?? (key != nil ? "private_key_jwt" : secret != nil ? "client_secret_basic" : "none")
-        func need(_ value: String?, _ what: String) throws(TelenoridError) -> String {
-            guard let value, !value.isEmpty else {
-                throw TelenoridError(.configuration, "token_endpoint_auth_method \(method) needs \(what)")
-            }
-            return value
+        func missing(_ what: String) -> TelenoridError {
+            TelenoridError(.configuration, "token_endpoint_auth_method \(method) needs \(what)")
+        }
+        func needSecret() throws(TelenoridError) -> SecretBytes {
+            guard let secret, secret.count > 0 else { throw missing("client_secret") }
+            return secret
         }
         switch method {
         case "none": self = .none
-        case "client_secret_basic": self = .clientSecretBasic(secret: try need(secret, "client_secret"))
-        case "client_secret_post": self = .clientSecretPost(secret: try need(secret, "client_secret"))
-        case "client_secret_jwt": self = .clientSecretJWT(secret: try need(secret, "client_secret"))
+        case "client_secret_basic": self = .clientSecretBasic(secret: try needSecret())
+        case "client_secret_post": self = .clientSecretPost(secret: try needSecret())
+        case "client_secret_jwt": self = .clientSecretJWT(secret: try needSecret())
         case "private_key_jwt":
             // Parsed here once so a bad key fails when the configuration is built, not at the first token request.
-            let text = try need(key, "client_private_key")
+            guard let text = key, !text.isEmpty else { throw missing("client_private_key") }
             _ = try PrivateKey(text: text)
             self = .privateKeyJWT(key: text)
         default: throw TelenoridError(.configuration, "unknown token_endpoint_auth_method \(method)")

@@ -60,11 +60,32 @@ public final class ClientConfiguration: Sendable, Equatable {
 
     /// The unchecked values, as a builder collects them.
     public struct Settings: Sendable, Equatable {
+        /// Every setting but the client secret.
         public var values: [Setting: String] = [:]
+        /// The client secret, in wiping storage: a String in `values` would stay in freed memory after
+        /// the configuration is gone.
+        public var clientSecret: SecretBytes?
         public init() {}
+        /// `.clientSecret` too, for hosts that hold it as a String anyway; the library itself reads and
+        /// writes `clientSecret`, since each String made here is a copy nobody wipes.
         public subscript(setting: Setting) -> String? {
-            get { values[setting] }
-            set { values[setting] = newValue }
+            get { setting == .clientSecret ? clientSecret?.string : values[setting] }
+            set {
+                if setting == .clientSecret {
+                    clientSecret = newValue.map { SecretBytes(Array($0.utf8)) }
+                } else {
+                    values[setting] = newValue
+                }
+            }
+        }
+
+        public static func == (lhs: Settings, rhs: Settings) -> Bool {
+            lhs.values == rhs.values && same(lhs.clientSecret, rhs.clientSecret)
+        }
+
+        static func same(_ lhs: SecretBytes?, _ rhs: SecretBytes?) -> Bool {
+            guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+            return lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { Crypto.constantTimeEquals(left, $0) } }
         }
     }
 
@@ -79,7 +100,8 @@ public final class ClientConfiguration: Sendable, Equatable {
     public let authorizationEndpoint: URI?
     public let allowPlainPKCE: Bool
     public let clientAuthMethod: ClientAuthMethod
-    /// The shared secret of a confidential client, which also keys HMAC-signed ID tokens.
+    /// The shared secret of a confidential client, which also keys HMAC-signed ID tokens. Each read makes
+    /// a String copy nobody wipes: prefer `settings.clientSecret`.
     public var clientSecret: String? { settings[.clientSecret] }
     public let http: HTTPSettings
     /// Leeway for `exp`, `iat` and `nbf` (OIDC Core §3.1.3.7 allows "a few minutes" of skew).
@@ -178,7 +200,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             guard !algorithms.isEmpty, !algorithms.contains(where: { $0.lowercased() == "none" }) else {
                 throw TelenoridError(.configuration, "id_token_signing_algs must list algorithms, and never none")
             }
-            if algorithms.contains(where: { $0.hasPrefix("HS") }) && settings[.clientSecret] == nil {
+            if algorithms.contains(where: { $0.hasPrefix("HS") }) && settings.clientSecret == nil {
                 throw TelenoridError(.configuration, "HMAC ID token algorithms need a client_secret")
             }
             idTokenAlgorithms = algorithms
@@ -201,7 +223,7 @@ public final class ClientConfiguration: Sendable, Equatable {
     public func acceptedAlgorithms(advertised: [String]) -> Set<String> {
         if let idTokenAlgorithms { return idTokenAlgorithms }
         guard !advertised.isEmpty else { return Self.defaultAlgorithms }
-        let candidates = clientSecret == nil ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
+        let candidates = settings.clientSecret == nil ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
         return candidates.intersection(advertised)
     }
 

@@ -2,15 +2,30 @@
 /// staging and production, each with its own issuer and client.
 extension ClientConfiguration {
     public convenience init(json text: String, environment: String?) throws(TelenoridError) {
+        try self.init(json: SecretBytes(Array(text.utf8)), environment: environment)
+    }
+
+    /// From a document held in wiping storage, as it may carry the client secret.
+    public convenience init(json document: SecretBytes, environment: String?) throws(TelenoridError) {
+        // The parser reads `document.bytes`, which shares the storage: the document must outlive it, or
+        // its wipe would go to a copy of the storage and leave the original unwiped.
+        try self.init(withExtendedLifetime(document) { () throws(TelenoridError) in
+            try Self.settings(json: document.bytes, environment: environment)
+        })
+    }
+
+    private static func settings(json bytes: [UInt8], environment: String?) throws(TelenoridError) -> Settings {
         let document: JSONValue
-        do { document = try JSON.parse(text) } catch {
+        let secrets: [String: SecretBytes]
+        // A top-level client_secret goes straight into wiping storage, never into a String.
+        do { (document, secrets) = try JSON.parse(bytes, secretMembers: [Setting.clientSecret.jsonName]) } catch {
             throw TelenoridError(.malformed, "configuration is not valid JSON: \(error.message)")
         }
         guard let root = document.objectValue else {
             throw TelenoridError(.configuration, "configuration must be a JSON object")
         }
         if let environments = root["environments"] {
-            for key in root.keys where key != "environments" && key != "default_environment" {
+            for key in Array(root.keys) + Array(secrets.keys) where key != "environments" && key != "default_environment" {
                 throw TelenoridError(.configuration, "unknown member \"\(key)\" beside \"environments\"")
             }
             guard let table = environments.objectValue else {
@@ -24,15 +39,16 @@ extension ClientConfiguration {
                 throw TelenoridError(.configuration,
                                      "no environment \"\(name)\"; have: \(table.keys.joined(separator: ", "))")
             }
-            var settings = try Self.parseSettings(from: chosen)
+            var settings = try parseSettings(from: chosen)
             if settings[.environment] == nil { settings[.environment] = name }
-            try self.init(settings)
-        } else {
-            if let environment {
-                throw TelenoridError(.configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
-            }
-            try self.init(Self.parseSettings(from: root))
+            return settings
         }
+        if let environment {
+            throw TelenoridError(.configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
+        }
+        var settings = try parseSettings(from: root)
+        settings.clientSecret = secrets[Setting.clientSecret.jsonName]
+        return settings
     }
 
     static func parseSettings(from object: JSONObject) throws(TelenoridError) -> Settings {

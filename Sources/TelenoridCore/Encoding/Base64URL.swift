@@ -20,35 +20,48 @@ public enum Base64URL {
             ?? Array(bytes).withUnsafeBytes { encode($0, alphabet: standardAlphabet, padded: true) }
     }
 
+    /// The length of `count` bytes in padded standard base64.
+    public static func standardLength(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
+    /// Writes `bytes` as padded standard base64 into `out` (`standardLength(bytes.count)` bytes long)
+    /// and returns the length written: for a secret (Basic credentials) that must go straight into wiping
+    /// storage rather than through a String.
+    public static func encodeStandard(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        write(bytes, alphabet: standardAlphabet, padded: true, to: out)
+    }
+
     /// Written straight into the string's storage, sized up front: no intermediate array, and no capacity
     /// check per character. This runs for every state, nonce, verifier and challenge.
     private static func encode(_ inp: UnsafeRawBufferPointer, alphabet: [UInt8], padded: Bool) -> String {
-        let capacity = (inp.count / 3) * 4 + 4
-        return String(unsafeUninitializedCapacity: capacity) { out in
-            alphabet.withUnsafeBufferPointer { table in
-                var o = 0, i = 0
-                while i + 2 < inp.count {
-                    let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8 | UInt32(inp[i + 2])
-                    out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
-                    out[o + 2] = table[Int((v >> 6) & 63)]; out[o + 3] = table[Int(v & 63)]
-                    o += 4; i += 3
-                }
-                if inp.count - i == 1 {
-                    let v = UInt32(inp[i]) << 16
-                    out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
-                    o += 2
-                } else if inp.count - i == 2 {
-                    let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8
-                    out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
-                    out[o + 2] = table[Int((v >> 6) & 63)]
-                    o += 3
-                }
-                while padded && o % 4 != 0 {
-                    out[o] = UInt8(ascii: "=")
-                    o += 1
-                }
-                return o
+        String(unsafeUninitializedCapacity: (inp.count / 3) * 4 + 4) { out in write(inp, alphabet: alphabet, padded: padded, to: out) }
+    }
+
+    /// Writes the encoding of `inp` from the start of `out` and returns its length.
+    private static func write(_ inp: UnsafeRawBufferPointer, alphabet: [UInt8], padded: Bool,
+                              to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { table in
+            var o = 0, i = 0
+            while i + 2 < inp.count {
+                let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8 | UInt32(inp[i + 2])
+                out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                out[o + 2] = table[Int((v >> 6) & 63)]; out[o + 3] = table[Int(v & 63)]
+                o += 4; i += 3
             }
+            if inp.count - i == 1 {
+                let v = UInt32(inp[i]) << 16
+                out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                o += 2
+            } else if inp.count - i == 2 {
+                let v = UInt32(inp[i]) << 16 | UInt32(inp[i + 1]) << 8
+                out[o] = table[Int(v >> 18)]; out[o + 1] = table[Int((v >> 12) & 63)]
+                out[o + 2] = table[Int((v >> 6) & 63)]
+                o += 3
+            }
+            while padded && o % 4 != 0 {
+                out[o] = UInt8(ascii: "=")
+                o += 1
+            }
+            return o
         }
     }
 
