@@ -29,7 +29,10 @@ public class TelenoridException extends RuntimeException {
     private final String oauthErrorDescription;
     private final String oauthErrorUri;
     private final int httpStatus;
-    /** Set once by {@link #create} before the exception is thrown, as {@link Throwable#initCause} is. */
+    /**
+     * Set once by {@link #fromNative} before the exception is thrown, as {@link Throwable#initCause} sets
+     * the cause, so that the public constructors of every subclass keep their signatures.
+     */
     private long retryAfter = -1;
 
     /**
@@ -99,8 +102,8 @@ public class TelenoridException extends RuntimeException {
     /**
      * Seconds the server asked to wait before trying again ({@code Retry-After} of a 429 or 503 answer,
      * RFC 9110 §10.2.3), or -1 when it did not say, said more than a day, or the error came from no such
-     * answer. A {@code long} with -1 rather than an {@code OptionalLong}, like {@link #httpStatus()} with 0,
-     * so that it reads the same from Kotlin and Java 8 code on old Android versions.
+     * answer. A {@code long} with -1, like {@link #httpStatus()} with 0, rather than an
+     * {@code OptionalLong}, which Android has only from API level 24.
      */
     public final long retryAfter() {
         return retryAfter;
