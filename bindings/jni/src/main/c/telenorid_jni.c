@@ -18,7 +18,8 @@
  *    wipes them) at once. Input copies are wiped before they are freed: they may hold a client secret,
  *    an authorization code or a serialized PKCE verifier.
  *  - A failed library call turns into a Java exception built by TelenoridException.fromNative from
- *    telenorid_error_last() (status, status name, message, OAuth error, description, URI, HTTP status);
+ *    telenorid_error_last() (status, status name, message, OAuth error, description, URI, HTTP status,
+ *    Retry-After);
  *    the native then returns at once with a zero/NULL result. No JNI call is made while an exception is
  *    pending except the ones JNI allows (ExceptionCheck, DeleteLocalRef).
  *  - Handles cross as jlong. Java never passes 0 (it throws IllegalStateException for a closed object
@@ -48,7 +49,7 @@
 #define NATIVE_CLASS "no/telenor/id/Native"
 #define EXCEPTION_CLASS "no/telenor/id/TelenoridException"
 #define EXCEPTION_FACTORY "fromNative"
-#define EXCEPTION_FACTORY_SIG "(I[B[B[B[B[BI)L" EXCEPTION_CLASS ";"
+#define EXCEPTION_FACTORY_SIG "(I[B[B[B[B[BIJ)L" EXCEPTION_CLASS ";"
 
 /* Cached in JNI_OnLoad as global references; read-only afterwards. */
 static jclass g_exception_class;
@@ -291,7 +292,8 @@ jbyteArray take_string(JNIEnv *env, char *chars)
 }
 
 /* Throws the exception for a failed call: TelenoridException.fromNative(status, name, message,
- * oauthError, oauthErrorDescription, oauthErrorUri, httpStatus), filled from telenorid_error_last(). */
+ * oauthError, oauthErrorDescription, oauthErrorUri, httpStatus, retryAfter), filled from
+ * telenorid_error_last(). */
 void throw_status(JNIEnv *env, telenorid_status status)
 {
     telenorid_error *error = telenorid_error_last();
@@ -300,6 +302,7 @@ void throw_status(JNIEnv *env, telenorid_status status)
     const telenorid_error *detail = (error != NULL && telenorid_error_status(error) == status) ? error : NULL;
     jbyteArray name = NULL, message = NULL, oauth_error = NULL, oauth_description = NULL, oauth_uri = NULL;
     jint http_status = detail != NULL ? (jint)telenorid_error_http_status(detail) : 0;
+    jlong retry_after = detail != NULL ? (jlong)telenorid_error_retry_after(detail) : -1;
 
     name = new_bytes(env, telenorid_status_str(status));
     if (name == NULL) {
@@ -325,7 +328,7 @@ void throw_status(JNIEnv *env, telenorid_status status)
     }
     jobject exception = (*env)->CallStaticObjectMethod(env, g_exception_class, g_exception_factory, (jint)status,
                                                        name, message, oauth_error, oauth_description, oauth_uri,
-                                                       http_status);
+                                                       http_status, retry_after);
     if (!(*env)->ExceptionCheck(env) && exception != NULL) {
         (*env)->Throw(env, (jthrowable)exception);
         (*env)->DeleteLocalRef(env, exception);
@@ -397,6 +400,14 @@ static jbyteArray n_status_name(JNIEnv *env, jclass cls, jint status)
 {
     (void)cls;
     return new_bytes(env, telenorid_status_str((telenorid_status)status));
+}
+
+/* The library's rule for transient failures, asked rather than copied into Java. */
+static jboolean n_status_is_transient(JNIEnv *env, jclass cls, jint status)
+{
+    (void)env;
+    (void)cls;
+    return telenorid_status_is_transient((telenorid_status)status) != 0 ? JNI_TRUE : JNI_FALSE;
 }
 
 static jint n_registered_natives(JNIEnv *env, jclass cls);
@@ -712,6 +723,7 @@ static const JNINativeMethod NATIVES[] = {
     NATIVE("headerVersion", "()I", n_header_version),
     NATIVE("versionString", "()[B", n_version_string),
     NATIVE("statusName", "(I)[B", n_status_name),
+    NATIVE("statusIsTransient", "(I)Z", n_status_is_transient),
 
     NATIVE("configBuild", "([I[[B)J", n_config_build),
     NATIVE("configFromJson", "([B[B)J", n_config_from_json),

@@ -116,6 +116,19 @@ static jlong n_auth_state_restore(JNIEnv *env, jclass cls, jlong client, jbyteAr
     return handle_result(env, status, out);
 }
 
+static jlong n_auth_state_open_file(JNIEnv *env, jclass cls, jlong client, jbyteArray path_bytes)
+{
+    (void)cls;
+    in_string path;
+    telenorid_auth_state *out = NULL;
+    if (!in_string_get(env, path_bytes, "path", &path)) {
+        return 0;
+    }
+    telenorid_status status = telenorid_auth_state_open_file(HANDLE(telenorid_client, client), path.chars, &out);
+    in_string_release(&path);
+    return handle_result(env, status, out);
+}
+
 static void n_client_free(JNIEnv *env, jclass cls, jlong client)
 {
     (void)env;
@@ -176,6 +189,26 @@ static jbyteArray n_auth_state_userinfo(JNIEnv *env, jclass cls, jlong state)
     return string_result(env, status, out);
 }
 
+static void n_auth_state_check(JNIEnv *env, jclass cls, jlong state)
+{
+    (void)cls;
+    void_result(env, telenorid_auth_state_check(HANDLE(telenorid_auth_state, state)));
+}
+
+/* A null `token_bytes` is C NULL: the current access token. */
+static void n_auth_state_access_token_rejected(JNIEnv *env, jclass cls, jlong state, jbyteArray token_bytes)
+{
+    (void)cls;
+    in_string token;
+    if (!in_string_get(env, token_bytes, "accessToken", &token)) {
+        return;
+    }
+    telenorid_status status = telenorid_auth_state_access_token_rejected(HANDLE(telenorid_auth_state, state),
+                                                                         token.chars);
+    in_string_release(&token);
+    void_result(env, status);
+}
+
 static void n_auth_state_revoke(JNIEnv *env, jclass cls, jlong state)
 {
     (void)cls;
@@ -208,6 +241,18 @@ static jbyteArray n_auth_state_serialize(JNIEnv *env, jclass cls, jlong state)
     char *out = NULL;
     telenorid_status status = telenorid_auth_state_serialize(HANDLE(const telenorid_auth_state, state), &out);
     return string_result(env, status, out);
+}
+
+static void n_auth_state_bind_file(JNIEnv *env, jclass cls, jlong state, jbyteArray path_bytes)
+{
+    (void)cls;
+    in_string path;
+    if (!in_string_get(env, path_bytes, "path", &path)) {
+        return;
+    }
+    telenorid_status status = telenorid_auth_state_bind_file(HANDLE(telenorid_auth_state, state), path.chars);
+    in_string_release(&path);
+    void_result(env, status);
 }
 
 /* Installs `runnable` (null: removes the listener) and returns the new listener handle (0 for none).
@@ -248,9 +293,13 @@ static const JNINativeMethod session_natives[] = {
     NATIVE("authStateGet", "(JI)[B", n_auth_state_get),
     NATIVE("authStateExpiresAt", "(J)J", n_auth_state_expires_at),
     NATIVE("authStateUserinfo", "(J)[B", n_auth_state_userinfo),
+    NATIVE("authStateCheck", "(J)V", n_auth_state_check),
+    NATIVE("authStateAccessTokenRejected", "(J[B)V", n_auth_state_access_token_rejected),
     NATIVE("authStateRevoke", "(J)V", n_auth_state_revoke),
     NATIVE("authStateEndSessionUrl", "(J[B[B)[B", n_auth_state_end_session_url),
     NATIVE("authStateSerialize", "(J)[B", n_auth_state_serialize),
+    NATIVE("authStateBindFile", "(J[B)V", n_auth_state_bind_file),
+    NATIVE("authStateOpenFile", "(J[B)J", n_auth_state_open_file),
     NATIVE("authStateSetChangeListener", "(JLjava/lang/Runnable;J)J", n_auth_state_set_change_listener),
     NATIVE("authStateFree", "(JJ)V", n_auth_state_free),
 };

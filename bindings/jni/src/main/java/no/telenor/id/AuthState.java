@@ -3,12 +3,13 @@ package no.telenor.id;
 import java.util.Objects;
 
 /**
- * The tokens of a signed-in user ({@code telenorid_auth_state}), from {@link Client#exchangeCode} or
- * {@link Client#restore}. Safe to share between threads: when several ask for a fresh token that needs a
+ * The tokens of a signed-in user ({@code telenorid_auth_state}), from {@link Client#exchangeCode},
+ * {@link Client#restore} or {@link Client#openAuthStateFile}. Safe to share between threads: when several ask for a fresh token that needs a
  * refresh, one refresh goes out and all get its outcome. The network methods block.
  *
  * <p>Persist it with {@link #serialize()} (in Keystore-backed storage: it holds the refresh token) from a
- * {@link #setChangeListener change listener}. {@link #close()} wipes the tokens in native memory and
+ * {@link #setChangeListener change listener}, or let the library keep it in a file shared by several
+ * processes ({@link #bindFile}). {@link #close()} wipes the tokens in native memory and
  * releases the listener; keeps its {@link Client} alive until then.
  */
 public final class AuthState extends NativeObject {
@@ -63,7 +64,10 @@ public final class AuthState extends NativeObject {
      *
      * @throws AuthorizationLostException when the provider refused the refresh token: now signed out
      * @throws NotSignedInException when the state is signed out
-     * @throws TransportException when the provider can't be reached; the state is as it was
+     * @throws ClientRejectedException when the provider refused the client (its credentials); still signed in
+     * @throws TransportException when the provider can't be reached or answered 5xx or 429
+     *     ({@link TemporarilyUnavailableException}, with {@link TelenoridException#retryAfter()}); the state is
+     *     as it was
      */
     public String freshAccessToken() {
         return call(h -> Utf8.decode(Native.authStateFreshAccessToken(h)));
@@ -106,7 +110,56 @@ public final class AuthState extends NativeObject {
         return call(h -> Utf8.decode(Native.authStateUserinfo(h)));
     }
 
-    /** Revokes the refresh token (or the access token) at the provider, then signs the state out. */
+    /**
+     * "Is the grant still alive?", e.g. when the app comes back to the foreground. Asks the userinfo endpoint
+     * with the current access token, which rotates nothing, and refreshes only when it must (the access
+     * token expired or was refused, userinfo answered 403, or the provider has no userinfo endpoint).
+     * Returns normally when alive. Any thread; blocks on the network.
+     *
+     * @throws AuthorizationLostException when the provider refused the grant: now signed out
+     * @throws NotSignedInException when the state was signed out already
+     * @throws TransportException when the provider can't be reached ({@link TelenoridException#isTransient()}
+     *     says whether to try again); the state is as it was
+     */
+    public void check() {
+        call(h -> {
+            Native.authStateCheck(h);
+            return null;
+        });
+    }
+
+    /**
+     * Reports that a resource server refused the current access token with 401 (RFC 6750 §3.1
+     * {@code invalid_token}), so that the next {@link #freshAccessToken()} refreshes instead of handing it
+     * out again. Same as {@link #accessTokenRejected(String)} with the token the state holds now; prefer that
+     * one when the call that failed may have raced a refresh. No network call; any thread.
+     */
+    public void accessTokenRejected() {
+        accessTokenRejected(null);
+    }
+
+    /**
+     * Reports that a resource server refused {@code accessToken} with 401 (RFC 6750 §3.1), so that the next
+     * {@link #freshAccessToken()} refreshes instead of handing it out again. A token the state no longer
+     * holds (another thread refreshed meanwhile) changes nothing, so late reports cause no extra refresh.
+     * Null means the current token. No network call; any thread.
+     */
+    public void accessTokenRejected(String accessToken) {
+        byte[] token = Utf8.encode(accessToken);
+        call(h -> {
+            Native.authStateAccessTokenRejected(h, token);
+            return null;
+        });
+    }
+
+    /**
+     * Signs the state out, then revokes the refresh token (or, without one, the access token) at the
+     * provider (RFC 7009). Signing out first means a refresh in flight cannot bring the grant back; when the
+     * revocation fails its exception is thrown and the state stays signed out, as the user asked.
+     *
+     * @throws NotSignedInException when the state was signed out already
+     * @throws TransportException when the revocation could not be delivered (the state is signed out anyway)
+     */
     public void revoke() {
         call(h -> {
             Native.authStateRevoke(h);
@@ -124,7 +177,26 @@ public final class AuthState extends NativeObject {
         return call(h -> Utf8.decode(Native.authStateEndSessionUrl(h, redirect, state)));
     }
 
-    /** Versioned JSON for {@link Client#restore}. Holds the refresh token: keep it in secure storage. */
+    /**
+     * Keeps the state in the file at {@code path} from now on, for when several processes share one
+     * sign-in (an app and its widget, two runs of a command line tool). The file is written now and after
+     * every change, created with mode 0600 and replaced atomically; {@code path + ".lock"} beside it holds
+     * an exclusive {@code flock()} during every refresh, which reads the file first and takes a refresh
+     * another process already made instead of redeeming the same refresh token twice (a provider that
+     * rotates refresh tokens revokes the whole grant on reuse, RFC 9700 §4.14.2). The directory must exist.
+     * Any thread. See {@link Client#openAuthStateFile}.
+     *
+     * @throws ConfigurationException when the file can't be written (the message names the system's reason)
+     */
+    public void bindFile(String path) {
+        byte[] bytes = Utf8.encode(Objects.requireNonNull(path, "path"));
+        call(h -> {
+            Native.authStateBindFile(h, bytes);
+            return null;
+        });
+    }
+
+
     public String serialize() {
         return call(h -> Utf8.decode(Native.authStateSerialize(h)));
     }

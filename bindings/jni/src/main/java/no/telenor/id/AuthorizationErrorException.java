@@ -7,6 +7,11 @@ public class AuthorizationErrorException extends TelenoridException {
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
     public AuthorizationErrorException(String statusName, String message, String oauthError, String oauthErrorDescription,
             String oauthErrorUri, int httpStatus) {
-        super(Status.AUTHORIZATION_ERROR.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+        this(Status.AUTHORIZATION_ERROR.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+    }
+
+    AuthorizationErrorException(int statusCode, String statusName, String message, String oauthError,
+            String oauthErrorDescription, String oauthErrorUri, int httpStatus) {
+        super(statusCode, statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }
 }

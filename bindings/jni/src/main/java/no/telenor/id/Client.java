@@ -31,7 +31,7 @@ public final class Client extends NativeObject {
      * Optional (calls that need an endpoint discover on first use), but it shows errors early.
      *
      * @throws IssuerMismatchException when the metadata names another issuer
-     * @throws TransportException when the provider can't be reached (see {@link TransportException#isTransient()})
+     * @throws TransportException when the provider can't be reached (see {@link TelenoridException#isTransient()})
      * @throws InvalidResponseException when the document is not provider metadata
      */
     public void discover() {
@@ -72,6 +72,23 @@ public final class Client extends NativeObject {
     public AuthState restore(String json) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(json, "json"));
         return AuthState.create(call(h -> Native.authStateRestore(h, bytes)), this);
+    }
+
+    /**
+     * The state kept in the file at {@code path}, bound to it as {@link AuthState#bindFile} does: signed out
+     * when the file does not exist yet (it is then created), so open the same file at every start and sign
+     * in when {@link AuthState#isSignedIn()} is false. Every process (or object) that opens the file shares
+     * the sign-in: a refresh made by one is taken up by the others instead of spending the refresh token
+     * twice.
+     *
+     * @throws ConfigurationException when the file can't be read or written, or was saved for another
+     *     issuer or client id
+     * @throws MalformedException when the file does not parse
+     * @throws VersionException for a format this library can't read
+     */
+    public AuthState openAuthStateFile(String path) {
+        byte[] bytes = Utf8.encode(Objects.requireNonNull(path, "path"));
+        return AuthState.create(call(h -> Native.authStateOpenFile(h, bytes)), this);
     }
 
     /**

@@ -7,6 +7,11 @@ public class HttpStatusException extends TransportException {
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
     public HttpStatusException(String statusName, String message, String oauthError, String oauthErrorDescription,
             String oauthErrorUri, int httpStatus) {
-        super(Status.HTTP_STATUS.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+        this(Status.HTTP_STATUS.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
+    }
+
+    HttpStatusException(int statusCode, String statusName, String message, String oauthError, String oauthErrorDescription,
+            String oauthErrorUri, int httpStatus) {
+        super(statusCode, statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }
 }

@@ -65,6 +65,7 @@ final class Native {
     static native int headerVersion();
     static native byte[] versionString();
     static native byte[] statusName(int status);
+    static native boolean statusIsTransient(int status);
 
     // Configuration
     static native long configBuild(int[] keys, byte[][] values);
@@ -124,9 +125,13 @@ final class Native {
     static native byte[] authStateGet(long state, int field);
     static native long authStateExpiresAt(long state);
     static native byte[] authStateUserinfo(long state);
+    static native void authStateCheck(long state);
+    static native void authStateAccessTokenRejected(long state, byte[] accessToken);
     static native void authStateRevoke(long state);
     static native byte[] authStateEndSessionUrl(long state, byte[] postLogoutRedirectUri, byte[] logoutState);
     static native byte[] authStateSerialize(long state);
+    static native void authStateBindFile(long state, byte[] path);
+    static native long authStateOpenFile(long client, byte[] path);
     static native long authStateSetChangeListener(long state, Runnable listener, long previousListener);
     static native void authStateFree(long state, long listener);
 

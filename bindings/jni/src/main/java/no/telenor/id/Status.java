@@ -29,10 +29,12 @@ public enum Status {
     AUTHORIZATION_LOST(21),
     NOT_SIGNED_IN(22),
     LINE_AUTH_UNAVAILABLE(23),
+    CLIENT_REJECTED(24),
+    TEMPORARILY_UNAVAILABLE(25),
     /** A code from a newer library than this binding. */
     UNKNOWN(-1);
 
-    private static final Status[] BY_CODE = new Status[24];
+    private static final Status[] BY_CODE = new Status[26];
 
     static {
         for (Status status : values()) {
@@ -51,6 +53,15 @@ public enum Status {
     /** The C value; -1 for {@link #UNKNOWN}. */
     public int code() {
         return code;
+    }
+
+    /**
+     * True when a failure with this status may pass on its own, so the same call may succeed later with
+     * nothing changed. The library's rule ({@code telenorid_status_is_transient}), asked, not copied: see
+     * {@link Telenorid#isTransient(int)}. False for {@link #UNKNOWN}.
+     */
+    public boolean isTransient() {
+        return Telenorid.isTransient(code);
     }
 
     /** The status of a C value, {@link #UNKNOWN} when this binding does not know it. */

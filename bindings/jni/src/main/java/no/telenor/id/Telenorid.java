@@ -54,6 +54,17 @@ public final class Telenorid {
         return Utf8.decode(Native.statusName(statusCode));
     }
 
+    /**
+     * True when a failure with {@code statusCode} may pass on its own, so the same call may succeed later
+     * with nothing changed: today a timeout, no connection, a TLS failure (a captive portal, a clock that is
+     * off) and {@link Status#TEMPORARILY_UNAVAILABLE} (HTTP 5xx, 429). The library's one rule for every
+     * binding ({@code telenorid_status_is_transient}), so a code newer than this binding is judged right
+     * too; false for codes the library does not know. Any thread.
+     */
+    public static boolean isTransient(int statusCode) {
+        return Native.statusIsTransient(statusCode);
+    }
+
     static String formatVersion(int number) {
         return (number >>> 16) + "." + ((number >>> 8) & 0xff) + "." + (number & 0xff);
     }

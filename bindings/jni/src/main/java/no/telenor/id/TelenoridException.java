@@ -11,13 +11,13 @@ package no.telenor.id;
  * outcomes a caller is expected to handle are documented with {@code @throws} on each method and have
  * their own subclasses, one per status, grouped in families where one handler usually fits them all:
  * {@link CallbackMismatchException} (a callback that is not the answer to our request),
- * {@link TransportException} (the network failed; retrying may help).
+ * {@link TransportException} (the network failed; {@link #isTransient()} says whether retrying may help).
  *
  * <p>Every instance carries the numeric {@link #statusCode()} (and its {@link #status()} enum constant),
  * the library's {@link #statusName()} and {@link #message() message}, and for errors the provider
  * answered with, the OAuth {@link #oauthError()}, {@link #oauthErrorDescription()} and
  * {@link #oauthErrorUri()}; {@link #httpStatus()} is the HTTP status of the response an error came from,
- * 0 when there was none.
+ * 0 when there was none; {@link #retryAfter()} the wait the server asked for, -1 when it asked none.
  */
 public class TelenoridException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -29,6 +29,11 @@ public class TelenoridException extends RuntimeException {
     private final String oauthErrorDescription;
     private final String oauthErrorUri;
     private final int httpStatus;
+    /**
+     * Set once by {@link #fromNative} before the exception is thrown, as {@link Throwable#initCause} sets
+     * the cause, so that the public constructors of every subclass keep their signatures.
+     */
+    private long retryAfter = -1;
 
     /**
      * @param statusCode the C status code
@@ -94,6 +99,25 @@ public class TelenoridException extends RuntimeException {
         return httpStatus;
     }
 
+    /**
+     * Seconds the server asked to wait before trying again ({@code Retry-After} of a 429 or 503 answer,
+     * RFC 9110 §10.2.3), or -1 when it did not say, said more than a day, or the error came from no such
+     * answer. A {@code long} with -1, like {@link #httpStatus()} with 0, rather than an
+     * {@code OptionalLong}, which Android has only from API level 24.
+     */
+    public final long retryAfter() {
+        return retryAfter;
+    }
+
+    /**
+     * True when the same call may succeed later with nothing changed (a timeout, no connection, TLS, HTTP
+     * 5xx or 429): {@link Telenorid#isTransient(int)} of {@link #statusCode()}, the library's rule, so a
+     * status newer than this binding is judged right too.
+     */
+    public boolean isTransient() {
+        return Telenorid.isTransient(statusCode);
+    }
+
     private static String describe(String message, String oauthError, String description) {
         String text = message != null ? message : "";
         boolean withError = oauthError != null && !text.contains(oauthError);
@@ -110,12 +134,14 @@ public class TelenoridException extends RuntimeException {
 
     /**
      * Called by the bridge (by name and signature, from JNI_OnLoad) to make the exception for a failed
-     * call; strings arrive as UTF-8 bytes.
+     * call; strings arrive as UTF-8 bytes, {@code retryAfter} as {@code telenorid_error_retry_after} gives it.
      */
     static TelenoridException fromNative(int statusCode, byte[] statusName, byte[] message, byte[] oauthError,
-            byte[] oauthErrorDescription, byte[] oauthErrorUri, int httpStatus) {
-        return create(statusCode, Utf8.decode(statusName), Utf8.decode(message), Utf8.decode(oauthError),
+            byte[] oauthErrorDescription, byte[] oauthErrorUri, int httpStatus, long retryAfter) {
+        TelenoridException e = create(statusCode, Utf8.decode(statusName), Utf8.decode(message), Utf8.decode(oauthError),
                 Utf8.decode(oauthErrorDescription), Utf8.decode(oauthErrorUri), httpStatus);
+        e.retryAfter = retryAfter;
+        return e;
     }
 
     /** The subclass for {@code statusCode}; the base class for a code this binding does not know. */
@@ -145,6 +171,8 @@ public class TelenoridException extends RuntimeException {
             case AUTHORIZATION_LOST: return new AuthorizationLostException(name, message, oauthError, description, uri, httpStatus);
             case NOT_SIGNED_IN: return new NotSignedInException(name, message, oauthError, description, uri, httpStatus);
             case LINE_AUTH_UNAVAILABLE: return new LineAuthUnavailableException(name, message, oauthError, description, uri, httpStatus);
+            case CLIENT_REJECTED: return new ClientRejectedException(name, message, oauthError, description, uri, httpStatus);
+            case TEMPORARILY_UNAVAILABLE: return new TemporarilyUnavailableException(name, message, oauthError, description, uri, httpStatus);
             default: return new TelenoridException(statusCode, name, message, oauthError, description, uri, httpStatus);
         }
     }

@@ -1,11 +1,15 @@
 package no.telenor.id;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ExceptionTest {
@@ -19,12 +23,14 @@ class ExceptionTest {
             NetworkTimeoutException.class, NetworkException.class, TlsException.class, HttpStatusException.class,
             ResponseTooLargeException.class, InvalidResponseException.class, TokenInvalidException.class,
             AuthorizationLostException.class, NotSignedInException.class, LineAuthUnavailableException.class,
+            ClientRejectedException.class, TemporarilyUnavailableException.class,
         };
         for (int code = 1; code < expected.length; code++) {
             TelenoridException e = TelenoridException.create(code, Telenorid.statusName(code), "m", null, null, null, 0);
             assertSame(expected[code], e.getClass(), "status " + code);
             assertEquals(code, e.statusCode());
             assertEquals(Status.of(code), e.status());
+            assertEquals(-1, e.retryAfter(), "no Retry-After unless the bridge says");
         }
         for (int code = 8; code <= 10; code++) {
             assertInstanceOf(CallbackMismatchException.class, TelenoridException.create(code, null, "m", null, null, null, 0));
@@ -46,7 +52,7 @@ class ExceptionTest {
     void fromNativeDecodesUtf8AndKeepsEveryField() {
         byte[] description = "Åse 😀".getBytes(StandardCharsets.UTF_8);
         TelenoridException e = TelenoridException.fromNative(17, bytes("unexpected HTTP status"), bytes("token endpoint said 503"),
-                bytes("temporarily_unavailable"), description, bytes("https://docs.example/e"), 503);
+                bytes("temporarily_unavailable"), description, bytes("https://docs.example/e"), 503, -1);
         HttpStatusException http = assertInstanceOf(HttpStatusException.class, e);
         assertEquals("unexpected HTTP status", http.statusName());
         assertEquals("token endpoint said 503", http.message());
@@ -54,10 +60,54 @@ class ExceptionTest {
         assertEquals("Åse 😀", http.oauthErrorDescription());
         assertEquals("https://docs.example/e", http.oauthErrorUri());
         assertEquals(503, http.httpStatus());
+        assertEquals(-1, http.retryAfter());
         assertEquals("token endpoint said 503 (temporarily_unavailable: Åse 😀)", http.getMessage());
     }
 
     @Test
+    void aRefusedClientIsStillAnAuthorizationError() {
+        TelenoridException e = TelenoridException.fromNative(24, bytes("client rejected"), bytes("token endpoint refused the client"),
+                bytes("invalid_client"), null, null, 401, -1);
+        // Handlers written for AuthorizationErrorException keep catching it.
+        AuthorizationErrorException refused = assertInstanceOf(AuthorizationErrorException.class, e);
+        assertInstanceOf(ClientRejectedException.class, refused);
+        assertEquals(Status.CLIENT_REJECTED, refused.status());
+        assertEquals("invalid_client", refused.oauthError());
+        assertFalse(refused.isTransient(), "a wrong secret stays wrong");
+    }
+
+    @Test
+    void temporarilyUnavailableIsAnHttpStatusWithItsRetryAfter() {
+        TelenoridException e = TelenoridException.fromNative(25, bytes("temporarily unavailable"), bytes("token endpoint said 429"),
+                null, null, null, 429, 120);
+        // Handlers written for HttpStatusException and TransportException keep catching it.
+        HttpStatusException http = assertInstanceOf(HttpStatusException.class, e);
+        assertInstanceOf(TransportException.class, http);
+        assertInstanceOf(TemporarilyUnavailableException.class, http);
+        assertEquals(Status.TEMPORARILY_UNAVAILABLE, http.status());
+        assertEquals(429, http.httpStatus());
+        assertEquals(120, http.retryAfter());
+        assertTrue(http.isTransient());
+    }
+
+    @Test
+    void theTransientRuleIsTheLibrarys() {
+        // telenorid.h: timeout, network, TLS and temporarily unavailable; nothing else, OK and unknown codes neither.
+        Set<Status> transientOnes = EnumSet.of(Status.TIMEOUT, Status.NETWORK, Status.TLS, Status.TEMPORARILY_UNAVAILABLE);
+        for (Status status : Status.values()) {
+            assertEquals(transientOnes.contains(status), status.isTransient(), status.name());
+            assertEquals(status.isTransient(), Telenorid.isTransient(status.code()), status.name());
+            if (status != Status.OK && status != Status.UNKNOWN) {
+                assertEquals(status.isTransient(), TelenoridException.create(status.code(), null, "m", null, null, null, 0).isTransient(),
+                        status.name());
+            }
+        }
+        assertFalse(Telenorid.isTransient(99));
+        // No Java copy of the rule: the HTTP status does not make an HTTP_STATUS failure transient.
+        assertFalse(TelenoridException.create(Status.HTTP_STATUS.code(), null, "HTTP 503", null, null, null, 503).isTransient());
+    }
+
+        @Test
     void defaultStatusNameWhenNoneIsGiven() {
         TelenoridException e = new StateMismatchException(null, "m", null, null, null, 0);
         assertEquals("state_mismatch", e.statusName());

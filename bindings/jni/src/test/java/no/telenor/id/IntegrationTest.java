@@ -191,8 +191,10 @@ class IntegrationTest {
         try (Config settings = provider.config().issuer(provider.issuer + "/").build(); Client client = new Client(settings)) {
             assertThrows(IssuerMismatchException.class, client::discover);
         }
-        TransportException unavailable = (TransportException) TelenoridException.create(
-                Status.HTTP_STATUS.code(), null, "HTTP 503", null, null, null, 503);
+        // A 503 is TELENORID_E_TEMPORARILY_UNAVAILABLE now (telenorid.h), still an HttpStatusException; the
+        // library's rule calls HTTP_STATUS itself (a status the call does not accept) permanent.
+        HttpStatusException unavailable = (HttpStatusException) TelenoridException.create(
+                Status.TEMPORARILY_UNAVAILABLE.code(), null, "HTTP 503", null, null, null, 503);
         assertTrue(unavailable.isTransient());
         TransportException notFound = (TransportException) TelenoridException.create(
                 Status.HTTP_STATUS.code(), null, "HTTP 404", null, null, null, 404);

@@ -32,8 +32,8 @@ class VersionTest {
                 assertEquals(status.code(), status.ordinal(), "codes are dense and in order: " + status);
             }
         }
-        assertEquals(Status.LINE_AUTH_UNAVAILABLE, Status.of(23));
-        assertEquals(Status.UNKNOWN, Status.of(24));
+        assertEquals(Status.TEMPORARILY_UNAVAILABLE, Status.of(25));
+        assertEquals(Status.UNKNOWN, Status.of(26));
         assertEquals(Status.UNKNOWN, Status.of(-5));
     }
 
