@@ -118,10 +118,10 @@ extension OIDCClient {
             throw TelenoridError(.tokenInvalid, "\(what) is signed with \(jws.algorithm), which this client does not accept")
         }
         if jws.algorithm.hasPrefix("HS") {
-            guard let secret = configuration.clientSecret else {
+            guard let secret = configuration.settings.clientSecret else {
                 throw TelenoridError(.tokenInvalid, "\(what) is HMAC-signed but the client has no secret")
             }
-            try jws.verify(hmacSecret: Array(secret.utf8))
+            try jws.verify(hmacSecret: secret.bytes)
         } else {
             try keys.verify(jws, now: clock(), from: self)
         }

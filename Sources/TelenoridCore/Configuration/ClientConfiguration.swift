@@ -100,9 +100,6 @@ public final class ClientConfiguration: Sendable, Equatable {
     public let authorizationEndpoint: URI?
     public let allowPlainPKCE: Bool
     public let clientAuthMethod: ClientAuthMethod
-    /// The shared secret of a confidential client, which also keys HMAC-signed ID tokens. Each read makes
-    /// a String copy nobody wipes: prefer `settings.clientSecret`.
-    public var clientSecret: String? { settings[.clientSecret] }
     public let http: HTTPSettings
     /// Leeway for `exp`, `iat` and `nbf` (OIDC Core §3.1.3.7 allows "a few minutes" of skew).
     public let clockToleranceSeconds: Int64
