@@ -2456,6 +2456,55 @@ static void test_auth_state_file(void) {
     rmdir(directory);
 }
 
+/* How each answer to a refresh is judged: by status and body together. */
+static void test_refresh_verdicts(void) {
+    static const struct {
+        int status;
+        const char *content_type, *body, *headers;
+        telenorid_status expected;
+        int32_t still_signed_in;
+        int64_t retry_after;
+    } cases[] = {
+        {400, "text/plain", "", NULL, TELENORID_E_AUTHORIZATION_LOST, 0, -1},
+        {401, "text/html", "<html>no</html>", NULL, TELENORID_E_AUTHORIZATION_LOST, 0, -1},
+        {400, "application/json", "{\"error\":\"invalid_grant\"}", NULL, TELENORID_E_AUTHORIZATION_LOST, 0, -1},
+        {401, "application/json", "{\"error\":\"invalid_client\"}", NULL, TELENORID_E_CLIENT_REJECTED, 1, -1},
+        {400, "application/json", "{\"error\":\"unauthorized_client\"}", NULL, TELENORID_E_CLIENT_REJECTED, 1, -1},
+        {400, "application/json", "{\"error\":\"access_denied\"}", NULL, TELENORID_E_AUTHORIZATION_ERROR, 1, -1},
+        {503, "application/json", "{\"error\":\"invalid_grant\"}", "Retry-After: 9\r\n", TELENORID_E_TEMPORARILY_UNAVAILABLE, 1, 9},
+        {429, "text/plain", "", "Retry-After: 30\r\n", TELENORID_E_TEMPORARILY_UNAVAILABLE, 1, 30},
+        {302, "application/json", "{\"error\":\"invalid_grant\"}", "Location: http://127.0.0.1:9/\r\n",
+         TELENORID_E_TEMPORARILY_UNAVAILABLE, 1, -1},
+        {404, "text/plain", "", NULL, TELENORID_E_HTTP_STATUS, 1, -1},
+        {200, "application/json", "{\"access_token\":\"a\",\"token_type\":\"DPoP\"}", NULL, TELENORID_E_INVALID_RESPONSE, 1, -1},
+        {200, "application/json", "{\"access_token\":\"a\\u0000b\",\"token_type\":\"Bearer\"}", NULL,
+         TELENORID_E_INVALID_RESPONSE, 1, -1},
+    };
+    telenorid_config *config = provider_config("", NULL);
+    telenorid_client *client = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(config, &client));
+    serve_discovery("", NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        telenorid_auth_state *state = NULL;
+        CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client,
+            "{\"version\":1,\"access_token\":\"at-v\",\"token_type\":\"Bearer\",\"refresh_token\":\"rt-v\"}", &state));
+        int changes = 0;
+        CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(state, change_counter, &changes));
+        stub_set(&server, "POST", "/token", cases[i].status, cases[i].content_type, cases[i].body, cases[i].headers, 0);
+        if (!CHECK_STATUS(cases[i].expected, telenorid_auth_state_refresh(state))) fprintf(stderr, "  case %zu\n", i);
+        telenorid_error *e = telenorid_error_last();
+        CHECK(telenorid_error_retry_after(e) == cases[i].retry_after);
+        telenorid_error_free(e);
+        if (!CHECK(signed_in(state) == cases[i].still_signed_in && changes == !cases[i].still_signed_in)) {
+            fprintf(stderr, "  case %zu\n", i);
+        }
+        if (cases[i].still_signed_in) CHECK_TOKEN(state, TELENORID_TOKEN_REFRESH_TOKEN, "rt-v");
+        telenorid_auth_state_free(state);
+    }
+    telenorid_client_free(client);
+    telenorid_config_free(config);
+}
+
 /* The one transient rule, asked of the library. */
 static void test_transient_rule(void) {
     for (int i = 0; i < STATUS_COUNT; i++) {
@@ -2478,6 +2527,7 @@ static void test_network(void) {
     test_iss_required();
     test_transport_errors();
     test_auth_state_file();
+    test_refresh_verdicts();
     stub_stop(&server);
 }
 

@@ -86,3 +86,30 @@ def test_usage_and_unreachable_provider(tmp_path):
                             "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
     assert unreachable.returncode == 4, unreachable.stderr
     assert "127.0.0.1:9" in unreachable.stderr or "connect" in unreachable.stderr.lower()
+
+
+def test_a_busy_provider_is_transient_with_its_retry_after(tmp_path):
+    """429 is what the library calls transient (telenorid_status_is_transient): exit 4, Retry-After shown."""
+    import http.server
+    import threading
+
+    class Busy(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(429)
+            self.send_header("Retry-After", "17")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Busy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        busy = telenorid("login", "--issuer", f"http://127.0.0.1:{server.server_address[1]}", "--client-id", "x",
+                         "--timeout", "1", "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert busy.returncode == 4, busy.stderr
+    assert "429" in busy.stderr and "retry after=17" in busy.stderr

@@ -1,14 +1,15 @@
 // libFuzzer target: everything the provider (or storage) sends back — discovery documents, key sets,
-// compact JWS, token and error responses, ID token claims, response header lines, a serialized auth
-// state, base64url and percent-encoded text, request URLs (our parser against libcurl's) — and a whole
-// code exchange over an in-memory transport.
+// compact JWS, token and error responses (with Retry-After), ID token claims, response header lines, a
+// serialized auth state and a state file, WWW-Authenticate challenges, base64url and percent-encoded text,
+// request URLs (our parser against libcurl's) — and a whole code exchange over an in-memory transport.
 //
-// The first byte picks the parser (mod 11), the rest is its input. Inputs for the ID token modes are
+// The first byte picks the parser (mod 14), the rest is its input. Inputs for the ID token modes are
 // claims that the harness signs with HS256 and the client's secret, so the fuzzer reaches the claim
 // checks behind the signature; in the token response of mode 9, an `id_token` given as a JSON object is
 // signed the same way. Properties beyond not crashing (a violation traps) are listed per mode.
 @testable import TelenoridCore
 import CCurl
+import Glibc
 
 private let now: Int64 = 1_700_000_000
 private let issuer = "https://id.example.com"
@@ -168,16 +169,18 @@ private func compactJWS(_ input: [UInt8]) {
     _ = try? client().verifySignedUserinfo(text)
 }
 
-private let statuses = [200, 400, 401, 403, 500, 302]
+private let statuses = [200, 400, 401, 403, 404, 429, 500, 503, 302]
 
-/// 2: a successful token response body. A parsed one has a non-empty access token, a bearer or DPoP type
-/// and a non-negative lifetime, and its expiry is not before its receipt.
+/// 2: a successful token response body. A parsed one has a non-empty access token without NUL, a bearer
+/// type (RFC 6749 §7.1: nothing this client does not understand) and a non-negative lifetime, and its
+/// expiry is not before its receipt.
 private func tokenResponse(_ input: [UInt8]) {
     let response = HTTPResponse(status: 200, headers: [], body: input)
-    guard let object = try? OAuthErrorResponse.jsonObject(from: response, during: "fuzz"),
-          let tokens = try? TokenResponse(object) else { return }
-    let type = tokens.tokenType.lowercased()
-    guard tokens.accessToken.count > 0, type == "bearer" || type == "dpop", (tokens.expiresIn ?? 0) >= 0 else {
+    guard let (object, secrets) = try? OAuthErrorResponse.jsonObject(from: response, during: "fuzz", now: now,
+                                                                      secretMembers: TokenResponse.secretMembers),
+          let tokens = try? TokenResponse(object, secrets: secrets) else { return }
+    guard tokens.accessToken.count > 0, !tokens.accessToken.bytes.contains(0), tokens.refreshToken?.bytes.contains(0) != true,
+          HTTPResponse.asciiLowercased(tokens.tokenType) == "bearer", (tokens.expiresIn ?? 0) >= 0 else {
         fail("token response accepted with an unusable access token, type or lifetime", input)
     }
     let set = TokenSet(response: tokens, idTokenClaims: nil, receivedAt: now, previous: nil)
@@ -185,16 +188,68 @@ private func tokenResponse(_ input: [UInt8]) {
     _ = set.expires(within: 60, now: now)
 }
 
-/// 4: an error answer: status from the first byte, then the body. An OAuth error keeps its code; only a
-/// 200 answer is ever taken as success.
+/// 4: an error answer: status from the first byte, an optional Retry-After (after the second byte's worth of
+/// header text), then the body. The status decides before the body: 5xx, 429 and 3xx are never a verdict,
+/// an OAuth error keeps its code, only a 200 answer is ever taken as success, and Retry-After is read from
+/// a 429 or 503 only, never over a day.
 private func errorResponse(_ input: [UInt8]) {
-    guard let first = input.first else { return }
-    let response = HTTPResponse(status: statuses[Int(first) % statuses.count], headers: [], body: Array(input.dropFirst()))
-    let error = OAuthErrorResponse.error(from: response, during: "fuzz")
-    if error.kind == .authorizationError && error.oauthError == nil { fail("an OAuth error without its error code", input) }
-    if error.httpStatus != response.status { fail("an error lost its HTTP status", input) }
-    if (try? OAuthErrorResponse.jsonObject(from: response, during: "fuzz")) != nil, response.status != 200 {
+    guard input.count >= 2 else { return }
+    let headerLength = min(Int(input[1]) % 64, input.count - 2)
+    let retryAfter = String(decoding: input[2..<2 + headerLength], as: UTF8.self)
+    let response = HTTPResponse(status: statuses[Int(input[0]) % statuses.count], headers: [("retry-after", retryAfter)],
+                                body: Array(input.dropFirst(2 + headerLength)))
+    let error = OAuthErrorResponse.error(from: response, during: "fuzz", now: now)
+    let status = response.status
+    if (status >= 500 || status == 429 || (300..<400).contains(status)) != (error.kind == .temporarilyUnavailable) {
+        fail("status \(status) judged as \(error.kind)", input)
+    }
+    if [.authorizationError, .clientRejected].contains(error.kind) && error.oauthError == nil {
+        fail("an OAuth error without its error code", input)
+    }
+    if error.httpStatus != status { fail("an error lost its HTTP status", input) }
+    if let wait = error.retryAfterSeconds, !(status == 429 || status == 503) || !(0...RetryAfter.maximumSeconds).contains(wait) {
+        fail("Retry-After \(wait) read from a \(status)", input)
+    }
+    if (try? OAuthErrorResponse.jsonObject(from: response, during: "fuzz", now: now)) != nil, status != 200 {
         fail("a non-200 answer was taken as success", input)
+    }
+    // A refresh refused by this answer signs out only on a 4xx verdict about the grant.
+    let verdict = OIDCClient.refreshVerdict(error)
+    if verdict.kind == .authorizationLost && !(400..<500).contains(status) { fail("a \(status) signed the user out", input) }
+}
+
+/// 11: a WWW-Authenticate header value. Schemes and parameter names come out as lower-case tokens.
+private func challenges(_ input: [UInt8]) {
+    for challenge in AuthenticationChallenge.parse(String(decoding: input, as: UTF8.self)) {
+        for name in [challenge.scheme] + challenge.parameters.map(\.name) where name.isEmpty || HTTPResponse.asciiLowercased(name) != name {
+            fail("challenge name \(name) is not a lower-case token", input)
+        }
+    }
+}
+
+/// 12: a Retry-After value on its own: never negative, never over a day.
+private func retryAfter(_ input: [UInt8]) {
+    if let wait = RetryAfter.seconds(String(decoding: input, as: UTF8.self), now: now),
+       !(0...RetryAfter.maximumSeconds).contains(wait) {
+        fail("Retry-After gave \(wait)", input)
+    }
+}
+
+/// 13: a state file as another process (or a disk) left it: opening it never crashes, and a state it opens
+/// signed in holds exactly the tokens the serialized form says.
+private let stateFile = "/tmp/telenorid-fuzz-state-\(getpid()).json"
+
+private func stateFileContents(_ input: [UInt8]) {
+    guard let file = try? AuthStateFile(path: stateFile) else { return }
+    unlink(stateFile)
+    let descriptor = open(stateFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard descriptor >= 0 else { return }
+    _ = input.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+    guard let state = try? client().openAuthState(file), let tokens = state.tokens else { return }
+    guard let saved = try? AuthState.tokens(fromSerialized: String(decoding: input, as: UTF8.self)).tokens,
+          saved.accessToken.bytes == tokens.accessToken.bytes, saved.refreshToken?.bytes == tokens.refreshToken?.bytes else {
+        fail("a state file opened to other tokens than it holds", input)
     }
 }
 
@@ -202,6 +257,7 @@ private func errorResponse(_ input: [UInt8]) {
 /// a client restores only a state saved for its issuer and client id.
 private struct NoRefresh: TokenRefresher {
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet { throw TelenoridError(.notSignedIn, "no refresh in the harness") }
+    func revokeGrant(_ tokens: TokenSet) throws(TelenoridError) {}
 }
 
 private func authState(_ input: [UInt8]) {
@@ -288,13 +344,14 @@ private func headers(_ input: [UInt8]) {
         buffer.baseAddress.map { base in base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { sink.receiveBody($0, 1, buffer.count) } }
             ?? sink.receiveBody(nil, 1, 0)
     }
-    guard taken == body.count, sink.body.elementsEqual(body) else { fail("body callback lost bytes", input) }
+    let received = sink.takeBody()
+    guard taken == body.count, received.bytes.elementsEqual(body) else { fail("body callback lost bytes", input) }
     for (name, _) in sink.headers {
         guard !name.isEmpty, !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }) else {
             fail("header name \(name) is not a lower-case token", input)
         }
     }
-    let response = HTTPResponse(status: 200, headers: sink.headers, body: sink.body)
+    let response = HTTPResponse(status: 200, headers: sink.headers, body: received)
     if let type = response.contentType {
         let spaces: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
         guard response.header("Content-Type") != nil, !type.isEmpty, !type.utf8.contains(where: { (0x41...0x5A).contains($0) }),
@@ -411,6 +468,7 @@ private func requestURL(_ input: [UInt8]) {
 
 private let modes: [([UInt8]) -> Void] = [
     discovery, keySet, tokenResponse, compactJWS, errorResponse, authState, idToken, headers, encodings, exchange, requestURL,
+    challenges, retryAfter, stateFileContents,
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")
