@@ -33,6 +33,14 @@ public func telenorid_loopback_wait(_ listener: OpaquePointer?, _ timeoutMS: Int
 }
 
 @c @implementation
+public func telenorid_loopback_expect_state(_ listener: OpaquePointer?, _ state: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(listener, as: LoopbackHandle.self, "listener")
+        try handle.listener.expectState(try optionalInputString(state, "state"))
+    }
+}
+
+@c @implementation
 public func telenorid_loopback_free(_ listener: OpaquePointer?) {
     release(listener)
 }

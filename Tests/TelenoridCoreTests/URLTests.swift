@@ -75,27 +75,3 @@ final class FormParametersTests: XCTestCase {
         XCTAssertEqual(back, params)
     }
 }
-
-final class LoopbackRequestTests: XCTestCase {
-    func head(_ text: String) -> [UInt8] { Array(text.utf8) }
-
-    func testTheRequestLineDecides() {
-        XCTAssertEqual(LoopbackRequest.target(ofHead: head("GET /cb?code=c&state=s HTTP/1.1\r\nHost: x\r\n\r\n"), path: "/cb"),
-                       .redirect(target: "/cb?code=c&state=s"))
-        XCTAssertEqual(LoopbackRequest.target(ofHead: head("GET /cb HTTP/1.0\n\n"), path: "/cb"), .redirect(target: "/cb"))
-        XCTAssertEqual(LoopbackRequest.target(ofHead: head("GET /cb2?code=c HTTP/1.1\r\n\r\n"), path: "/cb"), .notFound)
-        XCTAssertEqual(LoopbackRequest.target(ofHead: head("GET /favicon.ico HTTP/1.1\r\n\r\n"), path: "/cb"), .notFound)
-        XCTAssertEqual(LoopbackRequest.target(ofHead: head("POST /cb HTTP/1.1\r\n\r\n"), path: "/cb"), .notFound)
-        for malformed in ["GET /cb\r\n\r\n", "GET  /cb HTTP/1.1\r\n\r\n", "GET cb HTTP/1.1\r\n\r\n", "GET /c\u{e9} HTTP/1.1\r\n\r\n",
-                          "GET /cb HTTP/2\r\n\r\n", "", "\r\n\r\n"] {
-            XCTAssertEqual(LoopbackRequest.target(ofHead: head(malformed), path: "/cb"), .malformed, malformed)
-        }
-    }
-
-    func testTheEndOfTheHead() {
-        XCTAssertEqual(LoopbackRequest.endOfHead(head("GET / HTTP/1.1\r\nA: b\r\n\r\nbody")), 24)
-        XCTAssertEqual(LoopbackRequest.endOfHead(head("GET / HTTP/1.1\n\n")), 16)
-        XCTAssertNil(LoopbackRequest.endOfHead(head("GET / HTTP/1.1\r\nA: b\r\n")))
-        XCTAssertNil(LoopbackRequest.endOfHead(head("\r\n")))
-    }
-}

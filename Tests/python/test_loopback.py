@@ -53,6 +53,97 @@ def test_only_the_redirect_ends_the_wait_and_everything_else_is_answered():
         assert result == {"value": uri + "?code=the-code&state=the-state"}
 
 
+def port_of(listener):
+    return int(listener.redirect_uri.split(":")[2].split("/")[0])
+
+
+def raw_status(port, head):
+    """Sends a request head as given and returns the status code of the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(head.encode())
+        return int(connection.recv(100).split(b" ")[1])
+
+
+def test_a_flood_of_idle_and_slow_connections_does_not_keep_the_redirect_out():
+    with telenorid.LoopbackListener(path="/cb") as listener:
+        port = port_of(listener)
+        queued = [socket.create_connection(("127.0.0.1", port)) for _ in range(100)]  # before the wait too
+        waiting, result = in_background(lambda: listener.wait(timeout=30))
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(200)]
+        slow = idle[:50]
+        stop = threading.Event()
+
+        def dribble():
+            # One byte a second on each of 50 connections, never reaching the end of a request head.
+            while not stop.wait(1):
+                for connection in slow:
+                    try:
+                        connection.send(b"G")
+                    except OSError:  # dropped by the listener: that is the point
+                        pass
+        dribbler = threading.Thread(target=dribble)
+        dribbler.start()
+        try:
+            time.sleep(1.5)  # let the listener take in the flood and the dribbling begin
+            assert waiting.is_alive()
+            started = time.monotonic()
+            page = requests.get(listener.redirect_uri + "?code=c&state=s", timeout=10)
+            waiting.join(10)
+            elapsed = time.monotonic() - started
+        finally:
+            stop.set()
+            dribbler.join()
+            for connection in queued + idle:
+                connection.close()
+        assert page.status_code == 200
+        assert result == {"value": listener.redirect_uri + "?code=c&state=s"}
+        assert elapsed < 2, elapsed
+
+
+def test_a_request_for_another_host_gets_400_and_the_wait_goes_on():
+    """DNS rebinding: a page on another origin whose name now resolves to 127.0.0.1 sends its own Host."""
+    with telenorid.LoopbackListener(path="/cb") as listener:
+        port = port_of(listener)
+        waiting, result = in_background(lambda: listener.wait(timeout=20))
+        callback = "GET /cb?code=c&state=s HTTP/1.1\r\n"
+        assert [raw_status(port, callback + host + "\r\n") for host in (
+            f"Host: evil.example:{port}\r\n", "Host: evil.example\r\n", "", f"Host: 127.0.0.1:{port + 1}\r\n",
+            f"Host: 127.0.0.1:{port}\r\nHost: 127.0.0.1:{port}\r\n", f"Host : 127.0.0.1:{port}\r\n",
+            f"X: y\r\n Host: evil.example\r\nHost: 127.0.0.1:{port}\r\n")] == [400] * 7
+        # The listener's own names, in any case, are accepted: a wrong path is then just not found.
+        assert raw_status(port, f"GET /other HTTP/1.1\r\nHost: LocalHost:{port}\r\n\r\n") == 404
+        assert waiting.is_alive()
+        assert raw_status(port, callback + f"host:  localhost:{port} \r\n\r\n") == 200
+        waiting.join(10)
+        assert result == {"value": listener.redirect_uri + "?code=c&state=s"}
+
+
+def test_with_an_expected_state_only_that_state_ends_the_wait():
+    with telenorid.LoopbackListener(path="/cb") as listener:
+        with pytest.raises(telenorid.InvalidArgument):
+            listener.expect_state("")
+        listener.expect_state("the-state")
+        waiting, result = in_background(lambda: listener.wait(timeout=20))
+        answers = [requests.get(listener.redirect_uri + query, timeout=10).status_code for query in (
+            "?code=c", "?code=c&state=other", "?code=c&state=the-stat", "?code=c&state=the-state-",
+            "?code=c&state=the-state&state=the-state", "?code=c&state=other&state=the-state", "")]
+        assert answers == [400] * 7 and waiting.is_alive()
+        # Percent-encoding is decoded before the comparison, as the host's own check of the callback does.
+        port = port_of(listener)
+        assert raw_status(port, f"GET /cb?code=c&state=the%2Dstate HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n") == 200
+        waiting.join(10)
+        assert result == {"value": listener.redirect_uri + "?code=c&state=the%2Dstate"}
+    with telenorid.LoopbackListener() as listener:
+        # Changed during the wait, from another thread; None takes the check away again.
+        waiting, result = in_background(lambda: listener.wait(timeout=20))
+        listener.expect_state("first")
+        assert requests.get(listener.redirect_uri + "?state=second", timeout=10).status_code == 400
+        listener.expect_state(None)
+        assert requests.get(listener.redirect_uri + "?state=second", timeout=10).status_code == 200
+        waiting.join(10)
+        assert result == {"value": listener.redirect_uri + "?state=second"}
+
+
 def test_timeout_then_wait_again_then_consumed_and_bad_arguments():
     with telenorid.LoopbackListener() as listener:
         assert listener.redirect_uri.endswith("/callback")
@@ -86,6 +177,7 @@ def test_sign_in_through_the_loopback_listener():
                                                 redirect_uri=listener.redirect_uri, scope="openid profile")
         with telenorid.Client(config) as client:
             pending = telenorid.AuthorizationRequest(client.config()).build()
+            listener.expect_state(pending.state)
             waiting, result = in_background(lambda: listener.wait(timeout=60))
             # The user's part: sign in and consent, then the browser follows the redirect to the listener.
             redirect = complete_login(pending.url, provider["user"]["username"], provider["user"]["password"])

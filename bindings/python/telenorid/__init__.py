@@ -1277,3 +1277,9 @@ class LoopbackListener(_Handle):
             raise ValueError("timeout must be positive and under 24 days")
         return self._string_call(_lib.telenorid_loopback_wait, milliseconds) or ""
 
+    def expect_state(self, state: Optional[str]) -> None:
+        """Only a callback whose query carries exactly ``state`` (the pending request's) ends the wait; others
+        are answered 400 and the wait goes on. None accepts any. Also from another thread during a wait.
+        Query responses only: with ``response_mode=fragment`` the state never reaches the listener."""
+        self._call(_lib.telenorid_loopback_expect_state, _opt_str(state, "state"))
+

@@ -248,6 +248,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_loopback_redirect_uri": (status_t, [LoopbackP, out_string]),
     "telenorid_loopback_wait": (status_t, [LoopbackP, c_int32, out_string]),
     "telenorid_loopback_free": (None, [LoopbackP]),
+    "telenorid_loopback_expect_state": (status_t, [LoopbackP, c_char_p]),
     # Identity-provider app flow
     "telenorid_params_new": (status_t, [POINTER(ParamsP)]),
     "telenorid_params_add": (status_t, [ParamsP, c_char_p, c_char_p]),

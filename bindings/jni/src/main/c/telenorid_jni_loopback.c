@@ -31,12 +31,25 @@ static jbyteArray n_loopback_wait(JNIEnv *env, jclass cls, jlong listener, jint 
     return string_result(env, status, out);
 }
 
+static void n_loopback_expect_state(JNIEnv *env, jclass cls, jlong listener, jbyteArray state_bytes)
+{
+    (void)cls;
+    in_string state;
+    if (!in_string_get(env, state_bytes, "state", &state)) {
+        return;
+    }
+    telenorid_status status = telenorid_loopback_expect_state(HANDLE(telenorid_loopback, listener), state.chars);
+    in_string_release(&state);
+    void_result(env, status);
+}
+
 FREE_FUNCTION(n_loopback_free, telenorid_loopback, telenorid_loopback_free)
 
 static const JNINativeMethod loopback_natives[] = {
     NATIVE("loopbackNew", "(I[B)J", n_loopback_new),
     NATIVE("loopbackRedirectUri", "(J)[B", n_loopback_redirect_uri),
     NATIVE("loopbackWait", "(JI)[B", n_loopback_wait),
+    NATIVE("loopbackExpectState", "(J[B)V", n_loopback_expect_state),
     NATIVE("loopbackFree", "(J)V", n_loopback_free),
 };
 

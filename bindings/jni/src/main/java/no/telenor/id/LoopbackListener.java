@@ -40,4 +40,21 @@ public final class LoopbackListener extends NativeObject {
         }
         return callExclusive(h -> Utf8.decode(Native.loopbackWait(h, (int) timeoutMillis)));
     }
+
+    /**
+     * Only a callback whose query carries exactly {@code state} (the pending request's,
+     * {@link PendingAuthorization#state()}) ends the wait; one with no, another or a repeated state is
+     * answered 400 and the wait goes on, so another local process cannot end the sign-in. Null accepts any.
+     * Set it before {@link #awaitRedirect(long)}: a call during another thread's wait waits for it to return.
+     * Query responses only: with {@code response_mode=fragment} the state never reaches the listener.
+     *
+     * @throws InvalidArgumentException when {@code state} is empty
+     */
+    public void expectState(String state) {
+        byte[] bytes = Utf8.encode(state);
+        call(h -> {
+            Native.loopbackExpectState(h, bytes);
+            return null;
+        });
+    }
 }

@@ -163,5 +163,6 @@ final class Native {
     static native long loopbackNew(int port, byte[] path);
     static native byte[] loopbackRedirectUri(long listener);
     static native byte[] loopbackWait(long listener, int timeoutMillis);
+    static native void loopbackExpectState(long listener, byte[] state);
     static native void loopbackFree(long listener);
 }
