@@ -678,13 +678,13 @@ void telenorid_line_auth_free(telenorid_line_auth *line_auth);
  * URL in the browser, then wait: the listener answers exactly one GET for its path with a short page and
  * hands back that request's URL, which the host checks with telenorid_pending_auth_handle_callback() like
  * any redirect. Other paths and methods get 404; malformed or oversized requests, and requests whose
- * Host is missing or not the listener's own (127.0.0.1:<port> or localhost:<port>, the name in any case:
- * a page whose name was rebound to 127.0.0.1, DNS rebinding, sends its own), get 400; the wait goes on.
- * With telenorid_loopback_expect_state(), a callback on the path without exactly that state gets 400 too.
- * Connections are served side by side: one that does not send its request within 5 seconds is dropped,
- * and past 64 open ones a new connection closes the oldest that has sent nothing, so hundreds of idle or
- * slow connections from another local process do not keep the browser's redirect out. Only 127.0.0.1 is
- * bound.
+ * Host is missing, repeated or not the listener's own (127.0.0.1:<port> or localhost:<port>, the name in
+ * any case; on port 80 the name alone: a page whose name was rebound to 127.0.0.1, DNS rebinding, sends
+ * its own), get 400; the wait goes on. With telenorid_loopback_expect_state(), a callback on the path
+ * without exactly that state gets 400 too. Connections are served side by side: one that does not send
+ * its request within 5 seconds is dropped, and past 64 open ones a new connection closes the oldest that
+ * has sent nothing (else the oldest), so hundreds of idle or slow connections from another local process
+ * do not keep the browser's redirect out. Only 127.0.0.1 is bound.
  * --------------------------------------------------------------------------------------------- */
 
 typedef struct telenorid_loopback telenorid_loopback;
@@ -708,8 +708,8 @@ telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t t
 void telenorid_loopback_free(telenorid_loopback *listener);
 
 /* Only a callback whose query carries the `state` parameter exactly once, equal to `state` (the pending
- * request's, telenorid_pending_auth_state()), ends the wait; one with no, another or a repeated state gets
- * 400 and the wait goes on, so a local process that finds the port cannot end the sign-in with a redirect
+ * request's, telenorid_pending_auth_state()), ends the wait; one with no, another or a repeated state, or
+ * a query that is not valid form encoding (a repeated parameter included), gets 400 and the wait goes on, so a local process that finds the port cannot end the sign-in with a redirect
  * of its own (RFC 8252 §8.3). Compared in constant time. NULL clears it (any state, as at first); an
  * empty string is TELENORID_E_INVALID_ARGUMENT. The string is copied. Any thread, also during a wait:
  * requests that arrive after it returns are checked against the new value. The state is checked in the

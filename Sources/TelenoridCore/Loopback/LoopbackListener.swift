@@ -27,6 +27,7 @@ public final class LoopbackListener: Sendable {
     private let socket: Int32
     /// Set by the first wait; a listener serves one sign-in.
     private let used = Atomic<Bool>(false)
+    /// The pending request's state, from `expectState`; nil accepts any.
     private let expectedState = Mutex<String?>(nil)
 
     /// Listens on 127.0.0.1:`port` (0: a free port the system picks) for `path` (starting with "/").
@@ -46,6 +47,8 @@ public final class LoopbackListener: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+        // The longest queue the system allows: connections made between a host's waits wait there, and
+        // a full queue would leave the browser's to retry its SYN a second or more later.
         guard bound == 0, listen(fd, SOMAXCONN) == 0 else {
             let reason = LoopbackListener.errnoText()
             close(fd)
