@@ -2567,8 +2567,12 @@ static void test_loopback(void) {
     telenorid_loopback *same_port = SENTINEL;
     CHECK_FAILS_UNTOUCHED(TELENORID_E_NETWORK, same_port, telenorid_loopback_new((uint16_t)port, NULL, &same_port));
     /* A wrong path first (answered 404), then the redirect; both queued before the wait. */
-    int wrong = connect_loopback(port, "GET /elsewhere?code=x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    int right = connect_loopback(port, "GET /done?code=c-1&state=s-1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    /* The Host names the listener's own port, as a browser sends it (anything else is refused: DNS rebinding). */
+    char head[128];
+    snprintf(head, sizeof head, "GET /elsewhere?code=x HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n\r\n", port);
+    int wrong = connect_loopback(port, head);
+    snprintf(head, sizeof head, "GET /done?code=c-1&state=s-1 HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n\r\n", port);
+    int right = connect_loopback(port, head);
     CHECK(wrong >= 0 && right >= 0);
     char *redirect = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_loopback_wait(listener, 10000, &redirect));
