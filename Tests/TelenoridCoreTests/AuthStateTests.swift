@@ -46,19 +46,22 @@ final class ScriptedRefresher: TokenRefresher, Sendable {
 /// Time the tests move by hand.
 final class TestClock: Sendable {
     let now = Atomic<Int64>(1_000_000)
-}
 
-final class AuthStateTests: XCTestCase {
-    let time = TestClock()
-
-    func makeState(expiresIn: Int64 = 300) -> (AuthState, ScriptedRefresher) {
-        let clock: Clock = { [time] in time.now.load(ordering: .relaxed) }
+    /// A signed-in state (access-0, refresh-0) on this clock, refreshing through a scripted provider.
+    func signedInState(expiresIn: Int64) -> (AuthState, ScriptedRefresher) {
+        let clock: Clock = { [self] in self.now.load(ordering: .relaxed) }
         let refresher = ScriptedRefresher(clock: clock)
         let tokens = TokenSet(accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
                               accessTokenExpiresAt: clock() + expiresIn, refreshToken: SecretBytes(Array("refresh-0".utf8)),
                               idToken: "h.p.s", idTokenClaims: nil, scope: "openid")
         return (AuthState(tokens: tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60), refresher)
     }
+}
+
+final class AuthStateTests: XCTestCase {
+    let time = TestClock()
+
+    func makeState(expiresIn: Int64 = 300) -> (AuthState, ScriptedRefresher) { time.signedInState(expiresIn: expiresIn) }
 
     func testValidTokenIsHandedOutWithoutRefresh() throws {
         let (state, refresher) = makeState()

@@ -8,14 +8,7 @@ import XCTest
 final class SessionTruthTests: XCTestCase {
     let time = TestClock()
 
-    func makeState(expiresIn: Int64 = 0) -> (AuthState, ScriptedRefresher) {
-        let clock: Clock = { [time] in time.now.load(ordering: .relaxed) }
-        let refresher = ScriptedRefresher(clock: clock)
-        let tokens = TokenSet(accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
-                              accessTokenExpiresAt: clock() + expiresIn, refreshToken: SecretBytes(Array("refresh-0".utf8)),
-                              idToken: "h.p.s", idTokenClaims: nil, scope: "openid")
-        return (AuthState(tokens: tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60), refresher)
-    }
+    func makeState(expiresIn: Int64 = 0) -> (AuthState, ScriptedRefresher) { time.signedInState(expiresIn: expiresIn) }
 
     private func response(_ status: Int, _ body: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
