@@ -2505,6 +2505,73 @@ static void test_refresh_verdicts(void) {
     telenorid_config_free(config);
 }
 
+static void *refresh_on_thread(void *state) {
+    telenorid_status *outcome = malloc(sizeof *outcome);
+    if (outcome) *outcome = telenorid_auth_state_refresh(state);
+    return outcome;
+}
+
+/* A sign-out while a refresh is out wins: the refresh's tokens are not kept, not announced, and revoked. */
+static void test_sign_out_during_a_refresh(void) {
+    telenorid_config *config = provider_config("", NULL);
+    telenorid_client *client = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(config, &client));
+    serve_discovery("", NULL);
+    telenorid_auth_state *state = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client,
+        "{\"version\":1,\"access_token\":\"at-r\",\"token_type\":\"Bearer\",\"refresh_token\":\"rt-r\"}", &state));
+    int changes = 0;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(state, change_counter, &changes));
+    stub_set(&server, "POST", "/token", 200, "application/json",
+             "{\"access_token\":\"at-s\",\"token_type\":\"Bearer\",\"refresh_token\":\"rt-s\"}", NULL, 400);
+    stub_set(&server, "POST", "/revoke", 200, "application/json", "", NULL, 0);
+    int revocations = stub_hits(&server, "POST", "/revoke");
+    pthread_t thread;
+    if (!CHECK(pthread_create(&thread, NULL, refresh_on_thread, state) == 0)) return;
+    stub_sleep_ms(100);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_revoke(state));
+    void *outcome = NULL;
+    pthread_join(thread, &outcome);
+    CHECK(outcome && *(telenorid_status *)outcome == TELENORID_E_NOT_SIGNED_IN);
+    free(outcome);
+    CHECK(signed_in(state) == 0 && changes == 1);
+    CHECK_TOKEN(state, TELENORID_TOKEN_REFRESH_TOKEN, NULL);
+    CHECK(stub_hits(&server, "POST", "/revoke") == revocations + 2); /* the given-up grant and the discarded one */
+    char *sent = stub_last_request(&server, "POST", "/revoke");
+    CHECK_CONTAINS(sent, "token=rt-s");
+    free(sent);
+    telenorid_auth_state_free(state);
+    telenorid_client_free(client);
+    telenorid_config_free(config);
+}
+
+/* A code whose request never left (nothing listens on the token endpoint's port) can be exchanged again;
+ * once a request reached the provider, the code is spent. */
+static void test_exchange_never_sent(void) {
+    const char *closed[] = {"6", "http://127.0.0.1:9/token", NULL}; /* 6: TELENORID_CONFIG_TOKEN_ENDPOINT */
+    telenorid_config *broken_config = provider_config("", closed), *config = provider_config("", NULL);
+    telenorid_client *broken = NULL, *client = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(broken_config, &broken));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(config, &client));
+    serve_discovery("", NULL);
+    telenorid_config *effective = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_client_config(client, &effective));
+    telenorid_pending_auth *pending = make_pending(effective, 0);
+    telenorid_callback *callback = make_callback(pending, "com.example.app:/cb?code=code-n&state=");
+    telenorid_auth_state *state = SENTINEL;
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_NETWORK, state, telenorid_client_exchange_code(broken, callback, &state));
+    stub_set(&server, "POST", "/token", 500, "text/plain", "", NULL, 0);
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_TEMPORARILY_UNAVAILABLE, state, telenorid_client_exchange_code(client, callback, &state));
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_CONSUMED, state, telenorid_client_exchange_code(client, callback, &state));
+    telenorid_callback_free(callback);
+    telenorid_pending_auth_free(pending);
+    telenorid_config_free(effective);
+    telenorid_client_free(client);
+    telenorid_client_free(broken);
+    telenorid_config_free(config);
+    telenorid_config_free(broken_config);
+}
+
 /* The one transient rule, asked of the library. */
 static void test_transient_rule(void) {
     for (int i = 0; i < STATUS_COUNT; i++) {
@@ -2528,6 +2595,8 @@ static void test_network(void) {
     test_transport_errors();
     test_auth_state_file();
     test_refresh_verdicts();
+    test_sign_out_during_a_refresh();
+    test_exchange_never_sent();
     stub_stop(&server);
 }
 
