@@ -95,7 +95,7 @@ final class AuthorizationRequestTests: XCTestCase {
         XCTAssertEqual(try query(of: a.url)["code_challenge"], a.pkce.s256Challenge)
     }
 
-    // The claims request of seed 001, with the top-level purpose.
+    // The claims request of the OIDC claims request for native apps (OIDC Core §5.5), with the top-level purpose.
     func testClaimsParameterFromSeed001() throws {
         var request = AuthorizationRequest(configuration: try testConfiguration())
         try request.set(.claimsPurpose, "This is why RP is asking for your information")
@@ -123,7 +123,7 @@ final class AuthorizationRequestTests: XCTestCase {
         XCTAssertThrowsError(try request.addParameter("audience", "b"))
     }
 
-    // Seed 002: requested_flow=app_to_app only ever together with app_callback_uri.
+    // Vipps Login app-to-app: requested_flow=app_to_app only ever together with app_callback_uri.
     func testAppToAppParameters() throws {
         var request = AuthorizationRequest(configuration: try testConfiguration())
         try request.setAppToApp(callbackURI: "https://example.com/app-callback")

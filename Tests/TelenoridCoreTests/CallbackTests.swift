@@ -77,7 +77,7 @@ final class CallbackTests: XCTestCase {
     }
 }
 
-/// Seed 002's app-to-app callbacks, verbatim where the seed gives them.
+/// Vipps Login app-to-app's app-to-app callbacks, verbatim where Vipps' documentation gives them.
 final class AppToAppCallbackTests: XCTestCase {
     func pending(callback: String, endpoint: String = "https://api.vipps.no/access-management-1.0/access/oauth2/auth") throws -> PendingAuthorization {
         var request = AuthorizationRequest(configuration: try testConfiguration([.authorizationEndpoint: endpoint]))
@@ -93,7 +93,7 @@ final class AppToAppCallbackTests: XCTestCase {
             let callback = try pending(callback: configured).handleAppCallback(url, allowedResumeHost: nil)
             XCTAssertEqual(callback.resumeURI, "https://api.vipps.no/vipps-login-idp/index.html?tabid=fjeiwfje43t")
         }
-        // The encoded form, with the trailing slash the seed's first example adds.
+        // The encoded form, with the trailing slash Vipps' first documented example adds.
         let encoded = try pending(callback: "merchant-app://callback").handleAppCallback(
             "merchant-app://callback/?state=218gz18yveu1ybajwh2g1h3g&resume_uri=https%3A%2F%2Fapi.vipps.no%2Fvipps-login-idp%2Findex.html%3FtabId%3D7607f7f0",
             allowedResumeHost: nil)

@@ -6,7 +6,7 @@
 #   3. test_api under valgrind (when installed), then plain;
 #   4. test_dlopen;
 #   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
-#   6. test_line_auth (against the Aloha stand-in) and test_flows (seeds 002 and 003 against the real
+#   6. test_line_auth (against the Aloha stand-in) and test_flows (Vipps app-to-app and the identity-provider app against the real
 #      provider), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
 #   7. test_install.sh (make install + pkg-config) and test_examples.py (bindings/c/examples against the provider).

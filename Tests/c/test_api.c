@@ -1044,8 +1044,8 @@ static void test_config_json(void) {
  * Authorization request and pending authorization
  * --------------------------------------------------------------------------------------------- */
 
-/* The claims request of seed 001 (with the top-level purpose), plus a values list. */
-static const char seed_001_claims[] =
+/* The claims request of the OIDC claims request for native apps (OIDC Core §5.5) (with the top-level purpose), plus a values list. */
+static const char native_app_claims[] =
     "{\"purpose\":\"This is why RP is asking for your information\","
     "\"id_token\":{\"given_name\":{\"essential\":true,\"purpose\":\"This is why RP needs your name\"},"
     "\"phone_number\":{\"essential\":true,\"purpose\":\"This is why RP needs your phone number\"},"
@@ -1079,7 +1079,7 @@ static void test_auth_request(void) {
     CHECK(mode == TELENORID_E_UNSUPPORTED || mode == TELENORID_E_INVALID_ARGUMENT);
     CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_set(request, TELENORID_AUTH_SCOPE, ""));
 
-    /* Claims as in seed 001. */
+    /* Claims as in the OIDC claims request for native apps (OIDC Core §5.5). */
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_add_claim(request, TELENORID_CLAIMS_ID_TOKEN, "given_name", 1, "This is why RP needs your name", NULL, NULL));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_add_claim(request, TELENORID_CLAIMS_ID_TOKEN, "phone_number", 1, "This is why RP needs your phone number", NULL, NULL));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_add_claim(request, TELENORID_CLAIMS_ID_TOKEN, "birthdate", 1, "This is why RP needs your DOB", NULL, NULL));
@@ -1142,7 +1142,7 @@ static void test_auth_request(void) {
     CHECK_PARAM(url, "max_age", "300");
     CHECK_PARAM(url, "aloha_token", "aloha-uuid-1");
     CHECK_PARAM(url, "response_mode", "query");
-    CHECK_PARAM(url, "claims", seed_001_claims);
+    CHECK_PARAM(url, "claims", native_app_claims);
     CHECK_PARAM(url, "resource", "https://api.example.com/");
     CHECK_PARAM(url, "x-empty", "");
     CHECK_PARAM(url, "purpose", NULL);         /* the claims purpose lives inside claims */
@@ -1190,7 +1190,7 @@ static void test_auth_request(void) {
     free(url);
     telenorid_pending_auth_free(pending);
 
-    /* App-to-app (seed 002): requested_flow together with app_callback_uri. */
+    /* App-to-app (Vipps Login app-to-app): requested_flow together with app_callback_uri. */
     pending = NULL;
     CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_set_app_to_app(request, "not a uri"));
     CHECK_STATUS(TELENORID_E_INSECURE, telenorid_auth_request_set_app_to_app(request, "http://merchant.example/cb"));
@@ -1430,7 +1430,7 @@ static void test_callbacks(void) {
 }
 
 static void test_app_callbacks(void) {
-    /* Seed 002's callbacks; the authorization endpoint's host is api.vipps.no. */
+    /* Vipps Login app-to-app's callbacks; the authorization endpoint's host is api.vipps.no. */
     telenorid_config *config = make_config();
     telenorid_pending_auth *pending = make_pending(config, 1);
     telenorid_app_callback *callback = NULL;
@@ -1444,7 +1444,7 @@ static void test_app_callbacks(void) {
     telenorid_string_free(s);
     telenorid_app_callback_free(callback);
 
-    /* Encoded, with the trailing slash the seed's example adds. */
+    /* Encoded, with the trailing slash Vipps' documented example adds. */
     callback = NULL;
     url = with_state(pending, APP_CALLBACK "/?state=", "&resume_uri=https%3A%2F%2Fapi.vipps.no%2Fvipps-login-idp%2Findex.html%3FtabId%3D7607f7f0");
     CHECK_STATUS(TELENORID_OK, telenorid_pending_auth_handle_app_callback(pending, url, NULL, &callback));
@@ -1465,7 +1465,7 @@ static void test_app_callbacks(void) {
     CHECK(s == NULL);
     telenorid_app_callback_free(callback);
 
-    /* The seed's malformed error form "state=...?error=unknown_error", and the well-formed one. */
+    /* Vipps' documented malformed error form "state=...?error=unknown_error", and the well-formed one. */
     const char *error_suffixes[] = {"?error=unknown_error", "&error=unknown_error"};
     for (size_t i = 0; i < 2; i++) {
         callback = SENTINEL;

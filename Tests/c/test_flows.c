@@ -1,15 +1,15 @@
-/* The flows of seeds 002, 003 and 004 end to end from C, against the real provider (django-oauth-toolkit,
+/* The flows of the Vipps app-to-app, identity-provider app and 004 end to end from C, against the real provider (django-oauth-toolkit,
  * Tests/support/provider/oidc_provider.py, started here) with the user played by browser.py:
  *
  *  - TelenorID+ line authentication: the Aloha exchange against the stand-in (Tests/support/aloha_server.py,
  *    since Aloha is not public), then a sign-in at the real provider whose request carries the session as
  *    aloha_token (the provider ignores it; Telenor's would sign the line's subscriber in).
- *  - Vipps/MobilePay app-to-app, split as the seed draws it: the merchant backend (a confidential client
+ *  - Vipps/MobilePay app-to-app, split as Vipps' documentation draws it: the merchant backend (a confidential client
  *    with the secret) builds the request; the app restores the serialized pending request without the
- *    secret, is called back by the provider's app (the seed's callbacks, including the malformed
+ *    secret, is called back by the provider's app (Vipps' documented callbacks, including the malformed
  *    `?error=` form), and passes the final redirect to the backend, which exchanges the code and checks
  *    the ID token again later. The provider has no Vipps app, so its part ends at the normal redirect.
- *  - The identity-provider app (seed 003), both roles, in URL and key-value form: the service provider's
+ *  - The identity-provider app (Salesforce Mobile SDK identity provider), both roles, in URL and key-value form: the service provider's
  *    request, checked by the IdP app against the caller's redirect URIs; the IdP app's authorization at
  *    the provider on the SP's behalf; its answer; the SP's check and code exchange with its own verifier.
  *    Then a response naming another login host, and a user who refuses consent.
@@ -203,7 +203,7 @@ static void check_tokens(telenorid_auth_state *state, const char *audience, cons
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Vipps/MobilePay app-to-app (seed 002)
+ * Vipps/MobilePay app-to-app (Vipps Login app-to-app)
  * --------------------------------------------------------------------------------------------- */
 
 /* An app callback for `state` with `rest` appended; the status of handling it, and its resume_uri. */
@@ -258,14 +258,14 @@ static void test_app_to_app(void) {
         resume = NULL;
         S(TELENORID_OK, app_callback(app_pending, state, "", &resume));
         CHECK(resume == NULL);
-        /* The seed's error form, "state=...?error=..." */
+        /* Vipps' documented error form, "state=...?error=..." */
         char error[64];
         S(TELENORID_E_AUTHORIZATION_ERROR, app_callback(app_pending, state, "?error=unknown_error", NULL));
         last_oauth_error(error, sizeof error);
         CHECK_STR("unknown_error", error);
         S(TELENORID_E_AUTHORIZATION_ERROR, app_callback(app_pending, state, "&error=unknown_error", NULL));
         S(TELENORID_E_STATE_MISMATCH, app_callback(app_pending, "218gz18yveu1ybajwh2g1h3g", "", NULL));
-        /* The seed's other form, with a "/" before the query; and another app's URI. */
+        /* Vipps' other documented form, with a "/" before the query; and another app's URI. */
         char url2[512];
         telenorid_app_callback *other = NULL;
         snprintf(url2, sizeof url2, APP_CALLBACK "/?state=%s", state);
@@ -320,7 +320,7 @@ static void test_app_to_app(void) {
 }
 
 /* ------------------------------------------------------------------------------------------------
- * The identity-provider app (seed 003)
+ * The identity-provider app (Salesforce Mobile SDK identity provider)
  * --------------------------------------------------------------------------------------------- */
 
 /* The value of `name` in `params`, or NULL; the caller frees it. */
@@ -476,7 +476,7 @@ static void test_idp_app_refusal(void) {
 }
 
 /* ------------------------------------------------------------------------------------------------
- * TelenorID+ line authentication (seed 004)
+ * TelenorID+ line authentication (TelenorID+ line authentication)
  * --------------------------------------------------------------------------------------------- */
 
 static void test_line_auth_sign_in(void) {

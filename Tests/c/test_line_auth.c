@@ -251,7 +251,7 @@ int main(void) {
     expect_failure("redirect_http", TELENORID_E_INSECURE, "not https");
     expect_failure("redirect_other_host", TELENORID_E_INSECURE, "Aloha host");
     expect_failure("two_redirects", TELENORID_E_INVALID_RESPONSE, "second time");
-    expect_failure("status_500", TELENORID_E_HTTP_STATUS, "HTTP 500");
+    expect_failure("status_500", TELENORID_E_TEMPORARILY_UNAVAILABLE, "HTTP 500");
     test_threads();
     stop_aloha();
     return finish_checks();

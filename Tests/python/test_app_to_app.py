@@ -1,7 +1,7 @@
-"""Seed 002's Vipps/MobilePay app-to-app sequence against the local real provider (DOT), split as the seed
+"""The Vipps/MobilePay app-to-app sequence (Vipps Login app-to-app) against the local real provider (DOT), split as Vipps' documentation
 draws it: the merchant backend (a confidential client holding the secret) builds the request and keeps the
 pending request; the merchant app restores it from the serialized form, opens the URL, is called back by
-the provider's app at app_callback_uri (played here with every callback the seed shows), and passes the
+the provider's app at app_callback_uri (played here with every callback Vipps' documentation shows), and passes the
 final redirect (code + state) back to the backend, which checks it and exchanges the code.
 
 DOT has no Vipps app: it ignores requested_flow and app_callback_uri, so its part ends at the normal
@@ -61,7 +61,7 @@ def test_the_whole_sequence(provider):
     # 2-3: the app opens the URL; the user signs in (DOT's page stands in for the Vipps app's screens).
     redirect = complete_login(app_pending.url, provider["user"]["username"], provider["user"]["password"])
 
-    # 4: the provider's app opens app_callback_uri with state and resume_uri (the seed's examples, with this
+    # 4: the provider's app opens app_callback_uri with state and resume_uri (Vipps' documented examples, with this
     # request's state and the provider's host). 5: the app reopens resume_uri in the same browser.
     state = app_pending.state
     host = urlsplit(provider["issuer"]).hostname
@@ -84,7 +84,7 @@ def test_the_whole_sequence(provider):
 def test_error_callbacks_from_the_providers_app(provider):
     _, pending = backend_starts(provider)
     state = pending.state
-    # The seed's error examples read "state=...?error=unknown_error"; the well-formed "&error=" too.
+    # Vipps' documented error examples read "state=...?error=unknown_error"; the well-formed "&error=" too.
     for url in (f"{APP_CALLBACK}?state={state}?error=unknown_error", f"{APP_CALLBACK}?state={state}&error=unknown_error"):
         with pytest.raises(telenorid.AuthorizationError) as caught:
             pending.handle_app_callback(url)

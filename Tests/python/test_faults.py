@@ -251,7 +251,7 @@ def _verify_assertion(form, check_signature):
 
 
 def test_private_key_jwt_and_client_secret_jwt_assertions(provider):
-    """Seed 001's token request: the client proves itself with a signed client_assertion."""
+    """OIDC Core §5.5's token request: the client proves itself with a signed client_assertion."""
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
     from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature

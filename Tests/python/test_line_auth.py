@@ -124,7 +124,7 @@ def test_expired_session_triggers_a_new_exchange(aloha):
     ("redirect_http", telenorid.Insecure, "not https"),
     ("redirect_other_host", telenorid.Insecure, "away from the configured Aloha host"),
     ("two_redirects", telenorid.InvalidResponse, "second time"),
-    ("status_500", telenorid.HTTPStatusError, "HTTP 500"),
+    ("status_500", telenorid.TemporarilyUnavailable, "HTTP 500"),
 ])
 def test_failure_leaves_sign_in_without_aloha_token(aloha, mode, error, words):
     cfg = config(aloha, mode)

@@ -34,7 +34,7 @@ REDIRECT = "telenorid-example://authcallback/"
 CLIENT_ID = "tnn-example"
 UNRESERVED_43 = re.compile(r"^[A-Za-z0-9_-]{43}$")  # 256 bits as unpadded base64url
 
-# The claims request of seed 001 ("Request for native apps"), top-level purpose and per-claim
+# The claims request of the OIDC claims request for native apps (OIDC Core §5.5) ("Request for native apps"), top-level purpose and per-claim
 # purpose/essential.
 SEED_001_CLAIMS = {
     "purpose": "This is why RP is asking for your information",
@@ -184,7 +184,7 @@ def test_generated_pkce():
 # --- authorization URL --------------------------------------------------------------------------------
 
 
-def test_full_authorization_url_with_the_claims_of_seed_001(config):
+def test_full_authorization_url_with_a_native_app_claims_request(config):
     with telenorid.AuthorizationRequest(config, prompt="login", max_age=600) as request:
         request.set("claims_purpose", SEED_001_CLAIMS["purpose"])
         for target in ("id_token", "userinfo"):

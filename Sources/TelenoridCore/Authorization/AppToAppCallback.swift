@@ -1,4 +1,4 @@
-/// What the Vipps or MobilePay app opens at the merchant's `app_callback_uri` (seed 002): the request's
+/// What the Vipps or MobilePay app opens at the merchant's `app_callback_uri` (Vipps Login app-to-app): the request's
 /// `state` and, optionally, a `resume_uri` to reopen in the same browser; or an `error`.
 public struct AppToAppCallback: Sendable {
     public let resumeURI: String?
@@ -13,7 +13,7 @@ extension PendingAuthorization {
         }
         let uri = try URI(parsing: callback)
         // The provider's app may add or drop the trailing slash of an empty path ("merchant-app://callback/?state=…"
-        // in the seed's example for "merchant-app://callback"); anything else must match.
+        // in Vipps' documented example for "merchant-app://callback"); anything else must match.
         func normalized(_ path: String) -> String { path.isEmpty ? "/" : path }
         guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
               normalized(uri.path) == normalized(expected.path) else {
@@ -43,7 +43,7 @@ extension PendingAuthorization {
             throw TelenoridError(.malformed, "resume_uri is not a valid URL: \(error.message)")
         }
         // The request's own URL names the provider's host even when this pending request was restored in
-        // an app whose configuration was never discovered (seed 002: the backend built it, the app resumes).
+        // an app whose configuration was never discovered (Vipps Login app-to-app: the backend built it, the app resumes).
         let requestHost = (try? URI(parsing: url))?.host
         guard let allowedHost = allowedResumeHost?.lowercased() ?? requestHost ?? configuration.authorizationEndpoint?.host else {
             throw TelenoridError(.configuration, "no host to accept a resume_uri from")

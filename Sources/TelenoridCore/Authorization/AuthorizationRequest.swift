@@ -76,7 +76,7 @@ public struct AuthorizationRequest: Sendable {
         try claims.add(claim, to: target)
     }
 
-    /// Vipps/MobilePay app-to-app (seed 002): `requested_flow=app_to_app` only ever goes out together
+    /// Vipps/MobilePay app-to-app (Vipps Login app-to-app): `requested_flow=app_to_app` only ever goes out together
     /// with the `app_callback_uri` the provider's app returns to.
     public mutating func setAppToApp(callbackURI: String) throws(TelenoridError) {
         let uri: URI

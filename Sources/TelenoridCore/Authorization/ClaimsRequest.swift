@@ -1,5 +1,5 @@
 /// The OIDC `claims` request parameter (OIDC Core §5.5), with the per-claim and top-level `purpose`
-/// that identity-assurance providers ask for (seed 001).
+/// that identity-assurance providers ask for (OIDC Core §5.5).
 public struct ClaimsRequest: Sendable, Equatable {
     public enum Target: Sendable, Equatable {
         case idToken, userinfo

@@ -92,7 +92,7 @@ public final class ClientConfiguration: Sendable, Equatable {
     public let settings: Settings
     public let issuer: URI
     public let clientID: String
-    /// Kept exactly as configured: providers compare redirect URIs byte for byte (seed 002 warns that a
+    /// Kept exactly as configured: providers compare redirect URIs byte for byte (Vipps Login app-to-app warns that a
     /// trailing `/` breaks the exchange).
     public let redirectURIString: String
     public let redirectURI: URI

@@ -873,7 +873,7 @@ class AppCallback(_Handle):
 
 
 # ------------------------------------------------------------------------------------------------------
-# Identity-provider app flow (seed 003). Bundles are dict[str, str]; the pairs cross as telenorid_params.
+# Identity-provider app flow (Salesforce Mobile SDK identity provider). Bundles are dict[str, str]; the pairs cross as telenorid_params.
 # ------------------------------------------------------------------------------------------------------
 
 

@@ -1,5 +1,5 @@
 /*
- * telenorid_jni_idp_app.c — the bridge's natives for the identity-provider app flow (seed 003; see
+ * telenorid_jni_idp_app.c — the bridge's natives for the identity-provider app flow (Salesforce Mobile SDK identity provider; see
  * telenorid_jni.c for the rules every native keeps).
  *
  * Key-value pairs (an Android Bundle's strings) cross as one flat byte[][]: name, value, name, value, in

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * A request between a service-provider (SP) app and an identity-provider (IdP) app
- * ({@code telenorid_idp_request}, seed 003): one trusted app signs the user in and hands other apps an
+ * ({@code telenorid_idp_request}, Salesforce Mobile SDK identity provider): one trusted app signs the user in and hands other apps an
  * authorization code, never a token, password or PKCE verifier.
  *
  * <p>SP side: {@link #forPending} from the SP's own pending authorization, sent as a {@link #url} on the

@@ -3,7 +3,7 @@ package no.telenor.id;
 import java.util.Map;
 
 /**
- * The IdP app's answer to a service-provider app ({@code telenorid_idp_response}, seed 003), from
+ * The IdP app's answer to a service-provider app ({@code telenorid_idp_response}, Salesforce Mobile SDK identity provider), from
  * {@link IdPAppRequest#respond}: the code, the login host and the state, or an error. Immutable; safe to
  * share.
  */

@@ -104,7 +104,7 @@ public final class PendingAuthorization extends NativeObject {
     }
 
     /**
-     * Service-provider side of the identity-provider app flow (seed 003): checks the IdP app's response,
+     * Service-provider side of the identity-provider app flow (Salesforce Mobile SDK identity provider): checks the IdP app's response,
      * opened at the configured redirect URI, against this request. Its {@code state} must match and its
      * {@code login_host} must be one of {@code allowedLoginHosts} (host or host:port; none given: the
      * issuer's). On success this pending authorization is consumed and the callback goes to

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 002's Vipps/MobilePay app-to-app sequence through the JNI bridge against the real provider, split
- * as the seed draws it (and as Tests/python/test_app_to_app.py does): the merchant backend, a confidential
+ * The Vipps/MobilePay app-to-app sequence (Vipps Login app-to-app) through the JNI bridge against the real provider, split
+ * as Vipps' documentation draws it (and as Tests/python/test_app_to_app.py does): the merchant backend, a confidential
  * client with the secret, builds the request and keeps the pending request; the merchant app restores
  * it from its serialized form without the secret, opens the URL, is called back by the provider's app
- * (played here with the seed's callbacks), and hands the final redirect to the backend, which checks it,
+ * (played here with Vipps' documented callbacks), and hands the final redirect to the backend, which checks it,
  * exchanges the code and validates the ID token. The provider has no Vipps app: it ignores
  * requested_flow and app_callback_uri, so its part ends at the normal redirect.
  */
@@ -106,7 +106,7 @@ class AppToAppFlowTest {
              AuthorizationRequest request = new AuthorizationRequest(backend.config()).appToApp(APP_CALLBACK);
              PendingAuthorization pending = request.build()) {
             String state = pending.state();
-            // The seed's error examples read "state=...?error=unknown_error"; the well-formed "&error=" too.
+            // Vipps' documented error examples read "state=...?error=unknown_error"; the well-formed "&error=" too.
             for (String url : new String[] {APP_CALLBACK + "?state=" + state + "?error=unknown_error",
                     APP_CALLBACK + "?state=" + state + "&error=unknown_error"}) {
                 AuthorizationErrorException error = assertThrows(AuthorizationErrorException.class,

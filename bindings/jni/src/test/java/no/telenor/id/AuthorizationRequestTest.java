@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class AuthorizationRequestTest {
-    /** The claims request of seed 001 ("Request for native apps"): top-level purpose, per-claim purpose/essential. */
+    /** The claims request of the OIDC claims request for native apps (OIDC Core §5.5) ("Request for native apps"): top-level purpose, per-claim purpose/essential. */
     static final String SEED_001_CLAIMS = "{\"purpose\":\"This is why RP is asking for your information\","
             + "\"id_token\":{"
             + "\"given_name\":{\"essential\":true,\"purpose\":\"This is why RP needs your name\"},"

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 003's identity-provider app flow through the JNI bridge, both roles against the real provider (as
+ * Salesforce Mobile SDK identity provider's identity-provider app flow through the JNI bridge, both roles against the real provider (as
  * Tests/python/test_idp_app.py does through ctypes): the service-provider (SP) app builds a request for the
  * IdP app; the IdP app checks it against the caller's redirect URIs, asks the provider for a code on the
  * SP's behalf and hands back only the code; the SP checks the response and exchanges the code with its

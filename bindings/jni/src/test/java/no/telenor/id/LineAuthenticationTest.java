@@ -200,7 +200,7 @@ class LineAuthenticationTest {
         modes.put("two_redirects", InvalidResponseException.class);
         modes.put("redirect_http", InsecureException.class);
         modes.put("redirect_other_host", InsecureException.class);
-        modes.put("status_500", HttpStatusException.class);
+        modes.put("status_500", TemporarilyUnavailableException.class);
         for (Map.Entry<String, Class<? extends TelenoridException>> mode : modes.entrySet()) {
             try (Config config = aloha.config(mode.getKey()).build(); LineAuthentication lineAuth = new LineAuthentication(config);
                  AuthorizationRequest request = new AuthorizationRequest(config)) {
