@@ -45,14 +45,10 @@ public struct AuthenticationChallenge: Sendable, Equatable {
             while let byte = peek, matches(byte) { index += 1 }
         }
 
-        /// RFC 9110 §5.6.2: tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_"
-        /// / "`" / "|" / "~" / DIGIT / ALPHA.
+        /// RFC 9110 §5.6.2's token, as the transport checks request header names.
         mutating func token() -> String {
             let start = index
-            skip { byte in
-                URI.isDigit(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
+            skip(while: EasyHandle.isTokenByte)
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
