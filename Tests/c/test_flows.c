@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <telenorid.h>
+#include "child_process.h"
 #include "check.h"
 
 #define BACKEND_REDIRECT "merchantapp://redirect-uri" /* registered exactly so in oidc_provider.py */
@@ -58,34 +59,6 @@ static int field(const char *line, const char *key, char *out, size_t size) {
     memcpy(out, start, (size_t)(end - start));
     out[end - start] = '\0';
     return 1;
-}
-
-/* Runs argv with its stdout on a pipe; the first line it prints goes to `line`. For the provider the
- * process keeps running (its pid is returned through `pid`); otherwise it is waited for. */
-static int first_line(char *const argv[], char *line, size_t size, pid_t *keep) {
-    int out[2];
-    if (pipe(out) != 0) return 0;
-    pid_t pid = fork();
-    if (pid < 0) return 0;
-    if (pid == 0) {
-        dup2(out[1], 1);
-        close(out[0]);
-        close(out[1]);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(out[1]);
-    FILE *reader = fdopen(out[0], "r");
-    int ok = reader && fgets(line, (int)size, reader) != NULL;
-    if (reader) fclose(reader); else close(out[0]);
-    if (ok) line[strcspn(line, "\n")] = '\0';
-    if (keep) {
-        *keep = pid;
-    } else {
-        int status = 0;
-        ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ok;
-    }
-    return ok;
 }
 
 static int start_provider(void) {

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include <telenorid.h>
+#include "child_process.h"
 #include "check.h"
 
 #define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
@@ -158,36 +159,6 @@ static int scan(int only, const void *planted, int *planted_seen, int report) {
 /* ------------------------------------------------------------------------------------------------
  * The provider, in its own process
  * --------------------------------------------------------------------------------------------- */
-
-/* Runs argv with its stdout on a pipe and reads its first line into `line` with read(2). The process is
- * left running with its pid in *keep, or waited for when `keep` is NULL. */
-static int first_line(char *const argv[], char *line, size_t size, pid_t *keep) {
-    int out[2];
-    if (pipe(out) != 0) return 0;
-    pid_t pid = fork();
-    if (pid < 0) return 0;
-    if (pid == 0) {
-        dup2(out[1], 1);
-        close(out[0]);
-        close(out[1]);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(out[1]);
-    size_t used = 0;
-    ssize_t got = 0;
-    while (used < size - 1 && (got = read(out[0], line + used, 1)) == 1 && line[used] != '\n') used++;
-    line[used] = '\0';
-    close(out[0]);
-    int ok = used > 0;
-    if (keep) {
-        *keep = pid;
-    } else {
-        int status = 0;
-        ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ok;
-    }
-    return ok;
-}
 
 /* The JSON string value after `key` in `line`: its start and length. */
 static const char *field(const char *line, const char *key, size_t *length) {

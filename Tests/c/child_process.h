@@ -1,0 +1,40 @@
+/* Helper processes for the C tests (the provider, the browser's part, the secrets' launcher): a program
+ * whose first line of output the test needs. */
+#ifndef TELENORID_TEST_CHILD_PROCESS_H
+#define TELENORID_TEST_CHILD_PROCESS_H
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs argv with its stdout on a pipe and reads its first line into `line` with read(2), a byte at a time:
+ * no stdio buffer keeps a copy of what it said (test_secrets scans memory for such copies). The process is
+ * left running with its pid in *keep, or waited for when `keep` is NULL (then it must exit 0). */
+static int first_line(char *const argv[], char *line, size_t size, pid_t *keep) {
+    int out[2];
+    if (pipe(out) != 0) return 0;
+    pid_t pid = fork();
+    if (pid < 0) return 0;
+    if (pid == 0) {
+        dup2(out[1], 1);
+        close(out[0]);
+        close(out[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(out[1]);
+    size_t used = 0;
+    while (used < size - 1 && read(out[0], line + used, 1) == 1 && line[used] != '\n') used++;
+    line[used] = '\0';
+    close(out[0]);
+    int ok = used > 0;
+    if (keep) {
+        *keep = pid;
+    } else {
+        int status = 0;
+        ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ok;
+    }
+    return ok;
+}
+
+#endif
