@@ -41,10 +41,7 @@ def client(provider):
 
 
 def tokens(provider, nonce, **overrides):
-    body = {"access_token": "at-1", "token_type": "Bearer", "expires_in": 300, "refresh_token": "rt-1",
-            "id_token": provider.id_token(CLIENT, nonce)}
-    body.update(overrides)
-    return {k: v for k, v in body.items() if v is not None}
+    return provider.token_body(CLIENT, nonce, **overrides)
 
 
 def signed_in(client, provider):

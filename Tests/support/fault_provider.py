@@ -157,6 +157,14 @@ class FaultProvider:
                 "id_token_signing_alg_values_supported": ["RS256"],
                 "authorization_response_iss_parameter_supported": self.promises_iss}
 
+    def token_body(self, client_id: str, nonce: Optional[str], **overrides) -> dict:
+        """A token response for `client_id` (at-1, rt-1, an ID token with `nonce`); an override of None
+        leaves that member out."""
+        body = {"access_token": "at-1", "token_type": "Bearer", "expires_in": 300, "refresh_token": "rt-1",
+                "id_token": self.id_token(client_id, nonce)}
+        body.update(overrides)
+        return {k: v for k, v in body.items() if v is not None}
+
     def id_token(self, client_id: str, nonce: Optional[str], key: Optional[SigningKey] = None, header=None, **claims) -> str:
         now = int(time.time())
         body = {"iss": self.issuer, "sub": "alice", "aud": client_id, "iat": now, "exp": now + 300}
