@@ -56,7 +56,7 @@ def test_sign_in_at_the_real_provider_carries_aloha_token(aloha, provider):
         issuer=provider["issuer"], client_id=provider["clients"]["public"]["client_id"], redirect_uri=REDIRECT,
         scope="openid profile", aloha_url=f"{aloha['base']}/signin", ca_file=aloha["ca_file"]))
     client.discover()
-    line_auth = telenorid.LineAuth(client.config())
+    line_auth = telenorid.LineAuthenticator(client.config())
     request = telenorid.AuthorizationRequest(client.config())
     line_auth.apply(request)
     pending = request.build()
@@ -73,7 +73,7 @@ def test_sign_in_at_the_real_provider_carries_aloha_token(aloha, provider):
 
 def test_background_session_is_reused_at_sign_in(aloha):
     cfg = config(aloha, "reuse")
-    line_auth = telenorid.LineAuth(cfg)
+    line_auth = telenorid.LineAuthenticator(cfg)
     worker = threading.Thread(target=line_auth.run)  # as a host would, before the login screen
     worker.start()
     worker.join()
@@ -88,14 +88,14 @@ def test_background_session_is_reused_at_sign_in(aloha):
 
 
 def test_exp_as_a_string_of_digits(aloha):
-    line_auth = telenorid.LineAuth(config(aloha, "exp_string"))
+    line_auth = telenorid.LineAuthenticator(config(aloha, "exp_string"))
     line_auth.run()
     assert 250 < line_auth.valid_for <= 300
 
 
 def test_expired_session_triggers_a_new_exchange(aloha):
     cfg = config(aloha, "short")  # exp 1
-    line_auth = telenorid.LineAuth(cfg)
+    line_auth = telenorid.LineAuthenticator(cfg)
     line_auth.run()
     # Wait for the session to lapse (a condition, not a timing assertion).
     lapsed = threading.Event()
@@ -128,7 +128,7 @@ def test_expired_session_triggers_a_new_exchange(aloha):
 ])
 def test_failure_leaves_sign_in_without_aloha_token(aloha, mode, error, words):
     cfg = config(aloha, mode)
-    line_auth = telenorid.LineAuth(cfg)
+    line_auth = telenorid.LineAuthenticator(cfg)
     request = telenorid.AuthorizationRequest(cfg)
     with pytest.raises(error) as caught:
         line_auth.apply(request)
@@ -141,21 +141,21 @@ def test_failure_leaves_sign_in_without_aloha_token(aloha, mode, error, words):
 
 
 def test_hanging_aloha_times_out(aloha):
-    line_auth = telenorid.LineAuth(config(aloha, "hang", timeout_ms=500))
+    line_auth = telenorid.LineAuthenticator(config(aloha, "hang", timeout_ms=500))
     with pytest.raises(telenorid.Timeout):
         line_auth.run()
 
 
 def test_tls_is_verified_with_the_configured_ca(aloha):
     # Without the test CA the system's trust store is used, which does not know the stand-in's issuer.
-    line_auth = telenorid.LineAuth(config(aloha, "untrusted", ca_file=None))
+    line_auth = telenorid.LineAuthenticator(config(aloha, "untrusted", ca_file=None))
     with pytest.raises(telenorid.TLSError):
         line_auth.run()
     assert stats(aloha, "untrusted")["prepare"] == 0
 
 
 def test_socket_hook_sees_every_socket(aloha):
-    line_auth = telenorid.LineAuth(config(aloha, "hooked"))
+    line_auth = telenorid.LineAuthenticator(config(aloha, "hooked"))
     seen = []
 
     def hook(fd):
@@ -171,7 +171,7 @@ def test_socket_hook_sees_every_socket(aloha):
 
 
 def test_socket_hook_can_refuse(aloha):
-    line_auth = telenorid.LineAuth(config(aloha, "refused"))
+    line_auth = telenorid.LineAuthenticator(config(aloha, "refused"))
     calls = []
     line_auth.set_socket_hook(lambda fd: calls.append(fd) or "refuse")
     with pytest.raises(telenorid.NetworkError) as caught:
@@ -182,7 +182,7 @@ def test_socket_hook_can_refuse(aloha):
 
 def test_not_on_cellular_is_a_distinct_outcome(aloha):
     cfg = config(aloha, "wifi")
-    line_auth = telenorid.LineAuth(cfg)
+    line_auth = telenorid.LineAuthenticator(cfg)
     line_auth.set_socket_hook(lambda fd: "not_cellular")
     request = telenorid.AuthorizationRequest(cfg)
     with pytest.raises(telenorid.LineAuthUnavailable) as caught:
@@ -199,13 +199,13 @@ def test_not_on_cellular_is_a_distinct_outcome(aloha):
 
 def test_configuration(aloha):
     with pytest.raises(telenorid.LineAuthUnavailable):
-        telenorid.LineAuth(telenorid.Config.from_settings(issuer="https://id.example", client_id="a",
+        telenorid.LineAuthenticator(telenorid.Config.from_settings(issuer="https://id.example", client_id="a",
                                                           redirect_uri=REDIRECT))
     with pytest.raises(telenorid.Insecure):
         telenorid.Config.from_settings(issuer="https://id.example", client_id="a", redirect_uri=REDIRECT,
                                        aloha_url="http://aloha.example")
     with pytest.raises(telenorid.Insecure):  # loopback http is fine for endpoints, not for Aloha
-        telenorid.LineAuth(telenorid.Config.from_settings(issuer="https://id.example", client_id="a",
+        telenorid.LineAuthenticator(telenorid.Config.from_settings(issuer="https://id.example", client_id="a",
                                                           redirect_uri=REDIRECT, aloha_url="http://127.0.0.1:1"))
     from_json = telenorid.Config.from_json(
         '{"issuer": "https://id.example", "client_id": "a", "redirect_uri": "%s", "aloha_url": "%s/ok"}'
@@ -218,5 +218,5 @@ def test_aloha_token_set_by_the_host_is_not_overridden(aloha):
     request = telenorid.AuthorizationRequest(cfg)
     request.set("aloha_token", "mine")
     with pytest.raises(telenorid.ParameterConflict):
-        telenorid.LineAuth(cfg).apply(request)
+        telenorid.LineAuthenticator(cfg).apply(request)
     assert query(request.build().url)["aloha_token"] == ["mine"]

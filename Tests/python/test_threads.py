@@ -136,7 +136,7 @@ def test_closing_the_client_and_its_argument_mid_exchange(provider):
     callback.close()
     client.close()
     assert client.closed and callback.closed and client_frees == [] and callback_frees == []
-    with pytest.raises(telenorid.InvalidArgument, match="callback: this Callback is closed"):
+    with pytest.raises(telenorid.InvalidArgument, match="callback: this AuthorizationCallback is closed"):
         make_client(provider).exchange_code(callback)
     with pytest.raises(telenorid.InvalidArgument, match="this Client is closed"):
         client.discover()

@@ -1,0 +1,317 @@
+"""The machinery under every telenorid object: argument conversion for C, strings copied out of C, and
+_Handle, which owns one C handle and counts the calls in flight on it so that close() never frees a handle
+under a running call. Nothing here is public API.
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+import weakref
+from ctypes import addressof, c_char_p, c_size_t, c_void_p
+from typing import Any, Callable, Dict, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar
+
+from . import _ffi
+from .errors import InvalidArgument, _raise
+
+_lib = _ffi.lib
+_string_free = _lib.telenorid_string_free
+_char_p_at = c_char_p.from_address  # reads the char* held by a c_void_p without a ctypes call
+
+
+# ------------------------------------------------------------------------------------------------------
+# Argument checks: wrong Python types are refused here, before C sees them (_int is in errors.py)
+# ------------------------------------------------------------------------------------------------------
+
+
+def _str(value: Any, name: str) -> bytes:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    if "\0" in value:
+        raise InvalidArgument(f"{name} contains a NUL character, which a C string cannot carry")
+    return value.encode("utf-8", "surrogatepass")  # a lone surrogate reaches C as invalid UTF-8, refused there
+
+
+def _opt_str(value: Any, name: str) -> Optional[bytes]:
+    return None if value is None else _str(value, name)
+
+
+def _name(value: Any, table: Mapping[str, int], what: str) -> int:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, not {type(value).__name__}")
+    try:
+        return table[value]
+    except KeyError:
+        raise ValueError(f"unknown {what} {value!r}; one of: {', '.join(table)}") from None
+
+
+def _copy_out(out: c_void_p) -> Optional[str]:
+    """Copies a string the library handed out, then lets the library wipe and free it."""
+    if out.value is None:
+        return None
+    try:
+        return _char_p_at(addressof(out)).value.decode("utf-8")  # type: ignore[union-attr]
+    finally:
+        _string_free(out)
+
+
+# Outputs are passed as the object itself, not byref(object): for a POINTER(T) parameter ctypes passes a T
+# instance by reference on its own, and skipping the byref() call saves about a tenth of a short call's cost.
+
+
+def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
+    """Calls a function whose last parameter is `char **out` and returns the string (None for NULL)."""
+    out = c_void_p()
+    status = function(*args, out)
+    if status:
+        _raise(status)
+    return _copy_out(out)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Handles
+# ------------------------------------------------------------------------------------------------------
+#
+# ctypes releases the GIL for the length of every C call, so one thread may close() a handle while another
+# is inside C with it; the C contract forbids freeing a handle then. So every C call that takes a handle
+# enters it first (counting a call in flight; refused with InvalidArgument once closed) and leaves it when C
+# returns. close() marks the handle closed at once, and the C free happens when no call is in flight: in
+# close() itself when the handle is idle (the usual case), else on the thread of the last call in flight, as
+# that call returns.
+#
+# Deferring the free to the last call out, rather than making close() wait for the calls in flight as the JNI
+# binding does (NativeObject.java), because in Python waiting would deadlock or hang where deferring cannot:
+#   - close() from inside a call on the same handle: an AuthState change callback or a LineAuthenticator socket hook
+#     runs inside a C call, and may close that handle or any other handle the thread is inside a call on
+#     (line_auth.apply(request) holds the request too). Telling those apart from a call on another thread,
+#     to raise instead of deadlocking as JNI does, would need the thread's identity recorded on every call.
+#   - weakref.finalize runs the finalizers of live objects at interpreter exit, when a daemon thread may be
+#     blocked in C (LoopbackListener.wait, up to its timeout): waiting would hang the exit, freeing would be a
+#     use after free; deferred, the handle is left to the process's end.
+# The price: close() may return before the C handle is freed (and its secrets wiped) when another thread is
+# mid-call; it is freed the moment that call returns.
+#
+# The count: entering takes a lock (the check that the handle is open and the count must be one step, or a
+# close() could come between them); leaving does not: it is one list.pop(), atomic on its own, and takes the
+# lock only when the handle was closed meanwhile (to decide, with close(), who frees). One plain lock pair a
+# call, no object allocated. (Under the GIL this is exact. In a free-threaded build the unlocked check after
+# the pop could miss a close() made at that moment: the handle would then leak, never be freed under a call.) One lock for all handles, not one each: a lock per handle would be one more allocation
+# per handle (Pkce.new is on the benchmarked path); it guards a few attribute reads and a list.append only,
+# never a C call, a free or Python code that could re-enter the binding, so sharing it costs nothing under the
+# GIL and little without it, and cannot deadlock. `with`, not acquire()/release(): a KeyboardInterrupt between
+# those two would leave every handle locked for good.
+_lock = threading.Lock()
+
+
+class _Native(list):  # type: ignore[type-arg]
+    """A handle's C pointer, and (as the list's entries, one per call) its calls in flight. The handle's
+    weakref.finalize holds this, not the handle, so that close(), garbage collection and interpreter exit all
+    free through the same count. A list subclass so that handle and count are one allocation."""
+
+    __slots__ = ("pointer", "owned", "release")
+
+    pointer: Any  # None once closed: new calls are refused
+    owned: Optional[Tuple[Any, ...]]  # release's arguments; None once released
+    release: Callable[..., None]
+
+    def close(self) -> None:
+        """Closes now; frees now unless calls are in flight (then the last of them frees). Idempotent."""
+        with _lock:
+            self.pointer = None
+            if self:  # calls in flight: the last one out frees
+                return
+            owned, self.owned = self.owned, None
+        if owned is not None:  # outside the lock: the free may run Python code (ctypes callbacks dropped)
+            self.release(*owned)
+
+
+def _leave(native: _Native) -> None:
+    """Ends a call entered as _Handle says, or with _enter_argument; frees a handle closed during the call."""
+    native.pop()
+    if native.pointer is None:
+        _free_if_idle(native)
+
+
+def _free_if_idle(native: _Native) -> None:
+    """After a call on a closed handle returned: frees it if that was the last call (decided under the lock,
+    so that exactly one of close() and the calls frees)."""
+    with _lock:
+        if native:
+            return
+        owned, native.owned = native.owned, None
+    if owned is not None:
+        native.release(*owned)
+
+
+_H = TypeVar("_H", bound="_Handle")
+
+
+class _Handle:
+    """Owns one C handle, released once: by close(), the end of a ``with`` block or garbage collection.
+
+    Every C call that takes its pointer enters it first: under _lock, read ``native.pointer`` (None: closed,
+    raise) and ``native.append(None)``; then the C call inside ``try``; then ``finally: native.pop()`` and,
+    when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call and
+    _string_call (this handle), _enter_argument/_leave and _call_on (a handle passed as an argument) do that;
+    the methods on the benchmarked path inline it. Never hand the pointer to C without entering.
+    """
+
+    __slots__ = ("_native", "_parents", "_finalizer", "__weakref__")
+    _free: Callable[[Any], None]
+
+    _native: _Native
+    _parents: Tuple[Any, ...]
+    _finalizer: "weakref.finalize[Any, Any]"
+
+    def __init__(self) -> None:  # pragma: no cover - subclasses construct through _adopt
+        raise TypeError(f"{type(self).__name__} objects are made by the library; see the class documentation")
+
+    @classmethod
+    def _adopt(cls: Type[_H], pointer: Any, *parents: Any) -> _H:
+        self = object.__new__(cls)
+        self._parents = parents  # what this was made from stays referenced, as the C side keeps it alive
+        self._own(pointer, cls._free)
+        return self
+
+    def _own(self, pointer: Any, release: Callable[..., None], *extra: Any) -> None:
+        """Takes ownership of pointer, released by ``release(pointer, *extra)``."""
+        native = self._native = _Native()  # attributes set here, not by an __init__: a call less per handle
+        native.pointer = pointer
+        native.owned = (pointer,) + extra
+        native.release = release
+        # weakref.finalize calls its function at most once, whoever asks first (close() or garbage
+        # collection), and also at interpreter exit, wiping secrets; _Native.close frees at most once anyway.
+        self._finalizer = weakref.finalize(self, native.close)
+
+    @property
+    def _pointer(self) -> Any:
+        """The C pointer without entering a call (None once closed): for tests and benchmarks only."""
+        return self._native.pointer
+
+    def _enter(self) -> Any:
+        """Enters a call (see the class documentation): the C pointer, counted as in flight until _leave."""
+        native = self._native
+        with _lock:
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
+        if pointer is None:
+            self._closed()
+        return pointer
+
+    def _call(self, function: Callable[..., int], *args: Any) -> None:
+        """``function(handle, *args)``, raising on a non-zero status."""
+        pointer = self._enter()
+        try:
+            status = function(pointer, *args)
+            if status:
+                _raise(status)  # inside the call: the error is this thread's last, read before anything else
+        finally:
+            _leave(self._native)
+
+    def _string_call(self, function: Callable[..., int], *args: Any) -> Optional[str]:
+        """``function(handle, *args, &out)``'s string (None for NULL)."""
+        pointer = self._enter()
+        try:
+            return _string_call(function, pointer, *args)
+        finally:
+            _leave(self._native)
+
+    def _closed(self) -> NoReturn:
+        raise InvalidArgument(f"this {type(self).__name__} is closed")
+
+    @property
+    def closed(self) -> bool:
+        return self._native.pointer is None
+
+    def close(self) -> None:
+        """Releases the C handle (wiping any secrets it holds): now, or when calls that other threads have in
+        flight on it return. Later calls raise InvalidArgument; a second close() does nothing."""
+        self._finalizer()
+
+    def __enter__(self: _H) -> _H:
+        if self._native.pointer is None:
+            self._closed()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._finalizer()  # close(), inlined: this is on every `with` block's path
+
+    def __repr__(self) -> str:
+        return f"<telenorid.{type(self).__name__}{' closed' if self._native.pointer is None else ''}>"
+
+
+def _enter_argument(value: Any, cls: Type[_Handle], name: str) -> Any:
+    """Entering (see _Handle) a handle passed as an argument: its C pointer, counted as a call in flight until
+    _leave(value._native), so that closing it mid-call is as safe as closing the handle called."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{name} must be a telenorid.{cls.__name__}, not {type(value).__name__}")
+    native = value._native
+    with _lock:
+        pointer = native.pointer
+        if pointer is not None:
+            native.append(None)
+            return pointer
+    raise InvalidArgument(f"{name}: this {cls.__name__} is closed")
+
+
+def _call_on(value: Any, cls: Type[_Handle], name: str, function: Callable[..., int], *args: Any) -> None:
+    """``function(handle, *args)`` on a handle passed as an argument (``value``), raising on a non-zero status."""
+    pointer = _enter_argument(value, cls, name)
+    try:
+        status = function(pointer, *args)
+        if status:
+            _raise(status)
+    finally:
+        _leave(value._native)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Key-value bundles (telenorid_params) and string arrays, for the identity-provider app flow
+# ------------------------------------------------------------------------------------------------------
+
+
+def _params_in(bundle: Any) -> Any:
+    """A new telenorid_params holding a dict's pairs; the caller frees it."""
+    if not isinstance(bundle, dict):
+        raise TypeError(f"bundle must be a dict[str, str], not {type(bundle).__name__}")
+    pointer = _ffi.ParamsP()
+    status = _lib.telenorid_params_new(pointer)
+    if status:
+        _raise(status)
+    for name, value in bundle.items():
+        status = _lib.telenorid_params_add(pointer, _str(name, "bundle key"), _str(value, "bundle value"))
+        if status:
+            _lib.telenorid_params_free(pointer)
+            _raise(status)
+    return pointer
+
+
+def _params_out(pointer: Any) -> Dict[str, str]:
+    """The pairs of a telenorid_params as a dict, freeing it."""
+    try:
+        count = c_size_t()
+        status = _lib.telenorid_params_count(pointer, ctypes.byref(count))
+        if status:
+            _raise(status)
+        return {_string_call(_lib.telenorid_params_name, pointer, index) or "":
+                _string_call(_lib.telenorid_params_value, pointer, index) or ""
+                for index in range(count.value)}
+    finally:
+        _lib.telenorid_params_free(pointer)
+
+
+def _string_array(values: Sequence[str], name: str) -> Tuple[Any, int]:
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a sequence of str, not one str")
+    encoded = [_str(value, name) for value in values]
+    return (c_char_p * len(encoded))(*encoded), len(encoded)
+
+
+# Reports an exception raised by a Python callback C called (it cannot unwind through C) to sys.unraisablehook.
+class _Unraisable:
+    def __init__(self, error: BaseException, obj: Any) -> None:
+        self.exc_type = type(error)
+        self.exc_value = error
+        self.exc_traceback = error.__traceback__
+        self.err_msg = "Exception ignored in telenorid AuthState.on_change callback"
+        self.object = obj

@@ -1,0 +1,231 @@
+"""The authorization flow in the browser: AuthorizationRequest builds a PendingAuthorization (the URL to
+open and the secrets to check the answer with), which validates the redirect into an AuthorizationCallback
+(or the Vipps/MobilePay app's return into an AppCallback)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _ffi
+from ._handle import _call_on, _Handle, _name, _opt_str, _params_in, _str, _string_array
+from .config import Config
+
+_lib = _ffi.lib
+
+
+_ParamValue = Union[str, int, None]
+
+
+class AuthorizationRequest(_Handle):
+    """An authorization request being put together for a :class:`Config`; the library serializes calls on it.
+
+    ``AuthorizationRequest(config, prompt="login", max_age=600)`` sets known parameters as keywords;
+    :meth:`set` does the same one at a time. Every setter returns the request, so calls chain.
+    """
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_auth_request_free)
+
+    def __new__(cls, config: Config, **params: _ParamValue) -> "AuthorizationRequest":
+        pointer = _ffi.AuthRequestP()
+        _call_on(config, Config, "config", _lib.telenorid_auth_request_new, pointer)
+        self = cls._adopt(pointer, config)
+        if params:
+            try:
+                self.update(**params)
+            except BaseException:
+                self.close()
+                raise
+        return self
+
+    def __init__(self, config: Config, **params: _ParamValue) -> None:
+        pass
+
+    @property
+    def config(self) -> Config:
+        """The configuration this request was made for."""
+        config: Config = self._parents[0]
+        return config
+
+    def set(self, param: str, value: _ParamValue) -> "AuthorizationRequest":
+        """Sets a known parameter — scope, prompt, login_hint, ui_locales, acr_values, max_age (an int or
+        decimal str), aloha_token, claims_purpose, response_mode — or clears it with None."""
+        number = _name(param, _ffi.AUTH_PARAMS, "authorization parameter")
+        if isinstance(value, int) and not isinstance(value, bool) and number == _ffi.AUTH_PARAMS["max_age"]:
+            value = str(value)
+        encoded = _opt_str(value, param)
+        self._call(_lib.telenorid_auth_request_set, number, encoded)
+        return self
+
+    def update(self, **params: _ParamValue) -> "AuthorizationRequest":
+        """Sets several known parameters: ``request.update(prompt="login", ui_locales="nb en")``."""
+        for param, value in params.items():
+            if param not in _ffi.AUTH_PARAMS:
+                raise TypeError(f"unknown authorization parameter {param!r}; use add_parameter for extra ones")
+            self.set(param, value)
+        return self
+
+    def add_parameter(self, name: str, value: str) -> "AuthorizationRequest":
+        """Adds an extra parameter, sent as given; one the library owns raises :class:`ParameterConflict`."""
+        encoded_name, encoded_value = _str(name, "name"), _str(value, "value")
+        self._call(_lib.telenorid_auth_request_add_parameter, encoded_name, encoded_value)
+        return self
+
+    def add_parameters(self, parameters: Union[Mapping[str, str], Iterable[Sequence[str]]]) -> "AuthorizationRequest":
+        items = parameters.items() if isinstance(parameters, Mapping) else parameters
+        for name, value in items:
+            self.add_parameter(name, value)
+        return self
+
+    def add_claim(self, target: str, name: str, essential: Optional[bool] = None, purpose: Optional[str] = None,
+                  value: Any = None, values: Optional[Sequence[Any]] = None) -> "AuthorizationRequest":
+        """Requests one claim in the OIDC ``claims`` parameter, for ``target`` "id_token" or "userinfo".
+        ``value`` (any JSON value) and ``values`` (a list) are sent as JSON (``json.dumps``)."""
+        import json
+
+        number = _name(target, _ffi.CLAIM_TARGETS, "claim target")
+        if essential is not None and not isinstance(essential, bool):
+            raise TypeError(f"essential must be a bool or None, not {type(essential).__name__}")
+        if values is not None and (isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence)):
+            raise TypeError(f"values must be a list, not {type(values).__name__}")
+        encoded_name, encoded_purpose = _str(name, "name"), _opt_str(purpose, "purpose")
+        value_json = None if value is None else _str(json.dumps(value), "value")
+        values_json = None if values is None else _str(json.dumps(list(values)), "values")
+        self._call(_lib.telenorid_auth_request_add_claim, number, encoded_name,
+                   -1 if essential is None else int(essential), encoded_purpose, value_json, values_json)
+        return self
+
+    def set_app_to_app(self, app_callback_uri: str) -> "AuthorizationRequest":
+        """Asks for Vipps/MobilePay's app-to-app flow, returning to ``app_callback_uri``."""
+        encoded = _str(app_callback_uri, "app_callback_uri")
+        self._call(_lib.telenorid_auth_request_set_app_to_app, encoded)
+        return self
+
+    def set_pkce_method(self, method: str) -> "AuthorizationRequest":
+        """"S256" (the default) or "plain" (refused unless the configuration allows it)."""
+        number = _name(method, _ffi.PKCE_METHODS, "PKCE method")
+        self._call(_lib.telenorid_auth_request_set_pkce_method, number)
+        return self
+
+    def build(self) -> "PendingAuthorization":
+        """Draws state, nonce and PKCE verifier and builds the URL. The request stays usable."""
+        pending = _ffi.PendingAuthP()
+        self._call(_auth_request_build, pending)
+        return PendingAuthorization._adopt(pending, self._parents[0])
+
+
+_auth_request_build = _lib.telenorid_auth_request_build
+
+
+class PendingAuthorization(_Handle):
+    """The authorization URL to open and the secrets to check its answer with; shareable between threads.
+
+    Made by :meth:`AuthorizationRequest.build` or :meth:`restore`.
+    """
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_pending_auth_free)
+
+    def _string(self, function: Callable[..., int]) -> str:
+        return self._string_call(function) or ""
+
+    @property
+    def url(self) -> str:
+        """The authorization URL to open in the system browser."""
+        return self._string(_pending_url)
+
+    @property
+    def state(self) -> str:
+        return self._string(_pending_state)
+
+    @property
+    def nonce(self) -> str:
+        return self._string(_pending_nonce)
+
+    @property
+    def code_verifier(self) -> str:
+        """The PKCE verifier (a secret) for the token request."""
+        return self._string(_pending_code_verifier)
+
+    def serialize(self) -> str:
+        """Versioned JSON to restore from after the app was killed; it holds the verifier: keep it private."""
+        return self._string(_lib.telenorid_pending_auth_serialize)
+
+    @classmethod
+    def restore(cls, config: Config, json: str) -> "PendingAuthorization":
+        """Restores :meth:`serialize`'s output for ``config``."""
+        encoded = _str(json, "json")
+        pending = _ffi.PendingAuthP()
+        _call_on(config, Config, "config", _lib.telenorid_pending_auth_restore, encoded, pending)
+        return cls._adopt(pending, config)
+
+    def handle_callback(self, url: str) -> "AuthorizationCallback":
+        """Validates the redirect the app received; consumes this pending authorization on success.
+        An OAuth ``error`` answer raises :class:`AuthorizationError` with the provider's fields."""
+        encoded = _str(url, "url")
+        callback = _ffi.CallbackP()
+        self._call(_handle_callback, encoded, callback)
+        return AuthorizationCallback._adopt(callback, self)
+
+    def handle_app_callback(self, url: str, allowed_resume_host: Optional[str] = None) -> "AppCallback":
+        """Checks what the Vipps/MobilePay app opened at the app callback URI. Does not consume."""
+        encoded, host = _str(url, "url"), _opt_str(allowed_resume_host, "allowed_resume_host")
+        callback = _ffi.AppCallbackP()
+        self._call(_lib.telenorid_pending_auth_handle_app_callback, encoded, host, callback)
+        return AppCallback._adopt(callback, self)
+
+    def handle_idp_response(self, response: Union[str, Dict[str, str]],
+                             allowed_login_hosts: Sequence[str] = ()) -> AuthorizationCallback:
+        """SP side: checks the IdP app's response (a URL or a bundle); consumes this pending authorization."""
+        if self._native.pointer is None:  # refused before the arguments are converted, as before
+            self._closed()
+        array, count = _string_array(allowed_login_hosts, "allowed_login_hosts")
+        callback = _ffi.CallbackP()
+        if isinstance(response, str):
+            self._call(_lib.telenorid_pending_auth_handle_idp_response_url, _str(response, "url"), array, count,
+                       callback)
+        else:
+            params = _params_in(response)
+            try:
+                self._call(_lib.telenorid_pending_auth_handle_idp_response_params, params, array, count, callback)
+            finally:
+                _lib.telenorid_params_free(params)
+        return AuthorizationCallback._adopt(callback, self)
+
+
+_pending_url = _lib.telenorid_pending_auth_url
+_pending_state = _lib.telenorid_pending_auth_state
+_pending_nonce = _lib.telenorid_pending_auth_nonce
+_pending_code_verifier = _lib.telenorid_pending_auth_code_verifier
+_handle_callback = _lib.telenorid_pending_auth_handle_callback
+
+
+class AuthorizationCallback(_Handle):
+    """A validated redirect; :meth:`Client.exchange_code` takes it."""
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_callback_free)
+
+    @property
+    def code(self) -> str:
+        """The authorization code."""
+        return self._string_call(_callback_code) or ""
+
+    def parameter(self, name: str) -> Optional[str]:
+        """Any parameter of the callback by name (e.g. "scope"), or None when absent."""
+        encoded = _str(name, "name")
+        return self._string_call(_lib.telenorid_callback_parameter, encoded)
+
+
+_callback_code = _lib.telenorid_callback_code
+
+
+class AppCallback(_Handle):
+    """The Vipps/MobilePay app's return to the merchant app."""
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_app_callback_free)
+
+    @property
+    def resume_uri(self) -> Optional[str]:
+        """The ``resume_uri`` to open in the same browser, or None when the provider sent none."""
+        return self._string_call(_lib.telenorid_app_callback_resume_uri)

@@ -1,0 +1,72 @@
+"""Client: one provider — discovery, keys, HTTP — and the calls that make an AuthState."""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from . import _ffi
+from ._handle import _call_on, _enter_argument, _Handle, _leave, _opt_str, _str
+from .auth_state import AuthState
+from .authorization import AuthorizationCallback
+from .config import Config
+
+_lib = _ffi.lib
+
+
+class Client(_Handle):
+    """One provider: discovery, keys and HTTP connections. Share it between threads. Its calls block."""
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_client_free)
+
+    def __new__(cls, config: Config) -> "Client":
+        pointer = _ffi.ClientP()
+        _call_on(config, Config, "config", _lib.telenorid_client_new, pointer)
+        return cls._adopt(pointer, config)
+
+    def __init__(self, config: Config) -> None:
+        pass
+
+    def discover(self) -> None:
+        """Fetches and checks the provider's metadata now."""
+        self._call(_lib.telenorid_client_discover)
+
+    def config(self) -> Config:
+        """The configuration with discovered endpoints filled in, for :class:`AuthorizationRequest`."""
+        config = _ffi.ConfigP()
+        self._call(_lib.telenorid_client_config, config)
+        return Config._adopt(config)
+
+    def exchange_code(self, callback: AuthorizationCallback) -> "AuthState":
+        """Exchanges a validated callback's code for tokens and validates the ID token."""
+        state = _ffi.AuthStateP()
+        callback_pointer = _enter_argument(callback, AuthorizationCallback, "callback")  # closing it mid-call is safe too
+        try:
+            self._call(_lib.telenorid_client_exchange_code, callback_pointer, state)
+        finally:
+            _leave(callback._native)
+        return AuthState._adopt(state, self)
+
+    def verify_id_token(self, id_token: str, nonce: Optional[str] = None) -> Dict[str, Any]:
+        """Validates an ID token with the provider's keys (signature, iss, aud, azp, exp, iat, nbf and the
+        nonce when given) and returns ``{"header": {...}, "claims": {...}}``; raises TokenInvalid."""
+        import json
+
+        text = self._string_call(_lib.telenorid_client_verify_id_token, _str(id_token, "id_token"),
+                            _opt_str(nonce, "nonce"))
+        verified: Dict[str, Any] = json.loads(text or "{}")
+        return verified
+
+    def restore(self, json: str) -> "AuthState":
+        """Restores :meth:`AuthState.serialize`'s output for this client."""
+        encoded = _str(json, "json")
+        state = _ffi.AuthStateP()
+        self._call(_lib.telenorid_auth_state_restore, encoded, state)
+        return AuthState._adopt(state, self)
+
+    def open_auth_state_file(self, path: str) -> "AuthState":
+        """The auth state kept in the file at ``path`` (signed out when there is none yet), bound to it: see
+        :meth:`AuthState.bind_file`. Processes that open the same file share one sign-in safely."""
+        encoded = _str(path, "path")
+        state = _ffi.AuthStateP()
+        self._call(_lib.telenorid_auth_state_open_file, encoded, state)
+        return AuthState._adopt(state, self)

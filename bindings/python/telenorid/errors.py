@@ -1,0 +1,276 @@
+"""The exceptions libtelenorid's status codes raise: one class per TELENORID_E_* code, all under
+:class:`TelenoridError`, with the C status and the provider's OAuth fields as attributes.
+
+Every class but :class:`RandomFailure` belongs to one of four families, so a caller can catch a group:
+
+- :class:`UsageError` — the call was wrong and retrying won't help: :class:`InvalidArgument`,
+  :class:`ParameterConflict`, :class:`Consumed`, :class:`VersionError`, :class:`NotSignedIn`,
+  :class:`ConfigurationError`, :class:`Insecure`, :class:`Unsupported`.
+- :class:`TransportError` — the provider could not be reached or its HTTP answer was unusable:
+  :class:`Timeout`, :class:`NetworkError`, :class:`TLSError`, :class:`ResponseTooLarge`,
+  :class:`HTTPStatusError` (and so :class:`TemporarilyUnavailable`), :class:`LineAuthUnavailable`.
+- :class:`ProviderError` — the provider answered, and said no or said nonsense:
+  :class:`AuthorizationError` (and so :class:`ClientRejected`), :class:`AuthorizationLost`,
+  :class:`InvalidResponse`.
+- :class:`ValidationError` — a response failed the library's checks: :class:`StateMismatch`,
+  :class:`RedirectMismatch`, :class:`IssuerMismatch`, :class:`TokenInvalid`, :class:`Malformed`.
+
+:class:`RandomFailure` (the system's random generator failed) is directly under :class:`TelenoridError`.
+The extra bases stay: :class:`InvalidArgument` and :class:`Malformed` are also ``ValueError``s.
+Whether a failure may pass on its own is :attr:`TelenoridError.transient` (the library's rule), not the family.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, NoReturn, Optional, Type
+
+from . import _ffi
+
+_lib = _ffi.lib
+
+
+class TelenoridError(Exception):
+    """A failed libtelenorid call.
+
+    ``status`` is the C status code; ``message`` the library's readable message; ``oauth_error``,
+    ``oauth_error_description`` and ``oauth_error_uri`` the provider's OAuth error fields when it sent
+    them (else None); ``http_status`` the HTTP status of the response the error came from (None when
+    there was none); ``retry_after`` the seconds a 429 or 503 answer asked to wait (None when it did not
+    say).
+    """
+
+    code: int = -1  # the TELENORID_E_* value of the subclass
+
+    def __init__(self, message: str, status: Optional[int] = None, oauth_error: Optional[str] = None,
+                 oauth_error_description: Optional[str] = None, oauth_error_uri: Optional[str] = None,
+                 http_status: Optional[int] = None, retry_after: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status: int = type(self).code if status is None else status
+        self.oauth_error = oauth_error
+        self.oauth_error_description = oauth_error_description
+        self.oauth_error_uri = oauth_error_uri
+        self.http_status = http_status
+        self.retry_after = retry_after
+
+    @property
+    def transient(self) -> bool:
+        """True when the same call may succeed later with nothing changed (the library's one rule)."""
+        return status_is_transient(self.status)
+
+    def __str__(self) -> str:
+        if self.oauth_error and self.oauth_error not in self.message:
+            return f"{self.message} ({self.oauth_error})"
+        return self.message
+
+
+# The four families: catch one to handle every status in it (``except telenorid.TransportError``).
+
+
+class UsageError(TelenoridError):
+    """The call itself was wrong: a bad argument, a closed or used-up object, a configuration that can't work,
+    a state with no sign-in. Retrying the same call fails the same way; fix the caller."""
+
+
+class TransportError(TelenoridError):
+    """The provider could not be reached or did not answer usably at the HTTP level: timeout, connection,
+    TLS, an oversized or unaccepted HTTP response (5xx and 429 among them), or no cellular network for line
+    authentication. Often transient: see :attr:`TelenoridError.transient`."""
+
+
+class ProviderError(TelenoridError):
+    """The provider answered, and said no (an OAuth error, a refused refresh token) or said nonsense (a
+    response that is not what the protocol says)."""
+
+
+class ValidationError(TelenoridError):
+    """A response (or a redirect, token or document) failed the library's checks: wrong state, redirect URI
+    or issuer, an invalid ID token, input that does not parse. Treat it as an attack or a broken peer."""
+
+
+class InvalidArgument(UsageError, ValueError):
+    """TELENORID_E_INVALID_ARGUMENT: NULL, invalid UTF-8, out of range, too long — or a closed object."""
+    code = 1
+
+
+class Malformed(ValidationError, ValueError):
+    """TELENORID_E_MALFORMED: input that does not parse (URL, JSON, parameter)."""
+    code = 2
+
+
+class ConfigurationError(UsageError):
+    """TELENORID_E_CONFIGURATION: the configuration lacks or misstates something."""
+    code = 3
+
+
+class Insecure(UsageError):
+    """TELENORID_E_INSECURE: a URL that must be HTTPS (or loopback) is not."""
+    code = 4
+
+
+class Unsupported(UsageError):
+    """TELENORID_E_UNSUPPORTED: refused by policy or not implemented (e.g. plain PKCE)."""
+    code = 5
+
+
+class ParameterConflict(UsageError):
+    """TELENORID_E_PARAMETER_CONFLICT: an extra parameter would override one the library owns."""
+    code = 6
+
+
+class RandomFailure(TelenoridError):
+    """TELENORID_E_RANDOM: the system's random generator failed."""
+    code = 7
+
+
+class StateMismatch(ValidationError):
+    """TELENORID_E_STATE_MISMATCH: a callback's state is not the pending request's."""
+    code = 8
+
+
+class RedirectMismatch(ValidationError):
+    """TELENORID_E_REDIRECT_MISMATCH: a callback did not arrive at the configured URI."""
+    code = 9
+
+
+class IssuerMismatch(ValidationError):
+    """TELENORID_E_ISSUER_MISMATCH: an `iss` (RFC 9207) or discovered issuer is not the configured one."""
+    code = 10
+
+
+class AuthorizationError(ProviderError):
+    """TELENORID_E_AUTHORIZATION_ERROR: the provider answered with an OAuth `error`."""
+    code = 11
+
+
+class Consumed(UsageError):
+    """TELENORID_E_CONSUMED: a single-use object was used a second time."""
+    code = 12
+
+
+class VersionError(UsageError):
+    """TELENORID_E_VERSION: serialized data of a version this library can't read."""
+    code = 13
+
+
+class Timeout(TransportError):
+    """TELENORID_E_TIMEOUT: the server did not answer in time."""
+    code = 14
+
+
+class NetworkError(TransportError):
+    """TELENORID_E_NETWORK: no connection — refused, reset, unreachable, unresolved."""
+    code = 15
+
+
+class TLSError(TransportError):
+    """TELENORID_E_TLS: TLS handshake or certificate verification failed."""
+    code = 16
+
+
+class HTTPStatusError(TransportError):
+    """TELENORID_E_HTTP_STATUS: an HTTP status the call does not accept."""
+    code = 17
+
+
+class ResponseTooLarge(TransportError):
+    """TELENORID_E_RESPONSE_TOO_LARGE: a response body or its headers over the cap."""
+    code = 18
+
+
+class InvalidResponse(ProviderError):
+    """TELENORID_E_INVALID_RESPONSE: a response that is not what the protocol says."""
+    code = 19
+
+
+class TokenInvalid(ValidationError):
+    """TELENORID_E_TOKEN_INVALID: an ID token or signed response failed validation."""
+    code = 20
+
+
+class AuthorizationLost(ProviderError):
+    """TELENORID_E_AUTHORIZATION_LOST: the provider refused the refresh token; signed out."""
+    code = 21
+
+
+class NotSignedIn(UsageError):
+    """TELENORID_E_NOT_SIGNED_IN: the auth state holds no usable authorization."""
+    code = 22
+
+
+class LineAuthUnavailable(TransportError):
+    """TELENORID_E_LINE_AUTH_UNAVAILABLE: line authentication can't run: not on a cellular network (the
+    socket hook said so; ask the user to turn Wi-Fi off) or no aloha_url configured."""
+    code = 23
+
+
+class ClientRejected(AuthorizationError):
+    """TELENORID_E_CLIENT_REJECTED: the provider refused the client itself (``invalid_client``,
+    ``unauthorized_client``): a mistyped or rotated secret, a revoked key. The user stays signed in."""
+    code = 24
+
+
+class TemporarilyUnavailable(HTTPStatusError):
+    """TELENORID_E_TEMPORARILY_UNAVAILABLE: HTTP 5xx or 429 (or a redirect where an OAuth answer was
+    expected), whatever OAuth error it carried; try again later, after ``retry_after`` seconds when set."""
+    code = 25
+
+
+_BY_STATUS: Dict[int, Type[TelenoridError]] = {
+    cls.code: cls for cls in (
+        InvalidArgument, Malformed, ConfigurationError, Insecure, Unsupported, ParameterConflict, RandomFailure,
+        StateMismatch, RedirectMismatch, IssuerMismatch, AuthorizationError, Consumed, VersionError, Timeout,
+        NetworkError, TLSError, HTTPStatusError, ResponseTooLarge, InvalidResponse, TokenInvalid,
+        AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable)
+}
+
+
+def _text(value: Optional[bytes]) -> Optional[str]:
+    return None if value is None else value.decode("utf-8", "replace")
+
+
+def _error_for(status: int) -> TelenoridError:
+    """The exception for a non-zero status, with this thread's last error (read right after the call)."""
+    cls = _BY_STATUS.get(status, TelenoridError)
+    error = _lib.telenorid_error_last()
+    if not error:  # no error recorded on this thread: the library broke its contract; say what we know
+        return cls(_text(_lib.telenorid_status_str(status)) or f"status {status}", status)
+    try:
+        if _lib.telenorid_error_status(error) != status:  # a stale record: don't attach its detail
+            return cls(_text(_lib.telenorid_status_str(status)) or f"status {status}", status)
+        return cls(_text(_lib.telenorid_error_message(error)) or "",
+                   status,
+                   _text(_lib.telenorid_error_oauth_error(error)),
+                   _text(_lib.telenorid_error_oauth_description(error)),
+                   _text(_lib.telenorid_error_oauth_uri(error)),
+                   _lib.telenorid_error_http_status(error) or None,
+                   _retry_after(_lib.telenorid_error_retry_after(error)))
+    finally:
+        _lib.telenorid_error_free(error)
+
+
+def _retry_after(seconds: int) -> Optional[int]:
+    return None if seconds < 0 else seconds
+
+
+def _raise(status: int) -> NoReturn:
+    raise _error_for(status)
+
+
+def status_str(status: int) -> str:
+    """The library's readable name for a status code, e.g. "state mismatch"."""
+    text: bytes = _lib.telenorid_status_str(_int(status, "status"))
+    return text.decode("utf-8", "replace")
+
+
+def status_is_transient(status: int) -> bool:
+    """True when a failure with this status may pass on its own (network, TLS, a server that could not
+    answer now): the library's rule, asked rather than copied."""
+    return bool(_lib.telenorid_status_is_transient(_int(status, "status")))
+
+
+def _int(value: Any, name: str) -> int:
+    """An int argument (not a bool); anything else is TypeError. Here rather than in _handle with the other
+    argument checks because status_str needs it and _handle imports this module."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    return value

@@ -1,0 +1,85 @@
+"""LineAuthenticator: TelenorID+ line authentication through Aloha."""
+from __future__ import annotations
+
+import sys
+from ctypes import c_int64
+from typing import Any, Callable, List, Optional
+
+from . import _ffi
+from ._handle import _call_on, _enter_argument, _Handle, _leave, _Unraisable
+from .authorization import AuthorizationRequest
+from .config import Config
+
+_lib = _ffi.lib
+
+
+def _free_line_auth(pointer: Any, keep_alive: List[Any]) -> None:
+    _lib.telenorid_line_auth_free(pointer)
+    keep_alive.clear()  # the socket hook may go only once C can no longer call it
+
+
+class LineAuthenticator(_Handle):
+    """TelenorID+ line authentication through Aloha; shareable between threads, its calls block.
+
+    ``run()`` in a background thread before sign-in; ``apply(request)`` at sign-in sets ``aloha_token``
+    from a still-valid session or runs the exchange first. Needs the ``aloha_url`` setting.
+    """
+
+    __slots__ = ("_keep_alive",)
+    _free = staticmethod(_lib.telenorid_line_auth_free)
+    _keep_alive: List[Any]
+
+    def __new__(cls, config: Config) -> "LineAuthenticator":
+        pointer = _ffi.LineAuthP()
+        _call_on(config, Config, "config", _lib.telenorid_line_auth_new, pointer)
+        self = object.__new__(cls)
+        self._parents = (config,)
+        self._keep_alive = []
+        self._own(pointer, _free_line_auth, self._keep_alive)
+        return self
+
+    def __init__(self, config: Config) -> None:
+        pass
+
+    def run(self) -> None:
+        """Runs one whole exchange now and keeps the session."""
+        self._call(_lib.telenorid_line_auth_run)
+
+    @property
+    def valid_for(self) -> int:
+        """Seconds the kept session is still valid for; 0 when there is none."""
+        value = c_int64()
+        self._call(_lib.telenorid_line_auth_valid_for, value)
+        return value.value
+
+    def apply(self, request: "AuthorizationRequest") -> None:
+        """Sets ``aloha_token`` on ``request``; on failure raises and leaves the request as it was, so the
+        caller may catch the error, tell the user, and sign in without line authentication."""
+        request_pointer = _enter_argument(request, AuthorizationRequest, "request")  # closing it mid-call is safe too
+        try:
+            self._call(_lib.telenorid_line_auth_apply, request_pointer)
+        finally:
+            _leave(request._native)
+
+    def set_socket_hook(self, hook: Optional[Callable[[int], str]]) -> None:
+        """Calls ``hook(fd)`` with each socket before it connects; it returns "allow", "refuse" or
+        "not_cellular" (anything else, or an exception, refuses). None removes it."""
+        if self._native.pointer is None:  # refused before the hook is checked
+            self._closed()
+        if hook is None:
+            self._call(_lib.telenorid_line_auth_set_socket_hook, _ffi.SocketHook(), None)
+            return
+        if not callable(hook):
+            raise TypeError("hook must be callable or None")
+
+        def trampoline(_user_data: Any, fd: int) -> int:
+            try:
+                return _ffi.SOCKET_VERDICTS.get(hook(fd), 1)
+            except BaseException as error:  # an exception cannot unwind through C
+                sys.unraisablehook(_Unraisable(error, hook))  # type: ignore[arg-type]
+                return 1
+
+        c_hook = _ffi.SocketHook(trampoline)
+        self._call(_lib.telenorid_line_auth_set_socket_hook, c_hook, None)
+        # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
+        self._keep_alive.append(c_hook)

@@ -1,0 +1,50 @@
+"""LoopbackListener: the loopback redirect listener (RFC 8252 §7.3) for desktop and command-line sign-in."""
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _ffi
+from ._handle import _Handle, _opt_str
+from .errors import _raise
+
+_lib = _ffi.lib
+
+
+class LoopbackListener(_Handle):
+    """A loopback redirect listener (RFC 8252 §7.3) on 127.0.0.1, for desktop and command-line sign-in:
+    configure :attr:`redirect_uri` as the redirect URI, open the authorization URL in a browser, then
+    :meth:`wait` for the redirect and pass it to :meth:`PendingAuthorization.handle_callback`."""
+
+    __slots__ = ()
+    _free = staticmethod(_lib.telenorid_loopback_free)
+
+    def __new__(cls, port: int = 0, path: Optional[str] = None) -> "LoopbackListener":
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+            raise TypeError("port must be an int from 0 to 65535")
+        pointer = _ffi.LoopbackP()
+        status = _lib.telenorid_loopback_new(port, _opt_str(path, "path"), pointer)
+        if status:
+            _raise(status)
+        return cls._adopt(pointer)
+
+    def __init__(self, port: int = 0, path: Optional[str] = None) -> None:
+        pass
+
+    @property
+    def redirect_uri(self) -> str:
+        """``http://127.0.0.1:<port><path>``."""
+        return self._string_call(_lib.telenorid_loopback_redirect_uri) or ""
+
+    def wait(self, timeout: float = 300.0) -> str:
+        """Blocks until the browser's redirect arrives (its full URL) or raises Timeout, after which it can
+        wait again. A listener hands out one redirect; a later wait raises Consumed."""
+        milliseconds = int(timeout * 1000)
+        if not 0 < milliseconds <= 0x7FFFFFFF:
+            raise ValueError("timeout must be positive and under 24 days")
+        return self._string_call(_lib.telenorid_loopback_wait, milliseconds) or ""
+
+    def expect_state(self, state: Optional[str]) -> None:
+        """Only a callback whose query carries exactly ``state`` (the pending request's) ends the wait; others
+        are answered 400 and the wait goes on. None accepts any. Also from another thread during a wait.
+        Query responses only: with ``response_mode=fragment`` the state never reaches the listener."""
+        self._call(_lib.telenorid_loopback_expect_state, _opt_str(state, "state"))
