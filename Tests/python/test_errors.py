@@ -1,0 +1,164 @@
+"""The exception classes: one per status code, each in exactly one family (or, RandomFailure, in none), and a
+family caught as a group — with errors raised by the real library where that is cheap.
+
+Run with Tests/python/run.sh (PYTHONPATH=bindings/python); also works with plain pytest from anywhere.
+"""
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO / "bindings" / "python"))
+
+import telenorid  # noqa: E402
+from telenorid import _ffi, errors  # noqa: E402
+
+ISSUER = "https://id.example.com"
+ENDPOINT = "https://api.vipps.no/oauth2/auth"
+REDIRECT = "telenorid-example://authcallback/"
+
+FAMILIES = (telenorid.UsageError, telenorid.TransportError, telenorid.ProviderError, telenorid.ValidationError)
+
+# The family of every class, by the header's status name (_ffi.STATUS); None: directly under TelenoridError.
+EXPECTED_FAMILY = {
+    "INVALID_ARGUMENT": telenorid.UsageError, "PARAMETER_CONFLICT": telenorid.UsageError,
+    "CONSUMED": telenorid.UsageError, "VERSION": telenorid.UsageError, "NOT_SIGNED_IN": telenorid.UsageError,
+    "CONFIGURATION": telenorid.UsageError, "INSECURE": telenorid.UsageError, "UNSUPPORTED": telenorid.UsageError,
+    "TIMEOUT": telenorid.TransportError, "NETWORK": telenorid.TransportError, "TLS": telenorid.TransportError,
+    "RESPONSE_TOO_LARGE": telenorid.TransportError, "HTTP_STATUS": telenorid.TransportError,
+    "TEMPORARILY_UNAVAILABLE": telenorid.TransportError, "LINE_AUTH_UNAVAILABLE": telenorid.TransportError,
+    "AUTHORIZATION_ERROR": telenorid.ProviderError, "CLIENT_REJECTED": telenorid.ProviderError,
+    "AUTHORIZATION_LOST": telenorid.ProviderError, "INVALID_RESPONSE": telenorid.ProviderError,
+    "STATE_MISMATCH": telenorid.ValidationError, "REDIRECT_MISMATCH": telenorid.ValidationError,
+    "ISSUER_MISMATCH": telenorid.ValidationError, "TOKEN_INVALID": telenorid.ValidationError,
+    "MALFORMED": telenorid.ValidationError,
+    "RANDOM": None,
+}
+
+
+def error_statuses():
+    """The header's failure codes (every status but OK)."""
+    return {name: status for name, status in _ffi.STATUS.items() if status != 0}
+
+
+def test_every_status_maps_to_exactly_one_class():
+    statuses = error_statuses()
+    assert sorted(errors._BY_STATUS) == sorted(statuses.values())
+    classes = list(errors._BY_STATUS.values())
+    assert len(set(classes)) == len(classes), "two statuses share a class"
+    for name, status in statuses.items():
+        cls = errors._BY_STATUS[status]
+        assert cls.code == status, (name, cls)
+        # The class is public, under its own name, and the one _error_for raises for that status.
+        assert getattr(telenorid, cls.__name__) is cls and cls.__name__ in telenorid.__all__
+        assert type(errors._error_for(status)) is cls
+    # Exactly one class claims each code, counting every subclass of TelenoridError the package defines.
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+    coded = [cls for cls in set(subclasses(telenorid.TelenoridError)) if cls.__module__ == errors.__name__
+             and cls.code != -1]
+    assert sorted(cls.code for cls in coded) == sorted(statuses.values())
+
+
+def test_each_class_is_in_its_family():
+    assert sorted(EXPECTED_FAMILY) == sorted(error_statuses())
+    for family in FAMILIES:
+        assert family.__bases__ == (telenorid.TelenoridError,) and family.__name__ in telenorid.__all__
+    for name, family in EXPECTED_FAMILY.items():
+        cls = errors._BY_STATUS[_ffi.STATUS[name]]
+        assert issubclass(cls, telenorid.TelenoridError)
+        members = [f for f in FAMILIES if issubclass(cls, f)]
+        assert members == ([] if family is None else [family]), (cls, members)
+
+
+def test_existing_bases_are_kept():
+    assert issubclass(telenorid.InvalidArgument, ValueError)
+    assert issubclass(telenorid.Malformed, ValueError)
+    assert issubclass(telenorid.ClientRejected, telenorid.AuthorizationError)
+    assert issubclass(telenorid.TemporarilyUnavailable, telenorid.HTTPStatusError)
+    assert telenorid.RandomFailure.__bases__ == (telenorid.TelenoridError,)
+
+
+def test_fields_survive_the_families():
+    error = telenorid.TemporarilyUnavailable("busy", http_status=503, retry_after=7,
+                                             oauth_error="temporarily_unavailable")
+    assert isinstance(error, telenorid.TransportError)
+    assert (error.status, error.http_status, error.retry_after, error.oauth_error) == (
+        telenorid.TemporarilyUnavailable.code, 503, 7, "temporarily_unavailable")
+    assert error.transient
+    assert not telenorid.InvalidArgument("bad").transient
+
+
+@pytest.fixture
+def pending():
+    with telenorid.Config.from_settings(issuer=ISSUER, client_id="tnn-example", redirect_uri=REDIRECT,
+                                        authorization_endpoint=ENDPOINT) as config:
+        with telenorid.AuthorizationRequest(config).build() as pending:
+            yield pending
+
+
+def test_usage_errors_caught_as_a_family(pending):
+    with pytest.raises(telenorid.UsageError) as caught:
+        telenorid.Pkce.from_verifier("too short")  # checked in C
+    assert type(caught.value) is telenorid.InvalidArgument and caught.value.status == 1
+    with pytest.raises(telenorid.UsageError) as caught:
+        telenorid.Config.from_settings(issuer=ISSUER, client_id="a", redirect_uri=REDIRECT,
+                                       aloha_url="http://aloha.example")
+    assert type(caught.value) is telenorid.Insecure
+    pending.handle_callback(f"{REDIRECT}?code=c&state={pending.state}")
+    with pytest.raises(telenorid.UsageError) as caught:
+        pending.handle_callback(f"{REDIRECT}?code=again&state={pending.state}")
+    assert type(caught.value) is telenorid.Consumed
+    closed = telenorid.Pkce()
+    closed.close()
+    with pytest.raises(telenorid.UsageError):  # refused by the binding, before C
+        closed.verifier
+
+
+def test_transport_errors_caught_as_a_family():
+    with telenorid.LoopbackListener() as taken:
+        port = int(taken.redirect_uri.split(":")[2].split("/")[0])
+        with pytest.raises(telenorid.TransportError) as caught:
+            telenorid.LoopbackListener(port=port)  # the port is in use: the library's bind fails
+    assert type(caught.value) is telenorid.NetworkError
+    with pytest.raises(telenorid.TransportError) as caught:
+        telenorid.LineAuthenticator(telenorid.Config.from_settings(issuer=ISSUER, client_id="a",
+                                                                   redirect_uri=REDIRECT))  # no aloha_url
+    assert type(caught.value) is telenorid.LineAuthUnavailable
+
+
+def test_provider_errors_caught_as_a_family(pending):
+    with pytest.raises(telenorid.ProviderError) as caught:
+        pending.handle_callback(f"{REDIRECT}?error=access_denied&state={pending.state}")
+    assert type(caught.value) is telenorid.AuthorizationError and caught.value.oauth_error == "access_denied"
+    with pytest.raises(telenorid.ProviderError):
+        raise telenorid.ClientRejected("rejected")
+
+
+def test_validation_errors_caught_as_a_family(pending):
+    for url, cls in ((f"{REDIRECT}?code=c&state=forged", telenorid.StateMismatch),
+                     (f"telenorid-example://elsewhere/?code=c&state={pending.state}", telenorid.RedirectMismatch),
+                     (f"{REDIRECT}?code=c&state={pending.state}&iss=https%3A%2F%2Fevil.example",
+                      telenorid.IssuerMismatch),
+                     (f"{REDIRECT}?code=a&code=b&state={pending.state}", telenorid.Malformed)):
+        with pytest.raises(telenorid.ValidationError) as caught:
+            pending.handle_callback(url)
+        assert type(caught.value) is cls
+    with pytest.raises(telenorid.ValidationError):
+        raise telenorid.TokenInvalid("bad signature")
+
+
+def test_a_family_does_not_catch_the_others(pending):
+    with pytest.raises(telenorid.ValidationError):
+        try:
+            pending.handle_callback(f"{REDIRECT}?code=c&state=forged")
+        except (telenorid.UsageError, telenorid.TransportError, telenorid.ProviderError):
+            pytest.fail("a StateMismatch was caught by another family")
+    with pytest.raises(telenorid.RandomFailure):
+        try:
+            raise telenorid.RandomFailure("no entropy")
+        except FAMILIES:
+            pytest.fail("RandomFailure is in no family")
