@@ -206,7 +206,8 @@ def test_configuration(aloha):
                                        aloha_url="http://aloha.example")
     with pytest.raises(telenorid.Insecure):  # loopback http is fine for endpoints, not for Aloha
         telenorid.LineAuthenticator(telenorid.Config.from_settings(issuer="https://id.example", client_id="a",
-                                                                   redirect_uri=REDIRECT, aloha_url="http://127.0.0.1:1"))
+                                                                   redirect_uri=REDIRECT,
+                                                                   aloha_url="http://127.0.0.1:1"))
     from_json = telenorid.Config.from_json(
         '{"issuer": "https://id.example", "client_id": "a", "redirect_uri": "%s", "aloha_url": "%s/ok"}'
         % (REDIRECT, aloha["base"]))

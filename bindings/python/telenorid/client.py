@@ -39,7 +39,8 @@ class Client(_Handle):
     def exchange_code(self, callback: AuthorizationCallback) -> "AuthState":
         """Exchanges a validated callback's code for tokens and validates the ID token."""
         state = _ffi.AuthStateP()
-        callback_pointer = _enter_argument(callback, AuthorizationCallback, "callback")  # closing it mid-call is safe too
+        # Entered as an argument: closing the callback mid-call is safe too.
+        callback_pointer = _enter_argument(callback, AuthorizationCallback, "callback")
         try:
             self._call(_lib.telenorid_client_exchange_code, callback_pointer, state)
         finally:
