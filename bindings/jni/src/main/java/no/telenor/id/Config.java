@@ -53,7 +53,7 @@ public final class Config extends NativeObject {
         TRUSTED_AUDIENCES(24),
         ID_TOKEN_SIGNING_ALGS(25),
         REFRESH_MARGIN_S(26),
-        /** The https base URL of Aloha, for {@link LineAuthentication}. */
+        /** The https base URL of Aloha, for {@link LineAuthenticator}. */
         ALOHA_URL(27),
         JWKS_MAX_AGE_S(28),
         CLIENT_ASSERTION_AUDIENCE(29);
@@ -261,7 +261,7 @@ public final class Config extends NativeObject {
             return set(Key.CLIENT_PRIVATE_KEY, key);
         }
 
-        /** The https base URL of Aloha (TelenorID+ line authentication): see {@link LineAuthentication}. */
+        /** The https base URL of Aloha (TelenorID+ line authentication): see {@link LineAuthenticator}. */
         public Builder alohaUrl(String url) {
             return set(Key.ALOHA_URL, url);
         }
