@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_AUTHORIZATION_ERROR}: the provider answered with an OAuth {@code error}; see {@link #oauthError()}, {@link #oauthErrorDescription()}, {@link #oauthErrorUri()}. */
-public class AuthorizationErrorException extends TelenoridException {
+public class AuthorizationErrorException extends ProviderException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

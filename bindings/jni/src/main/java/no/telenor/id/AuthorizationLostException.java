@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_AUTHORIZATION_LOST}: the provider refused the refresh token; the user is signed out. */
-public class AuthorizationLostException extends TelenoridException {
+public class AuthorizationLostException extends ProviderException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_CONFIGURATION}: the configuration lacks or misstates something. */
-public class ConfigurationException extends TelenoridException {
+public class ConfigurationException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_INSECURE}: a URL that must be HTTPS (or loopback) is not. */
-public class InsecureException extends TelenoridException {
+public class InsecureException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

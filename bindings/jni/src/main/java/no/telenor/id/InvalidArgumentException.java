@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_INVALID_ARGUMENT}: an argument is out of range, invalid UTF-8 or too long (over 1 MiB). */
-public class InvalidArgumentException extends TelenoridException {
+public class InvalidArgumentException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

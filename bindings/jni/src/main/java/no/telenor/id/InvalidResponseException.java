@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_INVALID_RESPONSE}: a response that is not what the protocol says. */
-public class InvalidResponseException extends TelenoridException {
+public class InvalidResponseException extends ProviderException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_MALFORMED}: input that does not parse: a URL, JSON, a parameter. */
-public class MalformedException extends TelenoridException {
+public class MalformedException extends ValidationException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_NOT_SIGNED_IN}: the auth state holds no usable authorization. */
-public class NotSignedInException extends TelenoridException {
+public class NotSignedInException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_PARAMETER_CONFLICT}: an extra parameter would override one the library owns, or was added twice. */
-public class ParameterConflictException extends TelenoridException {
+public class ParameterConflictException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

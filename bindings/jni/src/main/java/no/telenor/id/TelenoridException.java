@@ -9,9 +9,13 @@ package no.telenor.id;
  * parameter conflict, a missing setting) that a caller can't handle locally anyway; Kotlin, the main
  * language on Android, has no checked exceptions; and lambdas and streams can't throw them. The
  * outcomes a caller is expected to handle are documented with {@code @throws} on each method and have
- * their own subclasses, one per status, grouped in families where one handler usually fits them all:
- * {@link CallbackMismatchException} (a callback that is not the answer to our request),
- * {@link TransportException} (the network failed; {@link #isTransient()} says whether retrying may help).
+ * their own subclasses, one per status, grouped in four families where one handler usually fits them all:
+ * {@link UsageException} (the program or its configuration is wrong: fix it, don't retry),
+ * {@link TransportException} (the provider could not be reached; {@link #isTransient()} says whether
+ * retrying may help), {@link ProviderException} (the provider refused or answered nonsense) and
+ * {@link ValidationException} (a callback, token or text failed the library's checks, with
+ * {@link CallbackMismatchException} for a callback that is not the answer to our request).
+ * {@link RandomException} (the system's random source failed) belongs to none.
  *
  * <p>Every instance carries the numeric {@link #statusCode()} (and its {@link #status()} enum constant),
  * the library's {@link #statusName()} and {@link #message() message}, and for errors the provider

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_TOKEN_INVALID}: an ID token or signed response failed validation. */
-public class TokenInvalidException extends TelenoridException {
+public class TokenInvalidException extends ValidationException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_UNSUPPORTED}: refused by policy or not implemented, such as plain PKCE the configuration does not allow. */
-public class UnsupportedException extends TelenoridException {
+public class UnsupportedException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */

@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /** {@code TELENORID_E_VERSION}: serialized data of a format version this library can't read. */
-public class VersionException extends TelenoridException {
+public class VersionException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
