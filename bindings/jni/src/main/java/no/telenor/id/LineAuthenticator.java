@@ -31,7 +31,7 @@ public final class LineAuthenticator extends NativeObject {
      * @throws LineAuthUnavailableException when no Aloha URL is configured
      * @throws InsecureException when the Aloha URL is not https
      */
-    public LineAuthenticator(Config config) {
+    public LineAuthenticator(@NonNull Config config) {
         this(Objects.requireNonNull(config, "config").call(Native::lineAuthNew), new HookSlot());
     }
 
@@ -45,7 +45,7 @@ public final class LineAuthenticator extends NativeObject {
      * Sets the hook called with each socket of later exchanges; null removes it. Waits for exchanges in
      * flight, which keep the hook they started with.
      */
-    public void setSocketHook(SocketHook socketHook) {
+    public void setSocketHook(@Nullable SocketHook socketHook) {
         SocketHookCall call = socketHook == null ? null : new SocketHookCall(socketHook);
         HookSlot slot = this.hook;
         runExclusive(h -> {
@@ -85,7 +85,7 @@ public final class LineAuthenticator extends NativeObject {
      * @throws ParameterConflictException when the request already has an {@code aloha_token}
      * @throws TelenoridException as {@link #run()} when the exchange fails
      */
-    public void apply(AuthorizationRequest request) {
+    public void apply(@NonNull AuthorizationRequest request) {
         Objects.requireNonNull(request, "request");
         call(h -> request.callExclusive(r -> {
             exchange(() -> Native.lineAuthApply(h, r));

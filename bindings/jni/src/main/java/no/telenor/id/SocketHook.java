@@ -52,5 +52,5 @@ public interface SocketHook {
     }
 
     /** The verdict for socket {@code fd}; null refuses it. */
-    Verdict onSocket(int fd);
+    @Nullable Verdict onSocket(int fd);
 }

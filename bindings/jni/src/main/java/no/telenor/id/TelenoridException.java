@@ -48,8 +48,8 @@ public class TelenoridException extends RuntimeException {
      * @param oauthErrorUri the OAuth {@code error_uri}, or null
      * @param httpStatus the HTTP status of the response the error came from, or 0
      */
-    public TelenoridException(int statusCode, String statusName, String message, String oauthError,
-            String oauthErrorDescription, String oauthErrorUri, int httpStatus) {
+    public TelenoridException(int statusCode, @Nullable String statusName, @Nullable String message, @Nullable String oauthError,
+            @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         super(describe(message, oauthError, oauthErrorDescription));
         this.statusCode = statusCode;
         this.statusName = statusName != null ? statusName : Status.of(statusCode).name().toLowerCase(java.util.Locale.ROOT);
@@ -66,12 +66,12 @@ public class TelenoridException extends RuntimeException {
     }
 
     /** The status as an enum constant; {@link Status#UNKNOWN} for a code newer than this binding. */
-    public final Status status() {
+    public final @NonNull Status status() {
         return Status.of(statusCode);
     }
 
     /** The library's readable name of the status, such as {@code "state mismatch"}. */
-    public final String statusName() {
+    public final @NonNull String statusName() {
         return statusName;
     }
 
@@ -79,22 +79,22 @@ public class TelenoridException extends RuntimeException {
      * The library's message alone. {@link #getMessage()} adds the OAuth error and its description when
      * the message does not already name them.
      */
-    public final String message() {
+    public final @Nullable String message() {
         return message;
     }
 
     /** The OAuth {@code error} code (such as {@code "access_denied"}), or null when the provider sent none. */
-    public final String oauthError() {
+    public final @Nullable String oauthError() {
         return oauthError;
     }
 
     /** The OAuth {@code error_description}, or null. */
-    public final String oauthErrorDescription() {
+    public final @Nullable String oauthErrorDescription() {
         return oauthErrorDescription;
     }
 
     /** The OAuth {@code error_uri}, or null. */
-    public final String oauthErrorUri() {
+    public final @Nullable String oauthErrorUri() {
         return oauthErrorUri;
     }
 
