@@ -5,7 +5,8 @@ public class AuthorizationErrorException extends ProviderException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public AuthorizationErrorException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError, @Nullable String oauthErrorDescription,
+    public AuthorizationErrorException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError, @Nullable String oauthErrorDescription,
             @Nullable String oauthErrorUri, int httpStatus) {
         this(Status.AUTHORIZATION_ERROR.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }

@@ -5,7 +5,8 @@ public class AuthorizationLostException extends ProviderException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public AuthorizationLostException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError, @Nullable String oauthErrorDescription,
+    public AuthorizationLostException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError, @Nullable String oauthErrorDescription,
             @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.AUTHORIZATION_LOST.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }

@@ -170,7 +170,8 @@ public final class AuthorizationRequest extends NativeObject {
     }
 
     /** Requests a claim with {@code essential} and {@code purpose} (either may be null: not sent). */
-    public @NonNull AuthorizationRequest addClaim(@NonNull ClaimTarget target, @NonNull String name, @Nullable Boolean essential, @Nullable String purpose) {
+    public @NonNull AuthorizationRequest addClaim(@NonNull ClaimTarget target, @NonNull String name,
+            @Nullable Boolean essential, @Nullable String purpose) {
         return addClaim(target, name, essential, purpose, null, null);
     }
 
@@ -184,7 +185,8 @@ public final class AuthorizationRequest extends NativeObject {
      * @throws ParameterConflictException when the claim was already requested for the target
      * @throws MalformedException when valueJson or valuesJson is not JSON of that kind
      */
-    public @NonNull AuthorizationRequest addClaim(@NonNull ClaimTarget target, @NonNull String name, @Nullable Boolean essential, @Nullable String purpose,
+    public @NonNull AuthorizationRequest addClaim(@NonNull ClaimTarget target, @NonNull String name,
+            @Nullable Boolean essential, @Nullable String purpose,
             @Nullable String valueJson, @Nullable String valuesJson) {
         Objects.requireNonNull(target, "target");
         byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));

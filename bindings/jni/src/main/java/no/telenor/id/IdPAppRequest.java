@@ -31,7 +31,8 @@ public final class IdPAppRequest extends NativeObject {
      *
      * @throws UnsupportedException when {@code pending} does not use S256 PKCE
      */
-    public static @NonNull IdPAppRequest forPending(@NonNull PendingAuthorization pending, @Nullable String loginHost, @Nullable String userHint) {
+    public static @NonNull IdPAppRequest forPending(@NonNull PendingAuthorization pending,
+            @Nullable String loginHost, @Nullable String userHint) {
         Objects.requireNonNull(pending, "pending");
         byte[] host = Utf8.encode(loginHost);
         byte[] hint = Utf8.encode(userHint);
@@ -47,7 +48,8 @@ public final class IdPAppRequest extends NativeObject {
      * @throws MalformedException for a challenge that is not S256, a missing state, client id or scopes,
      *         an unknown or repeated parameter
      */
-    public static @NonNull IdPAppRequest parseUrl(@NonNull String url, @NonNull String idpAppUri, @NonNull Collection<String> callerRedirectUris) {
+    public static @NonNull IdPAppRequest parseUrl(@NonNull String url, @NonNull String idpAppUri,
+            @NonNull Collection<String> callerRedirectUris) {
         byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
         byte[] appUri = Utf8.encode(Objects.requireNonNull(idpAppUri, "idpAppUri"));
         byte[][] callers = Bundles.encodeAll(callerRedirectUris, "callerRedirectUris");
@@ -55,7 +57,8 @@ public final class IdPAppRequest extends NativeObject {
     }
 
     /** IdP side: {@link #parseUrl} for a request that came as the strings of an intent's bundle. */
-    public static @NonNull IdPAppRequest parseBundle(@NonNull Map<String, String> bundle, @NonNull Collection<String> callerRedirectUris) {
+    public static @NonNull IdPAppRequest parseBundle(@NonNull Map<String, String> bundle,
+            @NonNull Collection<String> callerRedirectUris) {
         byte[][] flat = Bundles.encode(bundle);
         byte[][] callers = Bundles.encodeAll(callerRedirectUris, "callerRedirectUris");
         return new IdPAppRequest(Native.idpRequestParseParams(flat, callers));

@@ -5,7 +5,8 @@ public class InvalidArgumentException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public InvalidArgumentException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError, @Nullable String oauthErrorDescription,
+    public InvalidArgumentException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError, @Nullable String oauthErrorDescription,
             @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.INVALID_ARGUMENT.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }

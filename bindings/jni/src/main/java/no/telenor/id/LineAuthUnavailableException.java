@@ -8,7 +8,8 @@ public class LineAuthUnavailableException extends TransportException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public LineAuthUnavailableException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError, @Nullable String oauthErrorDescription,
+    public LineAuthUnavailableException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError, @Nullable String oauthErrorDescription,
             @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.LINE_AUTH_UNAVAILABLE.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }

@@ -5,7 +5,8 @@ public class ParameterConflictException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public ParameterConflictException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError, @Nullable String oauthErrorDescription,
+    public ParameterConflictException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError, @Nullable String oauthErrorDescription,
             @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.PARAMETER_CONFLICT.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }

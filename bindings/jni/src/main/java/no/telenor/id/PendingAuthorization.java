@@ -115,14 +115,16 @@ public final class PendingAuthorization extends NativeObject {
      * @throws IssuerMismatchException when the login host is not allowed
      * @throws MalformedException for an unknown or repeated parameter
      */
-    public @NonNull AuthorizationCallback handleIdpResponse(@NonNull String responseUrl, @NonNull String... allowedLoginHosts) {
+    public @NonNull AuthorizationCallback handleIdpResponse(@NonNull String responseUrl,
+            @NonNull String... allowedLoginHosts) {
         byte[] url = Utf8.encode(Objects.requireNonNull(responseUrl, "responseUrl"));
         byte[][] hosts = IdPAppRequest.hosts(allowedLoginHosts);
         return new AuthorizationCallback(call(h -> Native.pendingAuthHandleIdpResponseUrl(h, url, hosts)), this);
     }
 
     /** {@link #handleIdpResponse(String, String...)} for a response that came as an intent's extras. */
-    public @NonNull AuthorizationCallback handleIdpResponse(@NonNull Map<String, String> responseBundle, @NonNull String... allowedLoginHosts) {
+    public @NonNull AuthorizationCallback handleIdpResponse(@NonNull Map<String, String> responseBundle,
+            @NonNull String... allowedLoginHosts) {
         byte[][] flat = Bundles.encode(responseBundle);
         byte[][] hosts = IdPAppRequest.hosts(allowedLoginHosts);
         return new AuthorizationCallback(call(h -> Native.pendingAuthHandleIdpResponseParams(h, flat, hosts)), this);

@@ -48,7 +48,8 @@ public class TelenoridException extends RuntimeException {
      * @param oauthErrorUri the OAuth {@code error_uri}, or null
      * @param httpStatus the HTTP status of the response the error came from, or 0
      */
-    public TelenoridException(int statusCode, @Nullable String statusName, @Nullable String message, @Nullable String oauthError,
+    public TelenoridException(int statusCode, @Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError,
             @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         super(describe(message, oauthError, oauthErrorDescription));
         this.statusCode = statusCode;

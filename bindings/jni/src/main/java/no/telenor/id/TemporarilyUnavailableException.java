@@ -10,7 +10,8 @@ public class TemporarilyUnavailableException extends HttpStatusException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public TemporarilyUnavailableException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError,
+    public TemporarilyUnavailableException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError,
             @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.TEMPORARILY_UNAVAILABLE.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri,
                 httpStatus);
