@@ -1,4 +1,4 @@
-/* telenorid_jni.h — what the bridge's two files share (private; not installed). Everything here has
+/* telenorid_jni.h — what the bridge's files share (private; not installed). Everything here has
  * hidden visibility through -fvisibility=hidden: the bridge still exports only JNI_OnLoad. */
 #ifndef TELENORID_JNI_H
 #define TELENORID_JNI_H
@@ -26,7 +26,11 @@ typedef struct {
     size_t count;
 } in_strings;
 
-/* telenorid_jni.c: see the comments there. */
+/* telenorid_jni_convert.c: see the comments there. */
+
+/* Caches the classes and methods the conversions need (from JNI_OnLoad). Returns 1; 0 with an
+ * exception pending. */
+int convert_on_load(JNIEnv *env, JavaVM *vm);
 int in_string_get(JNIEnv *env, jbyteArray bytes, const char *what, in_string *out);
 void in_string_release(in_string *string);
 int in_strings_get(JNIEnv *env, jobjectArray array, const char *what, in_strings *out);
@@ -91,9 +95,12 @@ typedef struct {
 #define NATIVE_TABLE(name, methods, on_load) \
     const native_table name = {methods, (jint)(sizeof methods / sizeof methods[0]), on_load}
 
-extern const native_table session_table;   /* telenorid_jni_session.c: client, auth state, change listener */
-extern const native_table line_auth_table; /* telenorid_jni_line_auth.c: line authentication, socket hook */
-extern const native_table idp_app_table;   /* telenorid_jni_idp_app.c: the identity-provider app flow */
-extern const native_table loopback_table;  /* telenorid_jni_loopback.c: the loopback redirect listener */
+extern const native_table config_table;        /* telenorid_jni_config.c: configuration */
+extern const native_table pkce_table;          /* telenorid_jni_pkce.c: PKCE */
+extern const native_table authorization_table; /* telenorid_jni_authorization.c: request, pending, callbacks */
+extern const native_table session_table;       /* telenorid_jni_session.c: client, auth state, change listener */
+extern const native_table line_auth_table;     /* telenorid_jni_line_auth.c: line authentication, socket hook */
+extern const native_table idp_app_table;       /* telenorid_jni_idp_app.c: the identity-provider app flow */
+extern const native_table loopback_table;      /* telenorid_jni_loopback.c: the loopback redirect listener */
 
 #endif

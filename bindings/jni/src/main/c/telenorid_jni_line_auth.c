@@ -7,7 +7,7 @@
  * app's SocketHook and turns what it throws into a refusal) as a global reference in a `java_ref` the
  * Java side holds as a long. The exchange runs on the thread that called run() or apply(), so the hook
  * normally finds that thread attached; callback_env attaches one that is not. Replacing the hook and
- * freeing the line authenticator release the global reference; LineAuthentication does both under its
+ * freeing the line authenticator release the global reference; LineAuthenticator does both under its
  * write lock, which waits for every exchange in flight (an exchange keeps the hook it started with), so
  * the old hook is never in use while it is released.
  */

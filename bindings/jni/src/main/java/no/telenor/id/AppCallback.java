@@ -14,7 +14,7 @@ public final class AppCallback extends NativeObject {
     }
 
     /** The pending authorization this callback belongs to. */
-    public PendingAuthorization pending() {
+    public @NonNull PendingAuthorization pending() {
         return pending;
     }
 
@@ -22,7 +22,7 @@ public final class AppCallback extends NativeObject {
      * The {@code resume_uri} to open in the same browser, or null when the provider sent none (the browser
      * that is still open then carries on by itself).
      */
-    public String resumeUri() {
+    public @Nullable String resumeUri() {
         return call(h -> Utf8.decode(Native.appCallbackResumeUri(h)));
     }
 }

@@ -55,7 +55,7 @@ public final class AuthState extends NativeObject {
     }
 
     /** The client this state belongs to. */
-    public Client client() {
+    public @NonNull Client client() {
         return client;
     }
 
@@ -69,7 +69,7 @@ public final class AuthState extends NativeObject {
      *     ({@link TemporarilyUnavailableException}, with {@link TelenoridException#retryAfter()}); the state is
      *     as it was
      */
-    public String freshAccessToken() {
+    public @NonNull String freshAccessToken() {
         return call(h -> Utf8.decode(Native.authStateFreshAccessToken(h)));
     }
 
@@ -87,13 +87,13 @@ public final class AuthState extends NativeObject {
     }
 
     /** One part of the state, or null when absent or signed out. */
-    public String get(Field field) {
+    public @Nullable String get(@NonNull Field field) {
         int code = Objects.requireNonNull(field, "field").code();
         return call(h -> Utf8.decode(Native.authStateGet(h, code)));
     }
 
     /** The validated ID token claims as a JSON object, or null when signed out. */
-    public String idTokenClaims() {
+    public @Nullable String idTokenClaims() {
         return get(Field.ID_TOKEN_CLAIMS);
     }
 
@@ -106,7 +106,7 @@ public final class AuthState extends NativeObject {
      * The userinfo claims as a JSON object, fetched with a fresh access token (a signed response is
      * verified first and its {@code sub} must be the ID token's).
      */
-    public String userinfo() {
+    public @NonNull String userinfo() {
         return call(h -> Utf8.decode(Native.authStateUserinfo(h)));
     }
 
@@ -144,7 +144,7 @@ public final class AuthState extends NativeObject {
      * holds (another thread refreshed meanwhile) changes nothing, so late reports cause no extra refresh.
      * Null means the current token. No network call; any thread.
      */
-    public void accessTokenRejected(String accessToken) {
+    public void accessTokenRejected(@Nullable String accessToken) {
         byte[] token = Utf8.encode(accessToken);
         call(h -> {
             Native.authStateAccessTokenRejected(h, token);
@@ -171,7 +171,7 @@ public final class AuthState extends NativeObject {
      * The RP-initiated logout URL to open in the browser; either argument may be null. Does not sign the
      * state out.
      */
-    public String endSessionUrl(String postLogoutRedirectUri, String logoutState) {
+    public @NonNull String endSessionUrl(@Nullable String postLogoutRedirectUri, @Nullable String logoutState) {
         byte[] redirect = Utf8.encode(postLogoutRedirectUri);
         byte[] state = Utf8.encode(logoutState);
         return call(h -> Utf8.decode(Native.authStateEndSessionUrl(h, redirect, state)));
@@ -188,7 +188,7 @@ public final class AuthState extends NativeObject {
      *
      * @throws ConfigurationException when the file can't be written (the message names the system's reason)
      */
-    public void bindFile(String path) {
+    public void bindFile(@NonNull String path) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(path, "path"));
         call(h -> {
             Native.authStateBindFile(h, bytes);
@@ -197,7 +197,7 @@ public final class AuthState extends NativeObject {
     }
 
 
-    public String serialize() {
+    public @NonNull String serialize() {
         return call(h -> Utf8.decode(Native.authStateSerialize(h)));
     }
 
@@ -208,7 +208,7 @@ public final class AuthState extends NativeObject {
      *
      * @throws IllegalStateException when called from inside the listener
      */
-    public void setChangeListener(ChangeListener listener) {
+    public void setChangeListener(@Nullable ChangeListener listener) {
         Runnable runnable = listener == null ? null : () -> {
             try {
                 listener.onChange();

@@ -18,23 +18,23 @@ public final class AuthorizationCallback extends NativeObject {
     }
 
     /** The pending authorization this callback answered. */
-    public PendingAuthorization pending() {
+    public @NonNull PendingAuthorization pending() {
         return pending;
     }
 
     /** The authorization code. */
-    public String code() {
+    public @NonNull String code() {
         return call(h -> Utf8.decode(Native.callbackCode(h)));
     }
 
     /** A parameter of the response by name ({@code "scope"}, {@code "session_state"}), or null when absent. */
-    public String parameter(String name) {
+    public @Nullable String parameter(@NonNull String name) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(name, "name"));
         return call(h -> Utf8.decode(Native.callbackParameter(h, bytes)));
     }
 
     /** The parameters of {@code names} that are present, by name (for an Android {@code Bundle}, say). */
-    public Map<String, String> parameters(String... names) {
+    public @NonNull Map<String, String> parameters(@NonNull String... names) {
         Map<String, String> map = new LinkedHashMap<>();
         for (String name : names) {
             String value = parameter(name);

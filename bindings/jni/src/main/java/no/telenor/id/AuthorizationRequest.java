@@ -74,7 +74,7 @@ public final class AuthorizationRequest extends NativeObject {
     private final Config config;
 
     /** Starts a request for {@code config}. */
-    public AuthorizationRequest(Config config) {
+    public AuthorizationRequest(@NonNull Config config) {
         super(newHandle(config), Native::authRequestFree);
         this.config = config;
     }
@@ -84,7 +84,7 @@ public final class AuthorizationRequest extends NativeObject {
     }
 
     /** The configuration this request was made for. */
-    public Config config() {
+    public @NonNull Config config() {
         return config;
     }
 
@@ -94,48 +94,48 @@ public final class AuthorizationRequest extends NativeObject {
      * @throws InvalidArgumentException for a MAX_AGE that is not decimal digits or a RESPONSE_MODE other
      *         than "query" or "fragment"
      */
-    public AuthorizationRequest set(Parameter parameter, String value) {
+    public @NonNull AuthorizationRequest set(@NonNull Parameter parameter, @Nullable String value) {
         Objects.requireNonNull(parameter, "parameter");
         byte[] bytes = Utf8.encode(value);
         runExclusive(h -> Native.authRequestSet(h, parameter.code, bytes));
         return this;
     }
 
-    public AuthorizationRequest scope(String scope) {
+    public @NonNull AuthorizationRequest scope(@Nullable String scope) {
         return set(Parameter.SCOPE, scope);
     }
 
-    public AuthorizationRequest prompt(String prompt) {
+    public @NonNull AuthorizationRequest prompt(@Nullable String prompt) {
         return set(Parameter.PROMPT, prompt);
     }
 
-    public AuthorizationRequest loginHint(String loginHint) {
+    public @NonNull AuthorizationRequest loginHint(@Nullable String loginHint) {
         return set(Parameter.LOGIN_HINT, loginHint);
     }
 
-    public AuthorizationRequest uiLocales(String uiLocales) {
+    public @NonNull AuthorizationRequest uiLocales(@Nullable String uiLocales) {
         return set(Parameter.UI_LOCALES, uiLocales);
     }
 
-    public AuthorizationRequest acrValues(String acrValues) {
+    public @NonNull AuthorizationRequest acrValues(@Nullable String acrValues) {
         return set(Parameter.ACR_VALUES, acrValues);
     }
 
     /** {@code max_age} in seconds. */
-    public AuthorizationRequest maxAge(long seconds) {
+    public @NonNull AuthorizationRequest maxAge(long seconds) {
         return set(Parameter.MAX_AGE, Long.toString(seconds));
     }
 
-    public AuthorizationRequest alohaToken(String alohaToken) {
+    public @NonNull AuthorizationRequest alohaToken(@Nullable String alohaToken) {
         return set(Parameter.ALOHA_TOKEN, alohaToken);
     }
 
-    public AuthorizationRequest claimsPurpose(String purpose) {
+    public @NonNull AuthorizationRequest claimsPurpose(@Nullable String purpose) {
         return set(Parameter.CLAIMS_PURPOSE, purpose);
     }
 
     /** {@code "query"} or {@code "fragment"}. */
-    public AuthorizationRequest responseMode(String responseMode) {
+    public @NonNull AuthorizationRequest responseMode(@Nullable String responseMode) {
         return set(Parameter.RESPONSE_MODE, responseMode);
     }
 
@@ -145,7 +145,7 @@ public final class AuthorizationRequest extends NativeObject {
      * @throws ParameterConflictException for a name the library owns (response_type, client_id, state,
      *         claims, prompt, ...: use the typed setter) or one already added
      */
-    public AuthorizationRequest addParameter(String name, String value) {
+    public @NonNull AuthorizationRequest addParameter(@NonNull String name, @NonNull String value) {
         byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));
         byte[] valueBytes = Utf8.encode(Objects.requireNonNull(value, "value"));
         runExclusive(h -> Native.authRequestAddParameter(h, nameBytes, valueBytes));
@@ -157,7 +157,7 @@ public final class AuthorizationRequest extends NativeObject {
      * extra parameters from an Android {@code Bundle} or intent, say. Not atomic: when one fails, those
      * before it stay added.
      */
-    public AuthorizationRequest addParameters(Map<String, String> parameters) {
+    public @NonNull AuthorizationRequest addParameters(@NonNull Map<String, String> parameters) {
         for (Map.Entry<String, String> entry : parameters.entrySet()) {
             addParameter(entry.getKey(), entry.getValue());
         }
@@ -165,12 +165,13 @@ public final class AuthorizationRequest extends NativeObject {
     }
 
     /** Requests a claim without further detail: {@code "name": null}. */
-    public AuthorizationRequest addClaim(ClaimTarget target, String name) {
+    public @NonNull AuthorizationRequest addClaim(@NonNull ClaimTarget target, @NonNull String name) {
         return addClaim(target, name, null, null, null, null);
     }
 
     /** Requests a claim with {@code essential} and {@code purpose} (either may be null: not sent). */
-    public AuthorizationRequest addClaim(ClaimTarget target, String name, Boolean essential, String purpose) {
+    public @NonNull AuthorizationRequest addClaim(@NonNull ClaimTarget target, @NonNull String name,
+            @Nullable Boolean essential, @Nullable String purpose) {
         return addClaim(target, name, essential, purpose, null, null);
     }
 
@@ -184,8 +185,9 @@ public final class AuthorizationRequest extends NativeObject {
      * @throws ParameterConflictException when the claim was already requested for the target
      * @throws MalformedException when valueJson or valuesJson is not JSON of that kind
      */
-    public AuthorizationRequest addClaim(ClaimTarget target, String name, Boolean essential, String purpose,
-            String valueJson, String valuesJson) {
+    public @NonNull AuthorizationRequest addClaim(@NonNull ClaimTarget target, @NonNull String name,
+            @Nullable Boolean essential, @Nullable String purpose,
+            @Nullable String valueJson, @Nullable String valuesJson) {
         Objects.requireNonNull(target, "target");
         byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));
         int essentialCode = essential == null ? -1 : essential ? 1 : 0;
@@ -202,7 +204,7 @@ public final class AuthorizationRequest extends NativeObject {
      * {@code app_callback_uri}, the absolute URI the provider's app opens when it is done (handle it with
      * {@link PendingAuthorization#handleAppCallback}).
      */
-    public AuthorizationRequest appToApp(String appCallbackUri) {
+    public @NonNull AuthorizationRequest appToApp(@NonNull String appCallbackUri) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(appCallbackUri, "appCallbackUri"));
         runExclusive(h -> Native.authRequestSetAppToApp(h, bytes));
         return this;
@@ -213,7 +215,7 @@ public final class AuthorizationRequest extends NativeObject {
      *
      * @throws UnsupportedException for PLAIN unless the configuration allows it
      */
-    public AuthorizationRequest pkceMethod(Pkce.Method method) {
+    public @NonNull AuthorizationRequest pkceMethod(@NonNull Pkce.Method method) {
         Objects.requireNonNull(method, "method");
         runExclusive(h -> Native.authRequestSetPkceMethod(h, method.code()));
         return this;
@@ -226,7 +228,7 @@ public final class AuthorizationRequest extends NativeObject {
      * @throws ConfigurationException when the configuration has no authorization endpoint
      * @throws RandomException when the random generator fails
      */
-    public PendingAuthorization build() {
+    public @NonNull PendingAuthorization build() {
         return new PendingAuthorization(callExclusive(Native::authRequestBuild), config);
     }
 }

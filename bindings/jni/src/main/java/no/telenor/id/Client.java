@@ -12,7 +12,7 @@ public final class Client extends NativeObject {
     private final Config config;
 
     /** Creates a client for {@code config}; makes no network call. */
-    public Client(Config config) {
+    public Client(@NonNull Config config) {
         super(newHandle(config), Native::clientFree);
         this.config = config;
     }
@@ -22,7 +22,7 @@ public final class Client extends NativeObject {
     }
 
     /** The configuration the client was made with (without what discovery filled in: see {@link #config()}). */
-    public Config settings() {
+    public @NonNull Config settings() {
         return config;
     }
 
@@ -45,7 +45,7 @@ public final class Client extends NativeObject {
      * The configuration with every endpoint the app did not set filled in from discovery (which runs first
      * if needed): give it to {@link AuthorizationRequest}.
      */
-    public Config config() {
+    public @NonNull Config config() {
         return new Config(call(Native::clientConfig));
     }
 
@@ -57,7 +57,7 @@ public final class Client extends NativeObject {
      * @throws TokenInvalidException when the ID token fails validation
      * @throws TransportException when the provider can't be reached
      */
-    public AuthState exchangeCode(AuthorizationCallback callback) {
+    public @NonNull AuthState exchangeCode(@NonNull AuthorizationCallback callback) {
         Objects.requireNonNull(callback, "callback");
         return AuthState.create(call(h -> callback.call(c -> Native.clientExchangeCode(h, c))), this);
     }
@@ -69,7 +69,7 @@ public final class Client extends NativeObject {
      * @throws VersionException for a format this library can't read
      * @throws ConfigurationException when it was saved for another issuer or client id
      */
-    public AuthState restore(String json) {
+    public @NonNull AuthState restore(@NonNull String json) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(json, "json"));
         return AuthState.create(call(h -> Native.authStateRestore(h, bytes)), this);
     }
@@ -86,7 +86,7 @@ public final class Client extends NativeObject {
      * @throws MalformedException when the file does not parse
      * @throws VersionException for a format this library can't read
      */
-    public AuthState openAuthStateFile(String path) {
+    public @NonNull AuthState openAuthStateFile(@NonNull String path) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(path, "path"));
         return AuthState.create(call(h -> Native.authStateOpenFile(h, bytes)), this);
     }
@@ -99,7 +99,7 @@ public final class Client extends NativeObject {
      * @throws TokenInvalidException when the token fails, with the reason in the message
      * @throws TransportException when the provider's keys can't be fetched
      */
-    public String verifyIdToken(String idToken, String nonce) {
+    public @NonNull String verifyIdToken(@NonNull String idToken, @Nullable String nonce) {
         byte[] token = Utf8.encode(Objects.requireNonNull(idToken, "idToken"));
         byte[] nonceBytes = Utf8.encode(nonce);
         return call(h -> Utf8.decode(Native.clientVerifyIdToken(h, token, nonceBytes)));

@@ -10,8 +10,9 @@ public class ClientRejectedException extends AuthorizationErrorException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public ClientRejectedException(String statusName, String message, String oauthError, String oauthErrorDescription,
-            String oauthErrorUri, int httpStatus) {
+    public ClientRejectedException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError, @Nullable String oauthErrorDescription,
+            @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.CLIENT_REJECTED.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }
 }

@@ -53,7 +53,7 @@ public final class Config extends NativeObject {
         TRUSTED_AUDIENCES(24),
         ID_TOKEN_SIGNING_ALGS(25),
         REFRESH_MARGIN_S(26),
-        /** The https base URL of Aloha, for {@link LineAuthentication}. */
+        /** The https base URL of Aloha, for {@link LineAuthenticator}. */
         ALOHA_URL(27),
         JWKS_MAX_AGE_S(28),
         CLIENT_ASSERTION_AUDIENCE(29);
@@ -70,12 +70,12 @@ public final class Config extends NativeObject {
         }
 
         /** The setting's name in JSON and in {@link Builder#setAll} / {@link Config#toMap()}: {@code "client_id"}. */
-        public String settingName() {
+        public @NonNull String settingName() {
             return name().toLowerCase(Locale.ROOT);
         }
 
         /** The key of a {@link #settingName()}. */
-        public static Key forSettingName(String name) {
+        public static @NonNull Key forSettingName(@NonNull String name) {
             for (Key key : values()) {
                 if (key.settingName().equals(name)) {
                     return key;
@@ -90,7 +90,7 @@ public final class Config extends NativeObject {
     }
 
     /** A new, empty builder. */
-    public static Builder builder() {
+    public static @NonNull Builder builder() {
         return new Builder();
     }
 
@@ -103,18 +103,18 @@ public final class Config extends NativeObject {
      * @throws ConfigurationException when a setting is missing, unknown or invalid
      * @throws InsecureException when an endpoint is plain http on a non-loopback host
      */
-    public static Config fromJson(String json) {
+    public static @NonNull Config fromJson(@NonNull String json) {
         return fromJson(json, null);
     }
 
     /** As {@link #fromJson(String)}, picking {@code environment} (null: the document's default). */
-    public static Config fromJson(String json, String environment) {
+    public static @NonNull Config fromJson(@NonNull String json, @Nullable String environment) {
         byte[] jsonBytes = Utf8.encode(Objects.requireNonNull(json, "json"));
         return new Config(Native.configFromJson(jsonBytes, Utf8.encode(environment)));
     }
 
     /** The value of a setting, or null when it is not set. */
-    public String get(Key key) {
+    public @Nullable String get(@NonNull Key key) {
         Objects.requireNonNull(key, "key");
         return call(h -> Utf8.decode(Native.configGet(h, key.code)));
     }
@@ -123,7 +123,7 @@ public final class Config extends NativeObject {
      * Every setting that is set, by {@link Key#settingName()}, in key order: for an Android {@code Bundle},
      * say. It includes the client secret or private key if the configuration has one.
      */
-    public Map<String, String> toMap() {
+    public @NonNull Map<String, String> toMap() {
         return call(h -> {
             Map<String, String> map = new LinkedHashMap<>();
             for (Key key : Key.values()) {
@@ -137,7 +137,7 @@ public final class Config extends NativeObject {
     }
 
     /** A new authorization request for this configuration; see {@link AuthorizationRequest}. */
-    public AuthorizationRequest newAuthorizationRequest() {
+    public @NonNull AuthorizationRequest newAuthorizationRequest() {
         return new AuthorizationRequest(this);
     }
 
@@ -156,7 +156,7 @@ public final class Config extends NativeObject {
         }
 
         /** Sets one setting; null clears it. */
-        public Builder set(Key key, String value) {
+        public @NonNull Builder set(@NonNull Key key, @Nullable String value) {
             Objects.requireNonNull(key, "key");
             if (value == null) {
                 settings.remove(key);
@@ -172,7 +172,7 @@ public final class Config extends NativeObject {
          *
          * @throws IllegalArgumentException for a name that is not a setting (nothing is set then)
          */
-        public Builder setAll(Map<String, String> settings) {
+        public @NonNull Builder setAll(@NonNull Map<String, String> settings) {
             Map<Key, String> keyed = new LinkedHashMap<>();
             for (Map.Entry<String, String> entry : settings.entrySet()) {
                 keyed.put(Key.forSettingName(entry.getKey()), entry.getValue());
@@ -184,27 +184,27 @@ public final class Config extends NativeObject {
         }
 
         /** The issuer: an https URL (http only on loopback). Required. */
-        public Builder issuer(String issuer) {
+        public @NonNull Builder issuer(@Nullable String issuer) {
             return set(Key.ISSUER, issuer);
         }
 
         /** The client id. Required. */
-        public Builder clientId(String clientId) {
+        public @NonNull Builder clientId(@Nullable String clientId) {
             return set(Key.CLIENT_ID, clientId);
         }
 
         /** The redirect URI, used exactly as given. Required. */
-        public Builder redirectUri(String redirectUri) {
+        public @NonNull Builder redirectUri(@Nullable String redirectUri) {
             return set(Key.REDIRECT_URI, redirectUri);
         }
 
         /** Space-separated scopes; default {@code "openid"}. */
-        public Builder scope(String scope) {
+        public @NonNull Builder scope(@Nullable String scope) {
             return set(Key.SCOPE, scope);
         }
 
         /** The scopes, joined with spaces. */
-        public Builder scopes(String... scopes) {
+        public @NonNull Builder scopes(@NonNull String... scopes) {
             StringBuilder joined = new StringBuilder();
             for (int i = 0; i < scopes.length; i++) {
                 joined.append(i == 0 ? "" : " ").append(Objects.requireNonNull(scopes[i], "scope"));
@@ -212,113 +212,113 @@ public final class Config extends NativeObject {
             return set(Key.SCOPE, joined.toString());
         }
 
-        public Builder authorizationEndpoint(String url) {
+        public @NonNull Builder authorizationEndpoint(@Nullable String url) {
             return set(Key.AUTHORIZATION_ENDPOINT, url);
         }
 
-        public Builder tokenEndpoint(String url) {
+        public @NonNull Builder tokenEndpoint(@Nullable String url) {
             return set(Key.TOKEN_ENDPOINT, url);
         }
 
-        public Builder userinfoEndpoint(String url) {
+        public @NonNull Builder userinfoEndpoint(@Nullable String url) {
             return set(Key.USERINFO_ENDPOINT, url);
         }
 
-        public Builder revocationEndpoint(String url) {
+        public @NonNull Builder revocationEndpoint(@Nullable String url) {
             return set(Key.REVOCATION_ENDPOINT, url);
         }
 
-        public Builder endSessionEndpoint(String url) {
+        public @NonNull Builder endSessionEndpoint(@Nullable String url) {
             return set(Key.END_SESSION_ENDPOINT, url);
         }
 
-        public Builder jwksUri(String url) {
+        public @NonNull Builder jwksUri(@Nullable String url) {
             return set(Key.JWKS_URI, url);
         }
 
         /** A name such as {@code "staging"}; informational. */
-        public Builder environment(String environment) {
+        public @NonNull Builder environment(@Nullable String environment) {
             return set(Key.ENVIRONMENT, environment);
         }
 
         /** Whether plain PKCE may be chosen; default false. */
-        public Builder allowPlainPkce(boolean allow) {
+        public @NonNull Builder allowPlainPkce(boolean allow) {
             return set(Key.ALLOW_PLAIN_PKCE, Boolean.toString(allow));
         }
 
         /** For confidential clients only; never put a secret in an app. */
-        public Builder clientSecret(String secret) {
+        public @NonNull Builder clientSecret(@Nullable String secret) {
             return set(Key.CLIENT_SECRET, secret);
         }
 
         /** none, client_secret_basic, client_secret_post, client_secret_jwt or private_key_jwt. */
-        public Builder tokenEndpointAuthMethod(String method) {
+        public @NonNull Builder tokenEndpointAuthMethod(@Nullable String method) {
             return set(Key.TOKEN_ENDPOINT_AUTH_METHOD, method);
         }
 
         /** A PEM or JWK private key for private_key_jwt. */
-        public Builder clientPrivateKey(String key) {
+        public @NonNull Builder clientPrivateKey(@Nullable String key) {
             return set(Key.CLIENT_PRIVATE_KEY, key);
         }
 
-        /** The https base URL of Aloha (TelenorID+ line authentication): see {@link LineAuthentication}. */
-        public Builder alohaUrl(String url) {
+        /** The https base URL of Aloha (TelenorID+ line authentication): see {@link LineAuthenticator}. */
+        public @NonNull Builder alohaUrl(@Nullable String url) {
             return set(Key.ALOHA_URL, url);
         }
 
-        public Builder caFile(String path) {
+        public @NonNull Builder caFile(@Nullable String path) {
             return set(Key.CA_FILE, path);
         }
 
-        public Builder caPath(String path) {
+        public @NonNull Builder caPath(@Nullable String path) {
             return set(Key.CA_PATH, path);
         }
 
-        public Builder proxy(String proxy) {
+        public @NonNull Builder proxy(@Nullable String proxy) {
             return set(Key.PROXY, proxy);
         }
 
-        public Builder connectTimeoutMillis(long millis) {
+        public @NonNull Builder connectTimeoutMillis(long millis) {
             return set(Key.CONNECT_TIMEOUT_MS, Long.toString(millis));
         }
 
-        public Builder timeoutMillis(long millis) {
+        public @NonNull Builder timeoutMillis(long millis) {
             return set(Key.TIMEOUT_MS, Long.toString(millis));
         }
 
-        public Builder maxResponseBytes(long bytes) {
+        public @NonNull Builder maxResponseBytes(long bytes) {
             return set(Key.MAX_RESPONSE_BYTES, Long.toString(bytes));
         }
 
-        public Builder clockToleranceSeconds(long seconds) {
+        public @NonNull Builder clockToleranceSeconds(long seconds) {
             return set(Key.CLOCK_TOLERANCE_S, Long.toString(seconds));
         }
 
-        public Builder clockOffsetSeconds(long seconds) {
+        public @NonNull Builder clockOffsetSeconds(long seconds) {
             return set(Key.CLOCK_OFFSET_S, Long.toString(seconds));
         }
 
         /** Space-separated other audiences an ID token may name. */
-        public Builder trustedAudiences(String audiences) {
+        public @NonNull Builder trustedAudiences(@Nullable String audiences) {
             return set(Key.TRUSTED_AUDIENCES, audiences);
         }
 
         /** Space-separated allow-list of ID token signing algorithms. */
-        public Builder idTokenSigningAlgs(String algorithms) {
+        public @NonNull Builder idTokenSigningAlgs(@Nullable String algorithms) {
             return set(Key.ID_TOKEN_SIGNING_ALGS, algorithms);
         }
 
-        public Builder refreshMarginSeconds(long seconds) {
+        public @NonNull Builder refreshMarginSeconds(long seconds) {
             return set(Key.REFRESH_MARGIN_S, Long.toString(seconds));
         }
 
         /** Seconds a fetched key set is used before it is fetched again; default 300. */
-        public Builder jwksMaxAgeSeconds(long seconds) {
+        public @NonNull Builder jwksMaxAgeSeconds(long seconds) {
             return set(Key.JWKS_MAX_AGE_S, Long.toString(seconds));
         }
 
         /** The aud of a client assertion: {@code "issuer"} (default) or {@code "token_endpoint"}. */
-        public Builder clientAssertionAudience(String audience) {
+        public @NonNull Builder clientAssertionAudience(@Nullable String audience) {
             return set(Key.CLIENT_ASSERTION_AUDIENCE, audience);
         }
 
@@ -329,7 +329,7 @@ public final class Config extends NativeObject {
          * @throws InsecureException when an endpoint is plain http on a non-loopback host
          * @throws IllegalArgumentException when a value contains a NUL character
          */
-        public Config build() {
+        public @NonNull Config build() {
             int[] keys = new int[settings.size()];
             byte[][] values = new byte[settings.size()][];
             int i = 0;

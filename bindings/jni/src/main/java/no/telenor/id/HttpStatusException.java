@@ -5,8 +5,8 @@ public class HttpStatusException extends TransportException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public HttpStatusException(String statusName, String message, String oauthError, String oauthErrorDescription,
-            String oauthErrorUri, int httpStatus) {
+    public HttpStatusException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError,
+            @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         this(Status.HTTP_STATUS.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }
 

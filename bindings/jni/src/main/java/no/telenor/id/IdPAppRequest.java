@@ -31,7 +31,8 @@ public final class IdPAppRequest extends NativeObject {
      *
      * @throws UnsupportedException when {@code pending} does not use S256 PKCE
      */
-    public static IdPAppRequest forPending(PendingAuthorization pending, String loginHost, String userHint) {
+    public static @NonNull IdPAppRequest forPending(@NonNull PendingAuthorization pending,
+            @Nullable String loginHost, @Nullable String userHint) {
         Objects.requireNonNull(pending, "pending");
         byte[] host = Utf8.encode(loginHost);
         byte[] hint = Utf8.encode(userHint);
@@ -47,7 +48,8 @@ public final class IdPAppRequest extends NativeObject {
      * @throws MalformedException for a challenge that is not S256, a missing state, client id or scopes,
      *         an unknown or repeated parameter
      */
-    public static IdPAppRequest parseUrl(String url, String idpAppUri, Collection<String> callerRedirectUris) {
+    public static @NonNull IdPAppRequest parseUrl(@NonNull String url, @NonNull String idpAppUri,
+            @NonNull Collection<String> callerRedirectUris) {
         byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
         byte[] appUri = Utf8.encode(Objects.requireNonNull(idpAppUri, "idpAppUri"));
         byte[][] callers = Bundles.encodeAll(callerRedirectUris, "callerRedirectUris");
@@ -55,20 +57,21 @@ public final class IdPAppRequest extends NativeObject {
     }
 
     /** IdP side: {@link #parseUrl} for a request that came as the strings of an intent's bundle. */
-    public static IdPAppRequest parseBundle(Map<String, String> bundle, Collection<String> callerRedirectUris) {
+    public static @NonNull IdPAppRequest parseBundle(@NonNull Map<String, String> bundle,
+            @NonNull Collection<String> callerRedirectUris) {
         byte[][] flat = Bundles.encode(bundle);
         byte[][] callers = Bundles.encodeAll(callerRedirectUris, "callerRedirectUris");
         return new IdPAppRequest(Native.idpRequestParseParams(flat, callers));
     }
 
     /** SP side: the request as a URL on the IdP app's URI (e.g. {@code "idpapp://authorize"}). */
-    public String url(String idpAppUri) {
+    public @NonNull String url(@NonNull String idpAppUri) {
         byte[] appUri = Utf8.encode(Objects.requireNonNull(idpAppUri, "idpAppUri"));
         return call(h -> Utf8.decode(Native.idpRequestUrl(h, appUri)));
     }
 
     /** SP side: the request as key-value pairs, for an intent's extras. */
-    public Map<String, String> bundle() {
+    public @NonNull Map<String, String> bundle() {
         return call(h -> Bundles.decode(Native.idpRequestParams(h)));
     }
 
@@ -78,7 +81,7 @@ public final class IdPAppRequest extends NativeObject {
      *
      * @throws InsecureException when the endpoint is not https (http only on loopback)
      */
-    public String authorizationUrl(String authorizationEndpoint) {
+    public @NonNull String authorizationUrl(@NonNull String authorizationEndpoint) {
         byte[] endpoint = Utf8.encode(Objects.requireNonNull(authorizationEndpoint, "authorizationEndpoint"));
         return call(h -> Utf8.decode(Native.idpRequestAuthorizationUrl(h, endpoint)));
     }
@@ -90,7 +93,7 @@ public final class IdPAppRequest extends NativeObject {
      * @throws RedirectMismatchException when the redirect is not to the caller's redirect URI
      * @throws StateMismatchException when it does not carry the caller's state
      */
-    public IdPAppResponse respond(String providerRedirectUrl, String loginHost) {
+    public @NonNull IdPAppResponse respond(@NonNull String providerRedirectUrl, @NonNull String loginHost) {
         byte[] redirect = Utf8.encode(Objects.requireNonNull(providerRedirectUrl, "providerRedirectUrl"));
         byte[] host = Utf8.encode(Objects.requireNonNull(loginHost, "loginHost"));
         return new IdPAppResponse(call(h -> Native.idpRequestRespond(h, redirect, host)));

@@ -13,12 +13,12 @@ public final class IdPAppResponse extends NativeObject {
     }
 
     /** The response as a URL on the caller's redirect URI, to open it with (iOS-style custom scheme). */
-    public String url() {
+    public @NonNull String url() {
         return call(h -> Utf8.decode(Native.idpResponseUrl(h)));
     }
 
     /** The response as key-value pairs, for the result intent's extras. */
-    public Map<String, String> bundle() {
+    public @NonNull Map<String, String> bundle() {
         return call(h -> Bundles.decode(Native.idpResponseParams(h)));
     }
 }

@@ -5,8 +5,9 @@ public class IssuerMismatchException extends CallbackMismatchException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public IssuerMismatchException(String statusName, String message, String oauthError, String oauthErrorDescription,
-            String oauthErrorUri, int httpStatus) {
+    public IssuerMismatchException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError, @Nullable String oauthErrorDescription,
+            @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.ISSUER_MISMATCH.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }
 }

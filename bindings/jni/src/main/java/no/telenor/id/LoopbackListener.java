@@ -17,12 +17,12 @@ public final class LoopbackListener extends NativeObject {
      *         non-printable characters
      * @throws NetworkException when the port is in use
      */
-    public LoopbackListener(int port, String path) {
+    public LoopbackListener(int port, @Nullable String path) {
         super(Native.loopbackNew(port, Utf8.encode(path)), Native::loopbackFree);
     }
 
     /** The redirect URI to configure, e.g. {@code "http://127.0.0.1:53682/callback"}. */
-    public String redirectUri() {
+    public @NonNull String redirectUri() {
         return call(h -> Utf8.decode(Native.loopbackRedirectUri(h)));
     }
 
@@ -34,7 +34,7 @@ public final class LoopbackListener extends NativeObject {
      * @throws NetworkTimeoutException when nothing came in time
      * @throws ConsumedException when the listener already received its redirect
      */
-    public String awaitRedirect(long timeoutMillis) {
+    public @NonNull String awaitRedirect(long timeoutMillis) {
         if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("timeoutMillis must be 1.." + Integer.MAX_VALUE);
         }
@@ -50,7 +50,7 @@ public final class LoopbackListener extends NativeObject {
      *
      * @throws InvalidArgumentException when {@code state} is empty
      */
-    public void expectState(String state) {
+    public void expectState(@Nullable String state) {
         byte[] bytes = Utf8.encode(state);
         call(h -> {
             Native.loopbackExpectState(h, bytes);

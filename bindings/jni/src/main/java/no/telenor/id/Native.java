@@ -1,7 +1,7 @@
 package no.telenor.id;
 
 /**
- * The natives of the JNI bridge (src/main/c/telenorid_jni.c), one per C function or close to it.
+ * The natives of the JNI bridge (src/main/c/telenorid_jni*.c), one per C function or close to it.
  *
  * <p>Package-private: the public classes wrap these. Conventions, as in the bridge:
  * <ul>
@@ -136,7 +136,7 @@ final class Native {
     static native void authStateFree(long state, long listener);
 
     // Line authentication. A socket hook is a native handle of its own (0: none), owned by the
-    // LineAuthentication.
+    // LineAuthenticator.
     static native long lineAuthNew(long config);
     static native long lineAuthSetSocketHook(long lineAuth, SocketHookCall hook, long previousHook);
     static native void lineAuthRun(long lineAuth);

@@ -117,7 +117,7 @@ abstract class NativeObject implements AutoCloseable {
     }
 
     @Override
-    public String toString() {
+    public @NonNull String toString() {
         return handle.type + (isClosed() ? "[closed]" : "[open]");
     }
 

@@ -26,39 +26,39 @@ public final class PendingAuthorization extends NativeObject {
      * @throws VersionException for a format version this library does not read
      * @throws ConfigurationException when it was made for another client id or redirect URI
      */
-    public static PendingAuthorization restore(Config config, String json) {
+    public static @NonNull PendingAuthorization restore(@NonNull Config config, @NonNull String json) {
         Objects.requireNonNull(config, "config");
         byte[] bytes = Utf8.encode(Objects.requireNonNull(json, "json"));
         return new PendingAuthorization(config.call(h -> Native.pendingAuthRestore(h, bytes)), config);
     }
 
     /** The configuration this authorization was made for. */
-    public Config config() {
+    public @NonNull Config config() {
         return config;
     }
 
     /** The authorization URL to open in the system browser (a Custom Tab on Android). */
-    public String url() {
+    public @NonNull String url() {
         return call(h -> Utf8.decode(Native.pendingAuthUrl(h)));
     }
 
     /** The request's {@code state}. */
-    public String state() {
+    public @NonNull String state() {
         return call(h -> Utf8.decode(Native.pendingAuthState(h)));
     }
 
     /** The request's {@code nonce}, to be found again in the ID token. */
-    public String nonce() {
+    public @NonNull String nonce() {
         return call(h -> Utf8.decode(Native.pendingAuthNonce(h)));
     }
 
     /** The PKCE verifier: a secret, for the token request. */
-    public String codeVerifier() {
+    public @NonNull String codeVerifier() {
         return call(h -> Utf8.decode(Native.pendingAuthCodeVerifier(h)));
     }
 
     /** Versioned JSON for {@link #restore}. It holds the PKCE verifier: keep it private. */
-    public String serialize() {
+    public @NonNull String serialize() {
         return call(h -> Utf8.decode(Native.pendingAuthSerialize(h)));
     }
 
@@ -77,13 +77,13 @@ public final class PendingAuthorization extends NativeObject {
      * @throws MalformedException when the URL does not parse or a parameter repeats
      * @throws ConsumedException when a callback for this request was already accepted
      */
-    public AuthorizationCallback handleCallback(String redirectUrl) {
+    public @NonNull AuthorizationCallback handleCallback(@NonNull String redirectUrl) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(redirectUrl, "redirectUrl"));
         return new AuthorizationCallback(call(h -> Native.pendingAuthHandleCallback(h, bytes)), this);
     }
 
     /** {@link #handleAppCallback(String, String)} allowing a resume URI on the authorization endpoint's host. */
-    public AppCallback handleAppCallback(String callbackUrl) {
+    public @NonNull AppCallback handleAppCallback(@NonNull String callbackUrl) {
         return handleAppCallback(callbackUrl, null);
     }
 
@@ -97,7 +97,7 @@ public final class PendingAuthorization extends NativeObject {
      *         {@code state=...?error=...} of the provider's own examples
      * @throws StateMismatchException when the state is not this request's
      */
-    public AppCallback handleAppCallback(String callbackUrl, String allowedResumeHost) {
+    public @NonNull AppCallback handleAppCallback(@NonNull String callbackUrl, @Nullable String allowedResumeHost) {
         byte[] url = Utf8.encode(Objects.requireNonNull(callbackUrl, "callbackUrl"));
         byte[] host = Utf8.encode(allowedResumeHost);
         return new AppCallback(call(h -> Native.pendingAuthHandleAppCallback(h, url, host)), this);
@@ -115,14 +115,16 @@ public final class PendingAuthorization extends NativeObject {
      * @throws IssuerMismatchException when the login host is not allowed
      * @throws MalformedException for an unknown or repeated parameter
      */
-    public AuthorizationCallback handleIdpResponse(String responseUrl, String... allowedLoginHosts) {
+    public @NonNull AuthorizationCallback handleIdpResponse(@NonNull String responseUrl,
+            @NonNull String... allowedLoginHosts) {
         byte[] url = Utf8.encode(Objects.requireNonNull(responseUrl, "responseUrl"));
         byte[][] hosts = IdPAppRequest.hosts(allowedLoginHosts);
         return new AuthorizationCallback(call(h -> Native.pendingAuthHandleIdpResponseUrl(h, url, hosts)), this);
     }
 
     /** {@link #handleIdpResponse(String, String...)} for a response that came as an intent's extras. */
-    public AuthorizationCallback handleIdpResponse(Map<String, String> responseBundle, String... allowedLoginHosts) {
+    public @NonNull AuthorizationCallback handleIdpResponse(@NonNull Map<String, String> responseBundle,
+            @NonNull String... allowedLoginHosts) {
         byte[][] flat = Bundles.encode(responseBundle);
         byte[][] hosts = IdPAppRequest.hosts(allowedLoginHosts);
         return new AuthorizationCallback(call(h -> Native.pendingAuthHandleIdpResponseParams(h, flat, hosts)), this);

@@ -41,7 +41,7 @@ public final class Pkce extends NativeObject {
     }
 
     /** A random verifier of {@value #DEFAULT_LENGTH} characters from the system's CSPRNG. */
-    public static Pkce generate() {
+    public static @NonNull Pkce generate() {
         return generate(DEFAULT_LENGTH);
     }
 
@@ -52,7 +52,7 @@ public final class Pkce extends NativeObject {
      * @throws InvalidArgumentException for a length out of range
      * @throws RandomException when the random generator fails
      */
-    public static Pkce generate(int length) {
+    public static @NonNull Pkce generate(int length) {
         return new Pkce(Native.pkceNew(length));
     }
 
@@ -61,18 +61,18 @@ public final class Pkce extends NativeObject {
      *
      * @throws InvalidArgumentException for anything else
      */
-    public static Pkce fromVerifier(String verifier) {
+    public static @NonNull Pkce fromVerifier(@NonNull String verifier) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(verifier, "verifier"));
         return new Pkce(Native.pkceFromVerifier(bytes));
     }
 
     /** The verifier: a secret, to be sent only to the token endpoint. */
-    public String verifier() {
+    public @NonNull String verifier() {
         return call(h -> Utf8.decode(Native.pkceVerifier(h)));
     }
 
     /** The S256 challenge. */
-    public String challenge() {
+    public @NonNull String challenge() {
         return call(h -> Utf8.decode(Native.pkceChallenge(h)));
     }
 }

@@ -5,8 +5,8 @@ public class RandomException extends TelenoridException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public RandomException(String statusName, String message, String oauthError, String oauthErrorDescription,
-            String oauthErrorUri, int httpStatus) {
+    public RandomException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError,
+            @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.RANDOM.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }
 }

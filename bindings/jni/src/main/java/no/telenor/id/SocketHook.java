@@ -6,8 +6,8 @@ package no.telenor.id;
  * Aloha vouches for the line the request arrives on.
  *
  * <p>Called with each socket of the exchange after it is created and before it connects, on the thread
- * running the exchange (the one that called {@link LineAuthentication#run()} or
- * {@link LineAuthentication#apply}). An Android app binds the socket to the cellular network here and
+ * running the exchange (the one that called {@link LineAuthenticator#run()} or
+ * {@link LineAuthenticator#apply}). An Android app binds the socket to the cellular network here and
  * answers {@link Verdict#NOT_CELLULAR} when there is none:
  *
  * <pre>{@code
@@ -52,5 +52,5 @@ public interface SocketHook {
     }
 
     /** The verdict for socket {@code fd}; null refuses it. */
-    Verdict onSocket(int fd);
+    @Nullable Verdict onSocket(int fd);
 }

@@ -3,7 +3,7 @@ package no.telenor.id;
 /**
  * What the bridge calls for each socket (telenorid_jni_line_auth.c looks up {@link #onSocket} by name):
  * runs the app's {@link SocketHook} and turns what it throws into a refusal, keeping the throwable for
- * the thread that runs the exchange so that {@link LineAuthentication} can attach it to the exchange's
+ * the thread that runs the exchange so that {@link LineAuthenticator} can attach it to the exchange's
  * exception. Keep from renaming by R8/ProGuard (android/consumer-rules.pro).
  */
 final class SocketHookCall {

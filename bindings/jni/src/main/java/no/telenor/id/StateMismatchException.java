@@ -5,8 +5,8 @@ public class StateMismatchException extends CallbackMismatchException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public StateMismatchException(String statusName, String message, String oauthError, String oauthErrorDescription,
-            String oauthErrorUri, int httpStatus) {
+    public StateMismatchException(@Nullable String statusName, @Nullable String message, @Nullable String oauthError,
+            @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.STATE_MISMATCH.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri, httpStatus);
     }
 }

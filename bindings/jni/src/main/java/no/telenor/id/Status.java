@@ -65,7 +65,7 @@ public enum Status {
     }
 
     /** The status of a C value, {@link #UNKNOWN} when this binding does not know it. */
-    public static Status of(int code) {
+    public static @NonNull Status of(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : UNKNOWN;
     }
 }

@@ -32,7 +32,7 @@ public final class Telenorid {
     }
 
     /** The loaded library's version, such as {@code "0.1.0"}. */
-    public static String version() {
+    public static @NonNull String version() {
         return Utf8.decode(Native.versionString());
     }
 
@@ -50,7 +50,7 @@ public final class Telenorid {
      * The library's readable name of a status code, such as {@code "state mismatch"}; never null, also for
      * codes this version does not know.
      */
-    public static String statusName(int statusCode) {
+    public static @NonNull String statusName(int statusCode) {
         return Utf8.decode(Native.statusName(statusCode));
     }
 

@@ -9,9 +9,13 @@ package no.telenor.id;
  * parameter conflict, a missing setting) that a caller can't handle locally anyway; Kotlin, the main
  * language on Android, has no checked exceptions; and lambdas and streams can't throw them. The
  * outcomes a caller is expected to handle are documented with {@code @throws} on each method and have
- * their own subclasses, one per status, grouped in families where one handler usually fits them all:
- * {@link CallbackMismatchException} (a callback that is not the answer to our request),
- * {@link TransportException} (the network failed; {@link #isTransient()} says whether retrying may help).
+ * their own subclasses, one per status, grouped in four families where one handler usually fits them all:
+ * {@link UsageException} (the program or its configuration is wrong: fix it, don't retry),
+ * {@link TransportException} (the provider could not be reached; {@link #isTransient()} says whether
+ * retrying may help), {@link ProviderException} (the provider refused or answered nonsense) and
+ * {@link ValidationException} (a callback, token or text failed the library's checks, with
+ * {@link CallbackMismatchException} for a callback that is not the answer to our request).
+ * {@link RandomException} (the system's random source failed) belongs to none.
  *
  * <p>Every instance carries the numeric {@link #statusCode()} (and its {@link #status()} enum constant),
  * the library's {@link #statusName()} and {@link #message() message}, and for errors the provider
@@ -44,8 +48,9 @@ public class TelenoridException extends RuntimeException {
      * @param oauthErrorUri the OAuth {@code error_uri}, or null
      * @param httpStatus the HTTP status of the response the error came from, or 0
      */
-    public TelenoridException(int statusCode, String statusName, String message, String oauthError,
-            String oauthErrorDescription, String oauthErrorUri, int httpStatus) {
+    public TelenoridException(int statusCode, @Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError,
+            @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         super(describe(message, oauthError, oauthErrorDescription));
         this.statusCode = statusCode;
         this.statusName = statusName != null ? statusName : Status.of(statusCode).name().toLowerCase(java.util.Locale.ROOT);
@@ -62,12 +67,12 @@ public class TelenoridException extends RuntimeException {
     }
 
     /** The status as an enum constant; {@link Status#UNKNOWN} for a code newer than this binding. */
-    public final Status status() {
+    public final @NonNull Status status() {
         return Status.of(statusCode);
     }
 
     /** The library's readable name of the status, such as {@code "state mismatch"}. */
-    public final String statusName() {
+    public final @NonNull String statusName() {
         return statusName;
     }
 
@@ -75,22 +80,22 @@ public class TelenoridException extends RuntimeException {
      * The library's message alone. {@link #getMessage()} adds the OAuth error and its description when
      * the message does not already name them.
      */
-    public final String message() {
+    public final @Nullable String message() {
         return message;
     }
 
     /** The OAuth {@code error} code (such as {@code "access_denied"}), or null when the provider sent none. */
-    public final String oauthError() {
+    public final @Nullable String oauthError() {
         return oauthError;
     }
 
     /** The OAuth {@code error_description}, or null. */
-    public final String oauthErrorDescription() {
+    public final @Nullable String oauthErrorDescription() {
         return oauthErrorDescription;
     }
 
     /** The OAuth {@code error_uri}, or null. */
-    public final String oauthErrorUri() {
+    public final @Nullable String oauthErrorUri() {
         return oauthErrorUri;
     }
 

@@ -10,8 +10,9 @@ public class TemporarilyUnavailableException extends HttpStatusException {
     private static final long serialVersionUID = 1L;
 
     /** See {@link TelenoridException#TelenoridException(int, String, String, String, String, String, int)}. */
-    public TemporarilyUnavailableException(String statusName, String message, String oauthError,
-            String oauthErrorDescription, String oauthErrorUri, int httpStatus) {
+    public TemporarilyUnavailableException(@Nullable String statusName, @Nullable String message,
+            @Nullable String oauthError,
+            @Nullable String oauthErrorDescription, @Nullable String oauthErrorUri, int httpStatus) {
         super(Status.TEMPORARILY_UNAVAILABLE.code(), statusName, message, oauthError, oauthErrorDescription, oauthErrorUri,
                 httpStatus);
     }

@@ -1,7 +1,9 @@
 package no.telenor.id;
 
 /**
- * The network failed (timeout, connection, TLS, HTTP status, size cap); the state is as it was. Whether
+ * The family of failures to reach the provider: the network failed (timeout, connection, TLS, HTTP status,
+ * size cap) or, for line authentication, there is no cellular network to run on
+ * ({@link LineAuthUnavailableException}); the state is as it was. Whether
  * retrying later may succeed is {@link #isTransient()}, the library's rule: true for a timeout, no
  * connection, TLS and {@link TemporarilyUnavailableException} (HTTP 5xx, 429), false for another HTTP
  * status and a response over the size cap, which the same request will meet again.

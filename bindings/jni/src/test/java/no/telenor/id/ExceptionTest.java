@@ -3,12 +3,18 @@ package no.telenor.id;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +44,52 @@ class ExceptionTest {
         for (int code = 14; code <= 18; code++) {
             assertInstanceOf(TransportException.class, TelenoridException.create(code, null, "m", null, null, null, 0));
         }
+    }
+
+    @Test
+    void eachStatusMapsToAClassOfItsFamily() {
+        Map<Status, Class<? extends TelenoridException>> families = new EnumMap<>(Status.class);
+        for (Status status : EnumSet.of(Status.INVALID_ARGUMENT, Status.PARAMETER_CONFLICT, Status.CONSUMED, Status.VERSION,
+                Status.NOT_SIGNED_IN, Status.CONFIGURATION, Status.INSECURE, Status.UNSUPPORTED)) {
+            families.put(status, UsageException.class);
+        }
+        for (Status status : EnumSet.of(Status.TIMEOUT, Status.NETWORK, Status.TLS, Status.RESPONSE_TOO_LARGE,
+                Status.HTTP_STATUS, Status.TEMPORARILY_UNAVAILABLE, Status.LINE_AUTH_UNAVAILABLE)) {
+            families.put(status, TransportException.class);
+        }
+        for (Status status : EnumSet.of(Status.AUTHORIZATION_ERROR, Status.CLIENT_REJECTED, Status.AUTHORIZATION_LOST,
+                Status.INVALID_RESPONSE)) {
+            families.put(status, ProviderException.class);
+        }
+        for (Status status : EnumSet.of(Status.STATE_MISMATCH, Status.REDIRECT_MISMATCH, Status.ISSUER_MISMATCH,
+                Status.TOKEN_INVALID, Status.MALFORMED)) {
+            families.put(status, ValidationException.class);
+        }
+        families.put(Status.RANDOM, TelenoridException.class); // in no family
+        List<Class<? extends TelenoridException>> all = Arrays.asList(UsageException.class, TransportException.class,
+                ProviderException.class, ValidationException.class);
+        for (Status status : Status.values()) {
+            if (status == Status.OK || status == Status.UNKNOWN) {
+                continue;
+            }
+            Class<? extends TelenoridException> family = families.get(status);
+            assertNotNull(family, status.name() + " has no family in this test");
+            TelenoridException e = TelenoridException.create(status.code(), null, "m", null, null, null, 0);
+            assertInstanceOf(family, e, status.name());
+            for (Class<? extends TelenoridException> other : all) {
+                if (other != family) {
+                    assertFalse(other.isInstance(e), status.name() + " is also a " + other.getSimpleName());
+                }
+            }
+            if (family == TelenoridException.class) {
+                assertSame(TelenoridException.class, e.getClass().getSuperclass(), status.name());
+            }
+        }
+        for (Class<? extends TelenoridException> family : all) {
+            assertTrue(Modifier.isAbstract(family.getModifiers()), family.getSimpleName());
+            assertSame(TelenoridException.class, family.getSuperclass(), family.getSimpleName());
+        }
+        assertInstanceOf(ValidationException.class, new StateMismatchException(null, "m", null, null, null, 0));
     }
 
     @Test
@@ -107,7 +159,7 @@ class ExceptionTest {
         assertFalse(TelenoridException.create(Status.HTTP_STATUS.code(), null, "HTTP 503", null, null, null, 503).isTransient());
     }
 
-        @Test
+    @Test
     void defaultStatusNameWhenNoneIsGiven() {
         TelenoridException e = new StateMismatchException(null, "m", null, null, null, 0);
         assertEquals("state_mismatch", e.statusName());

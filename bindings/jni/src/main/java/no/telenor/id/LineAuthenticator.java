@@ -16,7 +16,7 @@ import java.util.Objects;
  * <p>Safe to share between threads. {@link #setSocketHook} and {@link #close()} wait for exchanges in
  * flight. Keeps what it needs of its {@link Config}.
  */
-public final class LineAuthentication extends NativeObject {
+public final class LineAuthenticator extends NativeObject {
     /** The native socket hook handle (0: none) and its Java side; guarded by the handle's write lock. */
     private static final class HookSlot {
         long value;
@@ -31,11 +31,11 @@ public final class LineAuthentication extends NativeObject {
      * @throws LineAuthUnavailableException when no Aloha URL is configured
      * @throws InsecureException when the Aloha URL is not https
      */
-    public LineAuthentication(Config config) {
+    public LineAuthenticator(@NonNull Config config) {
         this(Objects.requireNonNull(config, "config").call(Native::lineAuthNew), new HookSlot());
     }
 
-    private LineAuthentication(long handle, HookSlot hook) {
+    private LineAuthenticator(long handle, HookSlot hook) {
         // The free function frees the hook with the handle (the cleaner must not reach `this`).
         super(handle, h -> Native.lineAuthFree(h, hook.value));
         this.hook = hook;
@@ -45,7 +45,7 @@ public final class LineAuthentication extends NativeObject {
      * Sets the hook called with each socket of later exchanges; null removes it. Waits for exchanges in
      * flight, which keep the hook they started with.
      */
-    public void setSocketHook(SocketHook socketHook) {
+    public void setSocketHook(@Nullable SocketHook socketHook) {
         SocketHookCall call = socketHook == null ? null : new SocketHookCall(socketHook);
         HookSlot slot = this.hook;
         runExclusive(h -> {
@@ -85,7 +85,7 @@ public final class LineAuthentication extends NativeObject {
      * @throws ParameterConflictException when the request already has an {@code aloha_token}
      * @throws TelenoridException as {@link #run()} when the exchange fails
      */
-    public void apply(AuthorizationRequest request) {
+    public void apply(@NonNull AuthorizationRequest request) {
         Objects.requireNonNull(request, "request");
         call(h -> request.callExclusive(r -> {
             exchange(() -> Native.lineAuthApply(h, r));

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * the real provider. The socket hook is exercised the way an Android app uses it: allow, refuse, "not on
  * cellular", and a hook that throws.
  */
-class LineAuthenticationTest {
+class LineAuthenticatorTest {
     private static Aloha aloha;
     private static Provider provider;
 
@@ -53,7 +53,7 @@ class LineAuthenticationTest {
     void signInAtTheRealProviderCarriesAlohaToken() throws Exception {
         Config settings = provider.config().alohaUrl(aloha.base + "/jvm-signin").caFile(aloha.caFile).build();
         try (Client client = new Client(settings); Config config = client.config();
-             LineAuthentication lineAuth = new LineAuthentication(config);
+             LineAuthenticator lineAuth = new LineAuthenticator(config);
              AuthorizationRequest request = new AuthorizationRequest(config)) {
             lineAuth.apply(request);
             try (PendingAuthorization pending = request.build()) {
@@ -70,7 +70,7 @@ class LineAuthenticationTest {
 
     @Test
     void backgroundSessionIsReusedAtSignIn() throws Exception {
-        try (Config config = aloha.config("jvm-reuse").build(); LineAuthentication lineAuth = new LineAuthentication(config)) {
+        try (Config config = aloha.config("jvm-reuse").build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             assertEquals(0, lineAuth.validForSeconds());
             Thread background = new Thread(lineAuth::run, "line-auth");
             background.start();
@@ -91,7 +91,7 @@ class LineAuthenticationTest {
 
     @Test
     void manyThreadsShareOneLineAuthenticator() throws Exception {
-        try (Config config = aloha.config("jvm-threads").build(); LineAuthentication lineAuth = new LineAuthentication(config)) {
+        try (Config config = aloha.config("jvm-threads").build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
                 List<Future<String>> tokens = new ArrayList<>();
@@ -115,7 +115,7 @@ class LineAuthenticationTest {
 
     @Test
     void socketHookSeesEverySocketOnTheExchangeThread() throws Exception {
-        try (Config config = aloha.config("jvm-hooked").build(); LineAuthentication lineAuth = new LineAuthentication(config)) {
+        try (Config config = aloha.config("jvm-hooked").build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             List<String> seen = new CopyOnWriteArrayList<>();
             List<Thread> threads = new CopyOnWriteArrayList<>();
             lineAuth.setSocketHook(fd -> {
@@ -143,7 +143,7 @@ class LineAuthenticationTest {
 
     @Test
     void socketHookCanRefuse() throws Exception {
-        try (Config config = aloha.config("jvm-refused").build(); LineAuthentication lineAuth = new LineAuthentication(config)) {
+        try (Config config = aloha.config("jvm-refused").build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             lineAuth.setSocketHook(fd -> SocketHook.Verdict.REFUSE);
             NetworkException refused = assertThrows(NetworkException.class, lineAuth::run);
             assertTrue(refused.getMessage().contains("socket hook refused"), refused.getMessage());
@@ -155,7 +155,7 @@ class LineAuthenticationTest {
 
     @Test
     void notOnCellularIsADistinctOutcome() throws Exception {
-        try (Config config = aloha.config("jvm-wifi").build(); LineAuthentication lineAuth = new LineAuthentication(config);
+        try (Config config = aloha.config("jvm-wifi").build(); LineAuthenticator lineAuth = new LineAuthenticator(config);
              AuthorizationRequest request = new AuthorizationRequest(config)) {
             lineAuth.setSocketHook(fd -> SocketHook.Verdict.NOT_CELLULAR);
             LineAuthUnavailableException wifi = assertThrows(LineAuthUnavailableException.class, () -> lineAuth.apply(request));
@@ -171,7 +171,7 @@ class LineAuthenticationTest {
 
     @Test
     void whatTheHookThrowsRefusesAndTravelsWithTheError() throws Exception {
-        try (Config config = aloha.config("jvm-throws").build(); LineAuthentication lineAuth = new LineAuthentication(config)) {
+        try (Config config = aloha.config("jvm-throws").build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             IllegalStateException bug = new IllegalStateException("no ConnectivityManager");
             lineAuth.setSocketHook(fd -> {
                 throw bug;
@@ -202,7 +202,7 @@ class LineAuthenticationTest {
         modes.put("redirect_other_host", InsecureException.class);
         modes.put("status_500", TemporarilyUnavailableException.class);
         for (Map.Entry<String, Class<? extends TelenoridException>> mode : modes.entrySet()) {
-            try (Config config = aloha.config(mode.getKey()).build(); LineAuthentication lineAuth = new LineAuthentication(config);
+            try (Config config = aloha.config(mode.getKey()).build(); LineAuthenticator lineAuth = new LineAuthenticator(config);
                  AuthorizationRequest request = new AuthorizationRequest(config)) {
                 TelenoridException failed = assertThrows(mode.getValue(), () -> lineAuth.apply(request), mode.getKey());
                 if (mode.getKey().equals("status_500")) {
@@ -212,11 +212,11 @@ class LineAuthenticationTest {
                 assertEquals(null, alohaToken(request), mode.getKey());
             }
         }
-        try (Config config = aloha.config("hang").timeoutMillis(500).build(); LineAuthentication lineAuth = new LineAuthentication(config)) {
+        try (Config config = aloha.config("hang").timeoutMillis(500).build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             assertThrows(NetworkTimeoutException.class, lineAuth::run);
         }
         try (Config config = TestSupport.baseConfig().alohaUrl(aloha.base + "/jvm-untrusted").build();
-             LineAuthentication lineAuth = new LineAuthentication(config)) {
+             LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             assertThrows(TlsException.class, lineAuth::run, "the stand-in's CA is not in the system trust store");
         }
     }
@@ -224,12 +224,12 @@ class LineAuthenticationTest {
     @Test
     void configuration() {
         try (Config none = TestSupport.config()) {
-            assertThrows(LineAuthUnavailableException.class, () -> new LineAuthentication(none));
+            assertThrows(LineAuthUnavailableException.class, () -> new LineAuthenticator(none));
         }
         assertThrows(InsecureException.class, () -> TestSupport.baseConfig().alohaUrl("http://aloha.example").build());
         try (Config config = aloha.config("ok").build(); AuthorizationRequest request = new AuthorizationRequest(config)) {
             assertEquals(aloha.base + "/ok", config.get(Config.Key.ALOHA_URL));
-            LineAuthentication lineAuth = new LineAuthentication(config);
+            LineAuthenticator lineAuth = new LineAuthenticator(config);
             request.set(AuthorizationRequest.Parameter.ALOHA_TOKEN, "mine");
             assertThrows(ParameterConflictException.class, () -> lineAuth.apply(request));
             assertEquals("mine", alohaToken(request));
