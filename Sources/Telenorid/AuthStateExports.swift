@@ -10,7 +10,7 @@ public func telenorid_client_exchange_code(_ client: OpaquePointer?, _ callback:
         let clientHandle = try borrow(client, as: ClientHandle.self, "client")
         let callbackHandle = try borrow(callback, as: CallbackHandle.self, "callback")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(AuthStateHandle(try clientHandle.client.exchangeCode(callbackHandle.response),
+        out.pointee = retainedHandle(AuthStateHandle(try clientHandle.client.exchangeCode(callbackHandle.callback),
                                                      client: clientHandle.client))
     }
 }

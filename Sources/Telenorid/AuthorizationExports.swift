@@ -30,7 +30,7 @@ public func telenorid_auth_request_new(_ config: OpaquePointer?,
                                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
-        try outPointer(out).pointee = retainedHandle(AuthRequestHandle(AuthorizationRequest(configuration: configuration)))
+        try outPointer(out).pointee = retainedHandle(AuthRequestHandle(SharedAuthorizationRequest(configuration: configuration)))
     }
 }
 
@@ -41,7 +41,7 @@ public func telenorid_auth_request_set(_ request: OpaquePointer?, _ param: telen
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
         let parameter = try parameter(param)
         let value = try optionalInputString(value, "value")
-        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.set(parameter, value) }
+        try handle.request.set(parameter, value)
     }
 }
 
@@ -51,7 +51,7 @@ public func telenorid_auth_request_add_parameter(_ request: OpaquePointer?, _ na
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
         let name = try inputString(name, "name"), value = try inputString(value, "value")
-        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addParameter(name, value) }
+        try handle.request.addParameter(name, value)
     }
 }
 
@@ -85,7 +85,7 @@ public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target
         let claim = ClaimsRequest.Claim(name: try inputString(name, "name"), essential: essentialFlag,
                                         purpose: try optionalInputString(purpose, "purpose"),
                                         value: try json(valueJSON, "value_json"), values: values)
-        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addClaim(claim, to: destination) }
+        try handle.request.addClaim(claim, to: destination)
     }
 }
 
@@ -95,7 +95,7 @@ public func telenorid_auth_request_set_app_to_app(_ request: OpaquePointer?,
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
         let uri = try inputString(appCallbackURI, "app_callback_uri")
-        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setAppToApp(callbackURI: uri) }
+        try handle.request.setAppToApp(callbackURI: uri)
     }
 }
 
@@ -110,7 +110,7 @@ public func telenorid_auth_request_set_pkce_method(_ request: OpaquePointer?,
         case TELENORID_PKCE_PLAIN: chosen = .plain
         default: throw TelenoridError(.invalidArgument, "unknown PKCE method \(method)")
         }
-        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setPKCEMethod(chosen) }
+        try handle.request.setPKCEMethod(chosen)
     }
 }
 
@@ -125,7 +125,7 @@ public func telenorid_auth_request_build(_ request: OpaquePointer?,
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(request, as: AuthRequestHandle.self, "request")
         let out = try outPointer(out)
-        let pending = try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.build() }
+        let pending = try handle.request.build()
         out.pointee = retainedHandle(PendingAuthHandle(pending))
     }
 }

@@ -19,7 +19,7 @@ public func telenorid_callback_code(_ callback: OpaquePointer?,
                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(callback, as: CallbackHandle.self, "callback")
-        try writeString(handle.response.code, to: try outPointer(out))
+        try writeString(handle.callback.code, to: try outPointer(out))
     }
 }
 
@@ -29,7 +29,7 @@ public func telenorid_callback_parameter(_ callback: OpaquePointer?, _ name: Uns
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(callback, as: CallbackHandle.self, "callback")
         let key = try inputString(name, "name")
-        try writeString(handle.response.parameters[key], to: try outPointer(out))
+        try writeString(handle.callback.parameters[key], to: try outPointer(out))
     }
 }
 

@@ -1,4 +1,3 @@
-import Synchronization
 import TelenoridCore
 
 // Handles are retained Swift objects passed as opaque pointers. Every handle class derives from
@@ -40,15 +39,9 @@ final class PKCEHandle: Handle {
     init(_ pkce: PKCE) { self.pkce = pkce }
 }
 
-/// The one mutable handle: its calls are serialized here, so a host that shares a request between
-/// threads gets an order of changes, never a torn request.
 final class AuthRequestHandle: Handle {
-    private let request: Mutex<AuthorizationRequest>
-    init(_ request: AuthorizationRequest) { self.request = Mutex(request) }
-
-    func update<R>(_ body: (inout AuthorizationRequest) throws(TelenoridError) -> R) throws(TelenoridError) -> R {
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) -> R in try body(&request) }
-    }
+    let request: SharedAuthorizationRequest
+    init(_ request: SharedAuthorizationRequest) { self.request = request }
 }
 
 final class PendingAuthHandle: Handle {
@@ -57,8 +50,8 @@ final class PendingAuthHandle: Handle {
 }
 
 final class CallbackHandle: Handle {
-    let response: AuthorizationResponse
-    init(_ response: AuthorizationResponse) { self.response = response }
+    let callback: AuthorizationCallback
+    init(_ callback: AuthorizationCallback) { self.callback = callback }
 }
 
 final class AppCallbackHandle: Handle {

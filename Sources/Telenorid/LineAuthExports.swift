@@ -59,19 +59,7 @@ public func telenorid_line_auth_valid_for(_ lineAuth: OpaquePointer?, _ out: Uns
 public func telenorid_line_auth_apply(_ lineAuth: OpaquePointer?, _ request: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let authenticator = try borrow(lineAuth, as: LineAuthHandle.self, "line_auth").authenticator
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
-        func refuseIfSet(_ request: AuthorizationRequest) throws(TelenoridError) {
-            guard request.values[.alohaToken] == nil else {
-                throw TelenoridError(.parameterConflict, "the request already has an aloha_token")
-            }
-        }
-        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in try refuseIfSet(request) }
-        // The exchange may take seconds: the request is not locked meanwhile, and checked again after.
-        let token = try authenticator.token()
-        try handle.update { (request: inout AuthorizationRequest) throws(TelenoridError) in
-            try refuseIfSet(request)
-            try request.set(.alohaToken, token)
-        }
+        try borrow(request, as: AuthRequestHandle.self, "request").request.applyLineAuthentication(authenticator)
     }
 }
 

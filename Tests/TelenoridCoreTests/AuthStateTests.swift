@@ -10,10 +10,10 @@ final class ScriptedRefresher: TokenRefresher, Sendable {
         /// The token endpoint answers this, judged as the OIDC client judges it.
         case answer(HTTPResponse)
     }
-    let behaviour = Mutex<Behaviour>(.rotate)
+    let behaviour = Locked<Behaviour>(.rotate)
     let calls = Atomic<Int>(0)
     /// Refresh tokens revoked through `revokeGrant`.
-    let revoked = Mutex<[String]>([])
+    let revoked = Locked<[String]>([])
     let delayMicroseconds = Atomic<UInt32>(0)
     let clock: Clock
     init(clock: @escaping Clock) { self.clock = clock }

@@ -4,9 +4,9 @@ import XCTest
 
 /// A provider's discovery documents served from memory, with a switch to make them fail.
 private final class DiscoveryServer: HTTPTransport {
-    let requests = Mutex<[String]>([])
-    let failure = Mutex<TelenoridError?>(nil)
-    let tokenEndpoint = Mutex("https://id.example.com/o/token/")
+    let requests = Locked<[String]>([])
+    let failure = Locked<TelenoridError?>(nil)
+    let tokenEndpoint = Locked("https://id.example.com/o/token/")
     let issuer = "https://id.example.com/o"
 
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {

@@ -6,10 +6,10 @@ import XCTest
 /// advertised algorithms changed, and the key set made to fail.
 final class KeyProvider: HTTPTransport {
     let issuer = "https://id.example.com"
-    let keys = Mutex<[String]>([JOSEFixtures.rsaJwk])
-    let advertised = Mutex<(idToken: [String]?, userinfo: [String]?)>((nil, nil))
-    let keySetFailure = Mutex<TelenoridError?>(nil)
-    let requests = Mutex<[String]>([])
+    let keys = Locked<[String]>([JOSEFixtures.rsaJwk])
+    let advertised = Locked<(idToken: [String]?, userinfo: [String]?)>((nil, nil))
+    let keySetFailure = Locked<TelenoridError?>(nil)
+    let requests = Locked<[String]>([])
 
     var keySetRequests: Int { requests.withLock { $0.filter { $0 == issuer + "/jwks" }.count } }
 

@@ -109,7 +109,7 @@ final class SessionTruthTests: XCTestCase {
         refresher.delayMicroseconds.store(300_000, ordering: .relaxed)
         let changes = Atomic<Int>(0)
         state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
-        let outcome = Mutex<Result<TokenSet, TelenoridError>?>(nil)
+        let outcome = Locked<Result<TokenSet, TelenoridError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let result: Result<TokenSet, TelenoridError>

@@ -74,8 +74,8 @@ private func checkRequest(_ request: IdPAppRequest, _ text: String) {
           read == response.parameters else { fail("the response URL does not read back at the SP's redirect URI", text) }
 }
 
-private func checkResponse(_ accepted: AuthorizationResponse?, of index: Int,
-                           replay: () throws(TelenoridError) -> AuthorizationResponse, _ text: String) {
+private func checkResponse(_ accepted: AuthorizationCallback?, of index: Int,
+                           replay: () throws(TelenoridError) -> AuthorizationCallback, _ text: String) {
     guard let accepted else { return }
     guard accepted.parameters["state"] == state, !accepted.code.isEmpty,
           accepted.parameters["login_host"]?.lowercased() == "login.example.com",

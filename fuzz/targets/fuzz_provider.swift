@@ -408,7 +408,7 @@ private func exchange(_ input: [UInt8]) {
         "\(issuer)/revoke": HTTPResponse(status: status, headers: [], body: tokenBody),
     ], jwt: flags & 4 != 0)
     let pending: PendingAuthorization
-    let callback: AuthorizationResponse
+    let callback: AuthorizationCallback
     do {
         var request = AuthorizationRequest(configuration: oidc.configuration)
         if flags & 8 != 0 { try request.set(.maxAge, "300") }

@@ -32,11 +32,7 @@ extension PendingAuthorization {
             parameters = merged
         }
         try checkState(parameters["state"])
-        if let error = parameters["error"] {
-            throw TelenoridError(.authorizationError, "the provider's app reported an error: \(error)",
-                                 oauthError: error, oauthErrorDescription: parameters["error_description"],
-                                 oauthErrorURI: parameters["error_uri"])
-        }
+        try AuthorizationErrorResponse.check(parameters, from: "the provider's app")
         guard let resume = parameters["resume_uri"] else { return AppToAppCallback(resumeURI: nil) }
         let resumeURI: URI
         do { resumeURI = try URI(parsing: resume) } catch {

@@ -3,7 +3,7 @@ import Synchronization
 /// The redirect that ends the browser part of sign-in (RFC 6749 §4.1.2), checked against the request it
 /// answers. Only a value of this type carries a code onward, so the state check can't be skipped; and
 /// its code goes to the token endpoint once.
-public final class AuthorizationResponse: Sendable {
+public final class AuthorizationCallback: Sendable {
     public let code: String
     public let parameters: FormParameters
     public let pending: PendingAuthorization
@@ -30,11 +30,9 @@ public final class AuthorizationResponse: Sendable {
 }
 
 extension PendingAuthorization {
-    public func handleCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationResponse {
+    public func handleCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
         let uri = try URI(parsing: redirect)
-        let expected = configuration.redirectURI
-        guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
-              uri.userInfo == expected.userInfo, uri.path == expected.path else {
+        guard uri.hasSameOriginAndPath(as: configuration.redirectURI) else {
             throw TelenoridError(.redirectMismatch, "the callback did not arrive at the configured redirect_uri")
         }
         let component = responseMode == "fragment" ? uri.fragment : uri.query
@@ -43,12 +41,7 @@ extension PendingAuthorization {
         if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
             throw TelenoridError(.issuerMismatch, "the callback's iss is not the configured issuer (RFC 9207)")
         }
-        if let error = parameters["error"] {
-            throw TelenoridError(.authorizationError,
-                                 "the provider refused the authorization: \(error)",
-                                 oauthError: error, oauthErrorDescription: parameters["error_description"],
-                                 oauthErrorURI: parameters["error_uri"])
-        }
+        try AuthorizationErrorResponse.check(parameters, from: "the provider")
         guard let code = parameters["code"], !code.isEmpty else {
             throw TelenoridError(.malformed, "the callback carries neither code nor error")
         }
@@ -59,6 +52,6 @@ extension PendingAuthorization {
         guard consume() else {
             throw TelenoridError(.consumed, "this authorization request was already answered")
         }
-        return AuthorizationResponse(code: code, parameters: parameters, pending: self)
+        return AuthorizationCallback(code: code, parameters: parameters, pending: self)
     }
 }

@@ -41,7 +41,7 @@ public struct AuthorizationRequest: Sendable {
         if let value {
             switch parameter {
             case .maxAge:
-                guard !value.isEmpty, value.utf8.count <= 10, value.utf8.allSatisfy(URI.isDigit) else {
+                guard !value.isEmpty, value.utf8.count <= 10, value.utf8.allSatisfy(ASCII.isDigit) else {
                     throw TelenoridError(.invalidArgument, "max_age must be a number of seconds (decimal digits)")
                 }
             case .responseMode:

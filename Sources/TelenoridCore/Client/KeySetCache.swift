@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Where a `KeySetCache` gets the provider's key set (RFC 7517 §5) from: the client's jwks_uri, or a test's
 /// stand-in.
@@ -26,9 +25,9 @@ final class KeySetCache: Sendable {
         var failure: (error: TelenoridError, at: Int64)?
     }
     let maxAge: Int64
-    private let cache = Mutex(Cache())
+    private let cache = Locked(Cache())
     /// One fetch at a time: threads that find the cache wanting wait for the fetch under way, then look again.
-    private let fetchGate = Mutex<Void>(())
+    private let fetchGate = Locked<Void>(())
 
     init(maxAge: Int64) {
         self.maxAge = maxAge

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A configured client talking to one provider: discovery, keys and every token-endpoint call. Share one
 /// per provider between threads: it holds the HTTP connection cache and the metadata and key caches.
@@ -7,7 +6,7 @@ public final class OIDCClient: Sendable {
     let transport: any HTTPTransport
     /// The local clock plus the configured offset.
     public let clock: Clock
-    private let discovered = Mutex<(metadata: ProviderMetadata, fetchedAt: Int64)?>(nil)
+    private let discovered = Locked<(metadata: ProviderMetadata, fetchedAt: Int64)?>(nil)
     let keys: KeySetCache
 
     public init(configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
@@ -121,7 +120,7 @@ public final class OIDCClient: Sendable {
 
     /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
     /// gives the auth state of the signed-in user.
-    public func exchangeCode(_ callback: AuthorizationResponse) throws(TelenoridError) -> AuthState {
+    public func exchangeCode(_ callback: AuthorizationCallback) throws(TelenoridError) -> AuthState {
         let pending = callback.pending
         guard pending.configuration.clientID == configuration.clientID,
               pending.configuration.redirectURIString == configuration.redirectURIString else {

@@ -55,15 +55,8 @@ extension ClientConfiguration {
         var settings = Settings()
         for (key, value) in object.members {
             if key == "scopes" {
-                guard let items = value.arrayValue else {
+                guard let scopes = value.stringArrayValue else {
                     throw TelenoridError(.configuration, "\"scopes\" must be an array of strings")
-                }
-                var scopes: [String] = []
-                for item in items {
-                    guard let scope = item.stringValue else {
-                        throw TelenoridError(.configuration, "\"scopes\" must be an array of strings")
-                    }
-                    scopes.append(scope)
                 }
                 guard settings[.scope] == nil else {
                     throw TelenoridError(.configuration, "give \"scope\" or \"scopes\", not both")

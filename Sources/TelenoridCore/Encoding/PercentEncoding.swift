@@ -38,8 +38,8 @@ public enum PercentEncoding {
             if isUnreserved(byte) { continue }
             copy(UnsafeBufferPointer(rebasing: bytes[runStart..<(index &- 1)]), to: out, at: &position)
             out[position] = UInt8(ascii: "%")
-            out[position + 1] = hexDigit(byte >> 4)
-            out[position + 2] = hexDigit(byte & 0x0F)
+            out[position + 1] = ASCII.hexDigit(byte >> 4, upper: true)
+            out[position + 2] = ASCII.hexDigit(byte & 0x0F, upper: true)
             position += 3
             runStart = index
         }
@@ -52,11 +52,6 @@ public enum PercentEncoding {
         let target = UnsafeMutableBufferPointer(rebasing: out[position..<(position + bytes.count)])
         if let to = target.baseAddress, let from = bytes.baseAddress { to.update(from: from, count: bytes.count) }
         position += bytes.count
-    }
-
-    /// The upper-case hex digit of a value 0...15 (RFC 3986 §2.1 prefers upper case).
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &+ (value &- 10)
     }
 
     /// Decodes `%XX` escapes and, when `plusIsSpace`, `+` as a space. Malformed escapes and byte
@@ -73,7 +68,7 @@ public enum PercentEncoding {
                 while index < input.count {
                     let byte = input[index]
                     if byte == UInt8(ascii: "%") {
-                        guard index + 2 < input.count, let h = hexValue(input[index + 1]), let l = hexValue(input[index + 2]) else {
+                        guard index + 2 < input.count, let h = ASCII.hexValue(input[index + 1]), let l = ASCII.hexValue(input[index + 2]) else {
                             return nil
                         }
                         out[written] = h << 4 | l
@@ -96,14 +91,5 @@ public enum PercentEncoding {
         let low: UInt64 = 0x03FF_6000_0000_0000   // "-" 45, "." 46, "0"-"9" 48-57
         let high: UInt64 = 0x47FF_FFFE_87FF_FFFE  // "A"-"Z", "_" 95, "a"-"z", "~" 126
         return byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 && (high >> UInt64(byte &- 64)) & 1 == 1
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

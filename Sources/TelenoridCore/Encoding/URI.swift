@@ -34,15 +34,7 @@ public struct URI: Sendable, Equatable {
             throw TelenoridError(.malformed, "URL contains a space, control, backslash or non-ASCII character")
         }
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-        func lowered(_ range: Range<Int>) -> String {
-            // Written into the string's storage: decoding a lazily mapped collection takes the generic path.
-            String(unsafeUninitializedCapacity: range.count) { out in
-                for (offset, byte) in bytes[range].enumerated() {
-                    out[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-                }
-                return range.count
-            }
-        }
+        func lowered(_ range: Range<Int>) -> String { ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[range])) }
         func first(_ byte: UInt8, in range: Range<Int>) -> Int? {
             var index = range.lowerBound
             while index < range.upperBound {
@@ -52,8 +44,8 @@ public struct URI: Sendable, Equatable {
             return nil
         }
 
-        guard let colon = first(UInt8(ascii: ":"), in: 0..<bytes.count), colon > 0, isAlpha(bytes[0]),
-              bytes[0..<colon].allSatisfy({ isAlpha($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+        guard let colon = first(UInt8(ascii: ":"), in: 0..<bytes.count), colon > 0, ASCII.isAlpha(bytes[0]),
+              bytes[0..<colon].allSatisfy({ ASCII.isAlpha($0) || ASCII.isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         else {
             throw TelenoridError(.malformed, "URL has no valid scheme")
         }
@@ -94,13 +86,21 @@ public struct URI: Sendable, Equatable {
     }
 
     /// True for hosts that never leave the machine: 127.0.0.0/8, ::1 and localhost (RFC 8252 §8.3).
+    /// Whether `other` names the same place: scheme, user info, host, port and path equal, query and
+    /// fragment aside. A redirect arrived at its redirect URI (RFC 6749 §3.1.2) when this holds and the
+    /// redirect URI's own query pairs are kept.
+    public func hasSameOriginAndPath(as other: URI) -> Bool {
+        scheme == other.scheme && userInfo == other.userInfo && host == other.host && port == other.port
+            && path == other.path
+    }
+
     public var isLoopback: Bool {
         guard let host else { return false }
         if host == "localhost" || host == "::1" { return true }
         let octets = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard octets.count == 4, octets[0].elementsEqual("127".utf8) else { return false }
         return octets.allSatisfy { part in
-            guard (1...3).contains(part.count), part.allSatisfy(URI.isDigit) else { return false }
+            guard (1...3).contains(part.count), part.allSatisfy(ASCII.isDigit) else { return false }
             return part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
         }
     }
@@ -126,7 +126,7 @@ public struct URI: Sendable, Equatable {
                 }
                 portRange = close + 2..<range.upperBound
             }
-            guard !hostRange.isEmpty, hostRange.allSatisfy({ isHexDigit(bytes[$0]) || bytes[$0] == 0x3A || bytes[$0] == 0x2E }) else {
+            guard !hostRange.isEmpty, hostRange.allSatisfy({ ASCII.isHexDigit(bytes[$0]) || bytes[$0] == 0x3A || bytes[$0] == 0x2E }) else {
                 throw TelenoridError(.malformed, "URL has an invalid IPv6 address")
             }
         } else if let colon = range.last(where: { bytes[$0] == UInt8(ascii: ":") }) {
@@ -135,14 +135,14 @@ public struct URI: Sendable, Equatable {
         }
         for index in hostRange {
             let byte = bytes[index]
-            guard isAlpha(byte) || isDigit(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x3A
+            guard ASCII.isAlpha(byte) || ASCII.isDigit(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x3A
                     || byte == 0x25 || byte == 0x7E else {
                 throw TelenoridError(.malformed, "URL host contains a character a host may not have")
             }
         }
         var port: Int? = nil
         if let portRange, !portRange.isEmpty {
-            guard portRange.count <= 5, portRange.allSatisfy({ isDigit(bytes[$0]) }) else {
+            guard portRange.count <= 5, portRange.allSatisfy({ ASCII.isDigit(bytes[$0]) }) else {
                 throw TelenoridError(.malformed, "URL port is not a number from 0 to 65535")
             }
             let value = portRange.reduce(0) { $0 * 10 + Int(bytes[$1] - 0x30) }
@@ -157,7 +157,7 @@ public struct URI: Sendable, Equatable {
         while index < range.upperBound {
             if bytes[index] == UInt8(ascii: "%") {
                 guard index + 2 < range.upperBound,
-                      isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                      ASCII.isHexDigit(bytes[index + 1]), ASCII.isHexDigit(bytes[index + 2]) else {
                     throw TelenoridError(.malformed, "URL has a malformed percent escape")
                 }
                 index += 3
@@ -167,7 +167,4 @@ public struct URI: Sendable, Equatable {
         }
     }
 
-    static func isAlpha(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) }
-    static func isDigit(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) }
-    static func isHexDigit(_ b: UInt8) -> Bool { isDigit(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b) }
 }

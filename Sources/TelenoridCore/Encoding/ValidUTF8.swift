@@ -13,36 +13,44 @@ public enum ValidUTF8 {
 
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
-        let count = bytes.count
-        while index < count {
-            let lead = bytes[index]
-            if lead < 0x80 {
+        while index < bytes.count {
+            if bytes[index] < 0x80 {
                 index &+= 1
-                continue
+            } else if let length = sequenceLength(bytes, at: index) {
+                index &+= length
+            } else {
+                return false
             }
-            // The continuation bytes after `lead`, and the range the first of them must fall in.
-            let following: Int
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: following = 1
-            case 0xE0: following = 2; low = 0xA0  // below: overlong
-            case 0xE1...0xEC, 0xEE...0xEF: following = 2
-            case 0xED: following = 2; high = 0x9F  // above: surrogates
-            case 0xF0: following = 3; low = 0x90  // below: overlong
-            case 0xF1...0xF3: following = 3
-            case 0xF4: following = 3; high = 0x8F  // above: beyond U+10FFFF
-            default: return false  // 0x80...0xC1 (continuation or overlong lead), 0xF5...0xFF
-            }
-            guard count - index > following else { return false }
-            let first = bytes[index + 1]
-            guard first >= low && first <= high else { return false }
-            var next = 2
-            while next <= following {
-                guard bytes[index + next] & 0xC0 == 0x80 else { return false }
-                next += 1
-            }
-            index += following + 1
         }
         return true
+    }
+
+    /// The length of the well-formed sequence that starts at `index` (which must be in `bytes`), or nil
+    /// when the bytes there are not one. The JSON parser calls this for each non-ASCII run it copies.
+    public static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let lead = bytes[index]
+        if lead < 0x80 { return 1 }
+        // The continuation bytes after `lead`, and the range the first of them must fall in.
+        let following: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: following = 1
+        case 0xE0: following = 2; low = 0xA0  // below: overlong
+        case 0xE1...0xEC, 0xEE...0xEF: following = 2
+        case 0xED: following = 2; high = 0x9F  // above: surrogates
+        case 0xF0: following = 3; low = 0x90  // below: overlong
+        case 0xF1...0xF3: following = 3
+        case 0xF4: following = 3; high = 0x8F  // above: beyond U+10FFFF
+        default: return nil  // 0x80...0xC1 (continuation or overlong lead), 0xF5...0xFF
+        }
+        guard bytes.count - index > following else { return nil }
+        let first = bytes[index + 1]
+        guard first >= low && first <= high else { return nil }
+        var next = 2
+        while next <= following {
+            guard bytes[index + next] & 0xC0 == 0x80 else { return nil }
+            next += 1
+        }
+        return following + 1
     }
 }

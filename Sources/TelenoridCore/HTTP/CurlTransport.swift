@@ -22,7 +22,7 @@ public final class CurlTransport: HTTPTransport {
     private let share: CurlShare
     /// Idle easy handles, most recently used last: handing out the last one first gives a single
     /// sequential caller the same handle, and so the same connection, every time.
-    private let idle = Mutex<[EasyHandle]>([])
+    private let idle = Locked<[EasyHandle]>([])
     private let opened = Atomic<Int>(0)
 
     /// Idle handles kept for reuse; more may exist while more threads send at once, and the surplus is
@@ -150,7 +150,7 @@ struct RequestTarget: ~Copyable {
             throw TelenoridError(.invalidArgument, "libcurl cannot parse the request URL \(display)")
         }
         guard let curlScheme = url.part(CURLUPART_SCHEME), let curlHost = url.part(CURLUPART_HOST),
-              HTTPResponse.asciiLowercased(curlScheme) == uri.scheme, !curlHost.isEmpty else {
+              ASCII.lowercased(curlScheme) == uri.scheme, !curlHost.isEmpty else {
             throw TelenoridError(.invalidArgument, "libcurl reads the request URL \(display) differently")
         }
         var user: UnsafeMutablePointer<CChar>? = nil

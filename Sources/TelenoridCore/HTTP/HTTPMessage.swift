@@ -27,7 +27,7 @@ public struct HTTPRequest: Sendable {
     public static func form(url: String, parameters: FormParameters, headers: [(name: String, value: String)] = [],
                             authorization: SecretBytes? = nil) -> HTTPRequest {
         var all = headers
-        func has(_ name: String) -> Bool { headers.contains { HTTPResponse.asciiLowercased($0.name) == name } }
+        func has(_ name: String) -> Bool { headers.contains { ASCII.lowercased($0.name) == name } }
         if !has("content-type") { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
         if !has("accept") { all.append((name: "Accept", value: "application/json")) }
         return HTTPRequest(method: "POST", url: url, headers: all, authorization: authorization, body: parameters.encodedSecret)
@@ -69,8 +69,8 @@ public struct HTTPResponse: Sendable {
 
     /// The first header of that name, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let wanted = HTTPResponse.asciiLowercased(name)
-        return headers.first { HTTPResponse.asciiLowercased($0.name) == wanted }?.value
+        let wanted = ASCII.lowercased(name)
+        return headers.first { ASCII.lowercased($0.name) == wanted }?.value
     }
 
     /// The media type alone, lower-cased: "application/json" for "Application/JSON; charset=utf-8".
@@ -78,14 +78,7 @@ public struct HTTPResponse: Sendable {
         guard let value = header("content-type") else { return nil }
         let media = value.utf8.prefix { $0 != UInt8(ascii: ";") }
         let trimmed = HTTPResponse.trimmed(media)
-        return trimmed.isEmpty ? nil : HTTPResponse.asciiLowercased(String(decoding: trimmed, as: UTF8.self))
-    }
-
-    /// Header names are ASCII tokens (RFC 9110 §5.1); lower-casing only A-Z keeps the comparison cheap
-    /// and independent of Unicode case rules.
-    static func asciiLowercased(_ text: String) -> String {
-        guard text.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return text }
-        return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return trimmed.isEmpty ? nil : ASCII.lowercased(String(decoding: trimmed, as: UTF8.self))
     }
 
     /// Drops optional whitespace (SP, HTAB) and line endings from both ends.

@@ -36,7 +36,7 @@ enum RetryAfter {
 
     /// A non-empty run of ASCII digits, short enough (callers bound it) not to overflow.
     private static func decimal(_ digits: ArraySlice<UInt8>) -> Int64? {
-        guard !digits.isEmpty, digits.allSatisfy(URI.isDigit) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy(ASCII.isDigit) else { return nil }
         return digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
     }
 

@@ -27,9 +27,9 @@ public struct AuthenticationChallenge: Sendable, Equatable {
                 reader.index += 1
                 reader.skip { $0 == 0x20 || $0 == 0x09 }
                 guard !challenges.isEmpty, let value = reader.paramValue() else { break }
-                challenges[challenges.count - 1].parameters.append((name: HTTPResponse.asciiLowercased(token), value: value))
+                challenges[challenges.count - 1].parameters.append((name: ASCII.lowercased(token), value: value))
             } else {
-                challenges.append(AuthenticationChallenge(scheme: HTTPResponse.asciiLowercased(token), parameters: []))
+                challenges.append(AuthenticationChallenge(scheme: ASCII.lowercased(token), parameters: []))
             }
         }
         return challenges
@@ -48,7 +48,7 @@ public struct AuthenticationChallenge: Sendable, Equatable {
         /// RFC 9110 §5.6.2's token, as the transport checks request header names.
         mutating func token() -> String {
             let start = index
-            skip(while: EasyHandle.isTokenByte)
+            skip(while: ASCII.isTokenByte)
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 

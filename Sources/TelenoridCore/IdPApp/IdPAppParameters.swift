@@ -25,8 +25,7 @@ extension FormParameters {
     /// (`mismatch`), and they are not part of the response.
     init(redirect: String, arrivingAt redirectURI: URI, mismatch: String) throws(TelenoridError) {
         let uri = try URI(parsing: redirect)
-        guard uri.scheme == redirectURI.scheme, uri.host == redirectURI.host, uri.port == redirectURI.port,
-              uri.userInfo == redirectURI.userInfo, uri.path == redirectURI.path else {
+        guard uri.hasSameOriginAndPath(as: redirectURI) else {
             throw TelenoridError(.redirectMismatch, mismatch)
         }
         let received = try FormParameters(parsing: (uri.query ?? "")[...])

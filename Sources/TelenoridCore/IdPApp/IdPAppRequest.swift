@@ -110,8 +110,7 @@ public struct IdPAppRequest: Sendable, Equatable {
     /// Parses a URL on the IdP app's scheme (iOS); `idpAppURI` is the app's own, which the URL must match.
     public init(url: String, idpAppURI: String, callerRedirectURIs: [String]) throws(TelenoridError) {
         let uri = try URI(parsing: url), expected = try URI(parsing: idpAppURI)
-        guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
-              uri.path == expected.path else {
+        guard uri.hasSameOriginAndPath(as: expected) else {
             throw TelenoridError(.redirectMismatch, "the request did not arrive at the IdP app's URI")
         }
         try self.init(parameters: FormParameters(parsing: (uri.query ?? "")[...]), callerRedirectURIs: callerRedirectURIs)
@@ -166,7 +165,7 @@ public struct IdPAppRequest: Sendable, Equatable {
     }
 
     static func isBase64URL(_ byte: UInt8) -> Bool {
-        URI.isDigit(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        ASCII.isDigit(byte) || ASCII.isAlpha(byte)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 

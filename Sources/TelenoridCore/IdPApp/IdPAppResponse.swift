@@ -51,7 +51,7 @@ public struct IdPAppResponse: Sendable, Equatable {
 extension PendingAuthorization {
     /// The SP side, iOS: the IdP app's response opened at this client's redirect URI, whose own query (if
     /// it has one) the response keeps beside its pairs.
-    public func handleIdPAppResponse(url: String, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
+    public func handleIdPAppResponse(url: String, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationCallback {
         let parameters = try FormParameters(
             redirect: url, arrivingAt: configuration.redirectURI,
             mismatch: "the IdP app's response did not arrive at the configured redirect_uri")
@@ -63,17 +63,14 @@ extension PendingAuthorization {
     /// An empty list means the host (and port) of the configured issuer. Unknown pairs are ignored and
     /// dropped, so the callback never carries them on (RFC 6749 §3.1).
     public func handleIdPAppResponse(parameters received: FormParameters,
-                                     allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationResponse {
+                                     allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationCallback {
         try received.refuseRepeats(of: IdPAppResponse.names, in: "the IdP app's response")
         let parameters = received.keeping(IdPAppResponse.names.contains)
         try checkState(parameters["state"])
         if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
             throw TelenoridError(.issuerMismatch, "the IdP app's response names another issuer (RFC 9207)")
         }
-        if let error = parameters["error"] {
-            throw TelenoridError(.authorizationError, "the IdP app reported an error: \(error)",
-                                 oauthError: error, oauthErrorDescription: parameters["error_description"])
-        }
+        try AuthorizationErrorResponse.check(parameters, from: "the IdP app")
         guard let loginHost = parameters["login_host"] else {
             throw TelenoridError(.malformed, "the IdP app's response lacks login_host")
         }
@@ -81,9 +78,8 @@ extension PendingAuthorization {
         if allowed.isEmpty, let host = configuration.issuer.host {
             allowed = [configuration.issuer.port.map { "\(host):\($0)" } ?? host]
         }
-        // Host names compare without case (RFC 3986 §3.2.2); ASCII lowering only, no locale.
-        func lowered(_ text: String) -> [UInt8] { text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 } }
-        guard allowed.contains(where: { lowered($0) == lowered(loginHost) }) else {
+        // Host names compare without case (RFC 3986 §3.2.2).
+        guard allowed.contains(where: { ASCII.equalsIgnoringCase($0.utf8, loginHost.utf8) }) else {
             throw TelenoridError(.issuerMismatch, "the code was issued at a login host this client does not sign in at")
         }
         guard let code = parameters["code"], !code.isEmpty else {
@@ -92,6 +88,6 @@ extension PendingAuthorization {
         guard consume() else {
             throw TelenoridError(.consumed, "this authorization request was already answered")
         }
-        return AuthorizationResponse(code: code, parameters: parameters, pending: self)
+        return AuthorizationCallback(code: code, parameters: parameters, pending: self)
     }
 }

@@ -78,8 +78,7 @@ public struct JWS: Sendable {
         guard let expected = JWS.hmac(algorithm, secret: secret, data: signingInput) else {
             throw TelenoridError(.tokenInvalid, "algorithm \(algorithm) is not an HMAC algorithm")
         }
-        guard expected.count == signature.count,
-              expected.withUnsafeBytes({ a in signature.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) } }) == 0 else {
+        guard Crypto.constantTimeEquals(expected, signature) else {
             throw TelenoridError(.tokenInvalid, "token signature does not verify")
         }
     }

@@ -84,12 +84,11 @@ public struct AlohaPolicy: Sendable, Equatable {
         var bytes = try Crypto.randomBytes(16)
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for (index, byte) in bytes.enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
+            out.append(ASCII.hexDigit(byte >> 4))
+            out.append(ASCII.hexDigit(byte & 0x0F))
         }
         return String(decoding: out, as: UTF8.self)
     }

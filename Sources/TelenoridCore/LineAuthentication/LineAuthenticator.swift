@@ -25,8 +25,8 @@ public final class LineAuthenticator: Sendable {
     public let policy: AlohaPolicy
     private let transport: CurlTransport
     private let clock: Clock
-    private let hook = Mutex<SocketHook?>(nil)
-    private let current = Mutex<LineAuthSession?>(nil)
+    private let hook = Locked<SocketHook?>(nil)
+    private let current = Locked<LineAuthSession?>(nil)
     /// Exchanges started, for tests that prove a session is reused.
     private let exchanges = Atomic<Int>(0)
 

@@ -28,7 +28,7 @@ public final class LoopbackListener: Sendable {
     /// Set by the first wait; a listener serves one sign-in.
     private let used = Atomic<Bool>(false)
     /// The pending request's state, from `expectState`; nil accepts any.
-    private let expectedState = Mutex<String?>(nil)
+    private let expectedState = Locked<String?>(nil)
 
     /// Listens on 127.0.0.1:`port` (0: a free port the system picks) for `path` (starting with "/").
     public init(port: UInt16 = 0, path: String = "/callback") throws(TelenoridError) {

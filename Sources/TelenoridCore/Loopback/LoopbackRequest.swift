@@ -47,7 +47,7 @@ enum LoopbackRequest {
         for line in fields {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
                   !line[..<colon].contains(where: { $0 == 0x20 || $0 == 0x09 }) else { return nil }
-            guard lowercased(line[..<colon]).elementsEqual("host".utf8) else { continue }
+            guard ASCII.equalsIgnoringCase(line[..<colon], "host".utf8) else { continue }
             guard found == nil else { return nil }
             var value = line[(colon + 1)...]
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
@@ -60,14 +60,9 @@ enum LoopbackRequest {
     /// `127.0.0.1:<port>` or `localhost:<port>`, the name in any case; without the port only when it is 80,
     /// which browsers leave out (RFC 9110 §7.2).
     private static func isOwn(host: ArraySlice<UInt8>, port: UInt16) -> Bool {
-        let host = lowercased(host)
-        return ["127.0.0.1", "localhost"].contains { name in
-            host.elementsEqual("\(name):\(port)".utf8) || (port == 80 && host.elementsEqual(name.utf8))
+        ["127.0.0.1", "localhost"].contains { name in
+            ASCII.equalsIgnoringCase(host, "\(name):\(port)".utf8) || (port == 80 && ASCII.equalsIgnoringCase(host, name.utf8))
         }
-    }
-
-    private static func lowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
     }
 
     /// Whether the query (the listener only ever sees the query: a fragment response's state stays in the

@@ -46,17 +46,10 @@ public struct ProviderMetadata: Sendable, Equatable {
         }
         func strings(_ key: String) throws(TelenoridError) -> [String] {
             guard let value = object[key], value != .null else { return [] }
-            guard let items = value.arrayValue else {
-                throw TelenoridError(.invalidResponse, "provider metadata's \"\(key)\" is not an array")
+            guard let strings = value.stringArrayValue else {
+                throw TelenoridError(.invalidResponse, "provider metadata's \"\(key)\" is not an array of strings")
             }
-            var out: [String] = []
-            for item in items {
-                guard let text = item.stringValue else {
-                    throw TelenoridError(.invalidResponse, "provider metadata's \"\(key)\" holds a non-string")
-                }
-                out.append(text)
-            }
-            return out
+            return strings
         }
         guard let issuer = try string("issuer") else {
             throw TelenoridError(.invalidResponse, "provider metadata has no issuer")

@@ -115,9 +115,8 @@ public enum Crypto {
 
     private static func constantTimeEquals(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<left.count { difference |= left[index] ^ right[index] }
-        return difference == 0
+        guard left.count > 0 else { return true }
+        return CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0
     }
 
     /// Overwrites memory in a way the optimizer may not drop.

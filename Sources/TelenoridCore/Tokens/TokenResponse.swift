@@ -47,7 +47,7 @@ public struct TokenResponse: Sendable {
         }
         // RFC 6749 §7.1: a client must not use a token whose type it does not understand. A DPoP-bound
         // token (RFC 9449) is useless without the proofs this client does not send yet.
-        guard HTTPResponse.asciiLowercased(type) == "bearer" else {
+        guard ASCII.lowercased(type) == "bearer" else {
             throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use (only Bearer)")
         }
         tokenType = type
@@ -61,7 +61,7 @@ public struct TokenResponse: Sendable {
             expiresIn = seconds
         case .string(let text)?:
             // Some providers send "3600": accepted when it is plain digits.
-            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(URI.isDigit), let seconds = Int64(text) else {
+            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(ASCII.isDigit), let seconds = Int64(text) else {
                 throw TelenoridError(.invalidResponse, "expires_in is not a number of seconds")
             }
             expiresIn = seconds

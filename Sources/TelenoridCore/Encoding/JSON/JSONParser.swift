@@ -1,151 +1,5 @@
-// A strict RFC 8259 JSON parser and compact serializer for documents that come from untrusted servers
-// (discovery documents, JWKS, token responses, JOSE headers). Standard library only.
-//
-// Strictness is deliberate: two parsers that read the same bytes differently (duplicate members,
-// lenient numbers, repaired UTF-8) are how signed-token and header-confusion attacks work, so anything
-// RFC 8259 does not allow is refused rather than guessed at.
-
-/// A JSON number kept as its exact lexeme so integers are never rounded.
-public struct JSONNumber: Sendable, Equatable {
-    /// The number exactly as written. Equality compares this text, so `1` and `1.0` differ.
-    public let text: String
-
-    /// Accepts exactly the RFC 8259 `number` production and nothing else (no surrounding space).
-    public init?(text: String) {
-        let bytes = Array(text.utf8)
-        guard case .success(let end) = JSONGrammar.scanNumber(bytes, from: 0), end == bytes.count else {
-            return nil
-        }
-        self.text = text
-    }
-
-    public init(_ value: Int64) {
-        text = String(value)
-    }
-
-    // For lexemes the parser has already checked against the grammar.
-    fileprivate init(validated text: String) {
-        self.text = text
-    }
-
-    /// The value when the lexeme is a plain integer (no fraction, no exponent) that fits in Int64.
-    public var int64: Int64? {
-        // Only plain integers: `1e2` or `1.0` are refused so callers never see an integer the server
-        // did not literally send.
-        let notPlain = text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-        if notPlain { return nil }
-        // The grammar rules out `+` and other forms Int64's own parser would accept; it reports
-        // overflow as nil.
-        return Int64(text, radix: 10)
-    }
-
-    /// The nearest Double, or nil when the magnitude is too large to be finite.
-    public var double: Double? {
-        guard let value = Double(text), value.isFinite else { return nil }
-        return value
-    }
-}
-
-public enum JSONValue: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(JSONNumber)
-    case string(String)
-    case array([JSONValue])
-    case object(JSONObject)
-
-    /// The member named `key` when this is an object, nil otherwise.
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let object) = self { return object[key] }
-        return nil
-    }
-
-    public var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
-    public var boolValue: Bool? {
-        if case .bool(let value) = self { return value }
-        return nil
-    }
-
-    /// The number when it is a plain integer within Int64 range; see `JSONNumber.int64`.
-    public var int64Value: Int64? {
-        if case .number(let value) = self { return value.int64 }
-        return nil
-    }
-
-    public var arrayValue: [JSONValue]? {
-        if case .array(let value) = self { return value }
-        return nil
-    }
-
-    public var objectValue: JSONObject? {
-        if case .object(let value) = self { return value }
-        return nil
-    }
-}
-
-/// Members in document order; keys unique (enforced by parser and by the mutating API).
-///
-/// Keys are compared with Swift `String` equality, i.e. canonically equivalent spellings (`"é"` as
-/// U+00E9 or as `e` + U+0301) are the same key. The parser therefore refuses such pairs as duplicates,
-/// which is stricter than RFC 8259 but keeps every lookup unambiguous.
-public struct JSONObject: Sendable, Equatable {
-    public private(set) var members: [(key: String, value: JSONValue)]
-    // Key -> position, kept only for large objects: small ones (the usual case) are faster to scan
-    // than to hash, while large ones from a hostile server must not make lookups quadratic.
-    private var index: [String: Int]
-    private static let indexThreshold = 16
-
-    public init() {
-        members = []
-        index = [:]
-    }
-
-    public subscript(key: String) -> JSONValue? {
-        guard let position = position(of: key) else { return nil }
-        return members[position].value
-    }
-
-    public var keys: [String] { members.map(\.key) }
-
-    public var count: Int { members.count }
-
-    /// Sets or replaces a member, keeping the position of an existing key.
-    public mutating func set(_ key: String, _ value: JSONValue) {
-        if let position = position(of: key) {
-            members[position].value = value
-        } else {
-            appendNew(key, value)
-        }
-    }
-
-    fileprivate func position(of key: String) -> Int? {
-        if members.count > Self.indexThreshold { return index[key] }
-        return members.firstIndex(where: { $0.key == key })
-    }
-
-    // Callers guarantee `key` is absent.
-    fileprivate mutating func appendNew(_ key: String, _ value: JSONValue) {
-        members.append((key: key, value: value))
-        if members.count > Self.indexThreshold {
-            if index.isEmpty {
-                for (position, member) in members.enumerated() { index[member.key] = position }
-            } else {
-                index[key] = members.count - 1
-            }
-        }
-    }
-
-    /// Same members with equal values in the same order (order matters so equal objects serialize
-    /// identically).
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
-}
+// The parser: strict RFC 8259, iterative, with limits on size, depth and string length, and secret
+// members read straight into wiping storage.
 
 /// Bounds on what the parser will accept. Values and their destruction are recursive, so keep
 /// `maxDepth` modest (the default suits every OIDC document).
@@ -176,7 +30,7 @@ public struct JSONParseError: Error, Sendable, Equatable {
     }
 }
 
-public enum JSON {
+extension JSON {
     public static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONValue {
         try parse(bytes, secretMembers: [], limits: limits).0
     }
@@ -201,148 +55,6 @@ public enum JSON {
             throw JSONParseError("input of \(count) bytes exceeds the limit of \(limits.maxBytes) bytes", at: 0)
         }
         return try parse(Array(text.utf8), limits: limits)
-    }
-
-    /// Compact JSON: no whitespace, members in order, numbers as their lexemes, only `"`, `\` and
-    /// control characters escaped.
-    public static func serialize(_ value: JSONValue) -> String {
-        // Iterative so values built in code (not bounded by the parser's depth limit) cannot exhaust
-        // the stack here.
-        enum Task {
-            case value(JSONValue)
-            case key(String)
-            case byte(UInt8)
-        }
-        var out: [UInt8] = []
-        var tasks: [Task] = [.value(value)]
-        while let task = tasks.popLast() {
-            switch task {
-            case .byte(let byte):
-                out.append(byte)
-            case .key(let key):
-                JSONGrammar.appendQuoted(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-            case .value(.null):
-                out.append(contentsOf: "null".utf8)
-            case .value(.bool(let flag)):
-                out.append(contentsOf: (flag ? "true" : "false").utf8)
-            case .value(.number(let number)):
-                out.append(contentsOf: number.text.utf8)
-            case .value(.string(let string)):
-                JSONGrammar.appendQuoted(string, to: &out)
-            case .value(.array(let elements)):
-                out.append(UInt8(ascii: "["))
-                tasks.append(.byte(UInt8(ascii: "]")))
-                // Pushed in reverse so they pop in document order.
-                for (position, element) in elements.enumerated().reversed() {
-                    tasks.append(.value(element))
-                    if position > 0 { tasks.append(.byte(UInt8(ascii: ","))) }
-                }
-            case .value(.object(let object)):
-                out.append(UInt8(ascii: "{"))
-                tasks.append(.byte(UInt8(ascii: "}")))
-                for (position, member) in object.members.enumerated().reversed() {
-                    tasks.append(.value(member.value))
-                    tasks.append(.key(member.key))
-                    if position > 0 { tasks.append(.byte(UInt8(ascii: ","))) }
-                }
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}
-
-// MARK: - Implementation
-
-/// Grammar pieces shared by the parser, `JSONNumber(text:)` and the serializer.
-private enum JSONGrammar {
-    struct Failure: Error {
-        let what: String
-        let offset: Int
-    }
-
-    static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    /// Scans `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` from `start` and returns the
-    /// index just past it. Every read is guarded by `i < bytes.count`.
-    static func scanNumber(_ bytes: [UInt8], from start: Int) -> Result<Int, Failure> {
-        let end = bytes.count
-        var i = start
-        if i < end && bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < end, isDigit(bytes[i]) else {
-            return .failure(Failure(what: "expected a digit in number", offset: i))
-        }
-        if bytes[i] == UInt8(ascii: "0") {
-            i += 1
-            if i < end && isDigit(bytes[i]) {
-                return .failure(Failure(what: "leading zero in number", offset: i - 1))
-            }
-        } else {
-            while i < end && isDigit(bytes[i]) { i += 1 }
-        }
-        if i < end && bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            guard i < end, isDigit(bytes[i]) else {
-                return .failure(Failure(what: "expected a digit after the decimal point", offset: i))
-            }
-            while i < end && isDigit(bytes[i]) { i += 1 }
-        }
-        if i < end && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < end && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
-            guard i < end, isDigit(bytes[i]) else {
-                return .failure(Failure(what: "expected a digit in the exponent", offset: i))
-            }
-            while i < end && isDigit(bytes[i]) { i += 1 }
-        }
-        return .success(i)
-    }
-
-    static func appendQuoted(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x00..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + (nibble - 10)
-    }
-
-    /// A key quoted and shortened for an error message: hostile keys may be huge or hold control
-    /// characters, neither of which belongs in a log line.
-    static func describeKey(_ key: String) -> String {
-        let limit = 64
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: key.unicodeScalars.prefix(limit))
-        var out: [UInt8] = []
-        appendQuoted(String(scalars), to: &out)
-        if key.unicodeScalars.count > limit { out.append(contentsOf: "...".utf8) }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func describeByte(_ byte: UInt8) -> String {
-        if byte > 0x20 && byte < 0x7F {
-            return "'\(String(decoding: [byte], as: UTF8.self))'"
-        }
-        return "byte 0x\(String(decoding: [hexDigit(byte >> 4), hexDigit(byte & 0x0F)], as: UTF8.self))"
     }
 }
 
@@ -589,36 +301,12 @@ private struct JSONParser {
         throw JSONParseError("unterminated string", at: quoteOffset)
     }
 
-    /// Validates one multi-byte UTF-8 sequence at `pos` (well-formed per Unicode table 3-7: no
-    /// overlong forms, no surrogates, nothing above U+10FFFF) and steps past it.
+    /// Steps past one multi-byte UTF-8 sequence at `pos`, refusing it unless well-formed (`ValidUTF8`).
     mutating func skipUTF8Sequence() throws(JSONParseError) {
         let start = pos
-        let lead = input[pos]
-        let trailing: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: trailing = 1
-        case 0xE0: trailing = 2; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: trailing = 2
-        case 0xED: trailing = 2; high = 0x9F
-        case 0xF0: trailing = 3; low = 0x90
-        case 0xF1...0xF3: trailing = 3
-        case 0xF4: trailing = 3; high = 0x8F
-        default: throw JSONParseError("invalid UTF-8 \(JSONGrammar.describeByte(lead))", at: start)
-        }
-        // pos < input.count here, so the subtraction is safe and so are the indexes below.
-        guard input.count - start > trailing else {
-            throw JSONParseError("truncated UTF-8 sequence", at: start)
-        }
-        let second = input[start + 1]
-        guard second >= low && second <= high else {
-            throw JSONParseError("invalid UTF-8 sequence", at: start)
-        }
-        if trailing >= 2 && input[(start + 2)...(start + trailing)].contains(where: { $0 & 0xC0 != 0x80 }) {
-            throw JSONParseError("invalid UTF-8 sequence", at: start)
-        }
-        pos = start + trailing + 1
+        let length = input.withUnsafeBufferPointer { ValidUTF8.sequenceLength($0, at: start) }
+        guard let length else { throw JSONParseError("invalid UTF-8 sequence", at: start) }
+        pos = start + length
     }
 
     /// Decodes the escape at `pos` (a backslash) into `scratch`.
@@ -666,13 +354,8 @@ private struct JSONParser {
         }
         var value: UInt32 = 0
         for offset in 0..<4 {
-            let byte = input[pos + offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw JSONParseError("\\u escape needs four hex digits", at: escapeOffset)
+            guard let digit = ASCII.hexValue(input[pos + offset]) else {
+                throw JSONParseError("\\u escape needs four hex digits", at: escapeOffset)
             }
             // At most 16 bits after four digits: no overflow.
             value = value << 4 | UInt32(digit)
@@ -682,7 +365,7 @@ private struct JSONParser {
     }
 
     func hex4(_ unit: UInt32) -> String {
-        let digits = (0..<4).reversed().map { JSONGrammar.hexDigit(UInt8(truncatingIfNeeded: unit >> (UInt32($0) * 4)) & 0x0F) }
+        let digits = (0..<4).reversed().map { ASCII.hexDigit(UInt8(truncatingIfNeeded: unit >> (UInt32($0) * 4)) & 0x0F) }
         return String(decoding: digits, as: UTF8.self)
     }
 

@@ -1,0 +1,52 @@
+/// An authorization request that threads may share: each change and each build happens whole, in some
+/// order, so a host that sets parameters from one thread and builds from another never sees a torn request.
+/// `AuthorizationRequest` is the value; this is the one place its lock lives.
+public final class SharedAuthorizationRequest: Sendable {
+    private let request: Locked<AuthorizationRequest>
+
+    public init(configuration: ClientConfiguration) {
+        request = Locked(AuthorizationRequest(configuration: configuration))
+    }
+
+    public func set(_ parameter: AuthorizationRequest.Parameter, _ value: String?) throws(TelenoridError) {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.set(parameter, value) }
+    }
+
+    public func addParameter(_ name: String, _ value: String) throws(TelenoridError) {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addParameter(name, value) }
+    }
+
+    public func addClaim(_ claim: ClaimsRequest.Claim, to target: ClaimsRequest.Target) throws(TelenoridError) {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addClaim(claim, to: target) }
+    }
+
+    public func setAppToApp(callbackURI: String) throws(TelenoridError) {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setAppToApp(callbackURI: callbackURI) }
+    }
+
+    public func setPKCEMethod(_ method: PKCE.Method) throws(TelenoridError) {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setPKCEMethod(method) }
+    }
+
+    public func build() throws(TelenoridError) -> PendingAuthorization {
+        // A copy of the value is built outside the lock: drawing randomness and encoding take longer than a change.
+        try request.withLock { $0 }.build()
+    }
+
+    /// Sets `aloha_token` to the line authenticator's session, refusing a request that already has one.
+    /// The exchange may take seconds, so the request is not locked meanwhile: it is checked before (not
+    /// to run an exchange for nothing) and again after (another thread may have set one in between).
+    public func applyLineAuthentication(_ authenticator: LineAuthenticator) throws(TelenoridError) {
+        func refuseIfSet(_ request: AuthorizationRequest) throws(TelenoridError) {
+            guard request.values[.alohaToken] == nil else {
+                throw TelenoridError(.parameterConflict, "the request already has an aloha_token")
+            }
+        }
+        try refuseIfSet(request.withLock { $0 })
+        let token = try authenticator.token()
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try refuseIfSet(request)
+            try request.set(.alohaToken, token)
+        }
+    }
+}
