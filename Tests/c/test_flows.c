@@ -30,6 +30,7 @@
 #include <telenorid.h>
 #include "child_process.h"
 #include "check.h"
+#include "params.h"
 
 #define BACKEND_REDIRECT "merchantapp://redirect-uri" /* registered exactly so in oidc_provider.py */
 #define APP_CALLBACK "merchantapp://app-callback"
@@ -295,20 +296,6 @@ static void test_app_to_app(void) {
 /* ------------------------------------------------------------------------------------------------
  * The identity-provider app (Salesforce Mobile SDK identity provider)
  * --------------------------------------------------------------------------------------------- */
-
-/* The value of `name` in `params`, or NULL; the caller frees it. */
-static char *param(const telenorid_params *params, const char *name) {
-    size_t count = 0;
-    char *found = NULL;
-    if (telenorid_params_count(params, &count) != TELENORID_OK) return NULL;
-    for (size_t i = 0; i < count && !found; i++) {
-        char *key = NULL;
-        if (telenorid_params_name(params, i, &key) == TELENORID_OK && strcmp(key, name) == 0)
-            telenorid_params_value(params, i, &found);
-        telenorid_string_free(key);
-    }
-    return found;
-}
 
 /* The IdP app's half: parse the SP's request (URL or pairs form), authorize at the provider on the SP's
  * behalf (the user consents or, with `deny`, refuses), and answer. NULL when a step failed. */

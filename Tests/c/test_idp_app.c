@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <telenorid.h>
 #include "check.h"
+#include "params.h"
 
 #define SP_REDIRECT "com.example.sp:/oauth2redirect"
 #define IDP_APP_URI "idpapp://authorize"
@@ -35,20 +36,6 @@ static telenorid_pending_auth *sp_pending_at(const char *redirect_uri) {
 }
 
 static telenorid_pending_auth *sp_pending(void) { return sp_pending_at(SP_REDIRECT); }
-
-/* The value of `name` in `params`, or NULL; the caller frees it. */
-static char *param(const telenorid_params *params, const char *name) {
-    size_t count = 0;
-    char *found = NULL;
-    if (telenorid_params_count(params, &count) != TELENORID_OK) return NULL;
-    for (size_t i = 0; i < count && !found; i++) {
-        char *key = NULL;
-        if (telenorid_params_name(params, i, &key) == TELENORID_OK && strcmp(key, name) == 0)
-            telenorid_params_value(params, i, &found);
-        telenorid_string_free(key);
-    }
-    return found;
-}
 
 /* A copy of `params` with `name` replaced by `value` (NULL: dropped). */
 static telenorid_params *with(const telenorid_params *params, const char *name, const char *value) {
