@@ -216,6 +216,11 @@ typedef int32_t telenorid_config_key;
                                                        assertion (RFC 7523 §3): "issuer" (default) or
                                                        "token_endpoint", the token endpoint URL, for
                                                        servers that refuse the issuer (glewlwyd) */
+#define TELENORID_CONFIG_PUSHED_AUTHORIZATION_REQUEST_ENDPOINT 30 /* RFC 9126 §5; default: discovered */
+#define TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS 31 /* "true": telenorid_client_build_auth_request() pushes
+                                                       every request (RFC 9126), also to a provider that does
+                                                       not require it; default "false" (push only when the
+                                                       provider's require_pushed_authorization_requests says) */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
@@ -459,6 +464,20 @@ telenorid_status telenorid_client_discover(telenorid_client *client);
 /* The configuration with every endpoint the host did not set filled in from discovery: pass it to
  * telenorid_auth_request_new(). Discovers first if needed. */
 telenorid_status telenorid_client_config(telenorid_client *client, telenorid_config **out);
+
+/* Builds `request` as telenorid_auth_request_build() does, but with the client's endpoints (configured,
+ * else discovered) and, when TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS is "true" or the provider's
+ * metadata says require_pushed_authorization_requests, pushed first (RFC 9126): the whole request goes to
+ * the pushed_authorization_request_endpoint with the client's authentication, and the pending
+ * authorization's URL carries only client_id and the request_uri the provider answered. Everything else
+ * about the pending authorization (state, nonce, PKCE, serialization, the callback check) is as with
+ * telenorid_auth_request_build(). Blocks on the network. TELENORID_E_CONFIGURATION when pushing is
+ * required but there is no endpoint; the provider's refusal is TELENORID_E_AUTHORIZATION_ERROR (or
+ * _CLIENT_REJECTED) with its OAuth error; TELENORID_E_INVALID_ARGUMENT when `request` was made for another
+ * client's configuration. `request` may be shared with other threads; *out is freed with
+ * telenorid_pending_auth_free(). Since 0.2.0. */
+telenorid_status telenorid_client_build_auth_request(telenorid_client *client, const telenorid_auth_request *request,
+                                                     telenorid_pending_auth **out);
 
 /* Validates an ID token the host holds (saved earlier, or handed to a backend) as sign-in does, except
  * for what only sign-in knows (at_hash, max_age): the signature with the provider's keys (fetched and

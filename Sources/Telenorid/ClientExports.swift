@@ -1,7 +1,7 @@
 import CTelenorid
 import TelenoridCore
 
-// The client: discovery and the effective configuration.
+// The client: discovery, the effective configuration, and building (and pushing) authorization requests.
 
 @c @implementation
 public func telenorid_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
@@ -47,5 +47,16 @@ public func telenorid_client_verify_id_token(_ client: OpaquePointer?, _ idToken
         result.set("header", .object(verified.header))
         result.set("claims", .object(verified.claims))
         try writeString(JSON.serialize(.object(result)), to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_client_build_auth_request(_ client: OpaquePointer?, _ request: OpaquePointer?,
+                                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
+        let requestHandle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(PendingAuthHandle(try clientHandle.client.buildAuthorization(requestHandle.request.current)))
     }
 }

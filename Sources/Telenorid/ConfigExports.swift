@@ -34,6 +34,8 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_ALOHA_URL: .alohaURL
     case TELENORID_CONFIG_JWKS_MAX_AGE_S: .jwksMaxAgeSeconds
     case TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE: .clientAssertionAudience
+    case TELENORID_CONFIG_PUSHED_AUTHORIZATION_REQUEST_ENDPOINT: .pushedAuthorizationRequestEndpoint
+    case TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS: .pushAuthorizationRequests
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

@@ -525,6 +525,9 @@ static void test_null_arguments(void) {
     CHECK_NULL_ARG("out", telenorid_client_verify_id_token(h.client, "a.b.c", NULL, NULL));
     CHECK_NULL_ARG("client", telenorid_client_config(NULL, &config));
     CHECK_NULL_ARG("out", telenorid_client_config(h.client, NULL));
+    CHECK_NULL_ARG("client", telenorid_client_build_auth_request(NULL, h.request, &pending));
+    CHECK_NULL_ARG("request", telenorid_client_build_auth_request(h.client, NULL, &pending));
+    CHECK_NULL_ARG("out", telenorid_client_build_auth_request(h.client, h.request, NULL));
     CHECK_NULL_ARG("client", telenorid_client_exchange_code(NULL, h.callback, &state));
     CHECK_NULL_ARG("callback", telenorid_client_exchange_code(h.client, NULL, &state));
     CHECK_NULL_ARG("out", telenorid_client_exchange_code(h.client, h.callback, NULL));
@@ -612,6 +615,8 @@ static void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_client_discover(AS(telenorid_client, h.config)));
     CHECK_WRONG_KIND(telenorid_client_verify_id_token(AS(telenorid_client, h.state), "a.b.c", NULL, &s));
     CHECK_WRONG_KIND(telenorid_client_config(AS(telenorid_client, h.state), AS(telenorid_config *, &out)));
+    CHECK_WRONG_KIND(telenorid_client_build_auth_request(AS(telenorid_client, h.config), h.request, AS(telenorid_pending_auth *, &out)));
+    CHECK_WRONG_KIND(telenorid_client_build_auth_request(h.client, AS(telenorid_auth_request, h.pending), AS(telenorid_pending_auth *, &out)));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(AS(telenorid_client, h.config), h.callback, AS(telenorid_auth_state *, &out)));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(h.client, AS(telenorid_callback, h.app_callback), AS(telenorid_auth_state *, &out)));
     CHECK_WRONG_KIND(telenorid_auth_state_fresh_access_token(AS(telenorid_auth_state, h.client), &s));
@@ -2239,6 +2244,12 @@ static void test_transport_errors(void) {
     CHECK(telenorid_error_message(e)[0] != 0);
     telenorid_error_free(e);
     CHECK_FAILS_UNTOUCHED(TELENORID_E_NETWORK, out, telenorid_client_config(client, &out));
+    { /* Building through the client needs the authorization endpoint, so discovery, which can't connect. */
+        telenorid_auth_request *request = NULL;
+        CHECK_STATUS(TELENORID_OK, telenorid_auth_request_new(config, &request));
+        CHECK_FAILS_UNTOUCHED(TELENORID_E_NETWORK, out, telenorid_client_build_auth_request(client, request, AS(telenorid_pending_auth *, &out)));
+        telenorid_auth_request_free(request);
+    }
     telenorid_client_free(client);
     telenorid_config_free(config);
     close(refused_fd);

@@ -31,7 +31,7 @@ def sign_in(glewlwyd, **client_settings):
     settings.update(client_settings)
     client = telenorid.Client(telenorid.Config.from_settings(**settings))
     client.discover()
-    pending = telenorid.AuthorizationRequest(client.config()).build()
+    pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
     redirect = glewlwyd.login(pending.url)
     return client, pending, client.exchange_code(pending.handle_callback(redirect))
 
@@ -90,3 +90,23 @@ def test_refresh_after_revocation_elsewhere_signs_out(glewlwyd):
         second.refresh()
     assert caught.value.http_status == 400
     assert not second.signed_in
+
+
+def test_pushed_authorization_request(glewlwyd):
+    """RFC 9126 against a real provider: the request goes to glewlwyd's /par, the browser carries only
+    client_id and request_uri, and the sign-in completes with the pushed request's state, nonce and PKCE."""
+    client, pending, state = sign_in(glewlwyd, push_authorization_requests=True)
+    front = urllib.parse.parse_qs(urllib.parse.urlsplit(pending.url).query)
+    assert sorted(front) == ["client_id", "request_uri"]
+    assert front["request_uri"][0].startswith("urn:ietf:params:oauth:request_uri:")
+    assert state.signed_in
+    assert state.id_token_claims["nonce"] == pending.nonce
+    state.refresh()
+    assert state.signed_in
+
+
+def test_discovery_advertises_pushed_authorization(glewlwyd):
+    with urllib.request.urlopen(glewlwyd.issuer + "/.well-known/openid-configuration", timeout=10) as response:
+        import json
+        metadata = json.load(response)
+    assert metadata["pushed_authorization_request_endpoint"] == glewlwyd.issuer + "/par"

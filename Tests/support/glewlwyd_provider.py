@@ -135,6 +135,9 @@ def _configure(base_url: str, issuer: str) -> None:
             # RFC 7009 revocation, by a client authenticating with its HTTP Basic credentials.
             "introspection-revocation-allowed": True, "introspection-revocation-allow-target-client": True,
             "name-claim": "mandatory", "email-claim": "mandatory",  # in every ID token, for the test to check
+            # RFC 9126 pushed authorization requests at POST /par, allowed but not required (OIDC.md).
+            "oauth-par-allowed": True, "oauth-par-required": False, "oauth-par-duration": 90,
+            "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
         }}, timeout=10), "adding the OIDC plugin")
 
     _expect(admin.post(base_url + "/api/client/", json={

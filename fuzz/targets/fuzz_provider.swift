@@ -1,9 +1,10 @@
 // libFuzzer target: everything the provider (or storage) sends back — discovery documents, key sets,
 // compact JWS, token and error responses (with Retry-After), ID token claims, response header lines, a
 // serialized auth state and a state file, WWW-Authenticate challenges, base64url and percent-encoded text,
-// request URLs (our parser against libcurl's) — and a whole code exchange over an in-memory transport.
+// request URLs (our parser against libcurl's), pushed authorization responses — and a whole code exchange over an
+// in-memory transport.
 //
-// The first byte picks the parser (mod 14), the rest is its input. Inputs for the ID token modes are
+// The first byte picks the parser (mod 15), the rest is its input. Inputs for the ID token modes are
 // claims that the harness signs with HS256 and the client's secret, so the fuzzer reaches the claim
 // checks behind the signature; in the token response of mode 9, an `id_token` given as a JSON object is
 // signed the same way. Properties beyond not crashing (a violation traps) are listed per mode.
@@ -180,7 +181,7 @@ private func tokenResponse(_ input: [UInt8]) {
                                                                       secretMembers: TokenResponse.secretMembers),
           let tokens = try? TokenResponse(object, secrets: secrets) else { return }
     guard tokens.accessToken.count > 0, !tokens.accessToken.bytes.contains(0), tokens.refreshToken?.bytes.contains(0) != true,
-          HTTPResponse.asciiLowercased(tokens.tokenType) == "bearer", (tokens.expiresIn ?? 0) >= 0 else {
+          ASCII.lowercased(tokens.tokenType) == "bearer", (tokens.expiresIn ?? 0) >= 0 else {
         fail("token response accepted with an unusable access token, type or lifetime", input)
     }
     let set = TokenSet(response: tokens, idTokenClaims: nil, receivedAt: now, previous: nil)
@@ -221,7 +222,7 @@ private func errorResponse(_ input: [UInt8]) {
 /// 11: a WWW-Authenticate header value. Schemes and parameter names come out as lower-case tokens.
 private func challenges(_ input: [UInt8]) {
     for challenge in AuthenticationChallenge.parse(String(decoding: input, as: UTF8.self)) {
-        for name in [challenge.scheme] + challenge.parameters.map(\.name) where name.isEmpty || HTTPResponse.asciiLowercased(name) != name {
+        for name in [challenge.scheme] + challenge.parameters.map(\.name) where name.isEmpty || ASCII.lowercased(name) != name {
             fail("challenge name \(name) is not a lower-case token", input)
         }
     }
@@ -450,7 +451,7 @@ private func requestURL(_ input: [UInt8]) {
     guard let uri = try? URI(parsing: text), uri.userInfo == nil, let host = uri.host, !host.isEmpty else {
         fail("a request URL was accepted that our parser refuses or reads with user info", input)
     }
-    guard let scheme = target.url.part(CURLUPART_SCHEME), HTTPResponse.asciiLowercased(scheme) == uri.scheme,
+    guard let scheme = target.url.part(CURLUPART_SCHEME), ASCII.lowercased(scheme) == uri.scheme,
           let curlHost = target.url.part(CURLUPART_HOST), !curlHost.isEmpty, target.url.part(CURLUPART_USER) == nil else {
         fail("libcurl reads an accepted request URL's scheme, host or user differently", input)
     }
@@ -466,9 +467,34 @@ private func requestURL(_ input: [UInt8]) {
     guard !target.display.contains("?"), !target.display.contains("#") else { fail("the display form shows the query", input) }
 }
 
+/// 14: a pushed authorization response (RFC 9126 §2.2): first byte the HTTP status (201, 200 or an error),
+/// the rest its body. A request that is pushed gives a URL whose query is exactly client_id and the
+/// request_uri the body named, at the authorization endpoint; a refusal is an error, never a URL.
+private func pushedAuthorization(_ input: [UInt8]) {
+    guard let first = input.first else { return }
+    let status = [201, 200, 400, 401, 500][Int(first) % 5]
+    var settings = configuration(method: "client_secret_basic").settings
+    settings[.pushAuthorizationRequests] = "true"
+    settings[.pushedAuthorizationRequestEndpoint] = "\(issuer)/par"
+    guard let config = try? ClientConfiguration(settings) else { fail("the fixture configuration is refused", input) }
+    let answer = HTTPResponse(status: status, headers: [("content-type", "application/json")], body: Array(input.dropFirst()))
+    guard let oidc = try? OIDCClient(configuration: config, transport: FakeTransport(answers: ["\(issuer)/par": answer]),
+                                     clock: { now }) else { fail("the client is refused", input) }
+    guard let pending = try? oidc.buildAuthorization(AuthorizationRequest(configuration: config)) else { return }
+    guard status == 201 || status == 200 else { fail("an HTTP \(status) push gave a URL", input) }
+    guard pending.url.hasPrefix("\(issuer)/authorize?"), let uri = try? URI(parsing: pending.url),
+          let query = try? FormParameters(parsing: (uri.query ?? "")[...]),
+          query.pairs.map(\.name) == ["client_id", "request_uri"], query["client_id"] == "client",
+          let requestURI = query["request_uri"], !requestURI.isEmpty else {
+        fail("a pushed request's URL is not the endpoint with client_id and request_uri alone: \(pending.url)", input)
+    }
+    let object = try? JSON.parse(Array(input.dropFirst())).objectValue
+    guard object?["request_uri"]?.stringValue == requestURI else { fail("the URL's request_uri is not the body's", input) }
+}
+
 private let modes: [([UInt8]) -> Void] = [
     discovery, keySet, tokenResponse, compactJWS, errorResponse, authState, idToken, headers, encodings, exchange, requestURL,
-    challenges, retryAfter, stateFileContents,
+    challenges, retryAfter, stateFileContents, pushedAuthorization,
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

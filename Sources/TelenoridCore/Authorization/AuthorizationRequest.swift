@@ -99,19 +99,36 @@ public struct AuthorizationRequest: Sendable {
 
     /// Draws state and nonce (32 random bytes each) and a PKCE verifier, and builds the URL.
     public func build() throws(TelenoridError) -> PendingAuthorization {
+        let (state, nonce) = try Self.drawStateAndNonce()
+        return try build(state: state, nonce: nonce, pkce: PKCE())
+    }
+
+    static func drawStateAndNonce() throws(TelenoridError) -> (state: String, nonce: String) {
         // One draw for both: 256 bits each, and a system call fewer per sign-in.
-        let (state, nonce) = try Crypto.withRandomBytes(64) { random in
+        try Crypto.withRandomBytes(64) { random in
             (Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
              Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])))
         }
-        return try build(state: state, nonce: nonce, pkce: PKCE())
     }
 
     /// Builds with given secrets; `build()` is the way in for hosts, this one serves tests and restore.
     public func build(state: String, nonce: String, pkce: PKCE) throws(TelenoridError) -> PendingAuthorization {
+        let endpoint = try authorizationEndpoint()
+        let separator = endpoint.containsByte(UInt8(ascii: "?")) ? "&" : "?"
+        let query = parameters(state: state, nonce: nonce, pkce: pkce)
+        return pending(url: query.encoded(after: endpoint + separator), state: state, nonce: nonce, pkce: pkce)
+    }
+
+    func authorizationEndpoint() throws(TelenoridError) -> String {
         guard let endpoint = configuration.settings[.authorizationEndpoint] else {
             throw TelenoridError(.configuration, "authorization_endpoint is not configured")
         }
+        return endpoint
+    }
+
+    /// Every parameter of the request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3, and the
+    /// host's), whether they go out in the URL or are pushed (RFC 9126).
+    func parameters(state: String, nonce: String, pkce: PKCE) -> FormParameters {
         var query = FormParameters(capacity: 12 + extras.pairs.count)
         // Names are unique by construction: owned names are refused as extras, and extras are unique.
         func add(_ name: String, _ value: String?) {
@@ -134,9 +151,13 @@ public struct AuthorizationRequest: Sendable {
             add("app_callback_uri", appCallbackURI)
         }
         for pair in extras.pairs { add(pair.name, pair.value) }
-        let separator = endpoint.containsByte(UInt8(ascii: "?")) ? "&" : "?"
-        return PendingAuthorization(
-            configuration: configuration, url: query.encoded(after: endpoint + separator), state: state, nonce: nonce,
+        return query
+    }
+
+    /// The pending authorization whose browser (or app) leg starts at `url`.
+    func pending(url: String, state: String, nonce: String, pkce: PKCE) -> PendingAuthorization {
+        PendingAuthorization(
+            configuration: configuration, url: url, state: state, nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",
             maxAge: values[.maxAge], appCallbackURI: appCallbackURI,
             requestedScope: values[.scope] ?? configuration.scope)

@@ -28,9 +28,12 @@ public final class SharedAuthorizationRequest: Sendable {
         try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setPKCEMethod(method) }
     }
 
+    /// The request as it is now. Building happens on this copy, outside the lock: drawing randomness,
+    /// encoding and (for a pushed request) the network take longer than a change.
+    public var current: AuthorizationRequest { request.withLock { $0 } }
+
     public func build() throws(TelenoridError) -> PendingAuthorization {
-        // A copy of the value is built outside the lock: drawing randomness and encoding take longer than a change.
-        try request.withLock { $0 }.build()
+        try current.build()
     }
 
     /// Sets `aloha_token` to the line authenticator's session, refusing a request that already has one.
@@ -42,7 +45,7 @@ public final class SharedAuthorizationRequest: Sendable {
                 throw TelenoridError(.parameterConflict, "the request already has an aloha_token")
             }
         }
-        try refuseIfSet(request.withLock { $0 })
+        try refuseIfSet(current)
         let token = try authenticator.token()
         try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
             try refuseIfSet(request)

@@ -81,7 +81,8 @@ public final class OIDCClient: Sendable {
         let metadata = try discover()
         pairs = [(.authorizationEndpoint, metadata.authorizationEndpoint), (.tokenEndpoint, metadata.tokenEndpoint),
                  (.userinfoEndpoint, metadata.userinfoEndpoint), (.jwksURI, metadata.jwksURI),
-                 (.revocationEndpoint, metadata.revocationEndpoint), (.endSessionEndpoint, metadata.endSessionEndpoint)]
+                 (.revocationEndpoint, metadata.revocationEndpoint), (.endSessionEndpoint, metadata.endSessionEndpoint),
+                 (.pushedAuthorizationRequestEndpoint, metadata.pushedAuthorizationRequestEndpoint)]
         for (setting, value) in pairs where settings[setting] == nil { settings[setting] = value }
         return try ClientConfiguration(settings)
     }
@@ -98,6 +99,7 @@ public final class OIDCClient: Sendable {
         case .revocationEndpoint: value = metadata.revocationEndpoint
         case .endSessionEndpoint: value = metadata.endSessionEndpoint
         case .authorizationEndpoint: value = metadata.authorizationEndpoint
+        case .pushedAuthorizationRequestEndpoint: value = metadata.pushedAuthorizationRequestEndpoint
         default: value = nil
         }
         guard let value else {

@@ -13,6 +13,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         /// The Aloha line authentication service (TelenorID+ SDK guide); appended last, like its C key.
         case alohaURL
         case jwksMaxAgeSeconds, clientAssertionAudience
+        /// Pushed authorization requests (RFC 9126): where, and whether to use them when the provider does not require them.
+        case pushedAuthorizationRequestEndpoint, pushAuthorizationRequests
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -46,13 +48,15 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .alohaURL: "aloha_url"
             case .jwksMaxAgeSeconds: "jwks_max_age_s"
             case .clientAssertionAudience: "client_assertion_audience"
+            case .pushedAuthorizationRequestEndpoint: "pushed_authorization_request_endpoint"
+            case .pushAuthorizationRequests: "push_authorization_requests"
             }
         }
 
         var isEndpoint: Bool {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
-                 .endSessionEndpoint, .jwksURI, .alohaURL: true
+                 .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint: true
             default: false
             }
         }
@@ -99,6 +103,8 @@ public final class ClientConfiguration: Sendable, Equatable {
     public let scope: String
     public let authorizationEndpoint: URI?
     public let allowPlainPKCE: Bool
+    /// Push every authorization request (RFC 9126), also to a provider that does not require it.
+    public let pushAuthorizationRequests: Bool
     public let clientAuthMethod: ClientAuthMethod
     public let http: HTTPSettings
     /// Leeway for `exp`, `iat` and `nbf` (OIDC Core §3.1.3.7 allows "a few minutes" of skew).
@@ -165,11 +171,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         }
         self.scope = scope
         authorizationEndpoint = try settings[.authorizationEndpoint].map { text throws(TelenoridError) in try URI(parsing: text) }
-        switch settings[.allowPlainPKCE] {
-        case nil, "false": allowPlainPKCE = false
-        case "true": allowPlainPKCE = true
-        default: throw TelenoridError(.configuration, "allow_plain_pkce must be \"true\" or \"false\"")
-        }
+        allowPlainPKCE = try Self.flag(settings, .allowPlainPKCE)
+        pushAuthorizationRequests = try Self.flag(settings, .pushAuthorizationRequests)
         clientAuthMethod = try ClientAuthMethod(settings)
         var http = HTTPSettings()
         http.caFile = settings[.caFile]
@@ -230,6 +233,15 @@ public final class ClientConfiguration: Sendable, Equatable {
             throw TelenoridError(.configuration, "\(setting.jsonName) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
+    }
+
+    /// A yes/no setting: "true" or "false" (a JSON document's booleans arrive as these), false when unset.
+    private static func flag(_ settings: Settings, _ setting: Setting) throws(TelenoridError) -> Bool {
+        switch settings[setting] {
+        case nil, "false": return false
+        case "true": return true
+        default: throw TelenoridError(.configuration, "\(setting.jsonName) must be \"true\" or \"false\"")
+        }
     }
 
     public static func == (lhs: ClientConfiguration, rhs: ClientConfiguration) -> Bool {

@@ -49,9 +49,9 @@ enum OAuthErrorResponse {
     /// A successful answer's JSON object, or the error that says why it isn't one. The string members named
     /// in `secretMembers` (a token response's tokens) come back in wiping storage instead of in the object
     /// (see `JSON.parse(_:secretMembers:limits:)`).
-    static func jsonObject(from response: HTTPResponse, during what: String, now: Int64,
-                           secretMembers: Set<String> = []) throws(TelenoridError) -> (object: JSONObject, secrets: [String: SecretBytes]) {
-        guard response.status == 200 else { throw error(from: response, during: what, now: now) }
+    static func jsonObject(from response: HTTPResponse, during what: String, now: Int64, secretMembers: Set<String> = [],
+                           successStatuses: [Int] = [200]) throws(TelenoridError) -> (object: JSONObject, secrets: [String: SecretBytes]) {
+        guard successStatuses.contains(response.status) else { throw error(from: response, during: what, now: now) }
         let parsed: (JSONValue, [String: SecretBytes])
         do { parsed = try JSON.parse(response.body, secretMembers: secretMembers) } catch {
             throw TelenoridError(.invalidResponse, "\(what): the response is not JSON: \(error.message)", httpStatus: response.status)

@@ -13,6 +13,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var codeChallengeMethods: [String]
     /// RFC 9207: the provider puts `iss` in every authorization response, so one without it is forged.
     public var authorizationResponseIssParameterSupported: Bool
+    /// RFC 9126 §5: where authorization requests are pushed, and whether the provider takes no other kind.
+    public var pushedAuthorizationRequestEndpoint: String?
+    public var requirePushedAuthorizationRequests: Bool
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -68,11 +71,16 @@ public struct ProviderMetadata: Sendable, Equatable {
         userinfoSigningAlgorithms = try strings("userinfo_signing_alg_values_supported")
         tokenEndpointAuthMethods = try strings("token_endpoint_auth_methods_supported")
         codeChallengeMethods = try strings("code_challenge_methods_supported")
-        switch object["authorization_response_iss_parameter_supported"] {
-        case nil, .null?: authorizationResponseIssParameterSupported = false
-        case .bool(let flag)?: authorizationResponseIssParameterSupported = flag
-        default: throw TelenoridError(.invalidResponse, "authorization_response_iss_parameter_supported is not a boolean")
+        func flag(_ key: String) throws(TelenoridError) -> Bool {
+            switch object[key] {
+            case nil, .null?: return false
+            case .bool(let flag)?: return flag
+            default: throw TelenoridError(.invalidResponse, "provider metadata's \"\(key)\" is not a boolean")
+            }
         }
+        authorizationResponseIssParameterSupported = try flag("authorization_response_iss_parameter_supported")
+        pushedAuthorizationRequestEndpoint = try endpoint("pushed_authorization_request_endpoint")
+        requirePushedAuthorizationRequests = try flag("require_pushed_authorization_requests")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
@@ -90,6 +98,9 @@ public struct ProviderMetadata: Sendable, Equatable {
         if codeChallengeMethods.isEmpty { merged.codeChallengeMethods = other.codeChallengeMethods }
         merged.authorizationResponseIssParameterSupported =
             authorizationResponseIssParameterSupported || other.authorizationResponseIssParameterSupported
+        merged.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
+        merged.requirePushedAuthorizationRequests =
+            requirePushedAuthorizationRequests || other.requirePushedAuthorizationRequests
         return merged
     }
 

@@ -217,6 +217,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_client_new": (status_t, [ConfigP, POINTER(ClientP)]),
     "telenorid_client_discover": (status_t, [ClientP]),
     "telenorid_client_config": (status_t, [ClientP, POINTER(ConfigP)]),
+    "telenorid_client_build_auth_request": (status_t, [ClientP, AuthRequestP, POINTER(PendingAuthP)]),
     "telenorid_client_verify_id_token": (status_t, [ClientP, c_char_p, c_char_p, out_string]),
     "telenorid_client_free": (None, [ClientP]),
     # Auth state
@@ -325,7 +326,8 @@ CONFIG_KEYS = {
     "connect_timeout_ms": 19, "timeout_ms": 20, "max_response_bytes": 21, "clock_tolerance_s": 22,
     "clock_offset_s": 23, "trusted_audiences": 24, "id_token_signing_algs": 25, "refresh_margin_s": 26,
     "aloha_url": 27,
-    "jwks_max_age_s": 28, "client_assertion_audience": 29,
+    "jwks_max_age_s": 28, "client_assertion_audience": 29, "pushed_authorization_request_endpoint": 30,
+    "push_authorization_requests": 31,
 }
 SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}
 PKCE_METHODS = {"S256": 0, "plain": 1}

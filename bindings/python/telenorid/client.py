@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional
 from . import _ffi
 from ._handle import _call_on, _enter_argument, _Handle, _leave, _opt_str, _str
 from .auth_state import AuthState
-from .authorization import AuthorizationCallback
+from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
 from .config import Config
 
 _lib = _ffi.lib
@@ -35,6 +35,18 @@ class Client(_Handle):
         config = _ffi.ConfigP()
         self._call(_lib.telenorid_client_config, config)
         return Config._adopt(config)
+
+    def build_authorization(self, request: AuthorizationRequest) -> PendingAuthorization:
+        """Builds ``request`` with this client's endpoints (configured or discovered) and, when the
+        configuration sets ``push_authorization_requests`` or the provider requires it, pushes it first
+        (RFC 9126): the URL then carries only ``client_id`` and ``request_uri``. Blocks on the network."""
+        pending = _ffi.PendingAuthP()
+        request_pointer = _enter_argument(request, AuthorizationRequest, "request")
+        try:
+            self._call(_lib.telenorid_client_build_auth_request, request_pointer, pending)
+        finally:
+            _leave(request._native)
+        return PendingAuthorization._adopt(pending, request._parents[0])
 
     def exchange_code(self, callback: AuthorizationCallback) -> "AuthState":
         """Exchanges a validated callback's code for tokens and validates the ID token."""

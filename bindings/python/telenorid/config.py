@@ -26,8 +26,8 @@ class Config(_Handle):
     def from_settings(cls, **settings: _SettingValue) -> "Config":
         """``Config.from_settings(issuer=..., client_id=..., redirect_uri=..., scope="openid profile", ...)``
 
-        Names are the header's TELENORID_CONFIG_* keys in lower case. Values are str; ``allow_plain_pkce``
-        also takes a bool and the numeric settings (``*_ms``, ``*_s``, ``max_response_bytes``) an int;
+        Names are the header's TELENORID_CONFIG_* keys in lower case. Values are str; the yes/no settings
+        (``allow_plain_pkce``, ``push_authorization_requests``) also take a bool and the numeric settings (``*_ms``, ``*_s``, ``max_response_bytes``) an int;
         None leaves a setting unset. The library checks the values.
         """
         values = []
@@ -36,7 +36,7 @@ class Config(_Handle):
             if key is None:
                 raise TypeError(f"unknown configuration setting {name!r}")
             if isinstance(value, bool):
-                if key != _ffi.CONFIG_KEYS["allow_plain_pkce"]:
+                if key not in _FLAG_SETTINGS:
                     raise TypeError(f"{name} must be a str, not bool")
                 value = "true" if value else "false"
             elif isinstance(value, int) and key in _NUMERIC_SETTINGS:
@@ -80,3 +80,4 @@ _NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (
     "connect_timeout_ms", "timeout_ms", "max_response_bytes", "clock_tolerance_s", "clock_offset_s",
     "jwks_max_age_s",
     "refresh_margin_s"))
+_FLAG_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in ("allow_plain_pkce", "push_authorization_requests"))

@@ -74,6 +74,15 @@ static jlong n_client_config(JNIEnv *env, jclass cls, jlong client)
     return handle_result(env, status, out);
 }
 
+static jlong n_client_build_auth_request(JNIEnv *env, jclass cls, jlong client, jlong request)
+{
+    (void)cls;
+    telenorid_pending_auth *out = NULL;
+    telenorid_status status = telenorid_client_build_auth_request(HANDLE(telenorid_client, client),
+                                                                  HANDLE(const telenorid_auth_request, request), &out);
+    return handle_result(env, status, out);
+}
+
 static jlong n_client_exchange_code(JNIEnv *env, jclass cls, jlong client, jlong callback)
 {
     (void)cls;
@@ -282,6 +291,7 @@ static const JNINativeMethod session_natives[] = {
     NATIVE("clientNew", "(J)J", n_client_new),
     NATIVE("clientDiscover", "(J)V", n_client_discover),
     NATIVE("clientConfig", "(J)J", n_client_config),
+    NATIVE("clientBuildAuthRequest", "(JJ)J", n_client_build_auth_request),
     NATIVE("clientExchangeCode", "(JJ)J", n_client_exchange_code),
     NATIVE("clientVerifyIdToken", "(J[B[B)[B", n_client_verify_id_token),
     NATIVE("clientFree", "(J)V", n_client_free),

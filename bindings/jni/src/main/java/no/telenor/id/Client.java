@@ -50,6 +50,22 @@ public final class Client extends NativeObject {
     }
 
     /**
+     * Builds {@code request} as {@link AuthorizationRequest#build()} does, with this client's endpoints
+     * (configured or discovered), and pushes it first (RFC 9126) when the configuration says
+     * {@link Config.Builder#pushAuthorizationRequests} or the provider requires it: the URL then carries only
+     * {@code client_id} and {@code request_uri}. Blocks on the network.
+     *
+     * @throws ConfigurationException when pushing is required and there is no endpoint for it
+     * @throws AuthorizationErrorException when the provider refuses the pushed request, with its OAuth fields
+     * @throws InvalidArgumentException when the request was made for another client's configuration
+     * @throws TransportException when the provider can't be reached
+     */
+    public @NonNull PendingAuthorization buildAuthorization(@NonNull AuthorizationRequest request) {
+        Objects.requireNonNull(request, "request");
+        return new PendingAuthorization(call(h -> request.call(r -> Native.clientBuildAuthRequest(h, r))), request.config());
+    }
+
+    /**
      * Exchanges the code of a validated callback for tokens and validates the ID token.
      *
      * @throws ConsumedException when this callback's code was already sent

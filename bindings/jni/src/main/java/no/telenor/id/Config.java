@@ -56,7 +56,11 @@ public final class Config extends NativeObject {
         /** The https base URL of Aloha, for {@link LineAuthenticator}. */
         ALOHA_URL(27),
         JWKS_MAX_AGE_S(28),
-        CLIENT_ASSERTION_AUDIENCE(29);
+        CLIENT_ASSERTION_AUDIENCE(29),
+        /** RFC 9126's endpoint, when discovery does not give it. */
+        PUSHED_AUTHORIZATION_REQUEST_ENDPOINT(30),
+        /** {@code "true"}: {@link Client#buildAuthorization} pushes every request (RFC 9126). */
+        PUSH_AUTHORIZATION_REQUESTS(31);
 
         private final int code;
 
@@ -320,6 +324,19 @@ public final class Config extends NativeObject {
         /** The aud of a client assertion: {@code "issuer"} (default) or {@code "token_endpoint"}. */
         public @NonNull Builder clientAssertionAudience(@Nullable String audience) {
             return set(Key.CLIENT_ASSERTION_AUDIENCE, audience);
+        }
+
+        /** Where authorization requests are pushed (RFC 9126 §5), when discovery does not say. */
+        public @NonNull Builder pushedAuthorizationRequestEndpoint(@Nullable String url) {
+            return set(Key.PUSHED_AUTHORIZATION_REQUEST_ENDPOINT, url);
+        }
+
+        /**
+         * Whether {@link Client#buildAuthorization} pushes every request (RFC 9126), also to a provider that
+         * does not require it; default false (push only when the provider's metadata requires it).
+         */
+        public @NonNull Builder pushAuthorizationRequests(boolean push) {
+            return set(Key.PUSH_AUTHORIZATION_REQUESTS, Boolean.toString(push));
         }
 
         /**

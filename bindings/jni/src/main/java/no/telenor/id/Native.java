@@ -114,6 +114,7 @@ final class Native {
     static native void clientDiscover(long client);
     static native long clientConfig(long client);
     static native long clientExchangeCode(long client, long callback);
+    static native long clientBuildAuthRequest(long client, long request);
     static native byte[] clientVerifyIdToken(long client, byte[] idToken, byte[] nonce);
     static native void clientFree(long client);
 

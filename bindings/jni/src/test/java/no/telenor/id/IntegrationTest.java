@@ -42,6 +42,24 @@ class IntegrationTest {
     }
 
     @Test
+    void clientBuildsWithDiscoveredEndpointsAndRefusesAPushWithoutEndpoint() throws Exception {
+        // django-oauth-toolkit has no RFC 9126 endpoint: the request goes out whole, unless a push is asked for.
+        try (Config settings = provider.config().build(); Client client = new Client(settings);
+             AuthorizationRequest request = new AuthorizationRequest(settings)) {
+            PendingAuthorization pending = client.buildAuthorization(request);
+            assertTrue(pending.url().startsWith(provider.issuer + "/authorize/?"), pending.url());
+            assertEquals(pending.state(), TestSupport.query(pending.url()).get("state"));
+            AuthorizationCallback callback = pending.handleCallback(provider.login(pending.url(), false));
+            assertTrue(client.exchangeCode(callback).isSignedIn());
+        }
+        try (Config settings = provider.config().pushAuthorizationRequests(true).build(); Client client = new Client(settings);
+             AuthorizationRequest request = new AuthorizationRequest(settings)) {
+            ConfigurationException refused = assertThrows(ConfigurationException.class, () -> client.buildAuthorization(request));
+            assertTrue(refused.getMessage().contains("RFC 9126"), refused.getMessage());
+        }
+    }
+
+    @Test
     void fullLoginRefreshRestoreRevoke() throws Exception {
         try (Config settings = provider.config().build(); Client client = new Client(settings)) {
             client.discover();

@@ -1,0 +1,175 @@
+import XCTest
+@testable import TelenoridCore
+
+/// A provider with a pushed authorization request endpoint (RFC 9126), served from memory: its metadata
+/// says whether pushing is required, and its PAR endpoint answers what the test set.
+private final class PARProvider: HTTPTransport {
+    let issuer = "https://id.example.com"
+    let requirePush: Bool
+    let hasEndpoint: Bool
+    let answer: Locked<(status: Int, body: String)>
+    let pushed = Locked<[HTTPRequest]>([])
+
+    init(requirePush: Bool, hasEndpoint: Bool = true,
+         answer: (status: Int, body: String) = (201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#)) {
+        self.requirePush = requirePush
+        self.hasEndpoint = hasEndpoint
+        self.answer = Locked(answer)
+    }
+
+    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
+        switch request.url {
+        case issuer + "/.well-known/openid-configuration":
+            let endpoint = hasEndpoint ? #","pushed_authorization_request_endpoint":"\#(issuer)/par""# : ""
+            let body = #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks","require_pushed_authorization_requests":\#(requirePush)\#(endpoint)}"#
+            return HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
+        case issuer + "/par":
+            pushed.withLock { $0.append(request) }
+            let (status, body) = answer.withLock { $0 }
+            return HTTPResponse(status: status, headers: [("content-type", "application/json")], body: Array(body.utf8))
+        default:
+            return HTTPResponse(status: 404, headers: [], body: [])
+        }
+    }
+
+    func pushedForm() throws -> FormParameters {
+        let request = try XCTUnwrap(pushed.withLock { $0.last })
+        return try FormParameters(parsing: try XCTUnwrap(request.body).string[...])
+    }
+}
+
+final class PushedAuthorizationTests: XCTestCase {
+    private func client(_ provider: PARProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws -> OIDCClient {
+        var settings = ClientConfiguration.Settings()
+        settings[.issuer] = provider.issuer
+        settings[.clientID] = "native-app"
+        settings[.redirectURI] = "com.example.app:/oauth2redirect"
+        for (setting, value) in extra { settings[setting] = value }
+        return try OIDCClient(configuration: try ClientConfiguration(settings), transport: provider)
+    }
+
+    private func query(_ url: String) throws -> FormParameters {
+        let uri = try URI(parsing: url)
+        return try FormParameters(parsing: (uri.query ?? "")[...])
+    }
+
+    func testARequiredPushLeavesOnlyClientIDAndRequestURIInTheURL() throws {
+        let provider = PARProvider(requirePush: true)
+        let client = try client(provider)
+        var request = AuthorizationRequest(configuration: client.configuration)
+        try request.set(.loginHint, "+4799999999")
+        let pending = try client.buildAuthorization(request)
+
+        XCTAssertTrue(pending.url.hasPrefix("https://id.example.com/authorize?"))
+        let front = try query(pending.url)
+        XCTAssertEqual(front.pairs.map(\.name), ["client_id", "request_uri"])
+        XCTAssertEqual(front["client_id"], "native-app")
+        XCTAssertEqual(front["request_uri"], "urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c")
+
+        let pushed = try provider.pushedForm()
+        XCTAssertEqual(provider.pushed.withLock { $0.first?.method }, "POST")
+        XCTAssertEqual(pushed["response_type"], "code")
+        XCTAssertEqual(pushed["redirect_uri"], "com.example.app:/oauth2redirect")
+        XCTAssertEqual(pushed["state"], pending.state)
+        XCTAssertEqual(pushed["nonce"], pending.nonce)
+        XCTAssertEqual(pushed["code_challenge"], pending.pkce.challenge(.s256))
+        XCTAssertEqual(pushed["code_challenge_method"], "S256")
+        XCTAssertEqual(pushed["login_hint"], "+4799999999")
+        XCTAssertEqual(pushed.pairs.filter { $0.name == "client_id" }.count, 1, "a public client sends client_id once")
+
+        // The callback is checked against the pushed request's state as for any other.
+        let callback = try pending.handleCallback("com.example.app:/oauth2redirect?code=abc&state=\(pending.state)")
+        XCTAssertEqual(callback.code, "abc")
+    }
+
+    func testTheHostCanAskForPushingWhenTheProviderDoesNotRequireIt() throws {
+        let provider = PARProvider(requirePush: false)
+        let client = try client(provider, [.pushAuthorizationRequests: "true"])
+        let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+        XCTAssertNotNil(try query(pending.url)["request_uri"])
+        XCTAssertEqual(provider.pushed.withLock { $0.count }, 1)
+    }
+
+    func testWithoutPushingTheURLCarriesTheWholeRequestAtTheDiscoveredEndpoint() throws {
+        let provider = PARProvider(requirePush: false)
+        let client = try client(provider)
+        let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+        XCTAssertTrue(pending.url.hasPrefix("https://id.example.com/authorize?"))
+        let front = try query(pending.url)
+        XCTAssertNil(front["request_uri"])
+        XCTAssertEqual(front["state"], pending.state)
+        XCTAssertEqual(front["code_challenge"], pending.pkce.challenge(.s256))
+        XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
+    }
+
+    func testARequiredPushWithoutAnEndpointIsAConfigurationError() throws {
+        let provider = PARProvider(requirePush: true, hasEndpoint: false)
+        let client = try client(provider)
+        XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
+            let error = $0 as! TelenoridError
+            XCTAssertEqual(error.kind, .configuration)
+            XCTAssertTrue(error.message.contains("RFC 9126"), error.message)
+        }
+    }
+
+    func testTheProvidersRefusalKeepsItsOAuthError() throws {
+        let provider = PARProvider(requirePush: true, answer: (400, #"{"error":"invalid_request","error_description":"bad scope"}"#))
+        let client = try client(provider)
+        XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
+            let error = $0 as! TelenoridError
+            XCTAssertEqual(error.kind, .authorizationError)
+            XCTAssertEqual(error.oauthError, "invalid_request")
+            XCTAssertEqual(error.oauthErrorDescription, "bad scope")
+            XCTAssertEqual(error.httpStatus, 400)
+        }
+    }
+
+    func testAnswersWithoutAUsableRequestURIAreRefused() throws {
+        for body in [#"{"expires_in":60}"#, #"{"request_uri":"","expires_in":60}"#, #"{"request_uri":5,"expires_in":60}"#,
+                     #"{"request_uri":"urn:x","expires_in":0}"#, #"{"request_uri":"urn:x"}"#,
+                     #"{"request_uri":"urn:x\nLocation: evil","expires_in":60}"#, "[]", "not json"] {
+            let provider = PARProvider(requirePush: true, answer: (201, body))
+            let client = try client(provider)
+            XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)), body) {
+                XCTAssertEqual(($0 as! TelenoridError).kind, .invalidResponse, body)
+            }
+        }
+        // 200 instead of 201 is taken: some providers answer so.
+        let provider = PARProvider(requirePush: true, answer: (200, #"{"request_uri":"urn:x","expires_in":90}"#))
+        let client = try client(provider)
+        XCTAssertEqual(try query(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)).url)["request_uri"], "urn:x")
+    }
+
+    func testAConfidentialClientAuthenticatesThePush() throws {
+        let provider = PARProvider(requirePush: true)
+        let client = try client(provider, [.clientSecret: "s3cret", .clientAuthMethod: "client_secret_basic"])
+        _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+        let request = try XCTUnwrap(provider.pushed.withLock { $0.first })
+        XCTAssertEqual(request.authorization?.string, "Basic bmF0aXZlLWFwcDpzM2NyZXQ=")
+        XCTAssertEqual(try provider.pushedForm()["client_id"], "native-app")
+        XCTAssertNil(try provider.pushedForm()["client_secret"])
+    }
+
+    func testARequestForAnotherClientIsRefused() throws {
+        let provider = PARProvider(requirePush: true)
+        let client = try client(provider)
+        var settings = client.configuration.settings
+        settings[.clientID] = "another-app"
+        let other = AuthorizationRequest(configuration: try ClientConfiguration(settings))
+        XCTAssertThrowsError(try client.buildAuthorization(other)) {
+            XCTAssertEqual(($0 as! TelenoridError).kind, .invalidArgument)
+        }
+        XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
+    }
+
+    func testMetadataReadsThePushFields() throws {
+        let document = #"{"issuer":"https://id.example.com","pushed_authorization_request_endpoint":"https://id.example.com/par","require_pushed_authorization_requests":true}"#
+        let metadata = try ProviderMetadata(json: Array(document.utf8), expectedIssuer: "https://id.example.com")
+        XCTAssertEqual(metadata.pushedAuthorizationRequestEndpoint, "https://id.example.com/par")
+        XCTAssertTrue(metadata.requirePushedAuthorizationRequests)
+        let bad = #"{"issuer":"https://id.example.com","require_pushed_authorization_requests":"yes"}"#
+        XCTAssertThrowsError(try ProviderMetadata(json: Array(bad.utf8), expectedIssuer: "https://id.example.com"))
+        let insecure = #"{"issuer":"https://id.example.com","pushed_authorization_request_endpoint":"http://id.example.com/par"}"#
+        XCTAssertThrowsError(try ProviderMetadata(json: Array(insecure.utf8), expectedIssuer: "https://id.example.com"))
+    }
+}
