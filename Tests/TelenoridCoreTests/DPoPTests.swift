@@ -59,6 +59,8 @@ final class DPoPTests: XCTestCase {
         XCTAssertEqual(claims["htm"]?.stringValue, "POST")
         XCTAssertEqual(claims["htu"]?.stringValue, "https://server.example.com/token")
         XCTAssertEqual(claims["iat"]?.int64Value, 1_562_262_616)
+        // The RFC's signature is real: the verifier accepts it with the key in the header.
+        try jws.verify(with: try JWK(jwk))
     }
 
     func testEachAlgorithmMakesVerifyingProofs() throws {

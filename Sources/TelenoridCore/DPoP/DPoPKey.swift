@@ -69,6 +69,10 @@ public final class DPoPKey: Sendable {
 
     /// A key from `serialized()`'s output. A format version other than this library's is refused with
     /// `.version`, so a host that downgraded keeps the stored key rather than have it misread.
+    ///
+    /// The private members pass through the JSON parser as Strings, which are not wiped: the parser's
+    /// wiping `secretMembers` reach only top-level members, and the private JWK is nested. The numbers
+    /// themselves go into wiping storage as soon as the importer decodes them.
     public convenience init(restoring bytes: [UInt8]) throws(TelenoridError) {
         let document: JSONValue
         do { document = try JSON.parse(bytes, limits: JSONLimits(maxDepth: 4, maxBytes: 16 * 1024)) } catch {
