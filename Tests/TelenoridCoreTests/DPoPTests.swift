@@ -51,7 +51,7 @@ final class DPoPTests: XCTestCase {
         XCTAssertEqual(jwk["crv"]?.stringValue, "P-256")
         XCTAssertEqual(jwk["x"]?.stringValue, "l8tFrhx-34tV3hRICRDY9zCkDlpBhF42UQUfWVAWBFs")
         XCTAssertEqual(jwk["y"]?.stringValue, "9VE4jf_Ok_o64zbTTlcuNJajHmt6v9TDVrU0CdvGRDA")
-        // RFC 9449 §6.1's jkt for this key (Figure 8's cnf).
+        // The jkt RFC 9449's bound-token examples give for this key (cnf, §6).
         XCTAssertEqual(try JWKThumbprint.sha256(of: jwk), "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I")
         let claims = try XCTUnwrap(try JSON.parse(jws.payload).objectValue)
         XCTAssertEqual(claims.keys, ["jti", "htm", "htu", "iat"])
