@@ -49,6 +49,14 @@ public struct PrivateKey: Sendable {
         default: throw TelenoridError(.configuration, "client_private_key must be RSA, EC or Ed25519")
         }
     }
+
+    /// A key the library made itself (a DPoP key pair, DPoPKey.swift), whose algorithm the caller chose
+    /// when generating it.
+    init(generated key: PKey, algorithm: String) {
+        self.key = key
+        self.algorithm = algorithm
+        keyID = nil
+    }
 }
 
 extension JWS {

@@ -118,3 +118,132 @@ extension PrivateKey {
         "rsa-exponent2": "rsa-exponent2", "rsa-coefficient1": "rsa-coefficient1",
     ]
 }
+
+/// The way back, for keys the library generates itself (DPoP key pairs, RFC 9449): the public half as a
+/// JWK for proof headers, and the whole key as a private JWK the host can store and hand back.
+extension PrivateKey {
+    /// The public half with only the members RFC 7638 §3.2 requires, in lexicographic order, so that its
+    /// compact serialization is the thumbprint input as it stands: EC crv/kty/x/y (RFC 7518 §6.2.1), RSA
+    /// e/kty/n (§6.3.1), Ed25519 crv/kty/x (RFC 8037 §2).
+    func publicJWK() throws(TelenoridError) -> JSONObject {
+        var jwk = JSONObject()
+        for (name, member) in try jwkMembers(includingPrivate: false).sorted(by: { $0.name < $1.name }) {
+            switch member {
+            case .text(let text): jwk.set(name, .string(text))
+            case .bytes(let bytes): jwk.set(name, .string(Base64URL.encode(bytes.bytes)))
+            }
+        }
+        return jwk
+    }
+
+    /// The key as a private JWK, in the form `init(jwk:)` reads (RSA with its CRT members), serialized
+    /// straight into wiping storage: a JSONObject would hold the private numbers as Strings nobody wipes.
+    func privateJWK() throws(TelenoridError) -> SecretBytes {
+        let members = try jwkMembers(includingPrivate: true)
+        func length(_ member: JWKMember) -> Int {
+            switch member {
+            case .text(let text): text.utf8.count
+            case .bytes(let bytes): (bytes.count * 4 + 2) / 3
+            }
+        }
+        // `{`, then `"name":"value"` and a comma or the closing brace for each member.
+        let total = 1 + members.reduce(0) { $0 + $1.name.utf8.count + length($1.member) + 6 }
+        return SecretBytes(count: total) { out in
+            var position = 0
+            func put(_ text: String) {
+                for byte in text.utf8 { out[position] = byte; position += 1 }
+            }
+            put("{")
+            for (index, (name, member)) in members.enumerated() {
+                put(index == 0 ? "\"\(name)\":\"" : ",\"\(name)\":\"")
+                switch member {
+                case .text(let text): put(text)
+                case .bytes(let bytes): position += PrivateKey.writeBase64URL(bytes, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
+                }
+                put("\"")
+            }
+            put("}")
+        }
+    }
+
+    private enum JWKMember {
+        case text(String)
+        case bytes(SecretBytes)
+    }
+
+    private func jwkMembers(includingPrivate: Bool) throws(TelenoridError) -> [(name: String, member: JWKMember)] {
+        switch EVP_PKEY_get_base_id(key.pointer) {
+        case EVP_PKEY_EC:
+            guard let (curve, size) = ["ES256": ("P-256", 32), "ES384": ("P-384", 48), "ES512": ("P-521", 66)][algorithm] else {
+                throw TelenoridError(.unsupported, "an EC key for \(algorithm) can't be written as a JWK")
+            }
+            // RFC 7518 §6.2.1.2, §6.2.1.3 and §6.2.2.1: x, y and d are always the full coordinate size.
+            var members: [(name: String, member: JWKMember)] = [
+                ("kty", .text("EC")), ("crv", .text(curve)),
+                ("x", .bytes(try number("qx", size: size))), ("y", .bytes(try number("qy", size: size))),
+            ]
+            if includingPrivate { members.append(("d", .bytes(try number("priv", size: size)))) }
+            return members
+        case EVP_PKEY_RSA:
+            var members: [(name: String, member: JWKMember)] = [("kty", .text("RSA")), ("n", .bytes(try number("n"))), ("e", .bytes(try number("e")))]
+            if includingPrivate {
+                for (name, parameter) in [("d", "d"), ("p", "rsa-factor1"), ("q", "rsa-factor2"), ("dp", "rsa-exponent1"),
+                                          ("dq", "rsa-exponent2"), ("qi", "rsa-coefficient1")] {
+                    members.append((name, .bytes(try number(parameter))))
+                }
+            }
+            return members
+        case EVP_PKEY_ED25519:
+            var members: [(name: String, member: JWKMember)] = [("kty", .text("OKP")), ("crv", .text("Ed25519")), ("x", .bytes(try rawEd25519(private: false)))]
+            if includingPrivate { members.append(("d", .bytes(try rawEd25519(private: true)))) }
+            return members
+        default:
+            throw TelenoridError(.unsupported, "this key type can't be written as a JWK")
+        }
+    }
+
+    /// One of OpenSSL's numbers of the key, big-endian: `size` bytes when given (EC), else as few as hold
+    /// it (RSA, RFC 7518 §6.3: no leading zero octets).
+    private func number(_ parameter: String, size: Int? = nil) throws(TelenoridError) -> SecretBytes {
+        var bignum: OpaquePointer? = nil
+        guard EVP_PKEY_get_bn_param(key.pointer, parameter, &bignum) == 1, let bignum else {
+            throw TelenoridError(.unsupported, "key member \(parameter) could not be read")
+        }
+        defer { BN_clear_free(bignum) }
+        let count = size ?? Int((BN_num_bits(bignum) + 7) / 8)
+        var written: Int32 = -1
+        let bytes = SecretBytes(count: count) { written = BN_bn2binpad(bignum, $0.baseAddress, Int32(count)) }
+        guard written == Int32(count) else { throw TelenoridError(.unsupported, "key member \(parameter) does not fit \(count) bytes") }
+        return bytes
+    }
+
+    private func rawEd25519(private isPrivate: Bool) throws(TelenoridError) -> SecretBytes {
+        var length = 32
+        var status: Int32 = 0
+        let bytes = SecretBytes(count: 32) { out in
+            status = isPrivate ? EVP_PKEY_get_raw_private_key(key.pointer, out.baseAddress, &length)
+                               : EVP_PKEY_get_raw_public_key(key.pointer, out.baseAddress, &length)
+        }
+        guard status == 1, length == 32 else { throw TelenoridError(.unsupported, "the Ed25519 key could not be read") }
+        return bytes
+    }
+
+    /// Unpadded base64url (RFC 4648 §5) of a secret into `out`, returning the length written. The public
+    /// encoder makes Strings, so this goes through the padded standard writer into wiped temporary memory
+    /// and maps its alphabet.
+    private static func writeBase64URL(_ secret: SecretBytes, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(Base64URL.standardLength(secret.count), 1)) { scratch in
+            defer { Crypto.wipe(UnsafeMutableRawPointer(scratch.baseAddress), scratch.count) }
+            var length = secret.withUnsafeBytes { Base64URL.encodeStandard($0, into: scratch) }
+            while length > 0 && scratch[length - 1] == UInt8(ascii: "=") { length -= 1 }
+            for index in 0..<length {
+                switch scratch[index] {
+                case UInt8(ascii: "+"): out[index] = UInt8(ascii: "-")
+                case UInt8(ascii: "/"): out[index] = UInt8(ascii: "_")
+                case let byte: out[index] = byte
+                }
+            }
+            return length
+        }
+    }
+}
