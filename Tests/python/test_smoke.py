@@ -83,10 +83,12 @@ def last_error_status():
 
 
 def test_version():
-    assert telenorid.library_version() == "0.1.0"
+    # telenorid.__version__ is the header's TELENORID_VERSION_STRING (scripts/check_facts.py checks it).
+    assert telenorid.library_version() == telenorid.__version__
     number = telenorid.library_version_number()
     assert number >> 16 == _ffi.EXPECTED_MAJOR and (number >> 8) & 0xFF >= _ffi.EXPECTED_MINOR
-    assert number == 0x000100
+    major, minor, patch = (int(part) for part in telenorid.__version__.split("."))
+    assert number == (major << 16) | (minor << 8) | patch
 
 
 def _import_with(library, tmp_path):
