@@ -192,13 +192,13 @@ def check_python(c: Checker, h: Header) -> None:
     file = f"{PY}/errors.py"
     tree = ast.parse(read(file), file)
     by_code: Dict[int, List[str]] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef):
+    for definition in tree.body:
+        if not isinstance(definition, ast.ClassDef):
             continue
-        for statement in node.body:
+        for statement in definition.body:
             if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
                     and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == "code"):
-                by_code.setdefault(arithmetic(statement.value), []).append(node.name)
+                by_code.setdefault(arithmetic(statement.value), []).append(definition.name)
     codes = {value: name for name, value in h.statuses.items()}
     for name, value in h.statuses.items():
         if name == "OK":
@@ -212,10 +212,11 @@ def check_python(c: Checker, h: Header) -> None:
     for value, classes in by_code.items():
         c.fail(file, f"code of {', '.join(classes)}", "no such status" if value not in codes else
                f"TELENORID_{'' if value == 0 else 'E_'}{codes[value]} has no exception", value)
-    listed = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "_BY_STATUS":
-            listed = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id[0].isupper()}
+    listed: set[str] = set()
+    for any_node in ast.walk(tree):
+        if (isinstance(any_node, ast.AnnAssign) and isinstance(any_node.target, ast.Name)
+                and any_node.target.id == "_BY_STATUS"):
+            listed = {n.id for n in ast.walk(any_node) if isinstance(n, ast.Name) and n.id[0].isupper()}
     classes_with_code = {n.name for n in tree.body if isinstance(n, ast.ClassDef)
                          and any(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "code"
                                                                    for t in s.targets) for s in n.body)}
@@ -286,6 +287,8 @@ def check_java(c: Checker, h: Header) -> None:
         if len(classes) != 1:
             c.fail(file, f"case {name} (TELENORID_E_{name})", "exactly one exception class", classes or "none")
             continue
+        if classes[0] in mapped:
+            c.fail(file, f"case {name}", "its own exception class", f"{classes[0]}, as for {mapped[classes[0]]}")
         mapped[classes[0]] = name
         path = ROOT / JAVA / f"{classes[0]}.java"
         if not path.exists():
