@@ -4,9 +4,9 @@ PREFIX ?= /usr/local
 OUT := out
 LIB := $(OUT)/lib
 SWIFT_BUILD := swift build -c release --product telenorid
-VERSION := 0.1.0
+VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build install demo test test-swift test-c test-python test-jni fuzz bench clean
+.PHONY: all setup build install demo check-facts test test-swift test-c test-python test-jni fuzz bench clean
 
 all: build
 
@@ -39,7 +39,11 @@ install: build
 demo: build
 	bash scripts/demo.sh
 
-test: build test-swift test-c test-python test-jni fuzz
+# Every hand-kept copy of a header fact (status codes, keys, version...) agrees with include/telenorid.h.
+check-facts:
+	python3 scripts/check_facts.py
+
+test: check-facts build test-swift test-c test-python test-jni fuzz
 
 # The whole suite runs again under ThreadSanitizer: the core's one lock type (`Locked`, a pthread mutex)
 # is one TSan sees.

@@ -40,10 +40,15 @@ extern "C" {
  * Versions
  * --------------------------------------------------------------------------------------------- */
 
+/* The one home of the version: the Makefile, the bindings and the tests read it from here, and
+ * scripts/check_facts.py checks the few copies that cannot (Swift literals, Python and Gradle metadata).
+ *   0.1.0  the first release.
+ *   0.2.0  11 functions and 2 status codes (TELENORID_E_CLIENT_REJECTED, TELENORID_E_TEMPORARILY_UNAVAILABLE)
+ *          added; nothing changed or removed. */
 #define TELENORID_VERSION_MAJOR 0
-#define TELENORID_VERSION_MINOR 1
+#define TELENORID_VERSION_MINOR 2
 #define TELENORID_VERSION_PATCH 0
-#define TELENORID_VERSION_STRING "0.1.0"
+#define TELENORID_VERSION_STRING "0.2.0"
 
 /* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
 #define TELENORID_VERSION_NUMBER \
@@ -58,7 +63,7 @@ extern "C" {
  * header's. Any thread. */
 uint32_t telenorid_version(void);
 
-/* The loaded library's version as a static string such as "0.1.0". Never NULL; do not free. */
+/* The loaded library's version as a static string such as "0.2.0". Never NULL; do not free. */
 const char *telenorid_version_string(void);
 
 /* ------------------------------------------------------------------------------------------------

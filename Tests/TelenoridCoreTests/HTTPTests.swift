@@ -250,7 +250,8 @@ final class HTTPTests: XCTestCase {
         let headers = (echo["headers"] as? [[String]] ?? []).reduce(into: [String: String]()) { all, pair in
             if pair.count == 2 { all[pair[0].lowercased()] = pair[1] }
         }
-        XCTAssertEqual(headers["user-agent"], "telenorid/0.1.0")
+        XCTAssertEqual(headers["user-agent"], HTTPSettings().userAgent)  // "telenorid/<version>"
+        XCTAssertTrue(HTTPSettings().userAgent.hasPrefix("telenorid/"))
         XCTAssertEqual(headers["content-type"], "application/x-www-form-urlencoded")
         XCTAssertEqual(headers["accept"], "application/json")
         XCTAssertEqual(headers["authorization"], "Basic abc")

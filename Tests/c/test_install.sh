@@ -9,15 +9,16 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=/opt/telenorid
 make -s -o build install PREFIX="$prefix" DESTDIR="$tmp/stage"
 root="$tmp/stage$prefix"
-for file in include/telenorid.h lib/libtelenorid.so.0.1.0 lib/pkgconfig/telenorid.pc; do
+version="$(sed -n 's/^#define TELENORID_VERSION_STRING "\(.*\)"$/\1/p' include/telenorid.h)"
+for file in include/telenorid.h "lib/libtelenorid.so.$version" lib/pkgconfig/telenorid.pc; do
     [ -f "$root/$file" ] || { echo "test_install: $file not installed" >&2; exit 1; }
 done
 [ "$(readlink "$root/lib/libtelenorid.so")" = libtelenorid.so.0 ] || { echo "test_install: bad libtelenorid.so link" >&2; exit 1; }
-[ "$(readlink "$root/lib/libtelenorid.so.0")" = libtelenorid.so.0.1.0 ] || { echo "test_install: bad .so.0 link" >&2; exit 1; }
+[ "$(readlink "$root/lib/libtelenorid.so.0")" = "libtelenorid.so.$version" ] || { echo "test_install: bad .so.0 link" >&2; exit 1; }
 # The .pc names the final prefix, not the staging directory; point pkg-config's sysroot at the stage.
 grep -qx "prefix=$prefix" "$root/lib/pkgconfig/telenorid.pc"
 export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/stage"
-[ "$(pkg-config --modversion telenorid)" = "$(sed -n 's/^VERSION := //p' Makefile)" ]
+[ "$(pkg-config --modversion telenorid)" = "$version" ]
 cat > "$tmp/version.c" <<'C'
 #include <stdio.h>
 #include <string.h>

@@ -111,7 +111,9 @@ public struct HTTPSettings: Sendable, Equatable {
     /// choose. Loopback hosts never go through the proxy (a loopback http endpoint is acceptable only
     /// because its traffic never leaves the machine).
     public var proxy: String?
-    public var userAgent: String = "telenorid/0.1.0"
+    /// "telenorid/" and TELENORID_VERSION_STRING; the core does not import the header, so
+    /// scripts/check_facts.py checks the copy.
+    public var userAgent: String = "telenorid/0.2.0"
 
     public init() {}
 }
