@@ -43,8 +43,10 @@ extern "C" {
 /* The one home of the version: the Makefile, the bindings and the tests read it from here, and
  * scripts/check_facts.py checks the few copies that cannot (Swift literals, Python and Gradle metadata).
  *   0.1.0  the first release.
- *   0.2.0  11 functions and 2 status codes (TELENORID_E_CLIENT_REJECTED, TELENORID_E_TEMPORARILY_UNAVAILABLE)
- *          added; nothing changed or removed. */
+ *   0.2.0  12 functions (the session's state file, check and access-token report, Retry-After, the
+ *          transient rule, the loopback's expected state, telenorid_client_build_auth_request), 2 status
+ *          codes (TELENORID_E_CLIENT_REJECTED, TELENORID_E_TEMPORARILY_UNAVAILABLE) and 4 configuration
+ *          keys (28-31) added; telenorid_auth_state_revoke now signs out before it revokes. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 2
 #define TELENORID_VERSION_PATCH 0

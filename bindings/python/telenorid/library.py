@@ -7,7 +7,7 @@ _lib = _ffi.lib
 
 
 def library_version() -> str:
-    """The loaded library's version string, e.g. "0.1.0"."""
+    """The loaded library's version string, e.g. "0.2.0"."""
     text: bytes = _lib.telenorid_version_string()
     return text.decode()
 

@@ -31,7 +31,7 @@ public final class Telenorid {
         Native.ensureLoaded();
     }
 
-    /** The loaded library's version, such as {@code "0.1.0"}. */
+    /** The loaded library's version, such as {@code "0.2.0"}. */
     public static @NonNull String version() {
         return Utf8.decode(Native.versionString());
     }
