@@ -113,10 +113,13 @@ public struct AuthorizationRequest: Sendable {
 
     /// Builds with given secrets; `build()` is the way in for hosts, this one serves tests and restore.
     public func build(state: String, nonce: String, pkce: PKCE) throws(TelenoridError) -> PendingAuthorization {
-        let endpoint = try authorizationEndpoint()
-        let separator = endpoint.containsByte(UInt8(ascii: "?")) ? "&" : "?"
         let query = parameters(state: state, nonce: nonce, pkce: pkce)
-        return pending(url: query.encoded(after: endpoint + separator), state: state, nonce: nonce, pkce: pkce)
+        return pending(url: Self.url(at: try authorizationEndpoint(), query), state: state, nonce: nonce, pkce: pkce)
+    }
+
+    /// The authorization endpoint with `query` appended, after the endpoint's own query if it has one.
+    static func url(at endpoint: String, _ query: FormParameters) -> String {
+        query.encoded(after: endpoint + (endpoint.containsByte(UInt8(ascii: "?")) ? "&" : "?"))
     }
 
     func authorizationEndpoint() throws(TelenoridError) -> String {

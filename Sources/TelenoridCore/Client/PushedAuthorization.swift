@@ -15,15 +15,13 @@ extension OIDCClient {
         let pkce = try PKCE()
         let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce)
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)
-        let separator = authorizationEndpoint.containsByte(UInt8(ascii: "?")) ? "&" : "?"
-        guard try mustPush() else {
-            return request.pending(url: parameters.encoded(after: authorizationEndpoint + separator),
-                                   state: state, nonce: nonce, pkce: pkce)
+        var front = parameters
+        if try mustPush() {
+            front = FormParameters(capacity: 2)
+            front.appendUnique("client_id", configuration.clientID)
+            front.appendUnique("request_uri", try push(parameters))
         }
-        var front = FormParameters(capacity: 2)
-        front.appendUnique("client_id", configuration.clientID)
-        front.appendUnique("request_uri", try push(parameters))
-        return request.pending(url: front.encoded(after: authorizationEndpoint + separator), state: state, nonce: nonce, pkce: pkce)
+        return request.pending(url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce)
     }
 
     /// Asked for by the host, or required by a provider whose metadata the client has or can fetch. A

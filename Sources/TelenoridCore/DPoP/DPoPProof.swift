@@ -24,7 +24,7 @@ public enum DPoPProof {
         claims.set("iat", .number(JSONNumber(now)))
         if let accessToken { claims.set("ath", .string(accessTokenHash(accessToken))) }
         if let nonce { claims.set("nonce", .string(nonce)) }
-        let input = Base64URL.encode(JSON.serialize(.object(header)).utf8) + "." + Base64URL.encode(JSON.serialize(.object(claims)).utf8)
+        let input = JWS.signingInput(header: header, payload: Array(JSON.serialize(.object(claims)).utf8))
         return input + "." + Base64URL.encode(try signer.signature(over: input))
     }
 
@@ -67,8 +67,7 @@ public enum DPoPProof {
                 continue
             }
             let decoded = high << 4 | low
-            // Unreserved (§2.3): ALPHA / DIGIT / "-" / "." / "_" / "~".
-            if ASCII.isAlpha(decoded) || ASCII.isDigit(decoded) || decoded == 0x2D || decoded == 0x2E || decoded == 0x5F || decoded == 0x7E {
+            if PercentEncoding.isUnreserved(decoded) {
                 out.append(decoded)
             } else {
                 out += [UInt8(ascii: "%"), ASCII.hexDigit(high, upper: true), ASCII.hexDigit(low, upper: true)]

@@ -113,7 +113,12 @@ extension JWS {
         header.set("alg", .string(algorithm))
         header.set("typ", .string("JWT"))
         if let keyID { header.set("kid", .string(keyID)) }
-        return Base64URL.encode(Array(JSON.serialize(.object(header)).utf8)) + "." + Base64URL.encode(payload)
+        return signingInput(header: header, payload: payload)
+    }
+
+    /// `base64url(header) "." base64url(payload)` (RFC 7515 §5.1 steps 2-6), what a compact JWS signs.
+    static func signingInput(header: JSONObject, payload: [UInt8]) -> String {
+        Base64URL.encode(Array(JSON.serialize(.object(header)).utf8)) + "." + Base64URL.encode(payload)
     }
 
     /// DER ECDSA-Sig-Value to JOSE's fixed-width r||s.
