@@ -25,8 +25,9 @@ print(p["issuer"], p["clients"]["public"]["client_id"], p["user"]["username"], p
 echo "== provider: django-oauth-toolkit at $issuer"
 
 export PYTHONPATH=$PWD/bindings/python
+# The library's own auth state file (telenorid_auth_state_open_file): the tokens, read below.
 state=out/demo/state.json
-rm -f "$state"
+rm -f "$state" out/demo/state.settings.json
 telenorid() { echo "\$ telenorid $1" >&2; python3 -m telenorid "$@" --state-file "$state"; }
 browser="python3 $PWD/Tests/support/provider/browser.py --follow $user $password"
 echo "== sign in; the verified ID token claims:"
@@ -35,11 +36,11 @@ telenorid login --issuer "$issuer" --client-id "$client" --scope "openid profile
 echo "== userinfo:"
 telenorid userinfo
 echo "== a fresh access token: $(telenorid token | cut -c1-8)…"
-before=$(python3 -c 'import json, sys; print(json.loads(json.load(open(sys.argv[1]))["auth_state"])["refresh_token"])' "$state")
+before=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["refresh_token"])' "$state")
 telenorid refresh
-after=$(python3 -c 'import json, sys; print(json.loads(json.load(open(sys.argv[1]))["auth_state"])["refresh_token"])' "$state")
+after=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["refresh_token"])' "$state")
 echo "== refresh token rotated and saved: $([ "$before" != "$after" ] && echo yes || echo NO)"
-id_token=$(python3 -c 'import json, sys; print(json.loads(json.load(open(sys.argv[1]))["auth_state"])["id_token"])' "$state")
+id_token=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id_token"])' "$state")
 echo "== the ID token, verified again with the provider's keys:"
 telenorid decode "$id_token" | python3 -c 'import json, sys; d = json.load(sys.stdin); print("header", d["header"]); print("sub", d["claims"]["sub"], "iss", d["claims"]["iss"])'
 telenorid revoke
