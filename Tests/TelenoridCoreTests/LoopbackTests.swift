@@ -41,7 +41,8 @@ final class LoopbackRequestTests: XCTestCase {
         XCTAssertEqual(outcome("GET /cb?code=c&state=s%2F1 HTTP/1.1\r\n\(host)", state: "s/1"), .redirect(target: "/cb?code=c&state=s%2F1"))
         XCTAssertEqual(outcome("GET /cb?state=s%2F1#x HTTP/1.1\r\n\(host)", state: "s/1"), .redirect(target: "/cb?state=s%2F1#x"))
         for target in ["/cb", "/cb?code=c", "/cb?state=s", "/cb?state=s%2F", "/cb?state=s%2F1&state=s%2F1", "/cb?state=s%2F1&code=a&code=b",
-                       "/cb?state=%ZZ", "/cb#state=s%2F1", "/cb?code=c#&state=s%2F1"] {
+                       "/cb?state=%ZZ", "/cb#state=s%2F1", "/cb?code=c#&state=s%2F1",
+                       "/cb#x?state=s%2F1"] {  // a "?" inside the fragment starts no query (RFC 3986 §3.5)
             XCTAssertEqual(outcome("GET \(target) HTTP/1.1\r\n\(host)", state: "s/1"), .badRequest, target)
         }
         // The state is only checked on the redirect path: elsewhere it is just not found.

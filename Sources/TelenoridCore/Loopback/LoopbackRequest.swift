@@ -70,8 +70,11 @@ enum LoopbackRequest {
     /// guessed byte by byte from response times. A malformed or repeated parameter fails too, as it would
     /// in the host's own check of the callback.
     private static func carries(state: String, target: String) -> Bool {
-        guard let question = target.firstIndex(of: "?") else { return false }
-        let query = target[target.index(after: question)...].prefix { $0 != "#" }
+        // The query is what lies between the first "?" and the first "#" (RFC 3986 §3.4); a "?" after a
+        // "#" is in the fragment, where the host's own parse of the callback will not look for state.
+        let beforeFragment = target.prefix { $0 != "#" }
+        guard let question = beforeFragment.firstIndex(of: "?") else { return false }
+        let query = beforeFragment[beforeFragment.index(after: question)...]
         guard let parameters = try? FormParameters(parsing: query), let received = parameters["state"] else { return false }
         return Crypto.constantTimeEquals(received.utf8, state.utf8)
     }
