@@ -228,6 +228,21 @@ typedef int32_t telenorid_config_key;
                                                        every request (RFC 9126), also to a provider that does
                                                        not require it; default "false" (push only when the
                                                        provider's require_pushed_authorization_requests says) */
+#define TELENORID_CONFIG_DPOP_SIGNING_ALG       32  /* "ES256", "EdDSA" or "PS256": each sign-in makes a DPoP key
+                                                       (RFC 9449) of that algorithm, kept with the auth state,
+                                                       and every request proves possession of it; tokens are
+                                                       then bound to it. Unset (default): no DPoP, unless
+                                                       telenorid_client_set_dpop_signer() gives a signer */
+#define TELENORID_CONFIG_DPOP_BIND_AUTHORIZATION_CODE 33 /* "true": send dpop_jkt (RFC 9449 §10) with the
+                                                       authorization request; default "false" */
+#define TELENORID_CONFIG_ALLOW_BEARER_DOWNGRADE 34  /* "true": accept token_type Bearer in answer to a request
+                                                       that carried a DPoP proof; default "false" (refused with
+                                                       TELENORID_E_INVALID_RESPONSE) */
+#define TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS 35 /* "true": send the authorization request as a request
+                                                       object signed with TELENORID_CONFIG_CLIENT_PRIVATE_KEY
+                                                       (RFC 9101); default "false" */
+#define TELENORID_CONFIG_SECURITY_PROFILE       36  /* "fapi2": follow and enforce the FAPI 2.0 Security
+                                                       Profile (see "FAPI 2.0" below); default none */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);

@@ -36,6 +36,11 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE: .clientAssertionAudience
     case TELENORID_CONFIG_PUSHED_AUTHORIZATION_REQUEST_ENDPOINT: .pushedAuthorizationRequestEndpoint
     case TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS: .pushAuthorizationRequests
+    case TELENORID_CONFIG_DPOP_SIGNING_ALG: .dpopSigningAlgorithm
+    case TELENORID_CONFIG_DPOP_BIND_AUTHORIZATION_CODE: .dpopBindAuthorizationCode
+    case TELENORID_CONFIG_ALLOW_BEARER_DOWNGRADE: .allowBearerDowngrade
+    case TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS: .signAuthorizationRequests
+    case TELENORID_CONFIG_SECURITY_PROFILE: .securityProfile
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

@@ -15,6 +15,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         case jwksMaxAgeSeconds, clientAssertionAudience
         /// Pushed authorization requests (RFC 9126): where, and whether to use them when the provider does not require them.
         case pushedAuthorizationRequestEndpoint, pushAuthorizationRequests
+        /// Sender-constrained tokens (RFC 9449), signed request objects (RFC 9101) and the FAPI 2.0 Security Profile.
+        case dpopSigningAlgorithm, dpopBindAuthorizationCode, allowBearerDowngrade, signAuthorizationRequests, securityProfile
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -50,6 +52,11 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .clientAssertionAudience: "client_assertion_audience"
             case .pushedAuthorizationRequestEndpoint: "pushed_authorization_request_endpoint"
             case .pushAuthorizationRequests: "push_authorization_requests"
+            case .dpopSigningAlgorithm: "dpop_signing_alg"
+            case .dpopBindAuthorizationCode: "dpop_bind_authorization_code"
+            case .allowBearerDowngrade: "allow_bearer_downgrade"
+            case .signAuthorizationRequests: "sign_authorization_requests"
+            case .securityProfile: "security_profile"
             }
         }
 
@@ -106,6 +113,22 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// Push every authorization request (RFC 9126), also to a provider that does not require it.
     public let pushAuthorizationRequests: Bool
     public let clientAuthMethod: ClientAuthMethod
+    /// The algorithm of the DPoP key (RFC 9449) each sign-in makes, when the client proves possession:
+    /// one of `DPoPKey.algorithms`. Nil: no DPoP, unless the host hands the client a signer of its own.
+    public let dpopAlgorithm: String?
+    /// Send `dpop_jkt` (RFC 9449 §10) with the authorization request, binding the code to the DPoP key.
+    public let dpopBindAuthorizationCode: Bool
+    /// Accept a `Bearer` token from a token request that carried a DPoP proof (RFC 9449 §5 lets a server
+    /// do that); by default such a downgrade is refused, since the host asked for bound tokens.
+    public let allowBearerDowngrade: Bool
+    /// Send the authorization request as a request object signed with the client's key (RFC 9101).
+    public let signAuthorizationRequests: Bool
+    /// A security profile whose rules the client follows and enforces, when one is set.
+    public let securityProfile: SecurityProfile?
+    public enum SecurityProfile: String, Sendable {
+        /// The FAPI 2.0 Security Profile (final).
+        case fapi2
+    }
     public let http: HTTPSettings
     /// Leeway for `exp`, `iat` and `nbf` (OIDC Core §3.1.3.7 allows "a few minutes" of skew).
     public let clockToleranceSeconds: Int64
@@ -174,6 +197,21 @@ public final class ClientConfiguration: Sendable, Equatable {
         allowPlainPKCE = try Self.flag(settings, .allowPlainPKCE)
         pushAuthorizationRequests = try Self.flag(settings, .pushAuthorizationRequests)
         clientAuthMethod = try ClientAuthMethod(settings)
+        dpopAlgorithm = settings[.dpopSigningAlgorithm]
+        if let dpopAlgorithm, !DPoPKey.algorithms.contains(dpopAlgorithm) {
+            throw TelenoridError(.configuration, "dpop_signing_alg must be one of \(DPoPKey.algorithms.joined(separator: ", "))")
+        }
+        dpopBindAuthorizationCode = try Self.flag(settings, .dpopBindAuthorizationCode)
+        allowBearerDowngrade = try Self.flag(settings, .allowBearerDowngrade)
+        signAuthorizationRequests = try Self.flag(settings, .signAuthorizationRequests)
+        switch settings[.securityProfile] {
+        case nil: securityProfile = nil
+        case let text?:
+            guard let profile = SecurityProfile(rawValue: text) else {
+                throw TelenoridError(.configuration, "security_profile must be \"fapi2\"")
+            }
+            securityProfile = profile
+        }
         var http = HTTPSettings()
         http.caFile = settings[.caFile]
         http.caPath = settings[.caPath]
@@ -259,6 +297,14 @@ extension ClientConfiguration.Setting {
         }
     }
 
+    /// Yes/no settings: "true" or "false", which a JSON document may give as booleans.
+    public var isFlag: Bool {
+        switch self {
+        case .allowPlainPKCE, .pushAuthorizationRequests, .dpopBindAuthorizationCode, .allowBearerDowngrade,
+             .signAuthorizationRequests: true
+        default: false
+        }
+    }
     /// Settings a JSON document may give as an array of strings (kept space-separated).
     var isList: Bool { self == .trustedAudiences || self == .idTokenAlgorithms }
 }

@@ -72,7 +72,7 @@ extension ClientConfiguration {
             }
             switch value {
             case .string(let text): settings[setting] = text
-            case .bool(let flag) where setting == .allowPlainPKCE || setting == .pushAuthorizationRequests: settings[setting] = flag ? "true" : "false"
+            case .bool(let flag) where setting.isFlag: settings[setting] = flag ? "true" : "false"
             case .number(let number) where setting.isNumeric: settings[setting] = number.text
             case .array(let items) where setting.isList:
                 var words: [String] = []

@@ -80,4 +80,6 @@ _NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (
     "connect_timeout_ms", "timeout_ms", "max_response_bytes", "clock_tolerance_s", "clock_offset_s",
     "jwks_max_age_s",
     "refresh_margin_s"))
-_FLAG_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in ("allow_plain_pkce", "push_authorization_requests"))
+_FLAG_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (
+    "allow_plain_pkce", "push_authorization_requests", "dpop_bind_authorization_code", "allow_bearer_downgrade",
+    "sign_authorization_requests"))

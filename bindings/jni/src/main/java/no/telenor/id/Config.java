@@ -60,7 +60,17 @@ public final class Config extends NativeObject {
         /** RFC 9126's endpoint, when discovery does not give it. */
         PUSHED_AUTHORIZATION_REQUEST_ENDPOINT(30),
         /** {@code "true"}: {@link Client#buildAuthorization} pushes every request (RFC 9126). */
-        PUSH_AUTHORIZATION_REQUESTS(31);
+        PUSH_AUTHORIZATION_REQUESTS(31),
+        /** {@code "ES256"}, {@code "EdDSA"} or {@code "PS256"}: sender-constrained tokens (RFC 9449). */
+        DPOP_SIGNING_ALG(32),
+        /** {@code "true"}: {@code dpop_jkt} on the authorization request (RFC 9449 §10). */
+        DPOP_BIND_AUTHORIZATION_CODE(33),
+        /** {@code "true"}: accept a Bearer token in answer to a DPoP proof. */
+        ALLOW_BEARER_DOWNGRADE(34),
+        /** {@code "true"}: signed request objects (RFC 9101). */
+        SIGN_AUTHORIZATION_REQUESTS(35),
+        /** {@code "fapi2"}: the FAPI 2.0 Security Profile. */
+        SECURITY_PROFILE(36);
 
         private final int code;
 
@@ -337,6 +347,34 @@ public final class Config extends NativeObject {
          */
         public @NonNull Builder pushAuthorizationRequests(boolean push) {
             return set(Key.PUSH_AUTHORIZATION_REQUESTS, Boolean.toString(push));
+        }
+
+        /**
+         * Makes each sign-in's tokens sender-constrained with a DPoP key (RFC 9449) of this algorithm:
+         * {@code "ES256"}, {@code "EdDSA"} or {@code "PS256"}; null for none.
+         */
+        public @NonNull Builder dpopSigningAlgorithm(@Nullable String algorithm) {
+            return set(Key.DPOP_SIGNING_ALG, algorithm);
+        }
+
+        /** Whether the authorization request carries {@code dpop_jkt} (RFC 9449 §10); default false. */
+        public @NonNull Builder dpopBindAuthorizationCode(boolean bind) {
+            return set(Key.DPOP_BIND_AUTHORIZATION_CODE, Boolean.toString(bind));
+        }
+
+        /** Whether a Bearer token answering a DPoP proof is accepted; default false (refused). */
+        public @NonNull Builder allowBearerDowngrade(boolean allow) {
+            return set(Key.ALLOW_BEARER_DOWNGRADE, Boolean.toString(allow));
+        }
+
+        /** Whether the authorization request goes as a signed request object (RFC 9101); default false. */
+        public @NonNull Builder signAuthorizationRequests(boolean sign) {
+            return set(Key.SIGN_AUTHORIZATION_REQUESTS, Boolean.toString(sign));
+        }
+
+        /** {@code "fapi2"} to follow and enforce the FAPI 2.0 Security Profile; null for none. */
+        public @NonNull Builder securityProfile(@Nullable String profile) {
+            return set(Key.SECURITY_PROFILE, profile);
         }
 
         /**
