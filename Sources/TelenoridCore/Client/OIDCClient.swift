@@ -8,6 +8,9 @@ public final class OIDCClient: Sendable {
     public let clock: Clock
     private let discovered = Locked<(metadata: ProviderMetadata, fetchedAt: Int64)?>(nil)
     let keys: KeySetCache
+    /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
+    let dpopNonces = DPoPNonces()
+    private let hostSignerSlot = Locked<DPoPExternalSigner?>(nil)
 
     public init(configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
                 clock: @escaping Clock = SystemClock.now) throws(TelenoridError) {
@@ -21,6 +24,15 @@ public final class OIDCClient: Sendable {
         self.clock = { clock() &+ offset }
         keys = KeySetCache(maxAge: configuration.jwksMaxAgeSeconds)
     }
+
+    /// A DPoP signer the host holds (a key in Android Keystore, the Secure Enclave, an HSM), used for every
+    /// sign-in from now on instead of keys the library makes; nil goes back to `dpop_signing_alg`'s keys.
+    /// Auth states bound to a host key are restored only while the same key is set.
+    public func setDPoPSigner(_ signer: DPoPExternalSigner?) {
+        hostSignerSlot.withLock { $0 = signer }
+    }
+
+    var hostSigner: DPoPExternalSigner? { hostSignerSlot.withLock { $0 } }
 
     // MARK: Discovery
 
@@ -110,14 +122,17 @@ public final class OIDCClient: Sendable {
 
     // MARK: Token endpoint
 
-    /// POSTs a grant to the token endpoint with the client's authentication and returns the parsed
-    /// token response, or the provider's OAuth error.
-    func tokenRequest(_ grant: FormParameters, to url: String, during what: String) throws(TelenoridError) -> TokenResponse {
+    /// POSTs a grant to the token endpoint with the client's authentication (and a DPoP proof by
+    /// `signer`) and returns the parsed token response, or the provider's OAuth error.
+    func tokenRequest(_ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
+                      during what: String) throws(TelenoridError) -> TokenResponse {
         let request = try authenticatedRequest(url: url, parameters: grant)
-        let response = try transport.send(request)
+        let response = try send(request, proofBy: signer)
         let (object, secrets) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(),
                                                                   secretMembers: TokenResponse.secretMembers)
-        return try TokenResponse(object, secrets: secrets)
+        let tokens = try TokenResponse(object, secrets: secrets)
+        try checkTokenType(tokens, proofSent: signer != nil, during: what)
+        return tokens
     }
 
     /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
@@ -139,12 +154,13 @@ public final class OIDCClient: Sendable {
         try grant.append("code", callback.code)
         try grant.append("redirect_uri", configuration.redirectURIString)
         try grant.appendSecret("code_verifier", pending.pkce.verifier)
+        let signer = try newSignInSigner()
         guard callback.markExchanged() else {
             throw TelenoridError(.consumed, "this callback's code was already exchanged")
         }
         let response: TokenResponse
         do {
-            response = try tokenRequest(grant, to: tokenURL, during: "code exchange")
+            response = try tokenRequest(grant, to: tokenURL, proofBy: signer, during: "code exchange")
         } catch {
             // A request that never left leaves the code unseen by the provider: the host may try again.
             if error.requestNotSent { callback.unmarkExchanged() }
@@ -158,7 +174,8 @@ public final class OIDCClient: Sendable {
         } else if (response.scope ?? pending.requestedScope).split(separator: " ").contains("openid") {
             throw TelenoridError(.invalidResponse, "the token response has no id_token although openid was requested")
         }
-        let tokens = TokenSet(response: response, idTokenClaims: claims, receivedAt: now, previous: nil)
+        var tokens = TokenSet(response: response, idTokenClaims: claims, receivedAt: now, previous: nil)
+        tokens.dpopSigner = signer
         return AuthState(tokens: tokens, refresher: self, clock: clock,
                          refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
                          clientID: configuration.clientID)
@@ -171,8 +188,9 @@ public final class OIDCClient: Sendable {
     /// with HTTP status 401 (or 403) and the challenge's `error` (RFC 6750 §3), for the auth state to act on.
     public func userinfo(_ tokens: TokenSet) throws(TelenoridError) -> JSONObject {
         let url = try endpoint(.userinfoEndpoint)
-        let response = try transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwt")],
-                                                      authorization: HTTPRequest.bearer(tokens.accessToken)))
+        let response = try send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwt")],
+                                            authorization: tokens.authorization),
+                                proofBy: tokens.resourceSigner, accessToken: tokens.accessToken)
         let claims: JSONObject
         if response.status == 200 && response.contentType == "application/jwt" {
             claims = try verifySignedUserinfo(String(decoding: response.body, as: UTF8.self))
@@ -190,11 +208,11 @@ public final class OIDCClient: Sendable {
         return claims
     }
 
-    /// RFC 6750 §3: a resource server puts its error in WWW-Authenticate, not the body; a bodyless 401
-    /// without a challenge refuses the token all the same.
+    /// RFC 6750 §3: a resource server puts its error in WWW-Authenticate (a Bearer or, RFC 9449 §7.1, a
+    /// DPoP challenge), not the body; a bodyless 401 without a challenge refuses the token all the same.
     static func refusedToken(_ response: HTTPResponse, during what: String) -> TelenoridError {
         let challenge = response.header("www-authenticate").flatMap { value in
-            AuthenticationChallenge.parse(value).first { $0.scheme == "bearer" }
+            AuthenticationChallenge.parse(value).first { $0.scheme == "bearer" || $0.scheme == "dpop" }
         }
         let code = challenge?.parameter("error")
         let description = challenge?.parameter("error_description")
@@ -204,13 +222,14 @@ public final class OIDCClient: Sendable {
                               oauthErrorURI: challenge?.parameter("error_uri"), httpStatus: response.status)
     }
 
-    /// Revokes a token (RFC 7009). The provider answers 200 also for tokens it no longer knows.
-    public func revoke(_ token: SecretBytes, hint: String?) throws(TelenoridError) {
+    /// Revokes a token (RFC 7009), with a DPoP proof by `signer` when the token was bound to it. The
+    /// provider answers 200 also for tokens it no longer knows.
+    public func revoke(_ token: SecretBytes, hint: String?, proofBy signer: DPoPSigner? = nil) throws(TelenoridError) {
         let url = try endpoint(.revocationEndpoint)
         var parameters = FormParameters()
         try parameters.appendSecret("token", token)
         if let hint { try parameters.append("token_type_hint", hint) }
-        let response = try transport.send(try authenticatedRequest(url: url, parameters: parameters))
+        let response = try send(try authenticatedRequest(url: url, parameters: parameters), proofBy: signer)
         guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, during: "revocation", now: clock()) }
     }
 
@@ -238,7 +257,7 @@ extension OIDCClient: TokenRefresher {
         try grant.appendSecret("refresh_token", refreshToken)
         let response: TokenResponse
         do {
-            response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), during: "refresh")
+            response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), proofBy: tokens.dpopSigner, during: "refresh")
         } catch {
             throw OIDCClient.refreshVerdict(error)
         }
@@ -254,9 +273,9 @@ extension OIDCClient: TokenRefresher {
     /// there is to revoke.
     public func revokeGrant(_ tokens: TokenSet) throws(TelenoridError) {
         if let refreshToken = tokens.refreshToken {
-            try revoke(refreshToken, hint: "refresh_token")
+            try revoke(refreshToken, hint: "refresh_token", proofBy: tokens.dpopSigner)
         } else {
-            try revoke(tokens.accessToken, hint: "access_token")
+            try revoke(tokens.accessToken, hint: "access_token", proofBy: tokens.dpopSigner)
         }
     }
 }
@@ -282,11 +301,19 @@ extension OIDCClient {
 
     /// An auth state from `AuthState.serialized()`, refreshing through this client.
     public func restoreAuthState(_ text: String) throws(TelenoridError) -> AuthState {
-        let saved = try AuthState.tokens(fromSerialized: text)
+        var saved = try AuthState.tokens(fromSerialized: text)
         // A state saved for another provider or client would send its refresh token to the wrong place.
         guard saved.issuer == nil || saved.issuer == configuration.settings[.issuer],
               saved.clientID == nil || saved.clientID == configuration.clientID else {
             throw TelenoridError(.configuration, "the auth state was saved for another issuer or client id")
+        }
+        if let thumbprint = saved.hostKeyThumbprint {
+            // Tokens bound to a key the host holds go on only with that key (RFC 9449 §6: its thumbprint).
+            guard let signer = hostSigner, signer.thumbprint == thumbprint else {
+                throw TelenoridError(.configuration, "the auth state's tokens are bound to a DPoP key the host holds "
+                                     + "(thumbprint \(thumbprint)); set that signer on the client before restoring")
+            }
+            saved.tokens?.dpopSigner = .external(signer)
         }
         return AuthState(tokens: saved.tokens, refresher: self, clock: clock,
                          refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],

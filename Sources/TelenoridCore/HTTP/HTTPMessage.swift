@@ -34,11 +34,14 @@ public struct HTTPRequest: Sendable {
     }
 
     /// `Bearer <token>` (RFC 6750 §2.1), assembled in wiping storage rather than in a String.
-    public static func bearer(_ token: SecretBytes) -> SecretBytes {
-        let scheme = "Bearer ".utf8
-        return SecretBytes(count: scheme.count + token.count) { out in
+    public static func bearer(_ token: SecretBytes) -> SecretBytes { tokenAuthorization(scheme: "Bearer", token) }
+
+    /// `<scheme> <token>`: Bearer (RFC 6750 §2.1) or DPoP (RFC 9449 §7.1), in wiping storage.
+    public static func tokenAuthorization(scheme: String, _ token: SecretBytes) -> SecretBytes {
+        let prefix = (scheme + " ").utf8
+        return SecretBytes(count: prefix.count + token.count) { out in
             var position = 0
-            for byte in scheme { out[position] = byte; position += 1 }
+            for byte in prefix { out[position] = byte; position += 1 }
             token.withUnsafeBytes { bytes in
                 for byte in bytes { out[position] = byte; position += 1 }
             }

@@ -16,14 +16,24 @@ extension AuthState {
             if let idToken = tokens.idToken { object.set("id_token", .string(idToken)) }
             if let claims = tokens.idTokenClaims { object.set("id_token_claims", .object(claims)) }
             if let scope = tokens.scope { object.set("scope", .string(scope)) }
+            switch tokens.dpopSigner {
+            case .key(let key)?:
+                // The key's own versioned document, nested. A key that can't be written is left out,
+                // and the next request for the tokens fails at the provider instead of here.
+                if let document = try? JSON.parse(key.serialized().bytes) { object.set("dpop_key", document) }
+            case .external(let signer)?: object.set("dpop_jkt", .string(signer.thumbprint))
+            case nil: break
+            }
         } else if let reason = lostReason {
             object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
         }
         return JSON.serialize(.object(object))
     }
 
-    /// The tokens of a serialized state (nil for a signed-out one) and whom they were saved for.
-    public static func tokens(fromSerialized text: String) throws(TelenoridError) -> (tokens: TokenSet?, issuer: String?, clientID: String?) {
+    /// The tokens of a serialized state (nil for a signed-out one), whom they were saved for, and the
+    /// thumbprint of the host-held DPoP key they are bound to, which only the client can supply.
+    public static func tokens(fromSerialized text: String) throws(TelenoridError)
+        -> (tokens: TokenSet?, issuer: String?, clientID: String?, hostKeyThumbprint: String?) {
         let document: JSONValue
         do { document = try JSON.parse(text) } catch {
             throw TelenoridError(.malformed, "auth state is not valid JSON: \(error.message)")
@@ -39,7 +49,7 @@ extension AuthState {
             return text
         }
         let issuer = try string("issuer"), clientID = try string("client_id")
-        guard let access = try string("access_token") else { return (nil, issuer, clientID) }
+        guard let access = try string("access_token") else { return (nil, issuer, clientID, nil) }
         guard let type = try string("token_type") else { throw TelenoridError(.malformed, "auth state lacks token_type") }
         var expiry: Int64? = nil
         if let value = object["expires_at"] {
@@ -51,9 +61,12 @@ extension AuthState {
             guard let claimsObject = value.objectValue else { throw TelenoridError(.malformed, "auth state's id_token_claims is not an object") }
             claims = claimsObject
         }
-        let tokens = TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
+        var tokens = TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
                               refreshToken: try string("refresh_token").map { SecretBytes(Array($0.utf8)) },
                               idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
-        return (tokens, issuer, clientID)
+        if let document = object["dpop_key"] {
+            tokens.dpopSigner = .key(try DPoPKey(restoring: Array(JSON.serialize(document).utf8)))
+        }
+        return (tokens, issuer, clientID, try string("dpop_jkt"))
     }
 }

@@ -41,6 +41,27 @@ public final class Session: Sendable {
         }
     }
 
+    /// The `Authorization` and `DPoP` header values for one request of the host's own to a resource server
+    /// (`method` and the full `url`), with a fresh access token: `Bearer <token>` and no proof for a Bearer
+    /// token; `DPoP <token>` and a proof for this method and URL, bound to the token (`ath`), for a DPoP one
+    /// (RFC 9449 §7). A resource that answers 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"`
+    /// (§9) gives a `DPoP-Nonce` header: pass its value as `resourceNonce` and send the request again with
+    /// the new headers; the nonce is kept for that server's later requests too.
+    public func requestHeaders(method: String, url: String, resourceNonce: String?) throws(TelenoridError)
+        -> (authorization: SecretBytes, dpop: String?) {
+        if let resourceNonce {
+            guard let nonce = DPoPNonces.parseHeader(resourceNonce) else {
+                throw TelenoridError(.invalidArgument, "the resource's DPoP-Nonce is not a nonce (RFC 9449 §8.1)")
+            }
+            client.dpopNonces.remember(nonce, for: url)
+        }
+        let tokens = try state.freshTokens()
+        guard let signer = tokens.resourceSigner else { return (tokens.authorization, nil) }
+        let proof = try DPoPProof.make(signer: signer, method: method, url: url, accessToken: tokens.accessToken,
+                                       nonce: client.dpopNonces.nonce(for: url), now: client.clock())
+        return (tokens.authorization, proof)
+    }
+
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2), with the ID token as hint.
     public func endSessionURL(postLogoutRedirectURI: String?, logoutState: String?) throws(TelenoridError) -> String {
         try client.endSessionURL(idTokenHint: state.tokens?.idToken, postLogoutRedirectURI: postLogoutRedirectURI,

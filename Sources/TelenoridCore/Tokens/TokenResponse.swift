@@ -45,10 +45,10 @@ public struct TokenResponse: Sendable {
         guard let type = try string("token_type", required: true) else {
             throw TelenoridError(.invalidResponse, "token response lacks \"token_type\"")
         }
-        // RFC 6749 §7.1: a client must not use a token whose type it does not understand. A DPoP-bound
-        // token (RFC 9449) is useless without the proofs this client does not send yet.
-        guard ASCII.lowercased(type) == "bearer" else {
-            throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use (only Bearer)")
+        // RFC 6749 §7.1: a client must not use a token whose type it does not understand. Whether a DPoP
+        // token (RFC 9449) is one this request may get is the client's check (`checkTokenType`).
+        guard ASCII.equalsIgnoringCase(type.utf8, "bearer".utf8) || ASCII.equalsIgnoringCase(type.utf8, "dpop".utf8) else {
+            throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use (Bearer or DPoP)")
         }
         tokenType = type
         switch object["expires_in"] {

@@ -8,6 +8,8 @@ public struct TokenSet: Sendable {
     public var idToken: String?
     public var idTokenClaims: JSONObject?
     public var scope: String?
+    /// The DPoP key (RFC 9449) the tokens were asked for with: it signs every later request for them.
+    public var dpopSigner: DPoPSigner? = nil
 }
 
 extension TokenSet {
@@ -22,7 +24,7 @@ extension TokenSet {
                   refreshToken: response.refreshToken ?? previous?.refreshToken,
                   idToken: response.idToken ?? previous?.idToken,
                   idTokenClaims: idTokenClaims ?? previous?.idTokenClaims,
-                  scope: response.scope ?? previous?.scope)
+                  scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner)
     }
 
     /// True when the access token expires within `margin` seconds of `now` (or has no known expiry and

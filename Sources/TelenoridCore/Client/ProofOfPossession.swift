@@ -1,0 +1,72 @@
+/// DPoP (RFC 9449) on every request the client makes: a proof per request, the servers' nonces, and the
+/// check that a token answered to a proof is bound to it.
+extension OIDCClient {
+    /// The signer for a new sign-in's tokens: the host's own (`setDPoPSigner`), else a new key of the
+    /// configured `dpop_signing_alg` (one key per sign-in, so two users of one app share nothing), else none.
+    func newSignInSigner() throws(TelenoridError) -> DPoPSigner? {
+        if let external = hostSigner { return .external(external) }
+        guard let algorithm = configuration.dpopAlgorithm else { return nil }
+        return .key(try DPoPKey.generate(algorithm: algorithm))
+    }
+
+    /// Sends `request`, with a proof by `signer` when there is one (`accessToken` is the token the request
+    /// presents, for `ath`). A server that asks for a nonce (RFC 9449 §8 at the authorization server, §9 at
+    /// a resource) gets the request once more with a fresh proof carrying the nonce it gave; asking again
+    /// after that is an error, not a loop. Every `DPoP-Nonce` a server sends is kept for its next request.
+    func send(_ request: HTTPRequest, proofBy signer: DPoPSigner?, accessToken: SecretBytes? = nil) throws(TelenoridError) -> HTTPResponse {
+        guard let signer else { return try transport.send(request) }
+        var retried = false
+        while true {
+            var proven = request
+            proven.headers.append((name: "DPoP", value: try DPoPProof.make(
+                signer: signer, method: request.method, url: request.url, accessToken: accessToken,
+                nonce: dpopNonces.nonce(for: request.url), now: clock())))
+            let response = try transport.send(proven)
+            let nonce = response.header("dpop-nonce").flatMap(DPoPNonces.parseHeader)
+            if let nonce { dpopNonces.remember(nonce, for: request.url) }
+            guard Self.asksForNonce(response) else { return response }
+            guard !retried, nonce != nil else {
+                throw TelenoridError(.authorizationError,
+                                     "\(request.url) asked for a DPoP nonce " + (retried ? "again after the retry with the one it gave" : "without giving one")
+                                     + " (RFC 9449 §8)", oauthError: "use_dpop_nonce", httpStatus: response.status)
+            }
+            retried = true
+        }
+    }
+
+    private static func asksForNonce(_ response: HTTPResponse) -> Bool {
+        guard response.status == 400 || response.status == 401 else { return false }
+        let oauthError = response.status == 400
+            ? (try? JSON.parse(response.body, limits: JSONLimits(maxDepth: 8)))?.objectValue?["error"]?.stringValue : nil
+        return DPoPNonces.asksForNonce(status: response.status, oauthError: oauthError,
+                                       wwwAuthenticate: response.header("www-authenticate"))
+    }
+
+    /// RFC 9449 §5: a server that took the proof answers `token_type` DPoP, but may issue a Bearer token
+    /// instead; the host asked for bound tokens, so that is refused unless it allowed the downgrade. A
+    /// DPoP token without a proof could never be used: refused too.
+    func checkTokenType(_ response: TokenResponse, proofSent: Bool, during what: String) throws(TelenoridError) {
+        let bound = ASCII.equalsIgnoringCase(response.tokenType.utf8, "dpop".utf8)
+        if proofSent && !bound && !configuration.allowBearerDowngrade {
+            throw TelenoridError(.invalidResponse, "\(what): the provider answered a DPoP proof with token_type \(response.tokenType), "
+                                 + "not DPoP (RFC 9449 §5); allow_bearer_downgrade accepts that")
+        }
+        if !proofSent && bound {
+            throw TelenoridError(.invalidResponse, "\(what): token_type DPoP needs a DPoP key (RFC 9449), and none is configured")
+        }
+    }
+}
+
+extension TokenSet {
+    /// RFC 9449 §5: `token_type` DPoP (case-insensitive, RFC 6749 §5.1).
+    public var isDPoPBound: Bool { ASCII.equalsIgnoringCase(tokenType.utf8, "dpop".utf8) }
+
+    /// The Authorization header value presenting the access token: `DPoP <token>` for a bound token
+    /// (RFC 9449 §7.1), `Bearer <token>` otherwise (RFC 6750 §2.1); in wiping storage.
+    public var authorization: SecretBytes {
+        HTTPRequest.tokenAuthorization(scheme: isDPoPBound ? "DPoP" : "Bearer", accessToken)
+    }
+
+    /// The signer whose proofs go with the access token: only a bound token needs one at a resource.
+    var resourceSigner: DPoPSigner? { isDPoPBound ? dpopSigner : nil }
+}

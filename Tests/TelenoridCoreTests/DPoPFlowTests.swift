@@ -1,0 +1,235 @@
+import XCTest
+@testable import TelenoridCore
+
+/// A provider served from memory that checks DPoP proofs the way RFC 9449 §4.3 asks of a server (typ,
+/// signature by the header's key, htm, htu, ath) and answers what each test scripts.
+private final class DPoPProvider: HTTPTransport {
+    let issuer = "https://as.example.com"
+    /// The next answers of the token endpoint, first first; when empty, a DPoP token response.
+    let tokenAnswers = Locked<[HTTPResponse]>([])
+    /// The next answers of the userinfo endpoint; when empty, claims.
+    let userinfoAnswers = Locked<[HTTPResponse]>([])
+    /// Every request with its proof's header and claims, as the provider saw them.
+    let seen = Locked<[(request: HTTPRequest, proof: (header: JSONObject, claims: JSONObject)?)]>([])
+
+    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
+        let proof = request.headers.first { $0.name == "DPoP" }.flatMap { try? DPoPProvider.verified($0.value) }
+        if request.headers.contains(where: { $0.name == "DPoP" }) && proof == nil { return Self.json(400, #"{"error":"invalid_dpop_proof"}"#) }
+        seen.withLock { $0.append((request, proof)) }
+        switch request.url {
+        case issuer + "/token":
+            return tokenAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                ?? Self.json(200, #"{"access_token":"at-\#(seen.withLock { $0.count })","token_type":"DPoP","expires_in":300,"refresh_token":"rt"}"#)
+        case issuer + "/userinfo":
+            return userinfoAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() } ?? Self.json(200, #"{"sub":"alice"}"#)
+        case issuer + "/revoke":
+            return HTTPResponse(status: 200, headers: [], body: [])
+        default:
+            return HTTPResponse(status: 404, headers: [], body: [])
+        }
+    }
+
+    static func json(_ status: Int, _ body: String, _ headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("content-type", "application/json")] + headers, body: Array(body.utf8))
+    }
+
+    static func verified(_ proof: String) throws -> (header: JSONObject, claims: JSONObject) {
+        let jws = try JWS(compact: proof)
+        guard jws.header["typ"]?.stringValue == "dpop+jwt", let jwk = jws.header["jwk"]?.objectValue else {
+            throw TelenoridError(.tokenInvalid, "not a DPoP proof")
+        }
+        try jws.verify(with: try JWK(jwk))
+        return (jws.header, try JSON.parse(jws.payload).objectValue ?? JSONObject())
+    }
+
+    var last: (request: HTTPRequest, proof: (header: JSONObject, claims: JSONObject)?) { seen.withLock { $0.last! } }
+    var count: Int { seen.withLock { $0.count } }
+}
+
+final class DPoPFlowTests: XCTestCase {
+    private func client(_ provider: DPoPProvider, _ extra: [ClientConfiguration.Setting: String] = [.dpopSigningAlgorithm: "ES256"]) throws -> OIDCClient {
+        var settings = ClientConfiguration.Settings()
+        settings[.issuer] = provider.issuer
+        settings[.clientID] = "native-app"
+        settings[.redirectURI] = "com.example.app:/cb"
+        // No openid: these flows are about tokens, not ID tokens.
+        settings[.scope] = "api"
+        for (name, path) in [(ClientConfiguration.Setting.authorizationEndpoint, "/authorize"), (.tokenEndpoint, "/token"),
+                             (.userinfoEndpoint, "/userinfo"), (.revocationEndpoint, "/revoke")] {
+            settings[name] = provider.issuer + path
+        }
+        for (setting, value) in extra { settings[setting] = value }
+        return try OIDCClient(configuration: try ClientConfiguration(settings), transport: provider)
+    }
+
+    private func signIn(_ client: OIDCClient) throws -> AuthState {
+        let pending = try AuthorizationRequest(configuration: client.configuration).build()
+        return try client.exchangeCode(try pending.handleCallback("com.example.app:/cb?code=c0de&state=\(pending.state)"))
+    }
+
+    private func kind(_ body: () throws -> Void) -> TelenoridError.Kind? {
+        do { try body(); return nil } catch { return (error as? TelenoridError)?.kind }
+    }
+
+    func testTheCodeExchangeProvesPossessionAndTheTokensAreBoundToTheKey() throws {
+        let provider = DPoPProvider()
+        let state = try signIn(try client(provider))
+        let proof = try XCTUnwrap(provider.last.proof)
+        XCTAssertEqual(proof.claims["htm"]?.stringValue, "POST")
+        XCTAssertEqual(proof.claims["htu"]?.stringValue, provider.issuer + "/token")
+        XCTAssertNil(proof.claims["ath"], "no access token is presented to the token endpoint")
+        XCTAssertEqual(proof.header["alg"]?.stringValue, "ES256")
+        let tokens = try XCTUnwrap(state.tokens)
+        XCTAssertTrue(tokens.isDPoPBound)
+        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(proof.header["jwk"]?.objectValue)), tokens.dpopSigner?.thumbprint)
+        XCTAssertEqual(tokens.authorization.string, "DPoP " + tokens.accessToken.string)
+    }
+
+    func testEachSignInHasItsOwnKey() throws {
+        let client = try client(DPoPProvider())
+        XCTAssertNotEqual(try signIn(client).tokens?.dpopSigner?.thumbprint, try signIn(client).tokens?.dpopSigner?.thumbprint)
+    }
+
+    func testRefreshUserinfoAndRevocationCarryProofsByTheSameKey() throws {
+        let provider = DPoPProvider()
+        let client = try client(provider)
+        let state = try signIn(client)
+        let thumbprint = try XCTUnwrap(state.tokens?.dpopSigner?.thumbprint)
+        func proofKey() throws -> String { try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)) }
+
+        _ = try state.forceRefresh()
+        XCTAssertEqual(try proofKey(), thumbprint)
+        XCTAssertTrue(try XCTUnwrap(state.tokens).isDPoPBound)
+
+        let session = Session(state: state, client: client)
+        XCTAssertEqual(try session.userinfo()["sub"]?.stringValue, "alice")
+        let userinfo = provider.last
+        XCTAssertEqual(userinfo.request.authorization?.string, "DPoP " + (state.tokens?.accessToken.string ?? ""))
+        XCTAssertEqual(userinfo.proof?.claims["htm"]?.stringValue, "GET")
+        XCTAssertEqual(userinfo.proof?.claims["ath"]?.stringValue, DPoPProof.accessTokenHash(try XCTUnwrap(state.tokens?.accessToken)))
+        XCTAssertEqual(try proofKey(), thumbprint)
+
+        try state.revoke()
+        XCTAssertEqual(provider.last.request.url, provider.issuer + "/revoke")
+        XCTAssertEqual(try proofKey(), thumbprint)
+    }
+
+    func testABearerAnswerToAProofIsRefusedUnlessAllowed() throws {
+        let bearer = #"{"access_token":"at","token_type":"bearer","expires_in":300}"#
+        let provider = DPoPProvider()
+        provider.tokenAnswers.withLock { $0 = [DPoPProvider.json(200, bearer)] }
+        XCTAssertEqual(kind { _ = try self.signIn(try self.client(provider)) }, .invalidResponse)
+
+        provider.tokenAnswers.withLock { $0 = [DPoPProvider.json(200, bearer)] }
+        let allowed = try signIn(try client(provider, [.dpopSigningAlgorithm: "ES256", .allowBearerDowngrade: "true"]))
+        XCTAssertEqual(allowed.tokens?.authorization.string, "Bearer at")
+        // A Bearer token goes to a resource without a proof.
+        _ = try Session(state: allowed, client: try client(provider)).userinfo()
+        XCTAssertNil(provider.last.proof)
+    }
+
+    func testADPoPTokenWithoutAKeyIsRefused() throws {
+        let provider = DPoPProvider()
+        XCTAssertEqual(kind { _ = try self.signIn(try self.client(provider, [:])) }, .invalidResponse)
+        XCTAssertNil(provider.last.proof)
+    }
+
+    func testTheTokenEndpointsNonceIsUsedOnceAskedAndRemembered() throws {
+        let provider = DPoPProvider()
+        provider.tokenAnswers.withLock {
+            $0 = [DPoPProvider.json(400, #"{"error":"use_dpop_nonce"}"#, [("DPoP-Nonce", "eyJ7S_zG.eyJH0-Z.HX4w-7v")])]
+        }
+        let state = try signIn(try client(provider))
+        XCTAssertEqual(provider.count, 2)
+        XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+        _ = try state.forceRefresh()
+        XCTAssertEqual(provider.count, 3, "the remembered nonce needs no second round trip")
+        XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+    }
+
+    func testAServerAskingForANonceAgainIsAnErrorNotALoop() throws {
+        let provider = DPoPProvider()
+        let again = DPoPProvider.json(400, #"{"error":"use_dpop_nonce"}"#, [("DPoP-Nonce", "n1")])
+        provider.tokenAnswers.withLock { $0 = [again, again, again] }
+        do {
+            _ = try signIn(try client(provider))
+            XCTFail("signed in")
+        } catch let error as TelenoridError {
+            XCTAssertEqual(error.kind, .authorizationError)
+            XCTAssertEqual(error.oauthError, "use_dpop_nonce")
+            XCTAssertEqual(error.httpStatus, 400)
+        }
+        XCTAssertEqual(provider.count, 2)
+
+        // Asking without giving a nonce: nothing to retry with.
+        let bare = DPoPProvider()
+        bare.tokenAnswers.withLock { $0 = [DPoPProvider.json(400, #"{"error":"use_dpop_nonce"}"#)] }
+        XCTAssertEqual(kind { _ = try self.signIn(try self.client(bare)) }, .authorizationError)
+        XCTAssertEqual(bare.count, 1)
+    }
+
+    func testAResourcesNonceChallengeIsAnsweredOnce() throws {
+        let provider = DPoPProvider()
+        let client = try client(provider)
+        let state = try signIn(client)
+        provider.userinfoAnswers.withLock {
+            $0 = [HTTPResponse(status: 401, headers: [("www-authenticate", #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#),
+                                                       ("dpop-nonce", "rs-nonce")], body: [])]
+        }
+        XCTAssertEqual(try Session(state: state, client: client).userinfo()["sub"]?.stringValue, "alice")
+        XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "rs-nonce")
+    }
+
+    func testAHostGetsBothHeadersForItsOwnRequests() throws {
+        let provider = DPoPProvider()
+        let client = try client(provider)
+        let session = Session(state: try signIn(client), client: client)
+        let url = "https://api.example.com/accounts?id=7#top"
+        let first = try session.requestHeaders(method: "GET", url: url, resourceNonce: nil)
+        XCTAssertEqual(first.authorization.string, "DPoP " + (session.state.tokens?.accessToken.string ?? ""))
+        let proof = try DPoPProvider.verified(try XCTUnwrap(first.dpop))
+        XCTAssertEqual(proof.claims["htu"]?.stringValue, "https://api.example.com/accounts")
+        XCTAssertEqual(proof.claims["htm"]?.stringValue, "GET")
+        XCTAssertNotNil(proof.claims["ath"])
+        XCTAssertNil(proof.claims["nonce"])
+
+        // The resource asked for a nonce: the retry's proof carries it, and so do later ones to that server.
+        let retry = try session.requestHeaders(method: "GET", url: url, resourceNonce: " rs-1 ")
+        XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(retry.dpop)).claims["nonce"]?.stringValue, "rs-1")
+        let later = try session.requestHeaders(method: "POST", url: "https://api.example.com/payments", resourceNonce: nil)
+        XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(later.dpop)).claims["nonce"]?.stringValue, "rs-1")
+        XCTAssertEqual(kind { _ = try session.requestHeaders(method: "GET", url: url, resourceNonce: "bad nonce") }, .invalidArgument)
+        XCTAssertEqual(kind { _ = try session.requestHeaders(method: "G T", url: url, resourceNonce: nil) }, .invalidArgument)
+    }
+
+    func testTheKeyIsSavedAndRestoredWithTheAuthState() throws {
+        let provider = DPoPProvider()
+        let client = try client(provider)
+        let state = try signIn(client)
+        let text = state.serialized()
+        let restored = try client.restoreAuthState(text)
+        XCTAssertEqual(restored.tokens?.dpopSigner?.thumbprint, state.tokens?.dpopSigner?.thumbprint)
+        _ = try restored.forceRefresh()
+        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)),
+                       state.tokens?.dpopSigner?.thumbprint)
+    }
+
+    func testTokensBoundToAHostKeyAreRestoredOnlyWithThatKey() throws {
+        let held = try DPoPKey.generate()
+        let signer = try DPoPExternalSigner(algorithm: "ES256", publicJWK: held.publicJWK) { input throws(TelenoridError) in
+            try JWS.signature(over: String(decoding: input, as: UTF8.self), key: held.privateKey)
+        }
+        let provider = DPoPProvider()
+        let client = try client(provider, [:])
+        client.setDPoPSigner(signer)
+        let state = try signIn(client)
+        XCTAssertEqual(state.tokens?.dpopSigner?.thumbprint, held.thumbprint)
+        let text = state.serialized()
+        XCTAssertFalse(text.contains("\"d\""), "a host key's private part is never the library's to save")
+
+        let other = try self.client(provider, [:])
+        XCTAssertEqual(kind { _ = try other.restoreAuthState(text) }, .configuration)
+        other.setDPoPSigner(signer)
+        XCTAssertEqual(try other.restoreAuthState(text).tokens?.dpopSigner?.thumbprint, held.thumbprint)
+    }
+}
