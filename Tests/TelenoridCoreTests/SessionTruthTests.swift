@@ -95,7 +95,9 @@ final class SessionTruthTests: XCTestCase {
     func testTokenResponsesWithOtherTypesOrNULsAreRefused() throws {
         func parse(_ json: String) throws -> TokenResponse { try TokenResponse(try JSON.parse(Array(json.utf8)).objectValue!) }
         XCTAssertEqual(try parse(#"{"access_token":"a","token_type":"bEaReR"}"#).tokenType, "bEaReR")
-        for refused in [#"{"access_token":"a","token_type":"DPoP"}"#, #"{"access_token":"a","token_type":"mac"}"#,
+        // DPoP is a type the client understands; whether a request may get one is DPoPFlowTests' matter.
+        XCTAssertEqual(try parse(#"{"access_token":"a","token_type":"dpop"}"#).tokenType, "dpop")
+        for refused in [#"{"access_token":"a","token_type":"mac"}"#, #"{"access_token":"a","token_type":"DPoPx"}"#,
                         #"{"access_token":"a\u0000b","token_type":"Bearer"}"#,
                         #"{"access_token":"a","token_type":"Bearer","refresh_token":"r\u0000"}"#] {
             XCTAssertThrowsError(try parse(refused), refused) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse) }
