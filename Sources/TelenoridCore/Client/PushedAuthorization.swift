@@ -19,7 +19,7 @@ extension OIDCClient {
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)
         var front = parameters
         if configuration.signAuthorizationRequests {
-            // RFC 9101 §5: client_id stays outside the object, so the provider knows whose key verifies it.
+            // RFC 9101 §5.1: client_id also goes outside the object, so the provider knows whose key verifies it.
             front = FormParameters(capacity: 4)
             front.appendUnique("client_id", configuration.clientID)
             front.appendUnique("request", try requestObject(parameters))
