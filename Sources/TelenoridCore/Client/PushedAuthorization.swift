@@ -3,8 +3,10 @@
 /// gave for it, so nothing in the request can be read or changed on the way.
 extension OIDCClient {
     /// The request ready for the browser. Pushed when the configuration asks for it
-    /// (`push_authorization_requests`) or the provider requires it (`require_pushed_authorization_requests`,
-    /// RFC 9126 §5); otherwise its URL carries the whole request, as `AuthorizationRequest.build()` makes it.
+    /// (`push_authorization_requests`), its security profile does (FAPI 2.0), or the provider requires it
+    /// (`require_pushed_authorization_requests`, RFC 9126 §5); otherwise its URL carries the whole request,
+    /// as `AuthorizationRequest.build()` makes it. With `sign_authorization_requests` the request goes,
+    /// pushed or in the URL, as a request object signed with the client's key (RFC 9101).
     /// Endpoints the configuration leaves out come from discovery.
     public func buildAuthorization(_ request: AuthorizationRequest) throws(TelenoridError) -> PendingAuthorization {
         guard request.configuration.clientID == configuration.clientID,
@@ -16,23 +18,58 @@ extension OIDCClient {
         let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce)
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)
         var front = parameters
+        if configuration.signAuthorizationRequests {
+            // RFC 9101 §5.1: client_id also goes outside the object, so the provider knows whose key verifies it.
+            front = FormParameters(capacity: 4)
+            front.appendUnique("client_id", configuration.clientID)
+            front.appendUnique("request", try requestObject(parameters))
+        }
         if try mustPush() {
+            let requestURI = try push(front)
             front = FormParameters(capacity: 2)
             front.appendUnique("client_id", configuration.clientID)
-            front.appendUnique("request_uri", try push(parameters))
+            front.appendUnique("request_uri", requestURI)
+        } else if configuration.signAuthorizationRequests {
+            // OIDC Core §6.1: response_type and scope also go as query parameters, so the request is a
+            // valid OAuth 2.0 one, and an OpenID Connect one, to a provider before it reads the object.
+            for name in ["response_type", "scope"] {
+                if let value = parameters[name] { front.appendUnique(name, value) }
+            }
         }
         return request.pending(url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce)
     }
 
-    /// Asked for by the host, or required by a provider whose metadata the client has or can fetch. A
-    /// client configured without discovery, whose provider has none, pushes only when asked: a provider
-    /// that requires pushing refuses the other kind itself.
+    /// Asked for by the host, by the FAPI 2.0 profile (FAPI 2.0 Security Profile §5.3.3.2: clients "shall
+    /// use pushed authorization requests"), or required by a provider whose metadata the client has or can
+    /// fetch. A client configured without discovery, whose provider has none, pushes only when asked: a
+    /// provider that requires pushing refuses the other kind itself.
     private func mustPush() throws(TelenoridError) -> Bool {
-        if configuration.pushAuthorizationRequests { return true }
-        if configuration.settings[.authorizationEndpoint] != nil {
-            return (try? discover())?.requirePushedAuthorizationRequests ?? false
+        if configuration.pushAuthorizationRequests || configuration.securityProfile == .fapi2 { return true }
+        return try availableMetadata()?.requirePushedAuthorizationRequests ?? false
+    }
+
+    /// The provider's metadata, or nil for a client configured with its authorization endpoint whose
+    /// provider serves no discovery document.
+    private func availableMetadata() throws(TelenoridError) -> ProviderMetadata? {
+        if configuration.settings[.authorizationEndpoint] != nil { return try? discover() }
+        return try discover()
+    }
+
+    /// The request's parameters as a request object (RFC 9101) signed with `client_private_key`, in an
+    /// algorithm the provider takes when its metadata lists them: one it does not take would be refused
+    /// only after the user has been sent to the browser.
+    private func requestObject(_ parameters: FormParameters) throws(TelenoridError) -> String {
+        guard let text = configuration.settings[.clientPrivateKey], !text.isEmpty else {
+            throw TelenoridError(.configuration, "sign_authorization_requests needs client_private_key to sign request objects (RFC 9101)")
         }
-        return try discover().requirePushedAuthorizationRequests
+        let key = try PrivateKey(text: text)
+        if let advertised = try availableMetadata()?.requestObjectSigningAlgorithms, !advertised.isEmpty,
+           !advertised.contains(key.algorithm) {
+            throw TelenoridError(.configuration, "the provider takes request objects (RFC 9101) signed with "
+                                 + "\(advertised.joined(separator: ", ")), not with client_private_key's \(key.algorithm)")
+        }
+        return try RequestObject.sign(parameters, clientID: configuration.clientID,
+                                      audience: configuration.settings[.issuer] ?? "", key: key, now: clock())
     }
 
     /// Pushes the request and returns its `request_uri` (RFC 9126 §2.2).
@@ -43,12 +80,12 @@ extension OIDCClient {
             throw TelenoridError(.configuration, "authorization requests must be pushed (RFC 9126), but the provider has "
                                  + "no pushed_authorization_request_endpoint and none is configured")
         }
-        // A public client or client_secret_post sends client_id with its authentication; the other methods
-        // leave it to the request's own.
+        // Every method but client_secret_basic sends client_id with its authentication (the JWT methods
+        // beside their assertion), so the request's own is left out for them; basic carries it in a header.
         var body = parameters
         switch configuration.clientAuthMethod {
-        case .none, .clientSecretPost: body = parameters.keeping { $0 != "client_id" }
-        case .clientSecretBasic, .clientSecretJWT, .privateKeyJWT: break
+        case .none, .clientSecretPost, .clientSecretJWT, .privateKeyJWT: body = parameters.keeping { $0 != "client_id" }
+        case .clientSecretBasic: break
         }
         let response = try transport.send(try authenticatedRequest(url: url, parameters: body))
         let what = "pushed authorization request"

@@ -16,6 +16,11 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// RFC 9126 §5: where authorization requests are pushed, and whether the provider takes no other kind.
     public var pushedAuthorizationRequestEndpoint: String?
     public var requirePushedAuthorizationRequests: Bool
+    /// OIDC Discovery §3 and RFC 8414 §2: the algorithms the provider takes for request objects; empty
+    /// when it does not say.
+    public var requestObjectSigningAlgorithms: [String]
+    /// OIDC Discovery §3: whether the provider takes a request object by value in `request`.
+    public var requestParameterSupported: Bool
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -81,6 +86,8 @@ public struct ProviderMetadata: Sendable, Equatable {
         authorizationResponseIssParameterSupported = try flag("authorization_response_iss_parameter_supported")
         pushedAuthorizationRequestEndpoint = try endpoint("pushed_authorization_request_endpoint")
         requirePushedAuthorizationRequests = try flag("require_pushed_authorization_requests")
+        requestObjectSigningAlgorithms = try strings("request_object_signing_alg_values_supported")
+        requestParameterSupported = try flag("request_parameter_supported")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
@@ -101,6 +108,8 @@ public struct ProviderMetadata: Sendable, Equatable {
         merged.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
         merged.requirePushedAuthorizationRequests =
             requirePushedAuthorizationRequests || other.requirePushedAuthorizationRequests
+        if requestObjectSigningAlgorithms.isEmpty { merged.requestObjectSigningAlgorithms = other.requestObjectSigningAlgorithms }
+        merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
         return merged
     }
 
