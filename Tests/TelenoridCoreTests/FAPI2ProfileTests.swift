@@ -43,27 +43,27 @@ final class FAPI2ProfileTests: XCTestCase {
     }
 
     func testPlainPKCEIsRefused() {
-        assertRule([.allowPlainPKCE: "true"], "§5.3.2.2 item 3", mentioning: "allow_plain_pkce")
+        assertRule([.allowPlainPKCE: "true"], "§5.3.3.2 item 3", mentioning: "allow_plain_pkce")
     }
 
     func testClientSecretAuthenticationIsRefused() {
         for method in ["client_secret_basic", "client_secret_post", "client_secret_jwt"] {
-            assertRule([.clientAuthMethod: method, .clientSecret: "s3cret-s3cret-s3cret-s3cret-s3cret"], "§5.3.2.1 item 2",
+            assertRule([.clientAuthMethod: method, .clientSecret: "s3cret-s3cret-s3cret-s3cret-s3cret"], "§5.3.3.1 item 2",
                        mentioning: method)
         }
     }
 
     func testAPublicClientNeedsDPoP() {
-        assertRule([:], removing: [.dpopSigningAlgorithm], "§5.3.2.1 item 1", mentioning: "token_endpoint_auth_method none")
+        assertRule([:], removing: [.dpopSigningAlgorithm], "§5.3.3.1 item 1", mentioning: "token_endpoint_auth_method none")
     }
 
     func testAConfidentialClientNeedsDPoPToo() throws {
-        assertRule([.clientPrivateKey: try Self.es256Key()], removing: [.dpopSigningAlgorithm], "§5.3.2.1 item 1",
+        assertRule([.clientPrivateKey: try Self.es256Key()], removing: [.dpopSigningAlgorithm], "§5.3.3.1 item 1",
                    mentioning: "set dpop_signing_alg")
     }
 
     func testBearerDowngradeIsRefused() {
-        assertRule([.allowBearerDowngrade: "true"], "§5.3.2.1 item 1", mentioning: "allow_bearer_downgrade")
+        assertRule([.allowBearerDowngrade: "true"], "§5.3.3.1 item 1", mentioning: "allow_bearer_downgrade")
     }
 
     func testIDTokenAlgorithmsOutsideTheProfileAreRefused() throws {
@@ -115,7 +115,7 @@ final class FAPI2ProfileTests: XCTestCase {
             XCTFail("a callback without iss must be refused")
         } catch {
             XCTAssertEqual(error.kind, .issuerMismatch)
-            XCTAssertTrue(error.message.hasPrefix("FAPI 2.0 Security Profile §5.3.2.2 item 5: "), error.message)
+            XCTAssertTrue(error.message.hasPrefix("FAPI 2.0 Security Profile §5.3.3.2 item 5: "), error.message)
         }
         // The refusal does not use up the request: the genuine response, with iss, still goes through.
         XCTAssertEqual(try p.handleCallback("telenorid-example://authcallback/?code=c&state=\(Self.state)&iss=https%3A%2F%2Fid.example.com").code, "c")

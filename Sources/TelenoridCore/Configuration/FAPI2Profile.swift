@@ -5,7 +5,7 @@
 /// apply: `iss` in the callback (`handleCallback`), the signing algorithms of provider JWSs
 /// (`ClientConfiguration.acceptedAlgorithms`) and the TLS 1.2 cipher suites (`HTTPSettings`).
 ///
-/// One departure, deliberate: §5.1.1 leaves public clients out of the profile's scope, and §5.3.2.1
+/// One departure, deliberate: §5.1.1 leaves public clients out of the profile's scope, and §5.3.3.1
 /// item 2 asks for private_key_jwt or MTLS client authentication. A native app has no secret to keep,
 /// so `none` is accepted too, but only with DPoP: the tokens it gets are then bound to a key that never
 /// leaves the device, which is the property the profile's sender-constraining asks for.
@@ -29,15 +29,15 @@ enum FAPI2Profile {
         let idTokenAlgorithms = configuration.idTokenAlgorithms ?? []
 
         let rules: [(broken: Bool, section: String, rule: String)] = [
-            (configuration.allowPlainPKCE, "§5.3.2.2 item 3",
+            (configuration.allowPlainPKCE, "§5.3.3.2 item 3",
              "PKCE uses S256 only, so allow_plain_pkce must not be set"),
-            (method.name.hasPrefix("client_secret"), "§5.3.2.1 item 2",
+            (method.name.hasPrefix("client_secret"), "§5.3.3.1 item 2",
              "clients authenticate with private_key_jwt (or MTLS, which this library does not do), not \(method.name)"),
-            (method.name == "none" && !dpop, "§5.3.2.1 item 1",
+            (method.name == "none" && !dpop, "§5.3.3.1 item 1",
              "a public client (token_endpoint_auth_method none) is accepted only with DPoP-bound tokens: set dpop_signing_alg"),
-            (!dpop, "§5.3.2.1 item 1",
+            (!dpop, "§5.3.3.1 item 1",
              "access tokens are sender-constrained, and this library does it with DPoP (RFC 9449): set dpop_signing_alg"),
-            (configuration.allowBearerDowngrade, "§5.3.2.1 item 1",
+            (configuration.allowBearerDowngrade, "§5.3.3.1 item 1",
              "access tokens are sender-constrained, so allow_bearer_downgrade must not be set"),
             (keyAlgorithm.map { !algorithms.contains($0) } ?? false, "§5.4.1 item 1",
              "JWTs are signed with PS256, ES256 or EdDSA, and client_private_key signs \(keyAlgorithm ?? "")"
