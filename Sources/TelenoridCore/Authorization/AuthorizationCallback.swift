@@ -41,6 +41,12 @@ extension PendingAuthorization {
         if let iss = parameters["iss"], iss != configuration.settings[.issuer] {
             throw TelenoridError(.issuerMismatch, "the callback's iss is not the configured issuer (RFC 9207)")
         }
+        // RFC 9207 §2.4 lets a client accept a response without iss from a server that does not send it;
+        // the FAPI 2.0 Security Profile requires the server to send it (§5.3.1.2) and the client to check
+        // it (§5.3.3.2 item 5), so a missing iss may be a mix-up attack's response.
+        if configuration.securityProfile == .fapi2 && parameters["iss"] == nil {
+            throw TelenoridError(.issuerMismatch, "FAPI 2.0 Security Profile §5.3.3.2 item 5: the callback carries no iss (RFC 9207)")
+        }
         try AuthorizationErrorResponse.check(parameters, from: "the provider")
         guard let code = parameters["code"], !code.isEmpty else {
             throw TelenoridError(.malformed, "the callback carries neither code nor error")

@@ -219,6 +219,7 @@ public final class ClientConfiguration: Sendable, Equatable {
         http.connectTimeoutMilliseconds = try Self.number(settings, .connectTimeoutMilliseconds, 1...600_000) ?? http.connectTimeoutMilliseconds
         http.totalTimeoutMilliseconds = try Self.number(settings, .timeoutMilliseconds, 1...3_600_000) ?? http.totalTimeoutMilliseconds
         http.maxBodyBytes = try Self.number(settings, .maxResponseBytes, 1024...(64 << 20)) ?? http.maxBodyBytes
+        if securityProfile == .fapi2 { http.tls12CipherList = FAPI2Profile.tls12CipherList }
         self.http = http
         clockToleranceSeconds = Int64(try Self.number(settings, .clockToleranceSeconds, 0...3600) ?? 120)
         clockOffsetSeconds = Int64(try Self.number(settings, .clockOffsetSeconds, -86_400 * 366...86_400 * 366) ?? 0)
@@ -245,6 +246,7 @@ public final class ClientConfiguration: Sendable, Equatable {
         } else {
             idTokenAlgorithms = nil
         }
+        if securityProfile == .fapi2 { try FAPI2Profile.check(self) }
     }
 
     /// Asymmetric algorithms only (RFC 7518 §3.1, RFC 8037 §3.1): HMAC-signed tokens are accepted only
@@ -257,12 +259,19 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// that kind of token (OIDC Discovery §3: `id_token_signing_alg_values_supported`,
     /// `userinfo_signing_alg_values_supported`). The host's list when it set one. Otherwise the default,
     /// plus HMAC for a client with a secret (keyed with that secret only), narrowed to the advertisement;
-    /// a provider that advertises nothing gets the default. `none` is in neither.
+    /// a provider that advertises nothing gets the default. `none` is in neither. Under the FAPI 2.0
+    /// Security Profile only PS256, ES256 and EdDSA remain (§5.4.1 item 1).
     public func acceptedAlgorithms(advertised: [String]) -> Set<String> {
-        if let idTokenAlgorithms { return idTokenAlgorithms }
-        guard !advertised.isEmpty else { return Self.defaultAlgorithms }
-        let candidates = settings.clientSecret == nil ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
-        return candidates.intersection(advertised)
+        let accepted: Set<String>
+        if let idTokenAlgorithms {
+            accepted = idTokenAlgorithms
+        } else if advertised.isEmpty {
+            accepted = Self.defaultAlgorithms
+        } else {
+            let candidates = settings.clientSecret == nil ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
+            accepted = candidates.intersection(advertised)
+        }
+        return securityProfile == .fapi2 ? accepted.intersection(FAPI2Profile.algorithms) : accepted
     }
 
     private static func number(_ settings: Settings, _ setting: Setting, _ range: ClosedRange<Int>) throws(TelenoridError) -> Int? {

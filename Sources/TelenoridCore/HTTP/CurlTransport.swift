@@ -123,7 +123,8 @@ public final class CurlTransport: HTTPTransport {
             throw TelenoridError(.invalidArgument, "HTTP response limits must be positive")
         }
         // libcurl takes C strings: an embedded NUL would silently cut a path or proxy short.
-        for (name, value) in [("caFile", settings.caFile), ("caPath", settings.caPath), ("proxy", settings.proxy)] {
+        for (name, value) in [("caFile", settings.caFile), ("caPath", settings.caPath), ("proxy", settings.proxy),
+                              ("tls12CipherList", settings.tls12CipherList)] {
             if let value, value.isEmpty || value.utf8.contains(0) {
                 throw TelenoridError(.invalidArgument, "HTTP setting \(name) is empty or contains a NUL byte")
             }

@@ -131,6 +131,9 @@ final class EasyHandle: @unchecked Sendable {
         try set(tnc_setopt_long(curl, CURLOPT_PROXY_SSL_VERIFYPEER, 1), "CURLOPT_PROXY_SSL_VERIFYPEER")
         try set(tnc_setopt_long(curl, CURLOPT_PROXY_SSL_VERIFYHOST, 2), "CURLOPT_PROXY_SSL_VERIFYHOST")
         try set(tnc_setopt_long(curl, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)), "CURLOPT_SSLVERSION")
+        if let ciphers = settings.tls12CipherList {
+            try set(tnc_setopt_str(curl, CURLOPT_SSL_CIPHER_LIST, ciphers), "CURLOPT_SSL_CIPHER_LIST")
+        }
         if let caFile = settings.caFile { try set(tnc_setopt_str(curl, CURLOPT_CAINFO, caFile), "CURLOPT_CAINFO") }
         if let caPath = settings.caPath { try set(tnc_setopt_str(curl, CURLOPT_CAPATH, caPath), "CURLOPT_CAPATH") }
         // "" disables proxies, including any named by http_proxy/https_proxy/all_proxy in the environment.

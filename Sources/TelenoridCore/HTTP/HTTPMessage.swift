@@ -114,6 +114,10 @@ public struct HTTPSettings: Sendable, Equatable {
     /// choose. Loopback hosts never go through the proxy (a loopback http endpoint is acceptable only
     /// because its traffic never leaves the machine).
     public var proxy: String?
+    /// The cipher suites TLS 1.2 connections may use, as an OpenSSL cipher list (CURLOPT_SSL_CIPHER_LIST);
+    /// nil leaves the TLS library's default. TLS 1.3 suites are not affected. Set under the FAPI 2.0
+    /// Security Profile, whose §5.2.2 permits only the suites BCP 195 recommends.
+    public var tls12CipherList: String?
     /// "telenorid/" and TELENORID_VERSION_STRING; the core does not import the header, so
     /// scripts/check_facts.py checks the copy.
     public var userAgent: String = "telenorid/0.2.0"
