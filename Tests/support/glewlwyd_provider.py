@@ -36,6 +36,8 @@ CLIENT_ID = "native-app"
 CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET = "backend-app", "backend-secret"
 # The FAPI 2.0 client: confidential, authenticating with private_key_jwt (RFC 7523 §2.2) signed by an EC P-256
 # key whose public half glewlwyd holds in the client's "pubkey" property (PEM), as OIDC.md's "pubkey property".
+# Glewlwyd 2.7.5 takes an assertion only with aud the exact URL of the endpoint it is sent to, as a string (not an
+# array, not the issuer): {issuer}/par, {issuer}/token, {issuer}/revoke; and at /token only with client_id in the body.
 FAPI_CLIENT_ID = "fapi-app"
 REDIRECT_URI = "http://127.0.0.1:53682/callback"
 PLUGIN = "oidc"  # the plugin's name is its URL segment: /api/oidc/...
@@ -144,7 +146,7 @@ def _expect(response: requests.Response, what: str) -> None:
     assert response.status_code == 200, f"{what}: HTTP {response.status_code} {response.text}"
 
 
-def _configure(base_url: str, issuer: str, fapi_public_pem: str) -> None:
+def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_required: bool) -> None:
     admin = _sign_in(base_url, *ADMIN)
     _expect(admin.post(base_url + "/api/user/", json={
         "username": USER["username"], "password": USER["password"], "name": USER["name"], "email": USER["email"],
@@ -168,8 +170,11 @@ def _configure(base_url: str, issuer: str, fapi_public_pem: str) -> None:
             "oauth-par-allowed": True, "oauth-par-required": False, "oauth-par-duration": 90,
             "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
             # RFC 9449 DPoP: proofs at /par, /token and /userinfo; a proof's iat may be up to 60 s old and,
-            # with the gap, 10 s ahead of glewlwyd's clock. No DPoP-Nonce is demanded (oauth-dpop-nonce-mandatory off).
+            # with the gap, 10 s ahead of glewlwyd's clock. With dpop_nonce_required, /token and /userinfo demand
+            # the client's current nonce (RFC 9449 §8, §9): one per client for both, replaced at the sixth accepted proof.
+            # /par then refuses a DPoP header without that nonce (403 invalid_dpop_proof, no DPoP-Nonce); dpop_jkt works.
             "oauth-dpop-allowed": True, "oauth-dpop-iat-duration": 60, "oauth-dpop-iat-gap-duration": 10,
+            "oauth-dpop-nonce-mandatory": dpop_nonce_required, "oauth-dpop-nonce-counter": 5,
             # Signed JWTs from clients: request objects (RFC 9101) and client assertions (RFC 7523), which glewlwyd
             # only reads when request-parameter-allow is on. The client's key is its "pubkey" (PEM) property, or
             # its "jwks" one. IETF-strict: typ oauth-authz-req+jwt, and each client names its algorithms in
@@ -244,7 +249,7 @@ def _wait_ready(process: subprocess.Popen, base_url: str, deadline: float) -> No
 
 
 @contextlib.contextmanager
-def start_glewlwyd() -> Iterator[Glewlwyd]:
+def start_glewlwyd(dpop_nonce_required: bool = False) -> Iterator[Glewlwyd]:
     workdir = Path(tempfile.mkdtemp(prefix="glewlwyd-"))
     log = workdir / "glewlwyd.log"
     process = None
@@ -260,7 +265,7 @@ def start_glewlwyd() -> Iterator[Glewlwyd]:
                                        cwd=workdir)
         _wait_ready(process, base_url, time.monotonic() + 10)
         fapi_private_pem, fapi_public_pem, fapi_private_jwk = _ec_key_pair()
-        _configure(base_url, issuer, fapi_public_pem)
+        _configure(base_url, issuer, fapi_public_pem, dpop_nonce_required)
         yield Glewlwyd(issuer=issuer, client_id=CLIENT_ID, confidential_client_id=CONFIDENTIAL_CLIENT_ID,
                        confidential_client_secret=CONFIDENTIAL_CLIENT_SECRET, redirect_uri=REDIRECT_URI,
                        login=lambda authorization_url: _login(base_url, log, authorization_url),
