@@ -36,8 +36,9 @@ CLIENT_ID = "native-app"
 CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET = "backend-app", "backend-secret"
 # The FAPI 2.0 client: confidential, authenticating with private_key_jwt (RFC 7523 §2.2) signed by an EC P-256
 # key whose public half glewlwyd holds in the client's "pubkey" property (PEM), as OIDC.md's "pubkey property".
-# Glewlwyd 2.7.5 takes an assertion only with aud the exact URL of the endpoint it is sent to, as a string (not an
-# array, not the issuer): {issuer}/par, {issuer}/token, {issuer}/revoke; and at /token only with client_id in the body.
+# Glewlwyd 2.7.5 takes an assertion only with aud the exact URL of the endpoint it is sent to, as a string
+# (not an array, not the issuer): {issuer}/par, {issuer}/token, {issuer}/revoke; at /token only with a client_id
+# in the body as well.
 FAPI_CLIENT_ID = "fapi-app"
 REDIRECT_URI = "http://127.0.0.1:53682/callback"
 PLUGIN = "oidc"  # the plugin's name is its URL segment: /api/oidc/...
@@ -93,7 +94,8 @@ def _ec_key_pair() -> tuple[str, str, dict]:
                                            serialization.PublicFormat.SubjectPublicKeyInfo).decode()
     numbers = key.private_numbers()
     jwk = {"kty": "EC", "crv": "P-256", "x": _b64url(numbers.public_numbers.x.to_bytes(32, "big")),
-           "y": _b64url(numbers.public_numbers.y.to_bytes(32, "big")), "d": _b64url(numbers.private_value.to_bytes(32, "big"))}
+           "y": _b64url(numbers.public_numbers.y.to_bytes(32, "big")),
+           "d": _b64url(numbers.private_value.to_bytes(32, "big"))}
     return private, public, jwk
 
 
@@ -169,10 +171,11 @@ def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_requ
             # RFC 9126 pushed authorization requests at POST /par, allowed but not required (OIDC.md).
             "oauth-par-allowed": True, "oauth-par-required": False, "oauth-par-duration": 90,
             "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
-            # RFC 9449 DPoP: proofs at /par, /token and /userinfo; a proof's iat may be up to 60 s old and,
-            # with the gap, 10 s ahead of glewlwyd's clock. With dpop_nonce_required, /token and /userinfo demand
-            # the client's current nonce (RFC 9449 §8, §9): one per client for both, replaced at the sixth accepted proof.
-            # /par then refuses a DPoP header without that nonce (403 invalid_dpop_proof, no DPoP-Nonce); dpop_jkt works.
+            # RFC 9449 DPoP: proofs at /par, /token and /userinfo; a proof's iat may be up to 60 s old and, with
+            # the gap, 10 s ahead of glewlwyd's clock. With dpop_nonce_required, /token and /userinfo demand the
+            # client's current nonce (RFC 9449 §8, §9): one per client for both, replaced at the sixth accepted
+            # proof. /par then refuses a DPoP header without it (403 invalid_dpop_proof, no DPoP-Nonce); dpop_jkt
+            # works there.
             "oauth-dpop-allowed": True, "oauth-dpop-iat-duration": 60, "oauth-dpop-iat-gap-duration": 10,
             "oauth-dpop-nonce-mandatory": dpop_nonce_required, "oauth-dpop-nonce-counter": 5,
             # Signed JWTs from clients: request objects (RFC 9101) and client assertions (RFC 7523), which glewlwyd
