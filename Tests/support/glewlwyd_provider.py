@@ -7,6 +7,7 @@ through glewlwyd's admin REST API (docs/API.md and docs/OIDC.md of glewlwyd 2.7)
 package does not ship."""
 from __future__ import annotations
 
+import base64
 import contextlib
 import gzip
 import shutil
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import parse_qs, urlsplit
@@ -33,6 +34,12 @@ CLIENT_ID = "native-app"
 # Glewlwyd 2.7.5's /revoke takes only HTTP Basic client credentials (or an access token carrying a configured
 # scope), so RFC 7009 revocation by the library needs a confidential client; native-app gets HTTP 401.
 CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET = "backend-app", "backend-secret"
+# The FAPI 2.0 client: confidential, authenticating with private_key_jwt (RFC 7523 §2.2) signed by an EC P-256
+# key whose public half glewlwyd holds in the client's "pubkey" property (PEM), as OIDC.md's "pubkey property".
+# Glewlwyd 2.7.5 takes an assertion only with aud the exact URL of the endpoint it is sent to, as a string
+# (not an array, not the issuer): {issuer}/par, {issuer}/token, {issuer}/revoke; at /token only with a client_id
+# in the body as well.
+FAPI_CLIENT_ID = "fapi-app"
 REDIRECT_URI = "http://127.0.0.1:53682/callback"
 PLUGIN = "oidc"  # the plugin's name is its URL segment: /api/oidc/...
 SCOPE = "openid"
@@ -46,6 +53,11 @@ class Glewlwyd:
     confidential_client_secret: str
     redirect_uri: str
     login: Callable[[str], str]
+    fapi_client_id: str = FAPI_CLIENT_ID
+    # The private key fapi-app signs its client assertions and request objects with: PKCS#8 PEM and a private
+    # JWK (RFC 7517 §4, RFC 7518 §6.2.2: kty, crv, x, y, d).
+    fapi_private_key_pem: str = ""
+    fapi_private_jwk: dict = field(default_factory=dict)
 
 
 def _free_port() -> int:
@@ -64,6 +76,27 @@ def _rsa_key_pair() -> tuple[str, str]:
     public = key.public_key().public_bytes(serialization.Encoding.PEM,
                                            serialization.PublicFormat.SubjectPublicKeyInfo).decode()
     return private, public
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _ec_key_pair() -> tuple[str, str, dict]:
+    """A P-256 key pair for fapi-app: private PKCS#8 PEM, public SubjectPublicKeyInfo PEM, private JWK."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    public = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                           serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    numbers = key.private_numbers()
+    jwk = {"kty": "EC", "crv": "P-256", "x": _b64url(numbers.public_numbers.x.to_bytes(32, "big")),
+           "y": _b64url(numbers.public_numbers.y.to_bytes(32, "big")),
+           "d": _b64url(numbers.private_value.to_bytes(32, "big"))}
+    return private, public, jwk
 
 
 def _write_config(workdir: Path, port: int) -> Path:
@@ -115,7 +148,7 @@ def _expect(response: requests.Response, what: str) -> None:
     assert response.status_code == 200, f"{what}: HTTP {response.status_code} {response.text}"
 
 
-def _configure(base_url: str, issuer: str) -> None:
+def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_required: bool) -> None:
     admin = _sign_in(base_url, *ADMIN)
     _expect(admin.post(base_url + "/api/user/", json={
         "username": USER["username"], "password": USER["password"], "name": USER["name"], "email": USER["email"],
@@ -138,6 +171,21 @@ def _configure(base_url: str, issuer: str) -> None:
             # RFC 9126 pushed authorization requests at POST /par, allowed but not required (OIDC.md).
             "oauth-par-allowed": True, "oauth-par-required": False, "oauth-par-duration": 90,
             "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
+            # RFC 9449 DPoP: proofs at /par, /token and /userinfo; a proof's iat may be up to 60 s old and, with
+            # the gap, 10 s ahead of glewlwyd's clock. With dpop_nonce_required, /token and /userinfo demand the
+            # client's current nonce (RFC 9449 §8, §9): one per client for both, replaced at the sixth accepted
+            # proof. /par then refuses a DPoP header without it (403 invalid_dpop_proof, no DPoP-Nonce); dpop_jkt
+            # works there.
+            "oauth-dpop-allowed": True, "oauth-dpop-iat-duration": 60, "oauth-dpop-iat-gap-duration": 10,
+            "oauth-dpop-nonce-mandatory": dpop_nonce_required, "oauth-dpop-nonce-counter": 5,
+            # Signed JWTs from clients: request objects (RFC 9101) and client assertions (RFC 7523), which glewlwyd
+            # only reads when request-parameter-allow is on. The client's key is its "pubkey" (PEM) property, or
+            # its "jwks" one. IETF-strict: typ oauth-authz-req+jwt, and each client names its algorithms in
+            # request_object_signing_alg and token_endpoint_signing_alg. Assertions may live up to 300 s.
+            "request-parameter-allow": True, "request-parameter-ietf-strict": True, "request-maximum-exp": 300,
+            "client-pubkey-parameter": "pubkey", "client-jwks-parameter": "jwks",
+            # RFC 9207: iss in every authorization response.
+            "oauth-as-iss-id": True,
         }}, timeout=10), "adding the OIDC plugin")
 
     _expect(admin.post(base_url + "/api/client/", json={
@@ -150,11 +198,17 @@ def _configure(base_url: str, issuer: str) -> None:
         "password": CONFIDENTIAL_CLIENT_SECRET, "redirect_uri": [REDIRECT_URI],
         "authorization_type": ["code", "refresh_token"], "token_endpoint_auth_method": ["client_secret_basic"],
         "scope": []}, timeout=10), "adding the confidential client")
+    _expect(admin.post(base_url + "/api/client/", json={
+        "client_id": FAPI_CLIENT_ID, "name": "FAPI 2.0 app", "enabled": True, "confidential": True,
+        "redirect_uri": [REDIRECT_URI], "authorization_type": ["code", "refresh_token"],
+        "token_endpoint_auth_method": ["private_key_jwt"], "pubkey": fapi_public_pem,
+        "token_endpoint_signing_alg": "ES256", "request_object_signing_alg": "ES256",
+        "scope": []}, timeout=10), "adding the FAPI client")
 
     # Glewlwyd asks the user to grant a client its scopes once; granting them here through the user's
     # own API (PUT /api/auth/grant/{client_id}) is what its consent page would do.
     user = _sign_in(base_url, USER["username"], USER["password"])
-    for client_id in (CLIENT_ID, CONFIDENTIAL_CLIENT_ID):
+    for client_id in (CLIENT_ID, CONFIDENTIAL_CLIENT_ID, FAPI_CLIENT_ID):
         _expect(user.put(f"{base_url}/api/auth/grant/{client_id}", json={"scope": SCOPE}, timeout=10),
                 f"granting {client_id} the scope")
 
@@ -198,7 +252,7 @@ def _wait_ready(process: subprocess.Popen, base_url: str, deadline: float) -> No
 
 
 @contextlib.contextmanager
-def start_glewlwyd() -> Iterator[Glewlwyd]:
+def start_glewlwyd(dpop_nonce_required: bool = False) -> Iterator[Glewlwyd]:
     workdir = Path(tempfile.mkdtemp(prefix="glewlwyd-"))
     log = workdir / "glewlwyd.log"
     process = None
@@ -213,10 +267,12 @@ def start_glewlwyd() -> Iterator[Glewlwyd]:
             process = subprocess.Popen([BINARY, f"--config-file={config}"], stdout=output, stderr=subprocess.STDOUT,
                                        cwd=workdir)
         _wait_ready(process, base_url, time.monotonic() + 10)
-        _configure(base_url, issuer)
+        fapi_private_pem, fapi_public_pem, fapi_private_jwk = _ec_key_pair()
+        _configure(base_url, issuer, fapi_public_pem, dpop_nonce_required)
         yield Glewlwyd(issuer=issuer, client_id=CLIENT_ID, confidential_client_id=CONFIDENTIAL_CLIENT_ID,
                        confidential_client_secret=CONFIDENTIAL_CLIENT_SECRET, redirect_uri=REDIRECT_URI,
-                       login=lambda authorization_url: _login(base_url, log, authorization_url))
+                       login=lambda authorization_url: _login(base_url, log, authorization_url),
+                       fapi_private_key_pem=fapi_private_pem, fapi_private_jwk=fapi_private_jwk)
     except BaseException:
         for name in ("stdout.log", "glewlwyd.log"):
             path = workdir / name
