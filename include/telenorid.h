@@ -220,9 +220,11 @@ typedef int32_t telenorid_config_key;
                                                        a key the provider withdrew stops verifying. While
                                                        that refetch fails, verification fails too */
 #define TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE 29 /* aud of a client_secret_jwt / private_key_jwt
-                                                       assertion (RFC 7523 §3): "issuer" (default) or
-                                                       "token_endpoint", the token endpoint URL, for
-                                                       servers that refuse the issuer (glewlwyd) */
+                                                       assertion (RFC 7523 §3): "issuer" (default),
+                                                       "token_endpoint", the token endpoint URL, or
+                                                       "endpoint", the URL of the endpoint it is sent to
+                                                       (token, PAR, revocation), for servers that refuse
+                                                       the issuer (glewlwyd 2.7.5) */
 #define TELENORID_CONFIG_PUSHED_AUTHORIZATION_REQUEST_ENDPOINT 30 /* RFC 9126 §5; default: discovered */
 #define TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS 31 /* "true": telenorid_client_build_auth_request() pushes
                                                        every request (RFC 9126), also to a provider that does
@@ -513,6 +515,43 @@ telenorid_status telenorid_client_verify_id_token(telenorid_client *client, cons
 void telenorid_client_free(telenorid_client *client);
 
 /* ------------------------------------------------------------------------------------------------
+ * DPoP: sender-constrained tokens (RFC 9449)
+ *
+ * With TELENORID_CONFIG_DPOP_SIGNING_ALG set, each sign-in makes a key pair (OpenSSL; the private key
+ * in memory that is wiped when freed, saved inside the serialized auth state), and every request the
+ * library makes for that sign-in (pushed authorization, code exchange, refresh, userinfo, revocation)
+ * carries a DPoP proof: a JWT with typ dpop+jwt, the public jwk, htm, htu (no query or fragment), iat, a
+ * random jti, and ath where an access token is presented. A server that answers use_dpop_nonce (400 at
+ * the token endpoint, 401 with a DPoP challenge at a resource) gets the request once more with the
+ * DPoP-Nonce it gave; asking again after that fails with TELENORID_E_AUTHORIZATION_ERROR (`error`
+ * use_dpop_nonce), not a loop. The latest nonce of each server is kept for its next request. A token
+ * response to a proof must say token_type DPoP (TELENORID_E_INVALID_RESPONSE otherwise, unless
+ * TELENORID_CONFIG_ALLOW_BEARER_DOWNGRADE); without DPoP configured, a DPoP token is refused the same way.
+ * --------------------------------------------------------------------------------------------- */
+
+/* Signs for a key the host holds (Android Keystore, Secure Enclave, an HSM): `input` is the JWS signing
+ * input (ASCII header.payload, `input_len` bytes); write the signature as JWS carries it (RFC 7518 §3:
+ * raw r||s of 64 bytes for ES256, not the DER a keystore returns; the plain signature for PS256 and
+ * EdDSA) into `signature`, whose capacity is *signature_len on entry (at least 1024), and set
+ * *signature_len to the length written. Return 0 on success, anything else on failure (the request then
+ * fails with TELENORID_E_INVALID_ARGUMENT). Called on the thread making the request, possibly several
+ * at once. */
+typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input, size_t input_len,
+                                           uint8_t *signature, size_t *signature_len);
+
+/* Makes `client` prove possession with the host's key for every sign-in from now on, instead of keys
+ * the library makes: `algorithm` is its JWS algorithm (ES256, PS256, EdDSA, or another asymmetric one)
+ * and `public_jwk` its public key as a JWK (checked now: a private JWK or one that can't verify
+ * `algorithm` is TELENORID_E_INVALID_ARGUMENT). `callback` NULL removes the signer (the other arguments
+ * are then ignored). The auth state of such a sign-in saves only the key's thumbprint, and
+ * telenorid_auth_state_restore() / _open_file() refuse it (TELENORID_E_CONFIGURATION) until the same
+ * key's signer is set on the client. `user_data` is passed through; it must stay valid until the signer
+ * is removed or the client and its auth states are freed. Any thread. */
+telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, const char *algorithm,
+                                                  const char *public_jwk, telenorid_sign_callback callback,
+                                                  void *user_data);
+
+/* ------------------------------------------------------------------------------------------------
  * Auth state: the tokens of a signed-in user
  *
  * Safe to share between threads. When many threads ask for a fresh token that needs a refresh, one
@@ -528,7 +567,9 @@ typedef int32_t telenorid_token_field;
 #define TELENORID_TOKEN_ID_TOKEN         3
 #define TELENORID_TOKEN_ID_TOKEN_CLAIMS  4  /* the validated claims as a JSON object */
 #define TELENORID_TOKEN_SCOPE            5
-#define TELENORID_TOKEN_TYPE             6
+#define TELENORID_TOKEN_TYPE             6  /* "Bearer" or "DPoP", as the provider spelled it */
+#define TELENORID_TOKEN_DPOP_THUMBPRINT  7  /* the RFC 7638 thumbprint of the DPoP key the tokens are
+                                               bound to (a token's cnf.jkt, RFC 9449 §6) */
 
 /* Exchanges the code of a validated callback for tokens (sending the PKCE verifier and the client's
  * authentication), validates the ID token (signature, iss, aud, azp, exp, iat, nbf, nonce, at_hash,
@@ -586,6 +627,17 @@ telenorid_status telenorid_auth_state_userinfo(telenorid_auth_state *state, char
  * TELENORID_E_NOT_SIGNED_IN when the state was signed out already; transient failures as they are, with
  * the state unchanged. Any thread; blocks on the network. */
 telenorid_status telenorid_auth_state_check(telenorid_auth_state *state);
+
+/* The two header values for one request of the host's own to a resource server (`method`, and the full
+ * `url` it goes to), with a fresh access token (refreshed first as telenorid_auth_state_fresh_access_token()
+ * does): *authorization is "DPoP <token>" with *dpop a proof for this method and URL bound to the token
+ * (RFC 9449 §7), or, for a Bearer token, "Bearer <token>" with *dpop = NULL. When the resource answers 401
+ * with `WWW-Authenticate: DPoP error="use_dpop_nonce"`, call again with its DPoP-Nonce header's value as
+ * `resource_nonce` (else NULL) and send once more; the nonce is kept for that server's later requests.
+ * *authorization holds the token: free it with telenorid_string_free(), which wipes it. Any thread. */
+telenorid_status telenorid_auth_state_request_headers(telenorid_auth_state *state, const char *method,
+                                                      const char *url, const char *resource_nonce,
+                                                      char **authorization, char **dpop);
 
 /* Tells the state that a resource server refused `access_token` with 401 (the host's own API call), so
  * that the next telenorid_auth_state_fresh_access_token() refreshes instead of handing it out again

@@ -209,6 +209,7 @@ final class RequestObjectTests: XCTestCase {
         settings[.redirectURI] = "com.example.app:/oauth2redirect"
         settings[.clientPrivateKey] = Self.ecPrivate
         settings[.securityProfile] = "fapi2"
+        settings[.dpopSigningAlgorithm] = "ES256"
         let client = try OIDCClient(configuration: try ClientConfiguration(settings), transport: provider)
         let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
         XCTAssertEqual(try query(pending.url).pairs.map(\.name), ["client_id", "request_uri"])

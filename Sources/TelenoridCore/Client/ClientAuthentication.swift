@@ -14,9 +14,9 @@ extension OIDCClient {
             try form.appendSecret("client_secret", secret)
         case .clientSecretJWT(let secret):
             // `bytes` shares the secret's storage (the configuration keeps it alive): no copy to wipe.
-            try appendAssertion(to: &form, signing: .hmac(secret.bytes))
+            try appendAssertion(to: &form, signing: .hmac(secret.bytes), sentTo: url)
         case .privateKeyJWT(let text):
-            try appendAssertion(to: &form, signing: .privateKey(try PrivateKey(text: text)))
+            try appendAssertion(to: &form, signing: .privateKey(try PrivateKey(text: text)), sentTo: url)
         }
         return HTTPRequest.form(url: url, parameters: form, authorization: authorization)
     }
@@ -54,14 +54,15 @@ extension OIDCClient {
     }
 
     /// RFC 7523 §2.2 client assertion. Its audience (§3) is the issuer, or, when the configuration asks,
-    /// the token endpoint URL, also for assertions sent to the revocation endpoint: §3 names the token
-    /// endpoint as what identifies the server.
-    private func appendAssertion(to form: inout FormParameters, signing key: AssertionKey) throws(TelenoridError) {
+    /// the token endpoint URL (also for assertions sent to the revocation endpoint: §3 names the token
+    /// endpoint as what identifies the server), or the URL it is sent to (`url`).
+    private func appendAssertion(to form: inout FormParameters, signing key: AssertionKey, sentTo url: String) throws(TelenoridError) {
         let now = clock()
         let audience: String
         switch configuration.clientAssertionAudience {
         case .issuer: audience = configuration.settings[.issuer] ?? ""
         case .tokenEndpoint: audience = try endpoint(.tokenEndpoint)
+        case .endpoint: audience = url
         }
         var claims = JSONObject()
         claims.set("iss", .string(configuration.clientID))

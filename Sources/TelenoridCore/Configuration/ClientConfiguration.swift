@@ -149,10 +149,11 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// The `aud` of a client_secret_jwt or private_key_jwt assertion. RFC 7523 §3 allows any value that
     /// identifies the authorization server, the token endpoint URL among them. The issuer is the default:
     /// it names the server itself, not a URL a discovery document supplied. Some servers (glewlwyd 2.7.5)
-    /// refuse it and take only the token endpoint URL.
+    /// refuse it and take only the URL of the endpoint the assertion goes to (`endpoint`).
     public enum ClientAssertionAudience: String, Sendable {
         case issuer
         case tokenEndpoint = "token_endpoint"
+        case endpoint
     }
 
     public init(_ settings: Settings) throws(TelenoridError) {
@@ -229,7 +230,7 @@ public final class ClientConfiguration: Sendable, Equatable {
         case nil: clientAssertionAudience = .issuer
         case let text?:
             guard let audience = ClientAssertionAudience(rawValue: text) else {
-                throw TelenoridError(.configuration, "client_assertion_audience must be \"issuer\" or \"token_endpoint\"")
+                throw TelenoridError(.configuration, "client_assertion_audience must be \"issuer\", \"token_endpoint\" or \"endpoint\"")
             }
             clientAssertionAudience = audience
         }

@@ -39,6 +39,8 @@ enum FAPI2Profile {
              "access tokens are sender-constrained, and this library does it with DPoP (RFC 9449): set dpop_signing_alg"),
             (configuration.allowBearerDowngrade, "§5.3.3.1 item 1",
              "access tokens are sender-constrained, so allow_bearer_downgrade must not be set"),
+            (configuration.clientAssertionAudience != .issuer, "§5.3.3.1 item 5",
+             "a private_key_jwt assertion's aud is the issuer identifier, so client_assertion_audience must be issuer"),
             (keyAlgorithm.map { !algorithms.contains($0) } ?? false, "§5.4.1 item 1",
              "JWTs are signed with PS256, ES256 or EdDSA, and client_private_key signs \(keyAlgorithm ?? "")"
                 + " (an RSA key signs PS256 as a JWK with \"alg\":\"PS256\")"),

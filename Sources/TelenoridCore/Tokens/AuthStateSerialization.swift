@@ -67,6 +67,10 @@ extension AuthState {
         if let document = object["dpop_key"] {
             tokens.dpopSigner = .key(try DPoPKey(restoring: Array(JSON.serialize(document).utf8)))
         }
-        return (tokens, issuer, clientID, try string("dpop_jkt"))
+        let hostKeyThumbprint = try string("dpop_jkt")
+        if tokens.isDPoPBound && tokens.dpopSigner == nil && hostKeyThumbprint == nil {
+            throw TelenoridError(.malformed, "auth state holds a DPoP token without its DPoP key")
+        }
+        return (tokens, issuer, clientID, hostKeyThumbprint)
     }
 }

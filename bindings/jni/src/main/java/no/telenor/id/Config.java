@@ -331,7 +331,10 @@ public final class Config extends NativeObject {
             return set(Key.JWKS_MAX_AGE_S, Long.toString(seconds));
         }
 
-        /** The aud of a client assertion: {@code "issuer"} (default) or {@code "token_endpoint"}. */
+        /**
+         * The aud of a client assertion: {@code "issuer"} (default), {@code "token_endpoint"}, or
+         * {@code "endpoint"}, the URL the assertion is sent to.
+         */
         public @NonNull Builder clientAssertionAudience(@Nullable String audience) {
             return set(Key.CLIENT_ASSERTION_AUDIENCE, audience);
         }
