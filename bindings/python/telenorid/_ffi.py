@@ -140,6 +140,9 @@ LineAuthP = POINTER(telenorid_line_auth)
 LoopbackP = POINTER(telenorid_loopback)
 # typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
 SocketHook = CFUNCTYPE(c_int32, c_void_p, ctypes.c_int)
+# typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input, size_t input_len,
+#                                            uint8_t *signature, size_t *signature_len);
+SignCallback = CFUNCTYPE(c_int32, c_void_p, POINTER(ctypes.c_uint8), c_size_t, POINTER(ctypes.c_uint8), POINTER(c_size_t))
 
 status_t = c_int32          # telenorid_status
 config_key_t = c_int32      # telenorid_config_key
@@ -220,6 +223,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_client_build_auth_request": (status_t, [ClientP, AuthRequestP, POINTER(PendingAuthP)]),
     "telenorid_client_verify_id_token": (status_t, [ClientP, c_char_p, c_char_p, out_string]),
     "telenorid_client_free": (None, [ClientP]),
+    "telenorid_client_set_dpop_signer": (status_t, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
     # Auth state
     "telenorid_client_exchange_code": (status_t, [ClientP, CallbackP, POINTER(AuthStateP)]),
     "telenorid_auth_state_fresh_access_token": (status_t, [AuthStateP, out_string]),
@@ -229,6 +233,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_expires_at": (status_t, [AuthStateP, POINTER(c_int64)]),
     "telenorid_auth_state_userinfo": (status_t, [AuthStateP, out_string]),
     "telenorid_auth_state_check": (status_t, [AuthStateP]),
+    "telenorid_auth_state_request_headers": (status_t, [AuthStateP, c_char_p, c_char_p, c_char_p, out_string, out_string]),
     "telenorid_auth_state_access_token_rejected": (status_t, [AuthStateP, c_char_p]),
     "telenorid_auth_state_revoke": (status_t, [AuthStateP]),
     "telenorid_auth_state_end_session_url": (status_t, [AuthStateP, c_char_p, c_char_p, out_string]),
@@ -338,4 +343,4 @@ AUTH_PARAMS = {
 }
 CLAIM_TARGETS = {"id_token": 1, "userinfo": 2}
 TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5,
-                "token_type": 6}
+                "token_type": 6, "dpop_thumbprint": 7}
