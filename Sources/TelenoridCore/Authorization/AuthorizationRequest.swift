@@ -165,7 +165,7 @@ public struct AuthorizationRequest: Sendable {
     /// Every parameter of the request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3, and the
     /// host's), whether they go out in the URL or are pushed (RFC 9126).
     func parameters(state: String, nonce: String, pkce: PKCE) -> FormParameters {
-        var query = FormParameters(capacity: 14 + resources.count + extras.pairs.count)
+        var query = FormParameters(capacity: 13 + resources.count + extras.pairs.count)
         // Names are unique by construction (owned names are refused as extras, and extras are unique), but
         // for `resource`, which RFC 8707 §2 repeats once per resource.
         func add(_ name: String, _ value: String?) {
