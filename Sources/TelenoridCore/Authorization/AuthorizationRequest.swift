@@ -24,6 +24,7 @@ public struct AuthorizationRequest: Sendable {
     static let ownedNames: Set<String> = Set([
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "claims", "requested_flow", "app_callback_uri", "request", "request_uri",
+        "authorization_details", "resource",
     ]).union(Parameter.allCases.filter { $0 != .claimsPurpose }.map(\.name))
 
     public let configuration: ClientConfiguration
@@ -32,6 +33,9 @@ public struct AuthorizationRequest: Sendable {
     public private(set) var claims = ClaimsRequest()
     public private(set) var appCallbackURI: String?
     public private(set) var pkceMethod: PKCE.Method = .s256
+    /// Resource indicators (RFC 8707 §2), in the order they were added.
+    public private(set) var resources: [String] = []
+    public private(set) var authorizationDetails: AuthorizationDetails?
 
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
@@ -73,7 +77,36 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func addClaim(_ claim: ClaimsRequest.Claim, to target: ClaimsRequest.Target) throws(TelenoridError) {
+        // acr values are strings (OIDC Core §2). An essential acr's values are what the ID token's acr is
+        // checked against (OIDC Core §5.5.1.1), so one that could never match is refused here.
+        if claim.name == "acr" {
+            let values = claim.values ?? claim.value.map { [$0] } ?? []
+            guard claim.values?.isEmpty != true, values.allSatisfy({ $0.stringValue != nil }) else {
+                throw TelenoridError(.invalidArgument, "the acr claim's value or values must be strings (OIDC Core §2)")
+            }
+        }
         try claims.add(claim, to: target)
+    }
+
+    /// Rich authorization request (RFC 9396 §2); nil removes it.
+    public mutating func setAuthorizationDetails(_ details: AuthorizationDetails?) {
+        authorizationDetails = details
+    }
+
+    /// Adds a resource indicator (RFC 8707 §2): an absolute URI without a fragment. The parameter may
+    /// repeat, one per resource the token is meant for; the same URI twice says nothing more and is refused.
+    public mutating func addResource(_ uri: String) throws(TelenoridError) {
+        let parsed: URI
+        do { parsed = try URI(parsing: uri) } catch {
+            throw TelenoridError(.invalidArgument, "resource is not an absolute URI (RFC 8707 §2): \(error.message)")
+        }
+        guard parsed.fragment == nil else {
+            throw TelenoridError(.invalidArgument, "resource must not have a fragment (RFC 8707 §2)")
+        }
+        guard !resources.contains(uri) else {
+            throw TelenoridError(.invalidArgument, "resource \"\(uri)\" was already added")
+        }
+        resources.append(uri)
     }
 
     /// Vipps/MobilePay app-to-app (Vipps Login app-to-app): `requested_flow=app_to_app` only ever goes out together
@@ -132,8 +165,9 @@ public struct AuthorizationRequest: Sendable {
     /// Every parameter of the request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3, and the
     /// host's), whether they go out in the URL or are pushed (RFC 9126).
     func parameters(state: String, nonce: String, pkce: PKCE) -> FormParameters {
-        var query = FormParameters(capacity: 12 + extras.pairs.count)
-        // Names are unique by construction: owned names are refused as extras, and extras are unique.
+        var query = FormParameters(capacity: 13 + resources.count + extras.pairs.count)
+        // Names are unique by construction (owned names are refused as extras, and extras are unique), but
+        // for `resource`, which RFC 8707 §2 repeats once per resource.
         func add(_ name: String, _ value: String?) {
             if let value { query.appendUnique(name, value) }
         }
@@ -153,6 +187,8 @@ public struct AuthorizationRequest: Sendable {
             add("requested_flow", "app_to_app")
             add("app_callback_uri", appCallbackURI)
         }
+        add("authorization_details", authorizationDetails?.text)
+        query.appendRepeated("resource", resources)
         for pair in extras.pairs { add(pair.name, pair.value) }
         return query
     }
@@ -163,6 +199,15 @@ public struct AuthorizationRequest: Sendable {
             configuration: configuration, url: url, state: state, nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",
             maxAge: values[.maxAge], appCallbackURI: appCallbackURI,
-            requestedScope: values[.scope] ?? configuration.scope)
+            requestedScope: values[.scope] ?? configuration.scope, resources: resources,
+            authorizationDetails: authorizationDetails, essentialACRValues: essentialACRValues)
+    }
+
+    /// The values an ID token's acr must take (OIDC Core §5.5.1.1) when the claims request asks for acr as
+    /// essential in the ID token: empty when any value will do, nil when acr is not essential.
+    var essentialACRValues: [String]? {
+        guard let acr = claims.idToken.first(where: { $0.name == "acr" }), acr.essential == true else { return nil }
+        // Strings only, as `addClaim` checked.
+        return (acr.values ?? acr.value.map { [$0] } ?? []).compactMap(\.stringValue)
     }
 }

@@ -14,11 +14,19 @@ public final class PendingAuthorization: Sendable {
     public let appCallbackURI: String?
     /// The scope the request asked for, so a token response without `scope` can be read against it.
     public let requestedScope: String
+    /// The resource indicators the request carried (RFC 8707 §2), for the token request to repeat.
+    public let resources: [String]
+    /// The authorization details asked for (RFC 9396 §2), to read the granted ones against.
+    public let authorizationDetails: AuthorizationDetails?
+    /// The values the ID token's acr must take when the claims request asked for acr as essential (OIDC
+    /// Core §5.5.1.1): empty when any value will do, nil when acr was not essential.
+    public let essentialACRValues: [String]?
     private let consumed = Atomic<Bool>(false)
 
     init(configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
          pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?,
-         requestedScope: String) {
+         requestedScope: String, resources: [String], authorizationDetails: AuthorizationDetails?,
+         essentialACRValues: [String]?) {
         self.configuration = configuration
         self.url = url
         self.state = state
@@ -29,6 +37,9 @@ public final class PendingAuthorization: Sendable {
         self.maxAge = maxAge
         self.appCallbackURI = appCallbackURI
         self.requestedScope = requestedScope
+        self.resources = resources
+        self.authorizationDetails = authorizationDetails
+        self.essentialACRValues = essentialACRValues
     }
 
     public var isConsumed: Bool { consumed.load(ordering: .acquiring) }
@@ -68,6 +79,10 @@ public final class PendingAuthorization: Sendable {
         if let maxAge { object.set("max_age", .string(maxAge)) }
         if let appCallbackURI { object.set("app_callback_uri", .string(appCallbackURI)) }
         object.set("scope", .string(requestedScope))
+        // Optional members, so documents written before they existed restore under the same version.
+        if !resources.isEmpty { object.set("resources", .array(resources.map { .string($0) })) }
+        if let authorizationDetails { object.set("authorization_details", authorizationDetails.value) }
+        if let essentialACRValues { object.set("essential_acr_values", .array(essentialACRValues.map { .string($0) })) }
         return JSON.serialize(.object(object))
     }
 
@@ -98,6 +113,13 @@ public final class PendingAuthorization: Sendable {
             }
             return text
         }
+        func strings(_ key: String) throws(TelenoridError) -> [String]? {
+            guard let value = object[key] else { return nil }
+            guard let strings = value.stringArrayValue else {
+                throw TelenoridError(.malformed, "pending authorization's \"\(key)\" is not an array of strings")
+            }
+            return strings
+        }
         // The issuer too, as an auth state's restore checks it: a request restored under another provider
         // would refuse its own provider's RFC 9207 `iss`. Documents written before it was recorded have none.
         guard try string("client_id") == configuration.clientID,
@@ -119,10 +141,15 @@ public final class PendingAuthorization: Sendable {
         guard !state.isEmpty, !nonce.isEmpty else {
             throw TelenoridError(.malformed, "pending authorization has an empty state or nonce")
         }
+        let details = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
+            try AuthorizationDetails(value, kind: .malformed, what: "pending authorization's authorization_details")
+        }
         self.init(configuration: configuration, url: try string("url"), state: state, nonce: nonce,
                   pkce: try PKCE(verifier: string("code_verifier")), pkceMethod: method,
                   responseMode: responseMode, maxAge: try optional("max_age"),
                   appCallbackURI: try optional("app_callback_uri"),
-                  requestedScope: try optional("scope") ?? configuration.scope)
+                  requestedScope: try optional("scope") ?? configuration.scope,
+                  resources: try strings("resources") ?? [], authorizationDetails: details,
+                  essentialACRValues: try strings("essential_acr_values"))
     }
 }

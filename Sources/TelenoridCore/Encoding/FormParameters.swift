@@ -99,6 +99,12 @@ public struct FormParameters: Sendable, Equatable {
         pairs.append(Pair(name: name, value: value))
     }
 
+    /// Appends one pair per value, all under `name`, for a parameter a spec lets repeat (RFC 8707 §2's
+    /// `resource`) in a query whose other names are unique by construction and never `name`.
+    mutating func appendRepeated(_ name: String, _ values: [String]) {
+        for value in values { pairs.append(Pair(name: name, value: value)) }
+    }
+
     /// `name=value&...`, every part percent-encoded outside the unreserved set.
     public var encoded: String { encoded(after: "") }
 

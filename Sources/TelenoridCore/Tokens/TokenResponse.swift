@@ -8,6 +8,8 @@ public struct TokenResponse: Sendable {
     public let refreshToken: SecretBytes?
     public let idToken: String?
     public let scope: String?
+    /// What the provider granted of a rich authorization request (RFC 9396 §7), when it said.
+    public let authorizationDetails: AuthorizationDetails?
 
     /// The members `init` takes from wiping storage rather than from the parsed object.
     static let secretMembers: Set<String> = ["access_token", "refresh_token"]
@@ -71,5 +73,10 @@ public struct TokenResponse: Sendable {
         refreshToken = try secret("refresh_token")
         idToken = try string("id_token")
         scope = try string("scope")
+        if let details = object["authorization_details"], details != .null {
+            authorizationDetails = try AuthorizationDetails(response: details)
+        } else {
+            authorizationDetails = nil
+        }
     }
 }
