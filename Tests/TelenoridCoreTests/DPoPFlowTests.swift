@@ -22,6 +22,8 @@ private final class DPoPProvider: HTTPTransport {
                 ?? Self.json(200, #"{"access_token":"at-\#(seen.withLock { $0.count })","token_type":"DPoP","expires_in":300,"refresh_token":"rt"}"#)
         case issuer + "/userinfo":
             return userinfoAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() } ?? Self.json(200, #"{"sub":"alice"}"#)
+        case issuer + "/par":
+            return Self.json(201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
         case issuer + "/revoke":
             return HTTPResponse(status: 200, headers: [], body: [])
         default:
@@ -55,7 +57,8 @@ final class DPoPFlowTests: XCTestCase {
         // No openid: these flows are about tokens, not ID tokens.
         settings[.scope] = "api"
         for (name, path) in [(ClientConfiguration.Setting.authorizationEndpoint, "/authorize"), (.tokenEndpoint, "/token"),
-                             (.userinfoEndpoint, "/userinfo"), (.revocationEndpoint, "/revoke")] {
+                             (.userinfoEndpoint, "/userinfo"), (.revocationEndpoint, "/revoke"),
+                             (.pushedAuthorizationRequestEndpoint, "/par")] {
             settings[name] = provider.issuer + path
         }
         for (setting, value) in extra { settings[setting] = value }
@@ -231,5 +234,29 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(kind { _ = try other.restoreAuthState(text) }, .configuration)
         other.setDPoPSigner(signer)
         XCTAssertEqual(try other.restoreAuthState(text).tokens?.dpopSigner?.thumbprint, held.thumbprint)
+    }
+
+    func testDPoPJKTBindsTheCodeToTheKeyTheExchangeProves() throws {
+        let provider = DPoPProvider()
+        let client = try client(provider, [.dpopSigningAlgorithm: "EdDSA", .dpopBindAuthorizationCode: "true"])
+        let pending = try AuthorizationRequest(configuration: client.configuration).build()
+        let jkt = try XCTUnwrap(try FormParameters(parsing: (try URI(parsing: pending.url).query ?? "")[...])["dpop_jkt"])
+        // Saved while the browser is open and restored: the key comes back with it.
+        let restored = try PendingAuthorization(restoring: pending.serialized(), configuration: client.configuration)
+        let state = try client.exchangeCode(try restored.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
+        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), jkt)
+        XCTAssertEqual(state.tokens?.dpopSigner?.thumbprint, jkt)
+    }
+
+    func testAPushCarriesAProofByTheKeyTheExchangeProves() throws {
+        let provider = DPoPProvider()
+        let client = try client(provider, [.dpopSigningAlgorithm: "ES256", .pushAuthorizationRequests: "true"])
+        let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+        let push = provider.last
+        XCTAssertEqual(push.request.url, provider.issuer + "/par")
+        XCTAssertEqual(push.proof?.claims["htu"]?.stringValue, provider.issuer + "/par")
+        let pushKey = try JWKThumbprint.sha256(of: try XCTUnwrap(push.proof?.header["jwk"]?.objectValue))
+        _ = try client.exchangeCode(try pending.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
+        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), pushKey)
     }
 }

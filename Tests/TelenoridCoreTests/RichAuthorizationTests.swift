@@ -140,11 +140,14 @@ final class RichAuthorizationTests: XCTestCase {
         XCTAssertEqual(request.resources, ["https://api.example.com/", "urn:example:resource-server"])
     }
 
-    func testOwnedNamesAreRefusedAsExtras() throws {
+    func testAuthorizationDetailsIsRefusedAsAnExtraButResourceStaysOne() throws {
         var request = AuthorizationRequest(configuration: try testConfiguration())
-        assertKind(.parameterConflict, try request.addParameter("resource", "https://api.example.com/"))
         assertKind(.parameterConflict, try request.addParameter("authorization_details", compactExample))
         XCTAssertTrue(request.extras.pairs.isEmpty)
+        // RFC 8707 lets resource repeat, so an extra one (the way before addResource) goes out beside them.
+        try request.addParameter("resource", "https://legacy.example.com/")
+        try request.addResource("https://api.example.com/")
+        XCTAssertEqual(try pairs(of: try request.build().url).filter { $0.name == "resource" }.map(\.value), ["https://api.example.com/", "https://legacy.example.com/"])
     }
 
     func testEssentialACRValuesComeFromTheIDTokenClaimsRequest() throws {

@@ -24,7 +24,7 @@ public struct AuthorizationRequest: Sendable {
     static let ownedNames: Set<String> = Set([
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "claims", "requested_flow", "app_callback_uri", "request", "request_uri",
-        "authorization_details", "resource",
+        "authorization_details", "dpop_jkt",
     ]).union(Parameter.allCases.filter { $0 != .claimsPurpose }.map(\.name))
 
     public let configuration: ClientConfiguration
@@ -95,6 +95,8 @@ public struct AuthorizationRequest: Sendable {
 
     /// Adds a resource indicator (RFC 8707 §2): an absolute URI without a fragment. The parameter may
     /// repeat, one per resource the token is meant for; the same URI twice says nothing more and is refused.
+    /// Resources added here go to the token endpoint too (§2.2); one added as an extra parameter, as hosts
+    /// did before this setter, goes only into the authorization request.
     public mutating func addResource(_ uri: String) throws(TelenoridError) {
         let parsed: URI
         do { parsed = try URI(parsing: uri) } catch {
@@ -145,9 +147,15 @@ public struct AuthorizationRequest: Sendable {
     }
 
     /// Builds with given secrets; `build()` is the way in for hosts, this one serves tests and restore.
+    /// With `dpop_signing_alg` set, the sign-in's DPoP key is made here, so that `dpop_jkt` can name it and
+    /// the code exchange proves possession of it (a host's own signer is the client's: build through
+    /// `OIDCClient.buildAuthorization` to use it).
     public func build(state: String, nonce: String, pkce: PKCE) throws(TelenoridError) -> PendingAuthorization {
-        let query = parameters(state: state, nonce: nonce, pkce: pkce)
-        return pending(url: Self.url(at: try authorizationEndpoint(), query), state: state, nonce: nonce, pkce: pkce)
+        let signer = try configuration.dpopAlgorithm.map { (algorithm: String) throws(TelenoridError) in
+            DPoPSigner.key(try DPoPKey.generate(algorithm: algorithm))
+        }
+        let query = parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
+        return pending(url: Self.url(at: try authorizationEndpoint(), query), state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
     }
 
     /// The authorization endpoint with `query` appended, after the endpoint's own query if it has one.
@@ -164,7 +172,8 @@ public struct AuthorizationRequest: Sendable {
 
     /// Every parameter of the request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3, and the
     /// host's), whether they go out in the URL or are pushed (RFC 9126).
-    func parameters(state: String, nonce: String, pkce: PKCE) -> FormParameters {
+    /// `dpop_jkt` (RFC 9449 §10) names `dpopSigner`'s key when the configuration binds the code to it.
+    func parameters(state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) -> FormParameters {
         var query = FormParameters(capacity: 13 + resources.count + extras.pairs.count)
         // Names are unique by construction (owned names are refused as extras, and extras are unique), but
         // for `resource`, which RFC 8707 §2 repeats once per resource.
@@ -188,19 +197,21 @@ public struct AuthorizationRequest: Sendable {
             add("app_callback_uri", appCallbackURI)
         }
         add("authorization_details", authorizationDetails?.text)
+        if configuration.dpopBindAuthorizationCode { add("dpop_jkt", dpopSigner?.thumbprint) }
         query.appendRepeated("resource", resources)
         for pair in extras.pairs { add(pair.name, pair.value) }
         return query
     }
 
     /// The pending authorization whose browser (or app) leg starts at `url`.
-    func pending(url: String, state: String, nonce: String, pkce: PKCE) -> PendingAuthorization {
+    func pending(url: String, state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) -> PendingAuthorization {
         PendingAuthorization(
             configuration: configuration, url: url, state: state, nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",
             maxAge: values[.maxAge], appCallbackURI: appCallbackURI,
             requestedScope: values[.scope] ?? configuration.scope, resources: resources,
-            authorizationDetails: authorizationDetails, essentialACRValues: essentialACRValues)
+            authorizationDetails: authorizationDetails, essentialACRValues: essentialACRValues,
+            dpopSigner: dpopSigner, hostKeyThumbprint: nil)
     }
 
     /// The values an ID token's acr must take (OIDC Core §5.5.1.1) when the claims request asks for acr as

@@ -21,12 +21,16 @@ public final class PendingAuthorization: Sendable {
     /// The values the ID token's acr must take when the claims request asked for acr as essential (OIDC
     /// Core §5.5.1.1): empty when any value will do, nil when acr was not essential.
     public let essentialACRValues: [String]?
+    /// The DPoP key the request was made with (RFC 9449 §10: `dpop_jkt`, or the proof on the push), for
+    /// the code exchange to prove possession of; or the thumbprint of such a key the host holds.
+    public let dpopSigner: DPoPSigner?
+    public let hostKeyThumbprint: String?
     private let consumed = Atomic<Bool>(false)
 
     init(configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
          pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?,
          requestedScope: String, resources: [String], authorizationDetails: AuthorizationDetails?,
-         essentialACRValues: [String]?) {
+         essentialACRValues: [String]?, dpopSigner: DPoPSigner?, hostKeyThumbprint: String?) {
         self.configuration = configuration
         self.url = url
         self.state = state
@@ -40,6 +44,13 @@ public final class PendingAuthorization: Sendable {
         self.resources = resources
         self.authorizationDetails = authorizationDetails
         self.essentialACRValues = essentialACRValues
+        if case .external(let signer)? = dpopSigner {
+            self.dpopSigner = nil
+            self.hostKeyThumbprint = signer.thumbprint
+        } else {
+            self.dpopSigner = dpopSigner
+            self.hostKeyThumbprint = hostKeyThumbprint
+        }
     }
 
     public var isConsumed: Bool { consumed.load(ordering: .acquiring) }
@@ -83,6 +94,8 @@ public final class PendingAuthorization: Sendable {
         if !resources.isEmpty { object.set("resources", .array(resources.map { .string($0) })) }
         if let authorizationDetails { object.set("authorization_details", authorizationDetails.value) }
         if let essentialACRValues { object.set("essential_acr_values", .array(essentialACRValues.map { .string($0) })) }
+        SavedDPoPBinding.save(dpopSigner, into: &object)
+        if let hostKeyThumbprint { object.set("dpop_jkt", .string(hostKeyThumbprint)) }
         return JSON.serialize(.object(object))
     }
 
@@ -144,12 +157,14 @@ public final class PendingAuthorization: Sendable {
         let details = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "pending authorization's authorization_details")
         }
+        let binding = try SavedDPoPBinding.restore(from: object, "pending authorization")
         self.init(configuration: configuration, url: try string("url"), state: state, nonce: nonce,
                   pkce: try PKCE(verifier: string("code_verifier")), pkceMethod: method,
                   responseMode: responseMode, maxAge: try optional("max_age"),
                   appCallbackURI: try optional("app_callback_uri"),
                   requestedScope: try optional("scope") ?? configuration.scope,
                   resources: try strings("resources") ?? [], authorizationDetails: details,
-                  essentialACRValues: try strings("essential_acr_values"))
+                  essentialACRValues: try strings("essential_acr_values"),
+                  dpopSigner: binding.key, hostKeyThumbprint: binding.hostKeyThumbprint)
     }
 }

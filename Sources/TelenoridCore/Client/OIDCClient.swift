@@ -154,7 +154,17 @@ public final class OIDCClient: Sendable {
         try grant.append("code", callback.code)
         try grant.append("redirect_uri", configuration.redirectURIString)
         try grant.appendSecret("code_verifier", pending.pkce.verifier)
-        let signer = try newSignInSigner()
+        // RFC 8707 §2.2: the resources the token is for, as the authorization request named them.
+        grant.appendRepeated("resource", pending.resources)
+        // The key the request bound the code to (RFC 9449 §10), else a new sign-in key.
+        let signer: DPoPSigner?
+        if let thumbprint = pending.hostKeyThumbprint {
+            signer = try hostSigner(forThumbprint: thumbprint, "the pending authorization")
+        } else if let key = pending.dpopSigner {
+            signer = key
+        } else {
+            signer = try newSignInSigner()
+        }
         guard callback.markExchanged() else {
             throw TelenoridError(.consumed, "this callback's code was already exchanged")
         }
@@ -309,11 +319,7 @@ extension OIDCClient {
         }
         if let thumbprint = saved.hostKeyThumbprint {
             // Tokens bound to a key the host holds go on only with that key (RFC 9449 §6: its thumbprint).
-            guard let signer = hostSigner, signer.thumbprint == thumbprint else {
-                throw TelenoridError(.configuration, "the auth state's tokens are bound to a DPoP key the host holds "
-                                     + "(thumbprint \(thumbprint)); set that signer on the client before restoring")
-            }
-            saved.tokens?.dpopSigner = .external(signer)
+            saved.tokens?.dpopSigner = try hostSigner(forThumbprint: thumbprint, "the auth state")
         }
         return AuthState(tokens: saved.tokens, refresher: self, clock: clock,
                          refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],

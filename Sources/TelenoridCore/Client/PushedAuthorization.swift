@@ -15,7 +15,8 @@ extension OIDCClient {
         }
         let (state, nonce) = try AuthorizationRequest.drawStateAndNonce()
         let pkce = try PKCE()
-        let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce)
+        let signer = try newSignInSigner()
+        let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)
         var front = parameters
         if configuration.signAuthorizationRequests {
@@ -25,7 +26,8 @@ extension OIDCClient {
             front.appendUnique("request", try requestObject(parameters))
         }
         if try mustPush() {
-            let requestURI = try push(front)
+            // A proof on the push binds the code to the key as dpop_jkt does (RFC 9449 §10.1).
+            let requestURI = try push(front, proofBy: signer)
             front = FormParameters(capacity: 2)
             front.appendUnique("client_id", configuration.clientID)
             front.appendUnique("request_uri", requestURI)
@@ -36,7 +38,8 @@ extension OIDCClient {
                 if let value = parameters[name] { front.appendUnique(name, value) }
             }
         }
-        return request.pending(url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce)
+        return request.pending(url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce,
+                               dpopSigner: signer)
     }
 
     /// Asked for by the host, by the FAPI 2.0 profile (FAPI 2.0 Security Profile §5.3.3.2: clients "shall
@@ -73,7 +76,7 @@ extension OIDCClient {
     }
 
     /// Pushes the request and returns its `request_uri` (RFC 9126 §2.2).
-    func push(_ parameters: FormParameters) throws(TelenoridError) -> String {
+    func push(_ parameters: FormParameters, proofBy signer: DPoPSigner?) throws(TelenoridError) -> String {
         let url: String
         do { url = try endpoint(.pushedAuthorizationRequestEndpoint) } catch {
             guard error.kind == .configuration else { throw error }
@@ -87,7 +90,7 @@ extension OIDCClient {
         case .none, .clientSecretPost, .clientSecretJWT, .privateKeyJWT: body = parameters.keeping { $0 != "client_id" }
         case .clientSecretBasic: break
         }
-        let response = try transport.send(try authenticatedRequest(url: url, parameters: body))
+        let response = try send(try authenticatedRequest(url: url, parameters: body), proofBy: signer)
         let what = "pushed authorization request"
         // 201 Created is the RFC's answer; some providers say 200.
         let (object, _) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(), successStatuses: [201, 200])

@@ -16,14 +16,7 @@ extension AuthState {
             if let idToken = tokens.idToken { object.set("id_token", .string(idToken)) }
             if let claims = tokens.idTokenClaims { object.set("id_token_claims", .object(claims)) }
             if let scope = tokens.scope { object.set("scope", .string(scope)) }
-            switch tokens.dpopSigner {
-            case .key(let key)?:
-                // The key's own versioned document, nested. A key that can't be written is left out,
-                // and the next request for the tokens fails at the provider instead of here.
-                if let document = try? JSON.parse(key.serialized().bytes) { object.set("dpop_key", document) }
-            case .external(let signer)?: object.set("dpop_jkt", .string(signer.thumbprint))
-            case nil: break
-            }
+            SavedDPoPBinding.save(tokens.dpopSigner, into: &object)
         } else if let reason = lostReason {
             object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
         }
@@ -64,10 +57,9 @@ extension AuthState {
         var tokens = TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
                               refreshToken: try string("refresh_token").map { SecretBytes(Array($0.utf8)) },
                               idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
-        if let document = object["dpop_key"] {
-            tokens.dpopSigner = .key(try DPoPKey(restoring: Array(JSON.serialize(document).utf8)))
-        }
-        let hostKeyThumbprint = try string("dpop_jkt")
+        let binding = try SavedDPoPBinding.restore(from: object, "auth state")
+        tokens.dpopSigner = binding.key
+        let hostKeyThumbprint = binding.hostKeyThumbprint
         if tokens.isDPoPBound && tokens.dpopSigner == nil && hostKeyThumbprint == nil {
             throw TelenoridError(.malformed, "auth state holds a DPoP token without its DPoP key")
         }
