@@ -360,6 +360,18 @@ telenorid_status telenorid_auth_request_add_claim(telenorid_auth_request *reques
                                                   const char *name, int32_t essential, const char *purpose,
                                                   const char *value_json, const char *values_json);
 
+/* Adds a resource indicator (RFC 8707): an absolute URI without a fragment that the tokens are meant
+ * for. Call once per resource; each goes out as a `resource` parameter in the authorization request and
+ * again in the code exchange (§2.2). Not a URI, a fragment, or the same URI twice: TELENORID_E_INVALID_ARGUMENT.
+ * (A `resource` added with telenorid_auth_request_add_parameter goes only into the authorization request.) */
+telenorid_status telenorid_auth_request_add_resource(telenorid_auth_request *request, const char *uri);
+
+/* Sets RFC 9396 rich authorization: `json` is the `authorization_details` array, each member an object
+ * with a string `type` (e.g. [{"type":"payment_initiation","instructedAmount":{...}}]); NULL clears it.
+ * Anything else is TELENORID_E_INVALID_ARGUMENT. What the provider granted is the auth state's
+ * TELENORID_TOKEN_AUTHORIZATION_DETAILS. */
+telenorid_status telenorid_auth_request_set_authorization_details(telenorid_auth_request *request, const char *json);
+
 /* Asks for Vipps/MobilePay's app-to-app flow: sends requested_flow=app_to_app together with the
  * required app_callback_uri (an absolute URI the provider's app opens when it is done). */
 telenorid_status telenorid_auth_request_set_app_to_app(telenorid_auth_request *request,
@@ -570,6 +582,7 @@ typedef int32_t telenorid_token_field;
 #define TELENORID_TOKEN_TYPE             6  /* "Bearer" or "DPoP", as the provider spelled it */
 #define TELENORID_TOKEN_DPOP_THUMBPRINT  7  /* the RFC 7638 thumbprint of the DPoP key the tokens are
                                                bound to (a token's cnf.jkt, RFC 9449 §6) */
+#define TELENORID_TOKEN_AUTHORIZATION_DETAILS 8 /* the granted authorization_details (RFC 9396 §7), JSON */
 
 /* Exchanges the code of a validated callback for tokens (sending the PKCE verifier and the client's
  * authentication), validates the ID token (signature, iss, aud, azp, exp, iat, nbf, nonce, at_hash,

@@ -56,6 +56,7 @@ public func telenorid_auth_state_get(_ state: OpaquePointer?, _ field: telenorid
         case TELENORID_TOKEN_SCOPE: value = tokens?.scope
         case TELENORID_TOKEN_TYPE: value = tokens?.tokenType
         case TELENORID_TOKEN_DPOP_THUMBPRINT: value = tokens?.dpopSigner?.thumbprint
+        case TELENORID_TOKEN_AUTHORIZATION_DETAILS: value = tokens?.authorizationDetails?.text
         default: throw TelenoridError(.invalidArgument, "unknown token field \(field)")
         }
         try writeString(value, to: out)

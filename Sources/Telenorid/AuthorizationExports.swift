@@ -56,6 +56,23 @@ public func telenorid_auth_request_add_parameter(_ request: OpaquePointer?, _ na
 }
 
 @c @implementation
+public func telenorid_auth_request_add_resource(_ request: OpaquePointer?, _ uri: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        try handle.request.addResource(try inputString(uri, "uri"))
+    }
+}
+
+@c @implementation
+public func telenorid_auth_request_set_authorization_details(_ request: OpaquePointer?,
+                                                             _ json: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        try handle.request.setAuthorizationDetails(json: try optionalInputString(json, "json"))
+    }
+}
+
+@c @implementation
 public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target: telenorid_claim_target,
                                              _ name: UnsafePointer<CChar>?, _ essential: Int32,
                                              _ purpose: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?,

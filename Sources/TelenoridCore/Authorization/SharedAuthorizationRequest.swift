@@ -24,6 +24,16 @@ public final class SharedAuthorizationRequest: Sendable {
         try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setAppToApp(callbackURI: callbackURI) }
     }
 
+    public func addResource(_ uri: String) throws(TelenoridError) {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addResource(uri) }
+    }
+
+    /// RFC 9396 `authorization_details` from the host's JSON text; nil clears them.
+    public func setAuthorizationDetails(json: String?) throws(TelenoridError) {
+        let details = try json.map { (text: String) throws(TelenoridError) in try AuthorizationDetails(json: text) }
+        request.withLock { $0.setAuthorizationDetails(details) }
+    }
+
     public func setPKCEMethod(_ method: PKCE.Method) throws(TelenoridError) {
         try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setPKCEMethod(method) }
     }

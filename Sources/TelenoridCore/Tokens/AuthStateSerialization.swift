@@ -17,6 +17,7 @@ extension AuthState {
             if let claims = tokens.idTokenClaims { object.set("id_token_claims", .object(claims)) }
             if let scope = tokens.scope { object.set("scope", .string(scope)) }
             SavedDPoPBinding.save(tokens.dpopSigner, into: &object)
+            if let details = tokens.authorizationDetails { object.set("authorization_details", details.value) }
         } else if let reason = lostReason {
             object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
         }
@@ -57,6 +58,9 @@ extension AuthState {
         var tokens = TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
                               refreshToken: try string("refresh_token").map { SecretBytes(Array($0.utf8)) },
                               idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
+        tokens.authorizationDetails = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
+            try AuthorizationDetails(value, kind: .malformed, what: "auth state's authorization_details")
+        }
         let binding = try SavedDPoPBinding.restore(from: object, "auth state")
         tokens.dpopSigner = binding.key
         let hostKeyThumbprint = binding.hostKeyThumbprint

@@ -10,6 +10,8 @@ public struct TokenSet: Sendable {
     public var scope: String?
     /// The DPoP key (RFC 9449) the tokens were asked for with: it signs every later request for them.
     public var dpopSigner: DPoPSigner? = nil
+    /// What the provider granted (RFC 9396 §7), when the request asked for authorization details.
+    public var authorizationDetails: AuthorizationDetails? = nil
 }
 
 extension TokenSet {
@@ -24,7 +26,8 @@ extension TokenSet {
                   refreshToken: response.refreshToken ?? previous?.refreshToken,
                   idToken: response.idToken ?? previous?.idToken,
                   idTokenClaims: idTokenClaims ?? previous?.idTokenClaims,
-                  scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner)
+                  scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner,
+                  authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails)
     }
 
     /// True when the access token expires within `margin` seconds of `now` (or has no known expiry and

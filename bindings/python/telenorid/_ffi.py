@@ -194,6 +194,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_request_add_parameter": (status_t, [AuthRequestP, c_char_p, c_char_p]),
     "telenorid_auth_request_add_claim": (status_t, [AuthRequestP, claim_target_t, c_char_p, c_int32, c_char_p,
                                                     c_char_p, c_char_p]),
+    "telenorid_auth_request_add_resource": (status_t, [AuthRequestP, c_char_p]),
+    "telenorid_auth_request_set_authorization_details": (status_t, [AuthRequestP, c_char_p]),
     "telenorid_auth_request_set_app_to_app": (status_t, [AuthRequestP, c_char_p]),
     "telenorid_auth_request_set_pkce_method": (status_t, [AuthRequestP, pkce_method_t]),
     "telenorid_auth_request_free": (None, [AuthRequestP]),
@@ -343,4 +345,4 @@ AUTH_PARAMS = {
 }
 CLAIM_TARGETS = {"id_token": 1, "userinfo": 2}
 TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5,
-                "token_type": 6, "dpop_thumbprint": 7}
+                "token_type": 6, "dpop_thumbprint": 7, "authorization_details": 8}

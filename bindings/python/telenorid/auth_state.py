@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import sys
-from ctypes import c_int32, c_int64
-from typing import Any, Callable, Dict, List, Optional
+from ctypes import c_int32, c_int64, c_void_p
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _ffi
-from ._handle import _Handle, _name, _opt_str, _str, _Unraisable
+from ._handle import _copy_out, _Handle, _name, _opt_str, _str, _Unraisable
 
 _lib = _ffi.lib
 
@@ -56,6 +56,26 @@ class AuthState(_Handle):
         text = self.get("id_token_claims")
         claims: Optional[Dict[str, Any]] = json.loads(text) if text else None
         return claims
+
+    @property
+    def authorization_details(self) -> Optional[List[Dict[str, Any]]]:
+        """What the provider granted (RFC 9396 §7), or None."""
+        import json
+
+        text = self.get("authorization_details")
+        details: Optional[List[Dict[str, Any]]] = json.loads(text) if text else None
+        return details
+
+    def request_headers(self, method: str, url: str, resource_nonce: Optional[str] = None) -> Tuple[str, Optional[str]]:
+        """The ``Authorization`` and ``DPoP`` header values for one request of yours to ``url`` (RFC 9449 §7),
+        with a fresh access token: ("DPoP <token>", proof) for a DPoP-bound token, ("Bearer <token>", None)
+        otherwise. When the resource answers 401 with ``WWW-Authenticate: DPoP error="use_dpop_nonce"``,
+        call again with its ``DPoP-Nonce`` header as ``resource_nonce`` and resend."""
+        authorization, dpop = c_void_p(), c_void_p()
+        self._call(_lib.telenorid_auth_state_request_headers, _str(method, "method"), _str(url, "url"),
+                   _opt_str(resource_nonce, "resource_nonce"), authorization, dpop)
+        dpop_value = _copy_out(dpop)
+        return _copy_out(authorization) or "", dpop_value
 
     @property
     def expires_at(self) -> Optional[int]:

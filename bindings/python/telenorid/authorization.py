@@ -94,6 +94,20 @@ class AuthorizationRequest(_Handle):
                    -1 if essential is None else int(essential), encoded_purpose, value_json, values_json)
         return self
 
+    def add_resource(self, uri: str) -> "AuthorizationRequest":
+        """Adds a resource indicator (RFC 8707), sent with the request and again with the code exchange."""
+        self._call(_lib.telenorid_auth_request_add_resource, _str(uri, "uri"))
+        return self
+
+    def set_authorization_details(self, details: Optional[Sequence[Mapping[str, Any]]]) -> "AuthorizationRequest":
+        """Sets RFC 9396 ``authorization_details`` (a list of objects, each with a ``type``); None clears it.
+        What the provider granted is ``AuthState.authorization_details``."""
+        import json
+
+        self._call(_lib.telenorid_auth_request_set_authorization_details,
+                   None if details is None else _str(json.dumps(details), "authorization_details"))
+        return self
+
     def set_app_to_app(self, app_callback_uri: str) -> "AuthorizationRequest":
         """Asks for Vipps/MobilePay's app-to-app flow, returning to ``app_callback_uri``."""
         encoded = _str(app_callback_uri, "app_callback_uri")

@@ -1,10 +1,12 @@
 """Client: one provider — discovery, keys, HTTP — and the calls that make an AuthState."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+import sys
+from ctypes import memmove
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _ffi
-from ._handle import _call_on, _enter_argument, _Handle, _leave, _opt_str, _str
+from ._handle import _call_on, _enter_argument, _Handle, _leave, _opt_str, _str, _Unraisable
 from .auth_state import AuthState
 from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
 from .config import Config
@@ -15,13 +17,53 @@ _lib = _ffi.lib
 class Client(_Handle):
     """One provider: discovery, keys and HTTP connections. Share it between threads. Its calls block."""
 
-    __slots__ = ()
+    __slots__ = ("_keep_alive",)
     _free = staticmethod(_lib.telenorid_client_free)
+    _keep_alive: List[Any]
 
     def __new__(cls, config: Config) -> "Client":
         pointer = _ffi.ClientP()
         _call_on(config, Config, "config", _lib.telenorid_client_new, pointer)
-        return cls._adopt(pointer, config)
+        self = object.__new__(cls)
+        self._parents = (config,)
+        self._keep_alive = []
+        self._own(pointer, _lib.telenorid_client_free)
+        return self
+
+    def set_dpop_signer(self, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
+                        sign: Optional[Callable[[bytes], bytes]]) -> None:
+        """Proves possession (RFC 9449) with a key you hold for every sign-in from now on: ``sign(input)``
+        gets the JWS signing input and returns the signature as JWS carries it (raw r||s for ES256);
+        ``public_jwk`` is the public key. ``sign`` None removes the signer. Auth states bound to such a key
+        are restored only while it is set."""
+        import json
+
+        if self._native.pointer is None:
+            self._closed()
+        if sign is None:
+            self._call(_lib.telenorid_client_set_dpop_signer, None, None, _ffi.SignCallback(), None)
+            return
+        if not callable(sign):
+            raise TypeError("sign must be callable or None")
+        jwk = public_jwk if isinstance(public_jwk, str) else json.dumps(public_jwk)
+
+        def trampoline(_user_data: Any, data: Any, length: int, out: Any, out_length: Any) -> int:
+            try:
+                signature = bytes(sign(bytes(data[:length])))
+                if len(signature) > out_length[0]:
+                    return 1
+                memmove(out, signature, len(signature))
+                out_length[0] = len(signature)
+                return 0
+            except BaseException as error:  # an exception cannot unwind through C
+                sys.unraisablehook(_Unraisable(error, sign))  # type: ignore[arg-type]
+                return 1
+
+        c_sign = _ffi.SignCallback(trampoline)
+        self._call(_lib.telenorid_client_set_dpop_signer, _str(algorithm, "algorithm"), _str(jwk, "public_jwk"), c_sign, None)
+        # Kept as long as this object, which every AuthState made from it references: requests in flight and
+        # auth states outliving close() may still call it.
+        self._keep_alive.append(c_sign)
 
     def __init__(self, config: Config) -> None:
         pass
