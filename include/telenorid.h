@@ -236,7 +236,9 @@ typedef int32_t telenorid_config_key;
                                                        then bound to it. Unset (default): no DPoP, unless
                                                        telenorid_client_set_dpop_signer() gives a signer */
 #define TELENORID_CONFIG_DPOP_BIND_AUTHORIZATION_CODE 33 /* "true": send dpop_jkt (RFC 9449 §10) with the
-                                                       authorization request; default "false" */
+                                                       authorization request; default "false", and a pushed
+                                                       request is bound by a DPoP proof on the push (§10.1)
+                                                       instead */
 #define TELENORID_CONFIG_ALLOW_BEARER_DOWNGRADE 34  /* "true": accept token_type Bearer in answer to a request
                                                        that carried a DPoP proof; default "false" (refused with
                                                        TELENORID_E_INVALID_RESPONSE) */
@@ -608,8 +610,10 @@ telenorid_status telenorid_client_exchange_code(telenorid_client *client, const 
  * A signed-out state gives TELENORID_E_NOT_SIGNED_IN. When the state is signed out (revoke, or another
  * process through a bound file) while a refresh is in flight, the sign-out wins: the refresh's tokens are
  * neither kept nor announced, they are revoked at the provider (best effort), and every thread waiting for
- * that refresh gets TELENORID_E_NOT_SIGNED_IN. Only `Bearer` tokens are accepted (RFC 6749 §7.1: a client
- * must not use a token type it does not understand): any other token_type is TELENORID_E_INVALID_RESPONSE. */
+ * that refresh gets TELENORID_E_NOT_SIGNED_IN. Only `Bearer` tokens, and `DPoP` ones when DPoP is in use
+ * (see "DPoP" above), are accepted (RFC 6749 §7.1: a client must not use a token type it does not
+ * understand): any other token_type is TELENORID_E_INVALID_RESPONSE. A DPoP token goes to a resource with a
+ * proof: use telenorid_auth_state_request_headers() for the host's own calls. */
 telenorid_status telenorid_auth_state_fresh_access_token(telenorid_auth_state *state, char **out);
 
 /* Refreshes now, whatever the expiry, with the same outcomes as above. A refresh token that comes back

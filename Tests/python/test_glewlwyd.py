@@ -110,3 +110,63 @@ def test_discovery_advertises_pushed_authorization(glewlwyd):
         import json
         metadata = json.load(response)
     assert metadata["pushed_authorization_request_endpoint"] == glewlwyd.issuer + "/par"
+
+
+def fapi_settings(glewlwyd, **extra):
+    """The FAPI 2.0 client glewlwyd_provider registers: private_key_jwt with an EC key, DPoP, pushed and
+    signed requests. Glewlwyd 2.7.5 wants each assertion's aud to be the URL it is sent to."""
+    settings = dict(client_id=glewlwyd.fapi_client_id, client_private_key=glewlwyd.fapi_private_key_pem,
+                    token_endpoint_auth_method="private_key_jwt", client_assertion_audience="endpoint",
+                    dpop_signing_alg="ES256", push_authorization_requests=True)
+    settings.update(extra)
+    return settings
+
+
+def jwt_payload(token):
+    import json
+    return json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+
+
+def test_dpop_bound_sign_in_with_pushed_signed_request_and_private_key_jwt(glewlwyd):
+    """PAR + PKCE + DPoP + private_key_jwt + a signed request object (RFC 9126, 7636, 9449, 7523, 9101):
+    the tokens are bound to the sign-in's key, and every later call proves possession of it."""
+    client, pending, state = sign_in(glewlwyd, **fapi_settings(glewlwyd, sign_authorization_requests=True))
+    front = urllib.parse.parse_qs(urllib.parse.urlsplit(pending.url).query)
+    assert sorted(front) == ["client_id", "request_uri"]
+    assert state.get("token_type") == "DPoP"
+    thumbprint = state.get("dpop_thumbprint")
+    assert thumbprint and jwt_payload(state.fresh_access_token())["cnf"]["jkt"] == thumbprint
+
+    assert state.userinfo()["sub"] == state.id_token_claims["sub"]  # DPoP <token> + a proof with ath
+    authorization, proof = state.request_headers("GET", glewlwyd.issuer + "/userinfo")
+    assert authorization.startswith("DPoP ") and jwt_payload(proof)["htu"] == glewlwyd.issuer + "/userinfo"
+    request = urllib.request.Request(glewlwyd.issuer + "/userinfo", headers={"Authorization": authorization, "DPoP": proof})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200  # the host's own call with the headers the library made
+
+    restored = client.restore(state.serialize())  # the key is saved with the state
+    access = state.fresh_access_token()
+    restored.refresh()
+    assert restored.get("token_type") == "DPoP" and restored.get("dpop_thumbprint") == thumbprint
+    assert restored.fresh_access_token() != access
+    restored.revoke()
+    assert not restored.signed_in
+
+
+def test_dpop_nonces_are_asked_for_and_answered(tmp_path):
+    """A provider that demands DPoP nonces (RFC 9449 §8, §9): the library retries once with each nonce
+    it is given and keeps the latest for the next request."""
+    with start_glewlwyd(dpop_nonce_required=True) as provider:
+        # The push goes without a proof here: glewlwyd refuses a proof at /par without the nonce and does
+        # not say what the nonce is; dpop_jkt binds the code instead (RFC 9449 §10).
+        client = telenorid.Client(telenorid.Config.from_settings(
+            issuer=provider.issuer, redirect_uri=provider.redirect_uri, scope="openid",
+            **fapi_settings(provider, push_authorization_requests=False, dpop_bind_authorization_code=True)))
+        client.discover()
+        pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+        state = client.exchange_code(pending.handle_callback(provider.login(pending.url)))
+        assert state.get("token_type") == "DPoP"
+        for _ in range(4):  # glewlwyd replaces its nonce every few proofs, in a DPoP-Nonce header
+            assert state.userinfo()["sub"]
+            state.refresh()
+        assert state.signed_in

@@ -126,8 +126,7 @@ public final class OIDCClient: Sendable {
     /// `signer`) and returns the parsed token response, or the provider's OAuth error.
     func tokenRequest(_ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
                       during what: String) throws(TelenoridError) -> TokenResponse {
-        let request = try authenticatedRequest(url: url, parameters: grant)
-        let response = try send(request, proofBy: signer)
+        let response = try send(proofBy: signer) { () throws(TelenoridError) in try authenticatedRequest(url: url, parameters: grant) }
         let (object, secrets) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(),
                                                                   secretMembers: TokenResponse.secretMembers)
         let tokens = try TokenResponse(object, secrets: secrets)
@@ -198,9 +197,9 @@ public final class OIDCClient: Sendable {
     /// with HTTP status 401 (or 403) and the challenge's `error` (RFC 6750 §3), for the auth state to act on.
     public func userinfo(_ tokens: TokenSet) throws(TelenoridError) -> JSONObject {
         let url = try endpoint(.userinfoEndpoint)
-        let response = try send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwt")],
-                                            authorization: tokens.authorization),
-                                proofBy: tokens.resourceSigner, accessToken: tokens.accessToken)
+        let response = try send(proofBy: tokens.resourceSigner, accessToken: tokens.accessToken) {
+            HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwt")], authorization: tokens.authorization)
+        }
         let claims: JSONObject
         if response.status == 200 && response.contentType == "application/jwt" {
             claims = try verifySignedUserinfo(String(decoding: response.body, as: UTF8.self))
@@ -239,7 +238,7 @@ public final class OIDCClient: Sendable {
         var parameters = FormParameters()
         try parameters.appendSecret("token", token)
         if let hint { try parameters.append("token_type_hint", hint) }
-        let response = try send(try authenticatedRequest(url: url, parameters: parameters), proofBy: signer)
+        let response = try send(proofBy: signer) { () throws(TelenoridError) in try authenticatedRequest(url: url, parameters: parameters) }
         guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, during: "revocation", now: clock()) }
     }
 

@@ -9,14 +9,17 @@ extension OIDCClient {
         return .key(try DPoPKey.generate(algorithm: algorithm))
     }
 
-    /// Sends `request`, with a proof by `signer` when there is one (`accessToken` is the token the request
-    /// presents, for `ath`). A server that asks for a nonce (RFC 9449 §8 at the authorization server, §9 at
-    /// a resource) gets the request once more with a fresh proof carrying the nonce it gave; asking again
-    /// after that is an error, not a loop. Every `DPoP-Nonce` a server sends is kept for its next request.
-    func send(_ request: HTTPRequest, proofBy signer: DPoPSigner?, accessToken: SecretBytes? = nil) throws(TelenoridError) -> HTTPResponse {
-        guard let signer else { return try transport.send(request) }
+    /// Sends the request `make` makes, with a proof by `signer` when there is one (`accessToken` is the
+    /// token the request presents, for `ath`). A server that asks for a nonce (RFC 9449 §8 at the
+    /// authorization server, §9 at a resource) gets the request once more with a fresh proof carrying the
+    /// nonce it gave, and made afresh: a client assertion is single-use too (RFC 7523 §3 `jti`). Asking
+    /// again after that is an error, not a loop. Every `DPoP-Nonce` a server sends is kept for its next request.
+    func send(proofBy signer: DPoPSigner?, accessToken: SecretBytes? = nil,
+              _ make: () throws(TelenoridError) -> HTTPRequest) throws(TelenoridError) -> HTTPResponse {
+        guard let signer else { return try transport.send(try make()) }
         var retried = false
         while true {
+            let request = try make()
             var proven = request
             proven.headers.append((name: "DPoP", value: try DPoPProof.make(
                 signer: signer, method: request.method, url: request.url, accessToken: accessToken,

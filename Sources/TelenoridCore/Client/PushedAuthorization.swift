@@ -26,8 +26,10 @@ extension OIDCClient {
             front.appendUnique("request", try requestObject(parameters))
         }
         if try mustPush() {
-            // A proof on the push binds the code to the key as dpop_jkt does (RFC 9449 §10.1).
-            let requestURI = try push(front, proofBy: signer)
+            // A proof on the push binds the code to the key as dpop_jkt does (RFC 9449 §10.1); with dpop_jkt in
+            // the request the binding is made and the push goes without one, so a server that wants nonces
+            // in proofs but gives none at its PAR endpoint (glewlwyd 2.7.5) is not asked for one there.
+            let requestURI = try push(front, proofBy: configuration.dpopBindAuthorizationCode ? nil : signer)
             front = FormParameters(capacity: 2)
             front.appendUnique("client_id", configuration.clientID)
             front.appendUnique("request_uri", requestURI)
@@ -90,7 +92,7 @@ extension OIDCClient {
         case .none, .clientSecretPost, .clientSecretJWT, .privateKeyJWT: body = parameters.keeping { $0 != "client_id" }
         case .clientSecretBasic: break
         }
-        let response = try send(try authenticatedRequest(url: url, parameters: body), proofBy: signer)
+        let response = try send(proofBy: signer) { () throws(TelenoridError) in try authenticatedRequest(url: url, parameters: body) }
         let what = "pushed authorization request"
         // 201 Created is the RFC's answer; some providers say 200.
         let (object, _) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(), successStatuses: [201, 200])
