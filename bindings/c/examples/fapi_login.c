@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     STEP("auth method", telenorid_config_builder_set(builder, TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD,
                                                      "private_key_jwt"));
     STEP("private key", telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_PRIVATE_KEY, key));
-    /* ...addressed to that endpoint's own URL, as glewlwyd wants (the default is the issuer). */
+    /* ...addressed to that endpoint's own URL, for servers (glewlwyd) that refuse the default, the issuer. */
     STEP("assertion audience", telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE,
                                                             "endpoint"));
     /* The request goes to the provider directly, signed; the browser carries only a reference to it. */
