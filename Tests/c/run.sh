@@ -96,6 +96,7 @@ step "test_secrets" "$out/test_secrets"
 
 step "make install + pkg-config" bash Tests/c/test_install.sh
 step "examples against the provider" python3 Tests/c/test_examples.py
+step "fapi_login example against glewlwyd" python3 Tests/c/test_fapi.py
 
 if [ ${#failed[@]} -ne 0 ]; then
     echo "C tests: FAILED: ${failed[*]}"
