@@ -64,8 +64,8 @@ jobjectArray new_byte_arrays(JNIEnv *env, size_t count);
         cfunc(HANDLE(type, handle));                                          \
     }
 
-/* A Java object the library holds as a callback's user_data (a change listener, a socket hook): a global
- * reference in memory of its own, whose address the Java side keeps as a long. */
+/* A Java object the library holds as a callback's user_data (a change listener, a socket hook, a DPoP
+ * signer): a global reference in memory of its own, whose address the Java side keeps as a long. */
 typedef struct {
     jobject object; /* global reference */
 } java_ref;
@@ -102,5 +102,6 @@ extern const native_table session_table;       /* telenorid_jni_session.c: clien
 extern const native_table line_auth_table;     /* telenorid_jni_line_auth.c: line authentication, socket hook */
 extern const native_table idp_app_table;       /* telenorid_jni_idp_app.c: the identity-provider app flow */
 extern const native_table loopback_table;      /* telenorid_jni_loopback.c: the loopback redirect listener */
+extern const native_table dpop_table;          /* telenorid_jni_dpop.c: DPoP signer, request headers */
 
 #endif

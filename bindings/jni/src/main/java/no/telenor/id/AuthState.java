@@ -10,7 +10,8 @@ import java.util.Objects;
  * <p>Persist it with {@link #serialize()} (in Keystore-backed storage: it holds the refresh token) from a
  * {@link #setChangeListener change listener}, or let the library keep it in a file shared by several
  * processes ({@link #bindFile}). {@link #close()} wipes the tokens in native memory and
- * releases the listener; keeps its {@link Client} alive until then.
+ * releases the listener; keeps its {@link Client} alive until then (natively too, with the DPoP signer its
+ * sign-in used, even after the client is closed).
  */
 public final class AuthState extends NativeObject {
     /** The parts of the state {@link #get} reads ({@code TELENORID_TOKEN_*}). */
@@ -21,7 +22,13 @@ public final class AuthState extends NativeObject {
         /** The validated ID token claims as a JSON object. */
         ID_TOKEN_CLAIMS(4),
         SCOPE(5),
-        TOKEN_TYPE(6);
+        /** {@code "Bearer"} or {@code "DPoP"}, as the provider spelled it. */
+        TOKEN_TYPE(6),
+        /**
+         * The RFC 7638 thumbprint of the DPoP key the tokens are bound to (a token's {@code cnf.jkt},
+         * RFC 9449 §6).
+         */
+        DPOP_THUMBPRINT(7);
 
         private final int code;
 
@@ -43,15 +50,20 @@ public final class AuthState extends NativeObject {
     private final Client client;
     private final ListenerSlot listener;
 
-    private AuthState(long handle, Client client, ListenerSlot listener) {
-        // The free function frees the listener with the state (the cleaner must not reach `this`).
-        super(handle, h -> Native.authStateFree(h, listener.value));
+    private AuthState(long handle, Client client, Client.Signers signers, ListenerSlot listener) {
+        // The free function frees the listener with the state, then gives up the state's hold on the client's
+        // DPoP signers (the cleaner must not reach `this`).
+        super(handle, h -> {
+            Native.authStateFree(h, listener.value);
+            signers.release();
+        });
         this.client = client;
         this.listener = listener;
     }
 
-    static AuthState create(long handle, Client client) {
-        return new AuthState(handle, client, new ListenerSlot());
+    /** A state {@link Client} made, already counted as an owner of {@code signers}. */
+    static AuthState create(long handle, Client client, Client.Signers signers) {
+        return new AuthState(handle, client, signers, new ListenerSlot());
     }
 
     /** The client this state belongs to. */
@@ -70,15 +82,15 @@ public final class AuthState extends NativeObject {
      *     as it was
      */
     public @NonNull String freshAccessToken() {
-        return call(h -> Utf8.decode(Native.authStateFreshAccessToken(h)));
+        return DPoPSignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateFreshAccessToken(h))));
     }
 
     /** Refreshes now, with the outcomes of {@link #freshAccessToken()}. A rotated refresh token replaces the old. */
     public void refresh() {
-        call(h -> {
+        DPoPSignerCall.attachFailure(() -> call(h -> {
             Native.authStateRefresh(h);
             return null;
-        });
+        }));
     }
 
     /** True while the state holds tokens. */
@@ -97,6 +109,11 @@ public final class AuthState extends NativeObject {
         return get(Field.ID_TOKEN_CLAIMS);
     }
 
+    /** The thumbprint of the DPoP key the tokens are bound to ({@link Field#DPOP_THUMBPRINT}), or null. */
+    public @Nullable String dpopThumbprint() {
+        return get(Field.DPOP_THUMBPRINT);
+    }
+
     /** The access token's expiry in Unix seconds; 0 when the provider did not say or signed out. */
     public long expiresAt() {
         return call(Native::authStateExpiresAt);
@@ -107,7 +124,7 @@ public final class AuthState extends NativeObject {
      * verified first and its {@code sub} must be the ID token's).
      */
     public @NonNull String userinfo() {
-        return call(h -> Utf8.decode(Native.authStateUserinfo(h)));
+        return DPoPSignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateUserinfo(h))));
     }
 
     /**
@@ -122,10 +139,10 @@ public final class AuthState extends NativeObject {
      *     says whether to try again); the state is as it was
      */
     public void check() {
-        call(h -> {
+        DPoPSignerCall.attachFailure(() -> call(h -> {
             Native.authStateCheck(h);
             return null;
-        });
+        }));
     }
 
     /**
@@ -153,6 +170,31 @@ public final class AuthState extends NativeObject {
     }
 
     /**
+     * The headers for one request of the app's own to a resource server ({@code method}, e.g.
+     * {@code "GET"}, and the full {@code url} it goes to), with a fresh access token (refreshed first as
+     * {@link #freshAccessToken()} does): for a DPoP-bound token {@code "DPoP <token>"} with a proof for
+     * this method and URL bound to the token (RFC 9449 §7), for a Bearer token {@code "Bearer <token>"}
+     * and no proof. When the resource answers 401 with {@code WWW-Authenticate: DPoP
+     * error="use_dpop_nonce"}, call again with its {@code DPoP-Nonce} header's value as
+     * {@code resourceNonce} (else null) and send once more; the nonce is kept for that server's later
+     * requests. Any thread; may block on a refresh.
+     *
+     * @throws NotSignedInException when the state is signed out
+     * @throws InvalidArgumentException when the app's {@link DPoPSigner} failed (what it threw is the cause)
+     * @throws AuthorizationLostException when the refresh this needed was refused: now signed out
+     * @throws TransportException when a refresh was needed and the provider can't be reached
+     */
+    public @NonNull RequestHeaders requestHeaders(@NonNull String method, @NonNull String url,
+            @Nullable String resourceNonce) {
+        byte[] methodBytes = Utf8.encode(Objects.requireNonNull(method, "method"));
+        byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
+        byte[] nonce = Utf8.encode(resourceNonce);
+        byte[][] headers = DPoPSignerCall.attachFailure(
+                () -> call(h -> Native.authStateRequestHeaders(h, methodBytes, urlBytes, nonce)));
+        return new RequestHeaders(Utf8.decode(headers[0]), Utf8.decode(headers[1]));
+    }
+
+    /**
      * Signs the state out, then revokes the refresh token (or, without one, the access token) at the
      * provider (RFC 7009). Signing out first means a refresh in flight cannot bring the grant back; when the
      * revocation fails its exception is thrown and the state stays signed out, as the user asked.
@@ -161,10 +203,10 @@ public final class AuthState extends NativeObject {
      * @throws TransportException when the revocation could not be delivered (the state is signed out anyway)
      */
     public void revoke() {
-        call(h -> {
+        DPoPSignerCall.attachFailure(() -> call(h -> {
             Native.authStateRevoke(h);
             return null;
-        });
+        }));
     }
 
     /**

@@ -1,20 +1,67 @@
 package no.telenor.id;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * A client for one provider ({@code telenorid_client}): its metadata, keys and HTTP connections. Safe to
  * share between threads: create one per provider and keep it. Its methods block on the network (within the
  * configured timeouts), so call them off the UI thread. Keeps its {@link Config} alive; the
- * {@link AuthState}s made from it keep it alive.
+ * {@link AuthState}s made from it keep it alive, in Java and natively: after {@link #close()} they still
+ * run their requests, with the DPoP signer their sign-in used.
  */
 public final class Client extends NativeObject {
+    /**
+     * The DPoP signers installed on the client (native handles) and how many native objects may still call
+     * them: the native client and every native auth state made from it. An auth state keeps calling the
+     * signer its sign-in was made with after the client's signer was replaced or removed, and after the
+     * native client was freed (the auth state keeps it alive), so no signer is released before the last
+     * of them is freed; a replaced signer lives that long too. The free actions reach this object, never
+     * the {@link Client} or {@link AuthState} (the cleaner must not reach those).
+     */
+    static final class Signers {
+        private final List<Long> handles = new ArrayList<>();
+        private int owners = 1; // the native client
+
+        synchronized void add(long handle) {
+            if (handle != 0) {
+                handles.add(handle);
+            }
+        }
+
+        /** One more native owner; only while another one is alive (under the client's lock). */
+        synchronized void retain() {
+            owners++;
+        }
+
+        /** A native owner was freed; the last one releases every signer. */
+        synchronized void release() {
+            if (--owners == 0) {
+                for (long handle : handles) {
+                    Native.dpopSignerFree(handle);
+                }
+                handles.clear();
+            }
+        }
+    }
+
     private final Config config;
+    private final Signers signers;
 
     /** Creates a client for {@code config}; makes no network call. */
     public Client(@NonNull Config config) {
-        super(newHandle(config), Native::clientFree);
+        this(config, new Signers());
+    }
+
+    private Client(Config config, Signers signers) {
+        // The free function releases the signers with the handle (the cleaner must not reach `this`).
+        super(newHandle(config), h -> {
+            Native.clientFree(h);
+            signers.release();
+        });
         this.config = config;
+        this.signers = signers;
     }
 
     private static long newHandle(Config config) {
@@ -62,7 +109,8 @@ public final class Client extends NativeObject {
      */
     public @NonNull PendingAuthorization buildAuthorization(@NonNull AuthorizationRequest request) {
         Objects.requireNonNull(request, "request");
-        return new PendingAuthorization(call(h -> request.call(r -> Native.clientBuildAuthRequest(h, r))), request.config());
+        long handle = DPoPSignerCall.attachFailure(() -> call(h -> request.call(r -> Native.clientBuildAuthRequest(h, r))));
+        return new PendingAuthorization(handle, request.config());
     }
 
     /**
@@ -75,7 +123,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull AuthState exchangeCode(@NonNull AuthorizationCallback callback) {
         Objects.requireNonNull(callback, "callback");
-        return AuthState.create(call(h -> callback.call(c -> Native.clientExchangeCode(h, c))), this);
+        return DPoPSignerCall.attachFailure(() -> newAuthState(h -> callback.call(c -> Native.clientExchangeCode(h, c))));
     }
 
     /**
@@ -87,7 +135,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull AuthState restore(@NonNull String json) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(json, "json"));
-        return AuthState.create(call(h -> Native.authStateRestore(h, bytes)), this);
+        return newAuthState(h -> Native.authStateRestore(h, bytes));
     }
 
     /**
@@ -104,7 +152,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull AuthState openAuthStateFile(@NonNull String path) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(path, "path"));
-        return AuthState.create(call(h -> Native.authStateOpenFile(h, bytes)), this);
+        return newAuthState(h -> Native.authStateOpenFile(h, bytes));
     }
 
     /**
@@ -119,5 +167,55 @@ public final class Client extends NativeObject {
         byte[] token = Utf8.encode(Objects.requireNonNull(idToken, "idToken"));
         byte[] nonceBytes = Utf8.encode(nonce);
         return call(h -> Utf8.decode(Native.clientVerifyIdToken(h, token, nonceBytes)));
+    }
+
+    /**
+     * Makes the client prove possession (DPoP, RFC 9449) with the app's own key for every sign-in from now
+     * on, instead of keys the library makes: {@code algorithm} is its JWS algorithm ({@code "ES256"},
+     * {@code "PS256"}, {@code "EdDSA"}, or another asymmetric one) and {@code publicJwk} its public key as a
+     * JWK (JSON), checked now. Replaces the previous signer for later sign-ins; auth states signed in
+     * before keep theirs. An auth state of such a sign-in saves only the key's thumbprint: {@link #restore}
+     * and {@link #openAuthStateFile} refuse it until the same key's signer is set here again.
+     *
+     * <p>The bridge holds {@code signer} strongly (every one ever set) until this client and every
+     * {@link AuthState} made from it are closed or collected.
+     *
+     * @throws InvalidArgumentException when {@code publicJwk} is not a public JWK that verifies
+     *     {@code algorithm} (a private JWK, with {@code "d"}, is refused)
+     */
+    public void setDPoPSigner(@NonNull String algorithm, @NonNull String publicJwk, @NonNull DPoPSigner signer) {
+        byte[] algorithmBytes = Utf8.encode(Objects.requireNonNull(algorithm, "algorithm"));
+        byte[] jwk = Utf8.encode(Objects.requireNonNull(publicJwk, "publicJwk"));
+        DPoPSignerCall signerCall = new DPoPSignerCall(Objects.requireNonNull(signer, "signer"));
+        call(h -> {
+            signers.add(Native.clientSetDPoPSigner(h, algorithmBytes, jwk, signerCall));
+            return null;
+        });
+    }
+
+    /**
+     * Removes the signer set with {@link #setDPoPSigner}: later sign-ins use keys the library makes when the
+     * configuration sets {@link Config.Builder#dpopSigningAlgorithm}, else no DPoP. Auth states signed in
+     * with the signer keep using it.
+     */
+    public void clearDPoPSigner() {
+        call(h -> Native.clientSetDPoPSigner(h, null, null, null));
+    }
+
+    /**
+     * Makes an auth state under the client's lock, counting it as an owner of the signers first: the client
+     * can't be freed meanwhile, so the count never drops to zero while the new state may still sign.
+     */
+    private AuthState newAuthState(Call<Long> make) {
+        long handle = call(h -> {
+            signers.retain();
+            try {
+                return make.call(h);
+            } catch (RuntimeException | Error e) {
+                signers.release();
+                throw e;
+            }
+        });
+        return AuthState.create(handle, this, signers);
     }
 }

@@ -166,4 +166,10 @@ final class Native {
     static native byte[] loopbackWait(long listener, int timeoutMillis);
     static native void loopbackExpectState(long listener, byte[] state);
     static native void loopbackFree(long listener);
+
+    // DPoP. A signer is a native handle of its own (0: none), owned by the Client until the native client
+    // and its auth states are freed. Request headers are {authorization, dpop}.
+    static native long clientSetDPoPSigner(long client, byte[] algorithm, byte[] publicJwk, DPoPSignerCall signer);
+    static native void dpopSignerFree(long signer);
+    static native byte[][] authStateRequestHeaders(long state, byte[] method, byte[] url, byte[] resourceNonce);
 }

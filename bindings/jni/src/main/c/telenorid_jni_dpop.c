@@ -1,0 +1,184 @@
+/*
+ * telenorid_jni_dpop.c — the bridge's DPoP natives (RFC 9449; see telenorid_jni.c for the rules every
+ * native keeps): the host's signer, and the headers for the app's own requests to a resource server.
+ *
+ * The signer is the app's way to keep its DPoP key in the Android Keystore: the library calls it with
+ * each proof's signing input, on whichever thread makes the request. The bridge keeps the Java side (a
+ * DPoPSignerCall, which calls the app's DPoPSigner and turns what it throws into a failure) as a global
+ * reference in a `java_ref` the Java side holds as a long. An auth state keeps using the signer its
+ * sign-in was made with, even after the client's signer is replaced and after the client is freed (auth
+ * states keep the native client alive), so the bridge never releases a signer by itself: Client keeps
+ * every signer it installed and releases them all once the native client and every auth state made from
+ * it are freed (dpopSignerFree).
+ */
+
+#include "telenorid_jni.h"
+
+#define SIGNER_CLASS "no/telenor/id/DPoPSignerCall"
+
+static jmethodID g_signer_sign; /* byte[] DPoPSignerCall.sign(byte[] signingInput) */
+
+/* Asks Java for the signature of `input`, copying it into `signature`: 0 on success, 1 when Java can't be
+ * asked or gives nothing (DPoPSignerCall keeps what the signer threw), 2 when the signature doesn't fit. */
+static int32_t sign_in_java(JNIEnv *env, java_ref *signer, const uint8_t *input, size_t input_len,
+                            uint8_t *signature, size_t *signature_len)
+{
+    if (input_len > (size_t)INT32_MAX) {
+        return 1;
+    }
+    jbyteArray input_bytes = (*env)->NewByteArray(env, (jsize)input_len);
+    if (input_bytes == NULL) {
+        (*env)->ExceptionClear(env); /* OutOfMemoryError: can't propagate through the library */
+        return 1;
+    }
+    (*env)->SetByteArrayRegion(env, input_bytes, 0, (jsize)input_len, (const jbyte *)input);
+    jbyteArray answer = (jbyteArray)(*env)->CallObjectMethod(env, signer->object, g_signer_sign, input_bytes);
+    (*env)->DeleteLocalRef(env, input_bytes);
+    if ((*env)->ExceptionCheck(env)) {
+        /* DPoPSignerCall catches what the app's signer throws; what is left (an Error while recording it)
+         * can't propagate through the library: fail the signature and drop it. */
+        (*env)->ExceptionClear(env);
+        return 1;
+    }
+    if (answer == NULL) {
+        return 1;
+    }
+    int32_t result = 0;
+    jsize length = (*env)->GetArrayLength(env, answer);
+    if ((size_t)length > *signature_len) {
+        result = 2;
+    } else {
+        (*env)->GetByteArrayRegion(env, answer, 0, length, (jbyte *)signature);
+        *signature_len = (size_t)length;
+    }
+    (*env)->DeleteLocalRef(env, answer);
+    return result;
+}
+
+/* The library's sign callback (telenorid_sign_callback). */
+static int32_t on_sign(void *user_data, const uint8_t *input, size_t input_len, uint8_t *signature,
+                       size_t *signature_len)
+{
+    int attached = 0;
+    JNIEnv *env = callback_env(&attached);
+    if (env == NULL) {
+        return 1; /* no JVM thread to sign on */
+    }
+    int32_t result = 1;
+    /* Inside a native call that already failed (an exception pending), Java can't be called. */
+    if (!(*env)->ExceptionCheck(env)) {
+        result = sign_in_java(env, user_data, input, input_len, signature, signature_len);
+    }
+    callback_env_release(attached);
+    return result;
+}
+
+static int dpop_on_load(JNIEnv *env)
+{
+    jclass signer_class = (*env)->FindClass(env, SIGNER_CLASS);
+    if (signer_class == NULL) {
+        return 0;
+    }
+    g_signer_sign = (*env)->GetMethodID(env, signer_class, "sign", "([B)[B");
+    (*env)->DeleteLocalRef(env, signer_class);
+    return g_signer_sign != NULL;
+}
+
+/* Installs `call` as the client's signer (null: removes it) and returns its handle (0 for none), which the
+ * caller keeps and releases with dpopSignerFree once nothing can call it; on failure throws and releases
+ * it. */
+static jlong n_client_set_dpop_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
+                                      jbyteArray jwk_bytes, jobject call)
+{
+    (void)cls;
+    in_string algorithm, jwk;
+    java_ref *signer = NULL;
+    if (!in_string_get(env, algorithm_bytes, "algorithm", &algorithm)) {
+        return 0;
+    }
+    if (!in_string_get(env, jwk_bytes, "publicJwk", &jwk)) {
+        in_string_release(&algorithm);
+        return 0;
+    }
+    if (!java_ref_new(env, call, &signer)) {
+        in_string_release(&algorithm);
+        in_string_release(&jwk);
+        return 0;
+    }
+    telenorid_status status = telenorid_client_set_dpop_signer(HANDLE(telenorid_client, client), algorithm.chars,
+                                                               jwk.chars, signer != NULL ? on_sign : NULL, signer);
+    in_string_release(&algorithm);
+    in_string_release(&jwk);
+    if (status != TELENORID_OK) {
+        throw_status(env, status);
+        java_ref_free(env, signer);
+        return 0;
+    }
+    return JHANDLE(signer);
+}
+
+static void n_dpop_signer_free(JNIEnv *env, jclass cls, jlong signer)
+{
+    (void)cls;
+    java_ref_free(env, HANDLE(java_ref, signer));
+}
+
+/* {authorization, dpop} as UTF-8; dpop is null for a Bearer token. Both strings are freed (wiped) here. */
+static jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, jbyteArray method_bytes,
+                                                 jbyteArray url_bytes, jbyteArray nonce_bytes)
+{
+    (void)cls;
+    in_string method, url, nonce;
+    char *authorization = NULL, *dpop = NULL;
+    if (!in_string_get(env, method_bytes, "method", &method)) {
+        return NULL;
+    }
+    if (!in_string_get(env, url_bytes, "url", &url)) {
+        in_string_release(&method);
+        return NULL;
+    }
+    if (!in_string_get(env, nonce_bytes, "resourceNonce", &nonce)) {
+        in_string_release(&method);
+        in_string_release(&url);
+        return NULL;
+    }
+    telenorid_status status = telenorid_auth_state_request_headers(HANDLE(telenorid_auth_state, state), method.chars,
+                                                                   url.chars, nonce.chars, &authorization, &dpop);
+    in_string_release(&method);
+    in_string_release(&url);
+    in_string_release(&nonce);
+    if (status != TELENORID_OK) {
+        throw_status(env, status); /* first: read the last error before any other library call */
+        telenorid_string_free(authorization);
+        telenorid_string_free(dpop);
+        return NULL;
+    }
+    jbyteArray authorization_array = take_string(env, authorization);
+    jbyteArray dpop_array = NULL;
+    if (authorization_array == NULL) {
+        telenorid_string_free(dpop);
+        return NULL; /* OutOfMemoryError pending */
+    }
+    if (dpop != NULL && (dpop_array = take_string(env, dpop)) == NULL) {
+        (*env)->DeleteLocalRef(env, authorization_array);
+        return NULL;
+    }
+    jobjectArray result = new_byte_arrays(env, 2);
+    if (result != NULL) {
+        (*env)->SetObjectArrayElement(env, result, 0, authorization_array);
+        (*env)->SetObjectArrayElement(env, result, 1, dpop_array);
+    }
+    (*env)->DeleteLocalRef(env, authorization_array);
+    if (dpop_array != NULL) {
+        (*env)->DeleteLocalRef(env, dpop_array);
+    }
+    return result;
+}
+
+static const JNINativeMethod dpop_natives[] = {
+    NATIVE("clientSetDPoPSigner", "(J[B[BL" SIGNER_CLASS ";)J", n_client_set_dpop_signer),
+    NATIVE("dpopSignerFree", "(J)V", n_dpop_signer_free),
+    NATIVE("authStateRequestHeaders", "(J[B[B[B)[[B", n_auth_state_request_headers),
+};
+
+NATIVE_TABLE(dpop_table, dpop_natives, dpop_on_load);
