@@ -87,17 +87,10 @@ def main() -> int:
     program = build()
     with start_glewlwyd() as provider:
         run("fapi_login", program, provider)
+    # A provider that demands nonces in proofs (RFC 9449 §8): the code exchange, userinfo and refresh are
+    # each answered use_dpop_nonce first and retried once. (The push carries dpop_jkt, not a proof.)
     with start_glewlwyd(dpop_nonce_required=True) as provider:
-        try:
-            run("fapi_login with DPoP nonces", program, provider)
-        except NoURL as failure:
-            # Glewlwyd 2.7.5 refuses a proof without its nonce at /par with 403 invalid_dpop_proof and no
-            # DPoP-Nonce header (RFC 9449 §8 wants 400 use_dpop_nonce with one), so a first sign-in that proves
-            # the push cannot learn the nonce there. Any other failure is a failure.
-            if "pushed authorization request: HTTP 403 invalid_dpop_proof" not in str(failure):
-                raise
-            print("known failure: fapi_login with DPoP nonces: glewlwyd 2.7.5 gives no nonce at /par "
-                  f"({str(failure).splitlines()[-1]})")
+        run("fapi_login with DPoP nonces", program, provider)
     return 0
 
 

@@ -83,8 +83,10 @@ int main(int argc, char **argv)
     /* The request goes to the provider directly, signed; the browser carries only a reference to it. */
     STEP("push requests", telenorid_config_builder_set(builder, TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS, "true"));
     STEP("sign requests", telenorid_config_builder_set(builder, TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS, "true"));
-    /* Tokens bound to a key made for this sign-in: a stolen token is useless without it. */
+    /* Tokens bound to a key made for this sign-in: a stolen token is useless without it. The code is bound
+     * to it too, by dpop_jkt in the request. */
     STEP("dpop", telenorid_config_builder_set(builder, TELENORID_CONFIG_DPOP_SIGNING_ALG, "ES256"));
+    STEP("dpop_jkt", telenorid_config_builder_set(builder, TELENORID_CONFIG_DPOP_BIND_AUTHORIZATION_CODE, "true"));
     STEP("config_builder_build", telenorid_config_builder_build(builder, &settings));
 
     STEP("client_new", telenorid_client_new(settings, &client));
