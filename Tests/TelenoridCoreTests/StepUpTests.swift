@@ -22,6 +22,9 @@ final class StepUpChallengeTests: XCTestCase {
         XCTAssertEqual(stepUp, StepUpChallenge(acrValues: ["urn:high", "urn:mid"], maxAge: 0))
         XCTAssertEqual(try StepUpChallenge.parse(wwwAuthenticate: #"Bearer error="insufficient_user_authentication", acr_values=" ""#),
                        StepUpChallenge(), "blank acr_values names no class")
+        // Found by fuzz_www_authenticate: a space before a combining mark is one Character, but still a separator.
+        XCTAssertEqual(try StepUpChallenge.parse(wwwAuthenticate: "Bearer error=insufficient_user_authentication, acr_values=\"a \u{5B7}b\"")?.acrValues,
+                       ["a", "\u{5B7}b"])
     }
 
     func testOtherErrorsAndSchemesAreNoStepUp() throws {

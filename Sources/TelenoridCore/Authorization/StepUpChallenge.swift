@@ -46,7 +46,8 @@ public struct StepUpChallenge: Sendable, Equatable {
         var stepUp = StepUpChallenge(errorDescription: challenge.parameter("error_description"))
         if let text = challenge.parameter("acr_values") {
             // RFC 9470 §3: space-separated, as the authorization request's acr_values (OIDC Core §3.1.2.1).
-            let values = text.split(separator: " ").map(String.init)
+            // Split on the byte: as Characters, a space followed by a combining mark is no space.
+            let values = text.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
             stepUp.acrValues = values.isEmpty ? nil : values
         }
         if let text = challenge.parameter("max_age") {
