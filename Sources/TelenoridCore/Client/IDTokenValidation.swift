@@ -8,6 +8,10 @@ struct IDTokenExpectations {
     var accessToken: SecretBytes?
     /// The claims of the first ID token, which a refreshed one must agree with (OIDC Core §12.2).
     var previous: JSONObject?
+    /// The values of an `acr` the request asked for as an essential claim (as a step-up does, RFC 9470
+    /// §4): the token's `acr` must then be one of them (OIDC Core §5.5.1.1), else the sign-in did not
+    /// reach the level the resource demands. Nil when no acr was asked for that way.
+    var essentialACR: [String]?
 }
 
 extension OIDCClient {
@@ -58,6 +62,14 @@ extension OIDCClient {
         if let maxAge = expectations.maxAge {
             guard let authTime = OIDCClient.seconds(claims["auth_time"]) else { throw fail("has no auth_time although max_age was asked") }
             guard authTime &+ maxAge &+ tolerance >= now else { throw fail("reports an authentication older than max_age") }
+        }
+        if let essentialACR = expectations.essentialACR {
+            guard let acr = claims["acr"]?.stringValue else {
+                throw fail("has no acr although one of \(essentialACR.joined(separator: " ")) was asked for as essential (OIDC Core §5.5.1.1)")
+            }
+            guard essentialACR.contains(acr) else {
+                throw fail("has acr \(acr), not one of the essential \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)")
+            }
         }
         if let atHash = claims["at_hash"]?.stringValue, let accessToken = expectations.accessToken {
             guard let digest = Crypto.digest(forJWSAlgorithm: jws.algorithm, accessToken.bytes) else {
