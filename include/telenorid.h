@@ -374,6 +374,16 @@ telenorid_status telenorid_auth_request_add_resource(telenorid_auth_request *req
  * TELENORID_TOKEN_AUTHORIZATION_DETAILS. */
 telenorid_status telenorid_auth_request_set_authorization_details(telenorid_auth_request *request, const char *json);
 
+/* Step-up (RFC 9470): when a resource refused the access token with 401 and `WWW-Authenticate: Bearer
+ * error="insufficient_user_authentication"` (or a DPoP challenge with that error), pass the header's value
+ * here, on a new request, then sign in again with it. The challenge's acr_values become the request's
+ * acr_values and an essential `acr` ID-token claim (so the exchange refuses an ID token whose acr is not
+ * one of them, OIDC Core §5.5.1.1: TELENORID_E_TOKEN_INVALID), its max_age the request's max_age. *applied
+ * is 1 then; 0, with the request unchanged, for a header that is not a step-up challenge. A malformed
+ * max_age is TELENORID_E_INVALID_RESPONSE; a request that already asks for acr, TELENORID_E_PARAMETER_CONFLICT. */
+telenorid_status telenorid_auth_request_apply_step_up(telenorid_auth_request *request, const char *www_authenticate,
+                                                      int32_t *applied);
+
 /* Asks for Vipps/MobilePay's app-to-app flow: sends requested_flow=app_to_app together with the
  * required app_callback_uri (an absolute URI the provider's app opens when it is done). */
 telenorid_status telenorid_auth_request_set_app_to_app(telenorid_auth_request *request,

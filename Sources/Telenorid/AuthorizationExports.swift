@@ -73,6 +73,17 @@ public func telenorid_auth_request_set_authorization_details(_ request: OpaquePo
 }
 
 @c @implementation
+public func telenorid_auth_request_apply_step_up(_ request: OpaquePointer?, _ wwwAuthenticate: UnsafePointer<CChar>?,
+                                                 _ applied: UnsafeMutablePointer<Int32>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let value = try inputString(wwwAuthenticate, "www_authenticate")
+        let out = try outPointer(applied)
+        out.pointee = try handle.request.applyStepUp(wwwAuthenticate: value) ? 1 : 0
+    }
+}
+
+@c @implementation
 public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target: telenorid_claim_target,
                                              _ name: UnsafePointer<CChar>?, _ essential: Int32,
                                              _ purpose: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?,

@@ -34,6 +34,14 @@ public final class SharedAuthorizationRequest: Sendable {
         request.withLock { $0.setAuthorizationDetails(details) }
     }
 
+    /// Applies a resource's step-up challenge (RFC 9470) from its `WWW-Authenticate` value; false, with the
+    /// request unchanged, when the value is not one.
+    public func applyStepUp(wwwAuthenticate: String) throws(TelenoridError) -> Bool {
+        guard let challenge = try StepUpChallenge.parse(wwwAuthenticate: wwwAuthenticate) else { return false }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.applyStepUp(challenge) }
+        return true
+    }
+
     public func setPKCEMethod(_ method: PKCE.Method) throws(TelenoridError) {
         try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setPKCEMethod(method) }
     }

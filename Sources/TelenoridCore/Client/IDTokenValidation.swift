@@ -10,7 +10,8 @@ struct IDTokenExpectations {
     var previous: JSONObject?
     /// The values of an `acr` the request asked for as an essential claim (as a step-up does, RFC 9470
     /// §4): the token's `acr` must then be one of them (OIDC Core §5.5.1.1), else the sign-in did not
-    /// reach the level the resource demands. Nil when no acr was asked for that way.
+    /// reach the level the resource demands. Empty when acr was essential without values (it must then be
+    /// there); nil when no acr was asked for that way.
     var essentialACR: [String]?
 }
 
@@ -67,7 +68,8 @@ extension OIDCClient {
             guard let acr = claims["acr"]?.stringValue else {
                 throw fail("has no acr although one of \(essentialACR.joined(separator: " ")) was asked for as essential (OIDC Core §5.5.1.1)")
             }
-            guard essentialACR.contains(acr) else {
+            // No values asked for: any acr meets the request, but it must be there.
+            guard essentialACR.isEmpty || essentialACR.contains(acr) else {
                 throw fail("has acr \(acr), not one of the essential \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)")
             }
         }

@@ -179,7 +179,7 @@ public final class OIDCClient: Sendable {
         var claims: JSONObject? = nil
         if let idToken = response.idToken {
             claims = try validateIDToken(idToken, expectations: .init(nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
-                                                                      accessToken: response.accessToken, previous: nil))
+                                                                      accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues))
         } else if (response.scope ?? pending.requestedScope).split(separator: " ").contains("openid") {
             throw TelenoridError(.invalidResponse, "the token response has no id_token although openid was requested")
         }

@@ -108,6 +108,16 @@ class AuthorizationRequest(_Handle):
                    None if details is None else _str(json.dumps(details), "authorization_details"))
         return self
 
+    def apply_step_up(self, www_authenticate: str) -> bool:
+        """Applies a resource's RFC 9470 step-up challenge (its ``WWW-Authenticate`` value after a 401): the
+        demanded acr values (also as an essential ``acr`` claim, checked at the exchange) and max_age. False,
+        with the request unchanged, when the value is not a step-up challenge."""
+        from ctypes import c_int32
+
+        applied = c_int32()
+        self._call(_lib.telenorid_auth_request_apply_step_up, _str(www_authenticate, "www_authenticate"), applied)
+        return bool(applied.value)
+
     def set_app_to_app(self, app_callback_uri: str) -> "AuthorizationRequest":
         """Asks for Vipps/MobilePay's app-to-app flow, returning to ``app_callback_uri``."""
         encoded = _str(app_callback_uri, "app_callback_uri")
