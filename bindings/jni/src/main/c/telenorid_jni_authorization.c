@@ -79,6 +79,47 @@ static void n_auth_request_set_app_to_app(JNIEnv *env, jclass cls, jlong request
     void_result(env, status);
 }
 
+static void n_auth_request_add_resource(JNIEnv *env, jclass cls, jlong request, jbyteArray uri_bytes)
+{
+    (void)cls;
+    in_string uri;
+    if (!in_string_get(env, uri_bytes, "uri", &uri)) {
+        return;
+    }
+    telenorid_status status = telenorid_auth_request_add_resource(HANDLE(telenorid_auth_request, request), uri.chars);
+    in_string_release(&uri);
+    void_result(env, status);
+}
+
+/* `json_bytes` null clears the details. */
+static void n_auth_request_set_authorization_details(JNIEnv *env, jclass cls, jlong request, jbyteArray json_bytes)
+{
+    (void)cls;
+    in_string json;
+    if (!in_string_get(env, json_bytes, "json", &json)) {
+        return;
+    }
+    telenorid_status status = telenorid_auth_request_set_authorization_details(HANDLE(telenorid_auth_request, request),
+                                                                               json.chars);
+    in_string_release(&json);
+    void_result(env, status);
+}
+
+static jboolean n_auth_request_apply_step_up(JNIEnv *env, jclass cls, jlong request, jbyteArray header_bytes)
+{
+    (void)cls;
+    in_string header;
+    if (!in_string_get(env, header_bytes, "wwwAuthenticate", &header)) {
+        return JNI_FALSE;
+    }
+    int32_t applied = 0;
+    telenorid_status status = telenorid_auth_request_apply_step_up(HANDLE(telenorid_auth_request, request),
+                                                                   header.chars, &applied);
+    in_string_release(&header);
+    void_result(env, status);
+    return status == TELENORID_OK && applied ? JNI_TRUE : JNI_FALSE;
+}
+
 static void n_auth_request_set_pkce_method(JNIEnv *env, jclass cls, jlong request, jint method)
 {
     (void)cls;
@@ -187,6 +228,9 @@ static const JNINativeMethod authorization_natives[] = {
     NATIVE("authRequestAddParameter", "(J[B[B)V", n_auth_request_add_parameter),
     NATIVE("authRequestAddClaim", "(JI[BI[B[B[B)V", n_auth_request_add_claim),
     NATIVE("authRequestSetAppToApp", "(J[B)V", n_auth_request_set_app_to_app),
+    NATIVE("authRequestAddResource", "(J[B)V", n_auth_request_add_resource),
+    NATIVE("authRequestSetAuthorizationDetails", "(J[B)V", n_auth_request_set_authorization_details),
+    NATIVE("authRequestApplyStepUp", "(J[B)Z", n_auth_request_apply_step_up),
     NATIVE("authRequestSetPkceMethod", "(JI)V", n_auth_request_set_pkce_method),
     NATIVE("authRequestBuild", "(J)J", n_auth_request_build),
     NATIVE("authRequestFree", "(J)V", n_auth_request_free),

@@ -28,7 +28,9 @@ public final class AuthState extends NativeObject {
          * The RFC 7638 thumbprint of the DPoP key the tokens are bound to (a token's {@code cnf.jkt},
          * RFC 9449 §6).
          */
-        DPOP_THUMBPRINT(7);
+        DPOP_THUMBPRINT(7),
+        /** The granted {@code authorization_details} (RFC 9396 §7), as JSON. */
+        AUTHORIZATION_DETAILS(8);
 
         private final int code;
 
@@ -112,6 +114,11 @@ public final class AuthState extends NativeObject {
     /** The thumbprint of the DPoP key the tokens are bound to ({@link Field#DPOP_THUMBPRINT}), or null. */
     public @Nullable String dpopThumbprint() {
         return get(Field.DPOP_THUMBPRINT);
+    }
+
+    /** What the provider granted (RFC 9396 §7) as a JSON array, or null. */
+    public @Nullable String authorizationDetails() {
+        return get(Field.AUTHORIZATION_DETAILS);
     }
 
     /** The access token's expiry in Unix seconds; 0 when the provider did not say or signed out. */

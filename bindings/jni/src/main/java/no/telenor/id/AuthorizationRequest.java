@@ -211,6 +211,41 @@ public final class AuthorizationRequest extends NativeObject {
     }
 
     /**
+     * Adds a resource indicator (RFC 8707): an absolute URI without a fragment the tokens are meant for,
+     * sent with the request and again with the code exchange.
+     *
+     * @throws InvalidArgumentException for a URI that is not absolute, has a fragment, or was added already
+     */
+    public @NonNull AuthorizationRequest addResource(@NonNull String uri) {
+        byte[] bytes = Utf8.encode(Objects.requireNonNull(uri, "uri"));
+        runExclusive(h -> Native.authRequestAddResource(h, bytes));
+        return this;
+    }
+
+    /**
+     * Sets RFC 9396 {@code authorization_details}: a JSON array of objects, each with a string {@code type};
+     * null clears it. What the provider granted is {@link AuthState#authorizationDetails()}.
+     *
+     * @throws InvalidArgumentException for JSON that is not such an array
+     */
+    public @NonNull AuthorizationRequest authorizationDetails(@Nullable String json) {
+        byte[] bytes = json == null ? null : Utf8.encode(json);
+        runExclusive(h -> Native.authRequestSetAuthorizationDetails(h, bytes));
+        return this;
+    }
+
+    /**
+     * Applies a resource's step-up challenge (RFC 9470), the {@code WWW-Authenticate} value of its 401:
+     * its acr values (also as an essential {@code acr} claim, checked at the exchange) and max_age.
+     *
+     * @return false, with the request unchanged, when the value is not a step-up challenge
+     */
+    public boolean applyStepUp(@NonNull String wwwAuthenticate) {
+        byte[] bytes = Utf8.encode(Objects.requireNonNull(wwwAuthenticate, "wwwAuthenticate"));
+        return callExclusive(h -> Native.authRequestApplyStepUp(h, bytes));
+    }
+
+    /**
      * Chooses the PKCE challenge method.
      *
      * @throws UnsupportedException for PLAIN unless the configuration allows it

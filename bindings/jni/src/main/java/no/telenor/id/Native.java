@@ -87,6 +87,12 @@ final class Native {
     static native void authRequestAddClaim(long request, int target, byte[] name, int essential, byte[] purpose,
             byte[] valueJson, byte[] valuesJson);
     static native void authRequestSetAppToApp(long request, byte[] appCallbackUri);
+
+    static native void authRequestAddResource(long request, byte[] uri);
+
+    static native void authRequestSetAuthorizationDetails(long request, byte[] json);
+
+    static native boolean authRequestApplyStepUp(long request, byte[] wwwAuthenticate);
     static native void authRequestSetPkceMethod(long request, int method);
     static native long authRequestBuild(long request);
     static native void authRequestFree(long request);
