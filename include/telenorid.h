@@ -46,11 +46,16 @@ extern "C" {
  *   0.2.0  12 functions (the session's state file, check and access-token report, Retry-After, the
  *          transient rule, the loopback's expected state, telenorid_client_build_auth_request), 2 status
  *          codes (TELENORID_E_CLIENT_REJECTED, TELENORID_E_TEMPORARILY_UNAVAILABLE) and 4 configuration
- *          keys (28-31) added; telenorid_auth_state_revoke now signs out before it revokes. Nothing removed. */
+ *          keys (28-31) added; telenorid_auth_state_revoke now signs out before it revokes. Nothing removed.
+ *   0.3.0  FAPI 2.0 (DPoP, signed request objects, rich authorization, resource indicators, step-up): 5
+ *          functions (telenorid_client_set_dpop_signer, telenorid_auth_state_request_headers,
+ *          telenorid_auth_request_add_resource, _set_authorization_details, _apply_step_up), 5 configuration
+ *          keys (32-36), 2 token fields (7-8), "endpoint" for TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE;
+ *          DPoP tokens are accepted when DPoP is in use. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
-#define TELENORID_VERSION_MINOR 2
+#define TELENORID_VERSION_MINOR 3
 #define TELENORID_VERSION_PATCH 0
-#define TELENORID_VERSION_STRING "0.2.0"
+#define TELENORID_VERSION_STRING "0.3.0"
 
 /* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
 #define TELENORID_VERSION_NUMBER \

@@ -441,6 +441,13 @@ static void change_counter(void *user_data) { (*(int *)user_data)++; }
 
 /* NULL in every pointer position of every function that takes one; outputs stay untouched. Positions the
  * header allows to be NULL are checked to work. */
+/* A host signer that always fails: the NULL checks must refuse before it could be called. */
+static int32_t refusing_signer(void *user_data, const uint8_t *input, size_t input_len, uint8_t *signature,
+                               size_t *signature_len) {
+    (void)user_data; (void)input; (void)input_len; (void)signature; (void)signature_len;
+    return 1;
+}
+
 static void test_null_arguments(void) {
     struct handles h;
     handles_make(&h);
@@ -538,6 +545,20 @@ static void test_null_arguments(void) {
     CHECK_NULL_ARG("state", telenorid_auth_state_refresh(NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_check(NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_access_token_rejected(NULL, NULL));
+    CHECK_NULL_ARG("client", telenorid_client_set_dpop_signer(NULL, "ES256", "{}", NULL, NULL));
+    CHECK_NULL_ARG("algorithm", telenorid_client_set_dpop_signer(h.client, NULL, "{}", refusing_signer, NULL));
+    CHECK_NULL_ARG("public_jwk", telenorid_client_set_dpop_signer(h.client, "ES256", NULL, refusing_signer, NULL));
+    CHECK_NULL_ARG("state", telenorid_auth_state_request_headers(NULL, "GET", "https://x.example/", NULL, &s, &s));
+    CHECK_NULL_ARG("method", telenorid_auth_state_request_headers(h.state, NULL, "https://x.example/", NULL, &s, &s));
+    CHECK_NULL_ARG("url", telenorid_auth_state_request_headers(h.state, "GET", NULL, NULL, &s, &s));
+    CHECK_NULL_ARG("out", telenorid_auth_state_request_headers(h.state, "GET", "https://x.example/", NULL, NULL, &s));
+    CHECK_NULL_ARG("out", telenorid_auth_state_request_headers(h.state, "GET", "https://x.example/", NULL, &s, NULL));
+    CHECK_NULL_ARG("request", telenorid_auth_request_add_resource(NULL, "https://x.example/"));
+    CHECK_NULL_ARG("uri", telenorid_auth_request_add_resource(h.request, NULL));
+    CHECK_NULL_ARG("request", telenorid_auth_request_set_authorization_details(NULL, NULL));
+    CHECK_NULL_ARG("request", telenorid_auth_request_apply_step_up(NULL, "Bearer", &flag));
+    CHECK_NULL_ARG("www_authenticate", telenorid_auth_request_apply_step_up(h.request, NULL, &flag));
+    CHECK_NULL_ARG("out", telenorid_auth_request_apply_step_up(h.request, "Bearer", NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_bind_file(NULL, "/tmp/x"));
     CHECK_NULL_ARG("path", telenorid_auth_state_bind_file(h.state, NULL));
     CHECK_NULL_ARG("client", telenorid_auth_state_open_file(NULL, "/tmp/x", &state));
@@ -574,6 +595,8 @@ static void test_null_arguments(void) {
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(h.state, NULL, NULL));        /* removes */
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(h.state, change_counter, NULL));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(h.state, NULL, &flag));
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_request_set_authorization_details(h.request, NULL));    /* clears */
+    CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(h.client, NULL, NULL, NULL, NULL));  /* removes */
     /* A NULL allowed_resume_host means the authorization endpoint's host (checked in test_app_callbacks). */
     handles_free(&h);
 }
@@ -618,6 +641,11 @@ static void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_client_config(AS(telenorid_client, h.state), AS(telenorid_config *, &out)));
     CHECK_WRONG_KIND(telenorid_client_build_auth_request(AS(telenorid_client, h.config), h.request, AS(telenorid_pending_auth *, &out)));
     CHECK_WRONG_KIND(telenorid_client_build_auth_request(h.client, AS(telenorid_auth_request, h.pending), AS(telenorid_pending_auth *, &out)));
+    CHECK_WRONG_KIND(telenorid_client_set_dpop_signer(AS(telenorid_client, h.config), "ES256", "{}", NULL, NULL));
+    CHECK_WRONG_KIND(telenorid_auth_state_request_headers(AS(telenorid_auth_state, h.client), "GET", "https://x.example/", NULL, &s, &s));
+    CHECK_WRONG_KIND(telenorid_auth_request_add_resource(AS(telenorid_auth_request, h.config), "https://x.example/"));
+    CHECK_WRONG_KIND(telenorid_auth_request_set_authorization_details(AS(telenorid_auth_request, h.config), NULL));
+    CHECK_WRONG_KIND(telenorid_auth_request_apply_step_up(AS(telenorid_auth_request, h.config), "Bearer", &flag));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(AS(telenorid_client, h.config), h.callback, AS(telenorid_auth_state *, &out)));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(h.client, AS(telenorid_callback, h.app_callback), AS(telenorid_auth_state *, &out)));
     CHECK_WRONG_KIND(telenorid_auth_state_fresh_access_token(AS(telenorid_auth_state, h.client), &s));
@@ -765,7 +793,7 @@ static void test_unknown_enums(void) {
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_set_pkce_method(h.request, methods[i]));
     }
-    const telenorid_token_field fields[] = {0, 7, -1};
+    const telenorid_token_field fields[] = {0, 9, -1};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_get(h.state, fields[i], &s));
     }

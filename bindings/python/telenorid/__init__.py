@@ -45,4 +45,4 @@ __all__ = [
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Tuple
 
 # The header this package was written against (TELENORID_VERSION_MAJOR / _MINOR).
 EXPECTED_MAJOR = 0
-EXPECTED_MINOR = 2
+EXPECTED_MINOR = 3
 
 LIBRARY_ENV = "TELENORID_LIBRARY"
 _HINT = (f"Build it with `make -C <repository> build`, install a wheel that bundles it, or set {LIBRARY_ENV} to "
