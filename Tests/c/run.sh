@@ -9,7 +9,8 @@
 #   6. test_line_auth (against the Aloha stand-in) and test_flows (Vipps app-to-app and the identity-provider app against the real
 #      provider), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
-#   7. test_install.sh (make install + pkg-config) and test_examples.py (bindings/c/examples against the provider).
+#   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider)
+#      and test_fapi.py (bindings/c/examples/fapi_login.c against glewlwyd, under valgrind).
 # Runs every step, prints a summary, and exits non-zero when any step failed. Works from any directory;
 # builds into out/tests/.
 set -uo pipefail
