@@ -2,7 +2,7 @@
 /// kind of authorization in a string `type`; every other member is the provider's and the API's business
 /// and passes through untouched. The same type holds what the host asks for and what the token response
 /// says was granted (RFC 9396 §7), so the two can be compared.
-public struct AuthorizationDetails: Sendable, Equatable {
+public final class AuthorizationDetails: Sendable, Equatable {
     /// The compact serialization, as it goes out in the request and into a saved pending authorization.
     public let text: String
     /// The parsed array.
@@ -14,7 +14,7 @@ public struct AuthorizationDetails: Sendable, Equatable {
     static let limits = JSONLimits(maxDepth: 32, maxBytes: 64 * 1024, maxStringBytes: 64 * 1024)
 
     /// The host's value, as JSON text.
-    public init(json text: String) throws(TelenoridError) {
+    public convenience init(json text: String) throws(TelenoridError) {
         let value: JSONValue
         do { value = try JSON.parse(text, limits: Self.limits) } catch {
             throw TelenoridError(.invalidArgument, "authorization_details is not valid JSON: \(error.message)")
@@ -23,7 +23,7 @@ public struct AuthorizationDetails: Sendable, Equatable {
     }
 
     /// The value a token response carries (RFC 9396 §7).
-    public init(response value: JSONValue) throws(TelenoridError) {
+    public convenience init(response value: JSONValue) throws(TelenoridError) {
         try self.init(value, kind: .invalidResponse, what: "the response's authorization_details")
     }
 
@@ -61,4 +61,6 @@ public struct AuthorizationDetails: Sendable, Equatable {
         default: true
         }
     }
+
+    public static func == (lhs: AuthorizationDetails, rhs: AuthorizationDetails) -> Bool { lhs.value == rhs.value }
 }

@@ -37,7 +37,7 @@ public enum DPoPSigner: Sendable {
 }
 
 /// A host-held DPoP key: its algorithm, its public JWK, and a function that signs.
-public struct DPoPExternalSigner: Sendable {
+public final class DPoPExternalSigner: Sendable {
     /// Signs a JWS signing input (ASCII `header.payload`) and returns the signature as JWS carries it
     /// (RFC 7518 §3): raw r||s for ECDSA, not the DER a keystore gives; the plain signature for RSA and EdDSA.
     public typealias Sign = @Sendable (_ signingInput: [UInt8]) throws(TelenoridError) -> [UInt8]
