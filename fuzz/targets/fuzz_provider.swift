@@ -172,8 +172,9 @@ private func compactJWS(_ input: [UInt8]) {
 
 private let statuses = [200, 400, 401, 403, 404, 429, 500, 503, 302]
 
-/// 2: a successful token response body. A parsed one has a non-empty access token without NUL, a bearer
-/// type (RFC 6749 §7.1: nothing this client does not understand) and a non-negative lifetime, and its
+/// 2: a successful token response body. A parsed one has a non-empty access token without NUL, a Bearer or
+/// DPoP type (RFC 6749 §7.1: nothing this client does not understand; RFC 9449 §5) and a non-negative
+/// lifetime, and its
 /// expiry is not before its receipt.
 private func tokenResponse(_ input: [UInt8]) {
     let response = HTTPResponse(status: 200, headers: [], body: input)
@@ -181,7 +182,7 @@ private func tokenResponse(_ input: [UInt8]) {
                                                                       secretMembers: TokenResponse.secretMembers),
           let tokens = try? TokenResponse(object, secrets: secrets) else { return }
     guard tokens.accessToken.count > 0, !tokens.accessToken.bytes.contains(0), tokens.refreshToken?.bytes.contains(0) != true,
-          ASCII.lowercased(tokens.tokenType) == "bearer", (tokens.expiresIn ?? 0) >= 0 else {
+          ["bearer", "dpop"].contains(ASCII.lowercased(tokens.tokenType)), (tokens.expiresIn ?? 0) >= 0 else {
         fail("token response accepted with an unusable access token, type or lifetime", input)
     }
     let set = TokenSet(response: tokens, idTokenClaims: nil, receivedAt: now, previous: nil)
