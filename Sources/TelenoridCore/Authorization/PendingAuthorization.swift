@@ -22,8 +22,9 @@ public final class PendingAuthorization: Sendable {
     /// Core §5.5.1.1): empty when any value will do, nil when acr was not essential.
     public let essentialACRValues: [String]?
     /// The DPoP key the request was made with (RFC 9449 §10: `dpop_jkt`, or the proof on the push), for
-    /// the code exchange to prove possession of; or the thumbprint of such a key the host holds.
+    /// the code exchange to prove possession of.
     public let dpopSigner: DPoPSigner?
+    /// A restored request made with a key the host holds has only its thumbprint: the client supplies the signer.
     public let hostKeyThumbprint: String?
     private let consumed = Atomic<Bool>(false)
 
@@ -44,13 +45,8 @@ public final class PendingAuthorization: Sendable {
         self.resources = resources
         self.authorizationDetails = authorizationDetails
         self.essentialACRValues = essentialACRValues
-        if case .external(let signer)? = dpopSigner {
-            self.dpopSigner = nil
-            self.hostKeyThumbprint = signer.thumbprint
-        } else {
-            self.dpopSigner = dpopSigner
-            self.hostKeyThumbprint = hostKeyThumbprint
-        }
+        self.dpopSigner = dpopSigner
+        self.hostKeyThumbprint = hostKeyThumbprint
     }
 
     public var isConsumed: Bool { consumed.load(ordering: .acquiring) }

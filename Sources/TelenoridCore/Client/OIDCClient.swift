@@ -157,10 +157,10 @@ public final class OIDCClient: Sendable {
         grant.appendRepeated("resource", pending.resources)
         // The key the request bound the code to (RFC 9449 §10), else a new sign-in key.
         let signer: DPoPSigner?
-        if let thumbprint = pending.hostKeyThumbprint {
+        if let bound = pending.dpopSigner {
+            signer = bound
+        } else if let thumbprint = pending.hostKeyThumbprint {
             signer = try hostSigner(forThumbprint: thumbprint, "the pending authorization")
-        } else if let key = pending.dpopSigner {
-            signer = key
         } else {
             signer = try newSignInSigner()
         }

@@ -5,6 +5,7 @@ under a running call. Nothing here is public API.
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 import weakref
 from ctypes import addressof, c_char_p, c_size_t, c_void_p
@@ -307,11 +308,23 @@ def _string_array(values: Sequence[str], name: str) -> Tuple[Any, int]:
     return (c_char_p * len(encoded))(*encoded), len(encoded)
 
 
-# Reports an exception raised by a Python callback C called (it cannot unwind through C) to sys.unraisablehook.
+# What sys.unraisablehook gets for an exception a Python callback raised while C called it (see _shielded).
 class _Unraisable:
     def __init__(self, error: BaseException, obj: Any) -> None:
         self.exc_type = type(error)
         self.exc_value = error
         self.exc_traceback = error.__traceback__
-        self.err_msg = "Exception ignored in telenorid AuthState.on_change callback"
+        self.err_msg = "Exception ignored in a telenorid callback"
         self.object = obj
+
+
+def _shielded(body: Callable[..., Any], host_callable: Any, on_error: Any) -> Callable[..., Any]:
+    """``body`` as a function C may call: an exception cannot unwind through C, so one it raises goes to
+    sys.unraisablehook (naming ``host_callable``, the host's function) and C gets ``on_error``."""
+    def trampoline(*args: Any) -> Any:
+        try:
+            return body(*args)
+        except BaseException as error:
+            sys.unraisablehook(_Unraisable(error, host_callable))  # type: ignore[arg-type]
+            return on_error
+    return trampoline

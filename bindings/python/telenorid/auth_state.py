@@ -1,12 +1,11 @@
 """AuthState: a signed-in user's tokens, refreshed, checked, persisted and revoked through the library."""
 from __future__ import annotations
 
-import sys
 from ctypes import c_int32, c_int64, c_void_p
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _ffi
-from ._handle import _copy_out, _Handle, _name, _opt_str, _str, _Unraisable
+from ._handle import _copy_out, _Handle, _name, _opt_str, _shielded, _str
 
 _lib = _ffi.lib
 
@@ -129,13 +128,7 @@ class AuthState(_Handle):
         if not callable(callback):
             raise TypeError("callback must be callable or None")
 
-        def trampoline(_user_data: Any) -> None:
-            try:
-                callback()
-            except BaseException as error:  # an exception cannot unwind through C
-                sys.unraisablehook(_Unraisable(error, callback))  # type: ignore[arg-type]
-
-        c_callback = _ffi.AuthStateCallback(trampoline)
+        c_callback = _ffi.AuthStateCallback(_shielded(lambda _user_data: callback(), callback, None))
         self._call(_lib.telenorid_auth_state_set_change_callback, c_callback, None)
         # Kept until the C state is freed (by the finalizer), not just until the next on_change: C may be
         # calling the previous one on another thread right now.

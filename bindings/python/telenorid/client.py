@@ -1,12 +1,11 @@
 """Client: one provider — discovery, keys, HTTP — and the calls that make an AuthState."""
 from __future__ import annotations
 
-import sys
 from ctypes import memmove
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _ffi
-from ._handle import _call_on, _enter_argument, _Handle, _leave, _opt_str, _str, _Unraisable
+from ._handle import _call_on, _enter_argument, _Handle, _leave, _opt_str, _shielded, _str
 from .auth_state import AuthState
 from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
 from .config import Config
@@ -47,19 +46,15 @@ class Client(_Handle):
             raise TypeError("sign must be callable or None")
         jwk = public_jwk if isinstance(public_jwk, str) else json.dumps(public_jwk)
 
-        def trampoline(_user_data: Any, data: Any, length: int, out: Any, out_length: Any) -> int:
-            try:
-                signature = bytes(sign(bytes(data[:length])))
-                if len(signature) > out_length[0]:
-                    return 1
-                memmove(out, signature, len(signature))
-                out_length[0] = len(signature)
-                return 0
-            except BaseException as error:  # an exception cannot unwind through C
-                sys.unraisablehook(_Unraisable(error, sign))  # type: ignore[arg-type]
+        def sign_into(_user_data: Any, data: Any, length: int, out: Any, out_length: Any) -> int:
+            signature = bytes(sign(bytes(data[:length])))
+            if len(signature) > out_length[0]:
                 return 1
+            memmove(out, signature, len(signature))
+            out_length[0] = len(signature)
+            return 0
 
-        c_sign = _ffi.SignCallback(trampoline)
+        c_sign = _ffi.SignCallback(_shielded(sign_into, sign, 1))
         self._call(_lib.telenorid_client_set_dpop_signer, _str(algorithm, "algorithm"), _str(jwk, "public_jwk"), c_sign, None)
         # Kept as long as this object, which every AuthState made from it references: requests in flight and
         # auth states outliving close() may still call it.

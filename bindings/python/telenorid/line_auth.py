@@ -1,12 +1,11 @@
 """LineAuthenticator: TelenorID+ line authentication through Aloha."""
 from __future__ import annotations
 
-import sys
 from ctypes import c_int64
 from typing import Any, Callable, List, Optional
 
 from . import _ffi
-from ._handle import _call_on, _enter_argument, _Handle, _leave, _Unraisable
+from ._handle import _call_on, _enter_argument, _Handle, _leave, _shielded
 from .authorization import AuthorizationRequest
 from .config import Config
 
@@ -72,14 +71,7 @@ class LineAuthenticator(_Handle):
         if not callable(hook):
             raise TypeError("hook must be callable or None")
 
-        def trampoline(_user_data: Any, fd: int) -> int:
-            try:
-                return _ffi.SOCKET_VERDICTS.get(hook(fd), 1)
-            except BaseException as error:  # an exception cannot unwind through C
-                sys.unraisablehook(_Unraisable(error, hook))  # type: ignore[arg-type]
-                return 1
-
-        c_hook = _ffi.SocketHook(trampoline)
+        c_hook = _ffi.SocketHook(_shielded(lambda _user_data, fd: _ffi.SOCKET_VERDICTS.get(hook(fd), 1), hook, 1))
         self._call(_lib.telenorid_line_auth_set_socket_hook, c_hook, None)
         # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
         self._keep_alive.append(c_hook)
