@@ -45,6 +45,9 @@ check-facts:
 
 test: check-facts build test-swift test-c test-python test-jni fuzz
 
+# The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
+.NOTPARALLEL:
+
 # The whole suite runs again under ThreadSanitizer: the core's one lock type (`Locked`, a pthread mutex)
 # is one TSan sees.
 test-swift:

@@ -121,5 +121,11 @@ fi
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=1 # the launcher failed without a failed test (no tests found, a crash, a JNI warning)
 fi
+# CI keeps only the end of the output: name the failed tests (tree lines marked [X], with their message)
+# after the launcher's long stack traces, where that tail can show them.
+if [ "$failed" -ne 0 ]; then
+    echo "== failed"
+    grep -E '\[X\]' "$log" | grep -vE '^\+-- JUnit|^\| \+-- [A-Za-z]+Test \[X\]' | head -20 || true
+fi
 echo "$passed passed, $failed failed"
 exit "$status"
