@@ -43,7 +43,7 @@ public func telenorid_client_set_dpop_signer(_ client: OpaquePointer?, _ algorit
             throw TelenoridError(.invalidArgument, "public_jwk is not a JSON object")
         }
         let host = HostSigner(function: callback, userData: userData)
-        handle.client.setDPoPSigner(try DPoPExternalSigner(algorithm: algorithm, publicJWK: jwk) { input throws(TelenoridError) in
+        handle.client.setDPoPSigner(try HostKeySigner(algorithm: algorithm, publicJWK: jwk) { input throws(TelenoridError) in
             try host.sign(input)
         })
     }

@@ -219,7 +219,7 @@ final class DPoPFlowTests: XCTestCase {
 
     func testTokensBoundToAHostKeyAreRestoredOnlyWithThatKey() throws {
         let held = try DPoPKey.generate()
-        let signer = try DPoPExternalSigner(algorithm: "ES256", publicJWK: held.publicJWK) { input throws(TelenoridError) in
+        let signer = try HostKeySigner(algorithm: "ES256", publicJWK: held.publicJWK) { input throws(TelenoridError) in
             try JWS.signature(over: String(decoding: input, as: UTF8.self), key: held.privateKey)
         }
         let provider = DPoPProvider()

@@ -217,7 +217,7 @@ final class DPoPTests: XCTestCase {
         var jwk = held.publicJWK
         jwk.set("kid", .string("keystore-1"))
         jwk.set("use", .string("sig"))
-        let signer = try DPoPExternalSigner(algorithm: "ES256", publicJWK: jwk) { (input: [UInt8]) throws(TelenoridError) -> [UInt8] in
+        let signer = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { (input: [UInt8]) throws(TelenoridError) -> [UInt8] in
             try JWS.signature(over: String(decoding: input, as: UTF8.self), key: held.privateKey)
         }
         // Only the required members reach the header, so the thumbprint is the key's.
@@ -231,24 +231,24 @@ final class DPoPTests: XCTestCase {
         XCTAssertEqual(claims["nonce"]?.stringValue, "n")
 
         // A DER signature (70-odd bytes) is refused before it reaches a server; a signer's error passes through.
-        let der = try DPoPExternalSigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in [UInt8](repeating: 0x30, count: 71) }
+        let der = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in [UInt8](repeating: 0x30, count: 71) }
         XCTAssertEqual(kind { try DPoPProof.make(signer: .external(der), method: "POST", url: "https://as.example.com/", now: 0) }, .invalidArgument)
-        let failing = try DPoPExternalSigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in
+        let failing = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in
             throw TelenoridError(.configuration, "keystore locked")
         }
         XCTAssertEqual(kind { try DPoPProof.make(signer: .external(failing), method: "POST", url: "https://as.example.com/", now: 0) }, .configuration)
 
         // The RFC 7638 key as a host-held PS256 key: its thumbprint is the RFC's.
-        let rsa = try DPoPExternalSigner(algorithm: "PS256", publicJWK: try object(DPoPTests.rfc7638Key.replacingFirst(#""alg":"RS256","#, with: ""))) { _ throws(TelenoridError) -> [UInt8] in [] }
+        let rsa = try HostKeySigner(algorithm: "PS256", publicJWK: try object(DPoPTests.rfc7638Key.replacingFirst(#""alg":"RS256","#, with: ""))) { _ throws(TelenoridError) -> [UInt8] in [] }
         XCTAssertEqual(rsa.thumbprint, "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         XCTAssertEqual(rsa.publicJWK.keys, ["e", "kty", "n"])
 
         // Refused up front: a private JWK, a MAC algorithm, a key that can't verify the algorithm.
-        let noSign: DPoPExternalSigner.Sign = { _ throws(TelenoridError) -> [UInt8] in [] }
+        let noSign: HostKeySigner.Sign = { _ throws(TelenoridError) -> [UInt8] in [] }
         let stored = try XCTUnwrap(try JSON.parse(try held.serialized().bytes)["jwk"]?.objectValue)
-        XCTAssertEqual(kind { try DPoPExternalSigner(algorithm: "ES256", publicJWK: stored, sign: noSign) }, .invalidArgument)
-        XCTAssertEqual(kind { try DPoPExternalSigner(algorithm: "HS256", publicJWK: jwk, sign: noSign) }, .invalidArgument)
-        XCTAssertEqual(kind { try DPoPExternalSigner(algorithm: "PS256", publicJWK: jwk, sign: noSign) }, .invalidArgument)
-        XCTAssertEqual(kind { try DPoPExternalSigner(algorithm: "none", publicJWK: jwk, sign: noSign) }, .invalidArgument)
+        XCTAssertEqual(kind { try HostKeySigner(algorithm: "ES256", publicJWK: stored, sign: noSign) }, .invalidArgument)
+        XCTAssertEqual(kind { try HostKeySigner(algorithm: "HS256", publicJWK: jwk, sign: noSign) }, .invalidArgument)
+        XCTAssertEqual(kind { try HostKeySigner(algorithm: "PS256", publicJWK: jwk, sign: noSign) }, .invalidArgument)
+        XCTAssertEqual(kind { try HostKeySigner(algorithm: "none", publicJWK: jwk, sign: noSign) }, .invalidArgument)
     }
 }

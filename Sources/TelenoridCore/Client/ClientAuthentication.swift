@@ -15,8 +15,8 @@ extension OIDCClient {
         case .clientSecretJWT(let secret):
             // `bytes` shares the secret's storage (the configuration keeps it alive): no copy to wipe.
             try appendAssertion(to: &form, signing: .hmac(secret.bytes), sentTo: url)
-        case .privateKeyJWT(let text):
-            try appendAssertion(to: &form, signing: .privateKey(try PrivateKey(text: text)), sentTo: url)
+        case .privateKeyJWT:
+            try appendAssertion(to: &form, signing: .clientKey(try clientKey(for: "token_endpoint_auth_method private_key_jwt")), sentTo: url)
         }
         return HTTPRequest.form(url: url, parameters: form, authorization: authorization)
     }
@@ -50,7 +50,7 @@ extension OIDCClient {
 
     enum AssertionKey {
         case hmac([UInt8])
-        case privateKey(PrivateKey)
+        case clientKey(ClientKey)
     }
 
     /// RFC 7523 §2.2 client assertion. Its audience (§3) is the issuer, or, when the configuration asks,
@@ -75,7 +75,9 @@ extension OIDCClient {
         let assertion: String
         switch key {
         case .hmac(let secret): assertion = try JWS.sign(payload: payload, algorithm: "HS256", hmacSecret: secret)
-        case .privateKey(let key): assertion = try JWS.sign(payload: payload, key: key)
+        case .clientKey(let key):
+            let input = JWS.signingInput(algorithm: key.algorithm, keyID: key.keyID, payload: payload)
+            assertion = input + "." + Base64URL.encode(try key.signature(over: input))
         }
         try form.append("client_id", configuration.clientID)
         try form.append("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")

@@ -10,7 +10,8 @@ public final class OIDCClient: Sendable {
     let keys: KeySetCache
     /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
     let dpopNonces = DPoPNonces()
-    private let hostSignerSlot = Locked<DPoPExternalSigner?>(nil)
+    private let hostSignerSlot = Locked<HostKeySigner?>(nil)
+    private let clientSignerSlot = Locked<HostKeySigner?>(nil)
 
     public init(configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
                 clock: @escaping Clock = SystemClock.now) throws(TelenoridError) {
@@ -28,11 +29,21 @@ public final class OIDCClient: Sendable {
     /// A DPoP signer the host holds (a key in Android Keystore, the Secure Enclave, an HSM), used for every
     /// sign-in from now on instead of keys the library makes; nil goes back to `dpop_signing_alg`'s keys.
     /// Auth states bound to a host key are restored only while the same key is set.
-    public func setDPoPSigner(_ signer: DPoPExternalSigner?) {
+    public func setDPoPSigner(_ signer: HostKeySigner?) {
         hostSignerSlot.withLock { $0 = signer }
     }
 
-    var hostSigner: DPoPExternalSigner? { hostSignerSlot.withLock { $0 } }
+    var hostSigner: HostKeySigner? { hostSignerSlot.withLock { $0 } }
+
+    /// The client's own key held by the host (RFC 7523 client assertions, RFC 9101 request objects), used
+    /// instead of `client_private_key` from now on; nil goes back to the configured key. Under the FAPI 2.0
+    /// profile its algorithm must be one the profile allows.
+    public func setClientSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
+        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkClientKey(algorithm: signer.algorithm) }
+        clientSignerSlot.withLock { $0 = signer }
+    }
+
+    var clientSigner: HostKeySigner? { clientSignerSlot.withLock { $0 } }
 
     // MARK: Discovery
 

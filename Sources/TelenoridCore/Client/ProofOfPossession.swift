@@ -31,7 +31,8 @@ extension OIDCClient {
             guard !retried, nonce != nil else {
                 throw TelenoridError(.authorizationError,
                                      "\(request.url) asked for a DPoP nonce " + (retried ? "again after the retry with the one it gave" : "without giving one")
-                                     + " (RFC 9449 §8)", oauthError: "use_dpop_nonce", httpStatus: response.status)
+                                     + (response.status == 401 ? " (RFC 9449 §9)" : " (RFC 9449 §8)"),
+                                     oauthError: "use_dpop_nonce", httpStatus: response.status)
             }
             retried = true
         }

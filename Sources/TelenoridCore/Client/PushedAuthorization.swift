@@ -60,18 +60,15 @@ extension OIDCClient {
         return try discover()
     }
 
-    /// The request's parameters as a request object (RFC 9101) signed with `client_private_key`, in an
+    /// The request's parameters as a request object (RFC 9101) signed with the client's key, in an
     /// algorithm the provider takes when its metadata lists them: one it does not take would be refused
     /// only after the user has been sent to the browser.
     private func requestObject(_ parameters: FormParameters) throws(TelenoridError) -> String {
-        guard let text = configuration.settings[.clientPrivateKey], !text.isEmpty else {
-            throw TelenoridError(.configuration, "sign_authorization_requests needs client_private_key to sign request objects (RFC 9101)")
-        }
-        let key = try PrivateKey(text: text)
+        let key = try clientKey(for: "sign_authorization_requests (RFC 9101)")
         if let advertised = try availableMetadata()?.requestObjectSigningAlgorithms, !advertised.isEmpty,
            !advertised.contains(key.algorithm) {
             throw TelenoridError(.configuration, "the provider takes request objects (RFC 9101) signed with "
-                                 + "\(advertised.joined(separator: ", ")), not with client_private_key's \(key.algorithm)")
+                                 + "\(advertised.joined(separator: ", ")), not with the client key's \(key.algorithm)")
         }
         return try RequestObject.sign(parameters, clientID: configuration.clientID,
                                       audience: configuration.settings[.issuer] ?? "", key: key, now: clock())

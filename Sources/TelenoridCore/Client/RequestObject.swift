@@ -13,7 +13,7 @@ enum RequestObject {
     /// The compact JWS of every parameter in `parameters` (`AuthorizationRequest.parameters`), from
     /// `clientID` for the provider named by `audience`, its issuer identifier (RFC 9101 §4; FAPI 2.0
     /// Message Signing requires it).
-    static func sign(_ parameters: FormParameters, clientID: String, audience: String, key: PrivateKey,
+    static func sign(_ parameters: FormParameters, clientID: String, audience: String, key: ClientKey,
                      now: Int64) throws(TelenoridError) -> String {
         var header = JSONObject()
         header.set("alg", .string(key.algorithm))
@@ -36,7 +36,7 @@ enum RequestObject {
         claims.set("jti", .string(try Crypto.withRandomBytes(16) { Base64URL.encode($0) }))
 
         let input = JWS.signingInput(header: header, payload: Array(JSON.serialize(.object(claims)).utf8))
-        return input + "." + Base64URL.encode(try JWS.signature(over: input, key: key))
+        return input + "." + Base64URL.encode(try key.signature(over: input))
     }
 
     /// A parameter as its claim: a string, except the two OIDC Core §6.1 gives JSON types to, `claims`

@@ -6,8 +6,9 @@ public enum ClientAuthMethod: Sendable, Equatable {
     case clientSecretBasic(secret: SecretBytes)
     case clientSecretPost(secret: SecretBytes)
     case clientSecretJWT(secret: SecretBytes)
-    /// The private key as PEM or as a JWK with its private members.
-    case privateKeyJWT(key: String)
+    /// Signed with the client's key: `client_private_key`, or a key the host holds
+    /// (`OIDCClient.setClientSigner`), which is why the configuration alone may lack one.
+    case privateKeyJWT
 
     public var name: String {
         switch self {
@@ -24,7 +25,7 @@ public enum ClientAuthMethod: Sendable, Equatable {
         case (.none, .none): true
         case (.clientSecretBasic(let a), .clientSecretBasic(let b)), (.clientSecretPost(let a), .clientSecretPost(let b)),
              (.clientSecretJWT(let a), .clientSecretJWT(let b)): ClientConfiguration.Settings.same(a, b)
-        case (.privateKeyJWT(let a), .privateKeyJWT(let b)): a == b
+        case (.privateKeyJWT, .privateKeyJWT): true
         default: false
         }
     }
@@ -47,11 +48,7 @@ public enum ClientAuthMethod: Sendable, Equatable {
         case "client_secret_basic": self = .clientSecretBasic(secret: try needSecret())
         case "client_secret_post": self = .clientSecretPost(secret: try needSecret())
         case "client_secret_jwt": self = .clientSecretJWT(secret: try needSecret())
-        case "private_key_jwt":
-            // Parsed here once so a bad key fails when the configuration is built, not at the first token request.
-            guard let text = key, !text.isEmpty else { throw missing("client_private_key") }
-            _ = try PrivateKey(text: text)
-            self = .privateKeyJWT(key: text)
+        case "private_key_jwt": self = .privateKeyJWT
         default: throw TelenoridError(.configuration, "unknown token_endpoint_auth_method \(method)")
         }
     }

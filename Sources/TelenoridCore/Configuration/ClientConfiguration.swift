@@ -113,6 +113,9 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// Push every authorization request (RFC 9126), also to a provider that does not require it.
     public let pushAuthorizationRequests: Bool
     public let clientAuthMethod: ClientAuthMethod
+    /// `client_private_key`, parsed once when the configuration is built so that a bad key fails there,
+    /// not at the first token request, and no request parses it again.
+    public let clientPrivateKey: PrivateKey?
     /// The algorithm of the DPoP key (RFC 9449) each sign-in makes, when the client proves possession:
     /// one of `DPoPKey.algorithms`. Nil: no DPoP, unless the host hands the client a signer of its own.
     public let dpopAlgorithm: String?
@@ -198,6 +201,9 @@ public final class ClientConfiguration: Sendable, Equatable {
         allowPlainPKCE = try Self.flag(settings, .allowPlainPKCE)
         pushAuthorizationRequests = try Self.flag(settings, .pushAuthorizationRequests)
         clientAuthMethod = try ClientAuthMethod(settings)
+        clientPrivateKey = try settings[.clientPrivateKey].flatMap { text throws(TelenoridError) in
+            text.isEmpty ? nil : try PrivateKey(text: text)
+        }
         dpopAlgorithm = settings[.dpopSigningAlgorithm]
         if let dpopAlgorithm, !DPoPKey.algorithms.contains(dpopAlgorithm) {
             throw TelenoridError(.configuration, "dpop_signing_alg must be one of \(DPoPKey.algorithms.joined(separator: ", "))")

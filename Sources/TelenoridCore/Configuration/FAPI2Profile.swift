@@ -19,13 +19,20 @@ enum FAPI2Profile {
     static let tls12CipherList = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
         + "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384"
 
+    /// §5.4.1 item 1 for a key the host holds, checked when the host hands it over.
+    static func checkClientKey(algorithm: String) throws(TelenoridError) {
+        guard algorithms.contains(algorithm) else {
+            throw TelenoridError(.configuration, "FAPI 2.0 Security Profile §5.4.1 item 1: JWTs are signed with PS256, ES256 or EdDSA, not \(algorithm)")
+        }
+    }
+
     /// Throws `.configuration` naming the first rule of the profile the configuration breaks.
     static func check(_ configuration: ClientConfiguration) throws(TelenoridError) {
         let method = configuration.clientAuthMethod
         let dpop = configuration.dpopAlgorithm != nil
-        // The algorithm client assertions (and request objects) are signed with, when the client has a key.
-        var keyAlgorithm: String?
-        if case .privateKeyJWT(let key) = method { keyAlgorithm = try PrivateKey(text: key).algorithm }
+        // The algorithm client assertions (and request objects) are signed with, when the client has a
+        // key; a host-held key is checked when the host sets it (`OIDCClient.setClientSigner`).
+        let keyAlgorithm = configuration.clientPrivateKey?.algorithm
         let idTokenAlgorithms = configuration.idTokenAlgorithms ?? []
 
         let rules: [(broken: Bool, section: String, rule: String)] = [

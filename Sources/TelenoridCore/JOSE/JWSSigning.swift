@@ -108,7 +108,8 @@ extension JWS {
         return input + "." + Base64URL.encode(mac)
     }
 
-    private static func signingInput(algorithm: String, keyID: String?, payload: [UInt8]) -> String {
+    /// The signing input of a JWT (`typ` JWT) signed with `algorithm` by the key `keyID` names.
+    static func signingInput(algorithm: String, keyID: String?, payload: [UInt8]) -> String {
         var header = JSONObject()
         header.set("alg", .string(algorithm))
         header.set("typ", .string("JWT"))

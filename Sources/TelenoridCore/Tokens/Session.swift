@@ -13,12 +13,13 @@ public final class Session: Sendable {
     /// The userinfo claims with a fresh access token. A 401 for a token the state thought valid means the
     /// provider no longer accepts it (revoked, or the provider lost its sessions): refresh once and try
     /// again. A refused refresh signs out (`.authorizationLost`); a second 401 is reported without
-    /// signing out, since a fresh token refused at once says more about the endpoint than the grant.
+    /// signing out, since a fresh token refused at once says more about the endpoint than the grant. A
+    /// 401 that keeps asking for a DPoP nonce (RFC 9449 §9) refused the proof, not the token: reported as it is.
     public func userinfo() throws(TelenoridError) -> JSONObject {
         let tokens = try state.freshTokens()
         do {
             return try client.userinfo(tokens)
-        } catch where error.httpStatus == 401 {
+        } catch where error.httpStatus == 401 && error.oauthError != "use_dpop_nonce" {
             return try client.userinfo(try state.replacing(rejected: tokens))
         }
     }
