@@ -135,6 +135,16 @@ def test_a_bearer_answer_to_a_proof_is_refused(client, provider):
     assert token.proof is not None
 
 
+def test_a_bearer_answer_to_a_refresh_is_refused_and_keeps_the_state(client, provider):
+    state = sign_in(client, provider)
+    before = state.serialize()
+    provider.token_behaviour = lambda form: Response(body=provider.token_body(CLIENT, None, token_type="Bearer"))
+    with pytest.raises(telenorid.InvalidResponse):
+        state.refresh()
+    assert len(at(provider, "/token")) == 2
+    assert state.signed_in and state.serialize() == before
+
+
 def test_a_bearer_answer_to_a_proof_is_taken_when_the_downgrade_is_allowed(provider):
     with make_client(provider, allow_bearer_downgrade=True) as client:
         state = sign_in(client, provider, token_type="Bearer")
@@ -197,6 +207,17 @@ def test_a_push_is_proven_by_the_key_the_exchange_proves(provider):
     assert push.form["state"] == pending.state and push.form["nonce"] == pending.nonce
     token, = at(provider, "/token")
     assert jwk_thumbprint(push.header["jwk"]) == jwk_thumbprint(token.header["jwk"]) == state.get("dpop_thumbprint")
+
+
+def test_a_nonce_challenge_at_the_push_is_answered_once(provider):
+    provider.par_behaviour = answering(nonce_challenge("par-nonce"), then=lambda: Response(
+        201, {"request_uri": "urn:ietf:params:oauth:request_uri:r-2", "expires_in": 60}))
+    with make_client(provider, push_authorization_requests=True) as client:
+        pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+    assert dict(parse_qsl(urlsplit(pending.url).query))["request_uri"] == "urn:ietf:params:oauth:request_uri:r-2"
+    first, second = at(provider, "/par")
+    assert "nonce" not in first.claims and second.claims["nonce"] == "par-nonce"
+    assert first.claims["jti"] != second.claims["jti"] and first.form["state"] == second.form["state"]
 
 
 # 6. A proof the provider rejects is its verdict: no retry.
