@@ -1,9 +1,12 @@
 """A programmable stand-in provider for what a real one won't do on request: hang, reset, answer 429/5xx,
 cut bodies short, send oversized or malformed JSON, and issue ID tokens that are wrong in one way each.
+It also has a pushed authorization request endpoint (RFC 9126) and checks every DPoP proof it receives
+as RFC 9449 §4.3 asks of a server, keeping what it saw in `provider.seen` for the tests to inspect.
 Runs in the test process on 127.0.0.1; a test sets `provider.token_behaviour` and friends."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import socket
 import struct
@@ -15,7 +18,8 @@ from typing import Callable, Optional
 from urllib.parse import parse_qs
 
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 
 def b64(data: bytes) -> str:
@@ -40,6 +44,78 @@ class SigningKey:
         signing_input = f"{b64(json.dumps(head).encode())}.{b64(json.dumps(claims).encode())}"
         signature = self.key.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
         return f"{signing_input}.{b64(signature)}"
+
+
+def unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _public_key(jwk: dict):
+    """The public key a proof's `jwk` header names (RFC 7518 §6, RFC 8037 §2): EC P-256, Ed25519 or RSA."""
+    def number(name: str) -> int:
+        return int.from_bytes(unb64(jwk[name]), "big")
+    if jwk.get("kty") == "EC" and jwk.get("crv") == "P-256":
+        return ec.EllipticCurvePublicNumbers(number("x"), number("y"), ec.SECP256R1()).public_key()
+    if jwk.get("kty") == "OKP" and jwk.get("crv") == "Ed25519":
+        return ed25519.Ed25519PublicKey.from_public_bytes(unb64(jwk["x"]))
+    if jwk.get("kty") == "RSA":
+        return rsa.RSAPublicNumbers(number("e"), number("n")).public_key()
+    raise ValueError(f"a jwk of an unknown kind: {jwk}")
+
+
+def verify_proof(proof: str) -> tuple[dict, dict]:
+    """A DPoP proof's header and claims once its signature verifies with the key in its own header
+    (RFC 9449 §4.3 steps 4-7); raises ValueError, or cryptography's InvalidSignature, otherwise."""
+    header_part, claims_part, signature_part = proof.split(".")
+    header, claims = json.loads(unb64(header_part)), json.loads(unb64(claims_part))
+    if header.get("typ") != "dpop+jwt" or not isinstance(header.get("jwk"), dict):
+        raise ValueError(f"not a DPoP proof header: {header}")
+    key, data, signature = _public_key(header["jwk"]), f"{header_part}.{claims_part}".encode(), unb64(signature_part)
+    alg = header.get("alg")
+    if alg == "ES256" and isinstance(key, ec.EllipticCurvePublicKey) and len(signature) == 64:
+        # JWS carries ECDSA as raw r||s (RFC 7518 §3.4); cryptography wants DER.
+        der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+        key.verify(der, data, ec.ECDSA(hashes.SHA256()))
+    elif alg == "EdDSA" and isinstance(key, ed25519.Ed25519PublicKey):
+        key.verify(signature, data)
+    elif alg == "PS256" and isinstance(key, rsa.RSAPublicKey):
+        key.verify(signature, data, padding.PSS(padding.MGF1(hashes.SHA256()), hashes.SHA256().digest_size), hashes.SHA256())
+    else:
+        raise ValueError(f"alg {alg} does not fit the jwk {header['jwk']}")
+    return header, claims
+
+
+def jwk_thumbprint(jwk: dict) -> str:
+    """RFC 7638 §3: SHA-256 over the required members, sorted, without whitespace."""
+    required = {"EC": ("crv", "kty", "x", "y"), "OKP": ("crv", "kty", "x"), "RSA": ("e", "kty", "n")}[jwk["kty"]]
+    canonical = json.dumps({name: jwk[name] for name in required}, separators=(",", ":"), sort_keys=True)
+    return b64(hashlib.sha256(canonical.encode()).digest())
+
+
+class Seen:
+    """One request as the provider received it: method, path with query, the form (a POST's body, a GET's
+    query), the Authorization and DPoP headers, and the proof verified (`proof`, as (header, claims)) or
+    why it is not (`proof_error`)."""
+
+    def __init__(self, method: str, path: str, form: dict, authorization: Optional[str], dpop: Optional[str]) -> None:
+        self.method, self.path, self.form, self.authorization, self.dpop = method, path, form, authorization, dpop
+        self.proof: Optional[tuple[dict, dict]] = None
+        self.proof_error: Optional[str] = None
+        if dpop is not None:
+            try:
+                self.proof = verify_proof(dpop)
+            except Exception as error:  # any way a proof can be wrong is a finding for the test to report
+                self.proof_error = f"{type(error).__name__}: {error}"
+
+    @property
+    def claims(self) -> dict:
+        assert self.proof is not None, f"{self.method} {self.path}: no valid proof ({self.proof_error or 'no DPoP header'})"
+        return self.proof[1]
+
+    @property
+    def header(self) -> dict:
+        assert self.proof is not None, f"{self.method} {self.path}: no valid proof ({self.proof_error or 'no DPoP header'})"
+        return self.proof[0]
 
 
 def parse_form(text: str) -> dict:
@@ -83,8 +159,11 @@ class FaultProvider:
         # kept for checks of client_secret_basic (RFC 6749 §2.3.1) and bearer use (RFC 6750 §2.1).
         self.authorize_behaviour: Callable[[dict], Response] = lambda query: Response(404)
         self.revocation_behaviour: Callable[[dict], Response] = lambda form: Response(404)
+        # POST /par's form (RFC 9126 §2.1).
+        self.par_behaviour: Callable[[dict], Response] = lambda form: Response(404)
         self.last_authorization: Optional[str] = None
         self.requests: list[tuple[str, str]] = []
+        self.seen: list[Seen] = []
         self.promises_iss = False  # RFC 9207 authorization_response_iss_parameter_supported
         provider = self
 
@@ -94,10 +173,15 @@ class FaultProvider:
             def log_message(self, *args):
                 pass
 
-            def do_GET(self):
-                provider.requests.append(("GET", self.path))
+            def record(self, form: dict) -> None:
+                provider.requests.append((self.command, self.path))
                 provider.last_authorization = self.headers.get("Authorization")
+                provider.seen.append(Seen(self.command, self.path, form, self.headers.get("Authorization"),
+                                          self.headers.get("DPoP")))
+
+            def do_GET(self):
                 path, _, query = self.path.partition("?")
+                self.record(parse_form(query))
                 if path == "/authorize":
                     self.answer(provider.authorize_behaviour(parse_form(query)))
                 elif self.path == "/.well-known/openid-configuration":
@@ -110,12 +194,13 @@ class FaultProvider:
                     self.answer(Response(404, "not here", "text/plain"))
 
             def do_POST(self):
-                provider.requests.append(("POST", self.path))
-                provider.last_authorization = self.headers.get("Authorization")
                 length = int(self.headers.get("Content-Length", "0"))
                 form = parse_form(self.rfile.read(length).decode())
+                self.record(form)
                 if self.path == "/token":
                     self.answer(provider.token_behaviour(form))
+                elif self.path == "/par":
+                    self.answer(provider.par_behaviour(form))
                 elif self.path == "/revoke":
                     self.answer(provider.revocation_behaviour(form))
                 else:
@@ -154,6 +239,7 @@ class FaultProvider:
         return {"issuer": self.issuer, "authorization_endpoint": self.issuer + "/authorize",
                 "token_endpoint": self.issuer + "/token", "userinfo_endpoint": self.issuer + "/userinfo",
                 "jwks_uri": self.issuer + "/jwks", "revocation_endpoint": self.issuer + "/revoke",
+                "pushed_authorization_request_endpoint": self.issuer + "/par",
                 "id_token_signing_alg_values_supported": ["RS256"],
                 "authorization_response_iss_parameter_supported": self.promises_iss}
 
