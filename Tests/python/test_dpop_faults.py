@@ -297,10 +297,6 @@ def test_a_resources_nonce_challenge_is_answered_once(client, provider):
     assert first.claims["jti"] != second.claims["jti"] and second.claims["ath"] == first.claims["ath"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "library bug: Session.userinfo() treats every 401 as a rejected access token, so the use_dpop_nonce error "
-    "after the one retry (httpStatus 401) makes it force a refresh and ask twice more: 4 userinfo requests, a "
-    "token request, and the auth state's tokens rotated, though the token was never refused (RFC 9449 §9)"))
 def test_a_resource_asking_for_a_nonce_again_is_an_error_and_keeps_the_state(client, provider):
     state = sign_in(client, provider)
     before = state.serialize()
