@@ -1,7 +1,9 @@
-/* Benchmark, not a test: ID token validation from C (RS256 signature, iss, aud, exp, iat, nonce), with
- * libtelenorid beside a reference written directly against OpenSSL: split, base64url-decode, verify the
- * signature with a key parsed once, and find the claims in the payload with strstr — less than a
- * validation (no JSON parsing, no key selection by kid, no algorithm allow-list), so a lower bound.
+/* Benchmark, not a test: ID token validation from C, libtelenorid's telenorid_client_verify_id_token (RS256,
+ * the key picked by kid from a 2-key set fetched once and cached, iss, aud, exp, iat, nonce: OIDC Core
+ * §3.1.3.7) beside OpenSSL's own RSA verify alone (EVP_DigestVerifyInit + EVP_DigestVerify over the signing
+ * input, with the key parsed and the signature decoded once, up front): the floor any validation stands
+ * on. The goal allows the library 1.2× that plus 2 µs for everything else (splitting, decoding, JSON, the
+ * claim checks).
  *
  *   bench_id_token <issuer> <jwks_uri> <token file> <public key PEM file> <nonce> [validations per round] [rounds]
  *
@@ -16,6 +18,8 @@
 #include <string.h>
 #include <telenorid.h>
 #include <time.h>
+
+#include "bench_results.h"
 
 #define CLIENT_ID "bench-client"
 
@@ -46,7 +50,10 @@ static char *read_file(const char *path) {
 
 /* ---- the reference ----------------------------------------------------------------------------------- */
 static EVP_PKEY *public_key;
-static const char *token, *issuer, *nonce;
+static const char *token, *nonce;
+static size_t signing_input_length;
+static unsigned char signature[512];
+static size_t signature_length;
 
 static int b64url_value(unsigned char c) {
     if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -57,10 +64,11 @@ static int b64url_value(unsigned char c) {
     return -1;
 }
 
-static size_t b64url_decode(const char *in, size_t n, unsigned char *out) {
+static size_t b64url_decode(const char *in, size_t n, unsigned char *out, size_t capacity) {
     size_t o = 0;
     uint32_t bits = 0;
     int count = 0;
+    if (n / 4 * 3 + 2 > capacity) return (size_t)-1;
     for (size_t i = 0; i < n; i++) {
         int v = b64url_value((unsigned char)in[i]);
         if (v < 0) return (size_t)-1;
@@ -76,22 +84,10 @@ static size_t b64url_decode(const char *in, size_t n, unsigned char *out) {
 }
 
 static int reference_validate(void) {
-    const char *dot1 = strchr(token, '.'), *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
-    if (!dot2) return 0;
-    unsigned char signature[512], payload[4096];
-    size_t signature_length = b64url_decode(dot2 + 1, strlen(dot2 + 1), signature);
-    size_t payload_length = b64url_decode(dot1 + 1, (size_t)(dot2 - dot1 - 1), payload);
-    if (signature_length > sizeof signature || payload_length >= sizeof payload) return 0;
-    payload[payload_length] = 0;
     EVP_MD_CTX *context = EVP_MD_CTX_new();
     int ok = EVP_DigestVerifyInit(context, NULL, EVP_sha256(), NULL, public_key) == 1 &&
-             EVP_DigestVerify(context, signature, signature_length, (const unsigned char *)token, (size_t)(dot2 - token)) == 1;
+             EVP_DigestVerify(context, signature, signature_length, (const unsigned char *)token, signing_input_length) == 1;
     EVP_MD_CTX_free(context);
-    char expect[512];
-    snprintf(expect, sizeof expect, "\"iss\": \"%s\"", issuer);
-    const char *exp = strstr((const char *)payload, "\"exp\": ");
-    ok = ok && strstr((const char *)payload, expect) && strstr((const char *)payload, "\"aud\": \"" CLIENT_ID "\"") &&
-         exp && strtoll(exp + 7, NULL, 10) > (long long)time(NULL) && strstr((const char *)payload, nonce);
     return ok;
 }
 
@@ -119,8 +115,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_id_token <issuer> <jwks_uri> <token file> <public key PEM file> <nonce> [n] [rounds]\n");
         return 2;
     }
-    issuer = argv[1];
+    const char *issuer = argv[1];
     token = read_file(argv[3]);
+    const char *dot1 = strchr(token, '.'), *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+    if (!dot2) { fprintf(stderr, "bench_id_token: not a JWS\n"); return 1; }
+    signing_input_length = (size_t)(dot2 - token);
+    signature_length = b64url_decode(dot2 + 1, strlen(dot2 + 1), signature, sizeof signature);
+    if (signature_length == (size_t)-1) { fprintf(stderr, "bench_id_token: bad signature encoding\n"); return 1; }
     nonce = argv[5];
     int n = argc > 6 ? atoi(argv[6]) : 5000;
     int rounds = argc > 7 ? atoi(argv[7]) : 5;
@@ -152,10 +153,12 @@ int main(int argc, char **argv) {
         if (a < library) library = a;
         if (b < reference) reference = b;
     }
-    printf("ID token validation from C (RS256, 2048-bit key), µs/op thread CPU time, best of %d rounds of %d\n", rounds, n);
+    printf("ID token validation from C (RS256, 2048-bit key, 2-key set), µs/op thread CPU time, best of %d rounds of %d\n",
+           rounds, n);
     printf("  %-58s %8.1f\n", "libtelenorid telenorid_client_verify_id_token", library);
-    printf("  %-58s %8.1f\n", "OpenSSL reference (signature + strstr claims, a lower bound)", reference);
+    printf("  %-58s %8.1f\n", "OpenSSL RSA verify alone (EVP_DigestVerify)", reference);
     printf("  %-58s %8.2f\n", "ratio libtelenorid / reference", library / reference);
+    bench_record("c_id_token", library, reference);
     telenorid_client_free(client);
     telenorid_config_free(config);
     EVP_PKEY_free(public_key);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks, not tests: libtelenorid from C and from Python beside reference implementations measured in
-# the same run, printing ns/op or µs/op and ratios. Nothing here passes or fails on speed.
+# the same run, each printing its figures, then one table of every goal (bench/report.py): the library's
+# figure, the reference's, the ratio, the goal and whether it is met. Nothing here fails on speed.
 #
 #   bash bench/run.sh [C iterations per round] [Python iterations per round] [rounds]
 #
-# Builds the library first only when out/lib has none (`make bench` builds it anyway).
+# Builds the library first only when out/lib has none (`make bench` builds it anyway). ID_TOKEN_ITERATIONS,
+# REFRESH_ITERATIONS and MEMORY_COUNT override those benchmarks' counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -17,6 +19,9 @@ if [ ! -e out/lib/libtelenorid.so.0 ]; then
 fi
 mkdir -p out/bench
 cc=${CC:-cc}
+results=$root/out/bench/results.jsonl
+: >"$results"
+export BENCH_RESULTS=$results
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_c.c -Lout/lib -ltelenorid -lcrypto \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_c
 $cc -O2 -std=gnu11 -Wall bench/dlopen_time.c -ldl -o out/bench/dlopen_time
@@ -25,31 +30,42 @@ $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_id_token.c -Lout/lib -lte
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_refresh.c -Lout/lib -ltelenorid -lcurl \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_refresh
 
-python3 -c "import authlib, requests, pycurl, jwt, joserfc" 2>/dev/null || python3 -m pip install -q authlib requests pycurl pyjwt joserfc
+python3 -c "import authlib, requests, pycurl, joserfc" 2>/dev/null || python3 -m pip install -q authlib requests pycurl joserfc
 
 echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 --version)"
-echo "== library: $(stat -L -c %s out/lib/libtelenorid.so.0) bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
-# For scale: most of the load is libtelenorid's own dependencies, libcurl first (with its TLS, LDAP, SSH, ...).
-curl_so=$(ldd out/lib/libtelenorid.so.0 | awk '/libcurl/ {print $3}')
-echo "   of which libcurl alone ($curl_so): $(out/bench/dlopen_time "$curl_so")"
+size=$(stat -L -c %s out/lib/libtelenorid.so.0)
+if file -L out/lib/libtelenorid.so.0 | grep -q 'not stripped'; then
+    strip -o out/bench/libtelenorid.stripped out/lib/libtelenorid.so.0
+    size=$(stat -c %s out/bench/libtelenorid.stripped)
+fi
+echo "{\"row\": \"library_size\", \"telenorid\": $size, \"reference\": null}" >>"$results"
+echo "== library: $size bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
 echo
+export PYTHONPATH=$root/bindings/python
 out/bench/bench_c "$c_iterations" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_python.py "$py_iterations" "$rounds"
+python3 bench/bench_python.py "$py_iterations" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_memory.py
+python3 bench/bench_import.py
 
-# ID token validation, then round trips against a local token endpoint (nginx), from C and from Python.
+# ID token validation, the auth state's memory, then round trips against a local token endpoint (nginx),
+# from C and from Python.
 server=$root/out/bench/token-server
 port=$(bash bench/token_server.sh start "$server")
 trap 'bash bench/token_server.sh stop "$server"' EXIT
+server_pid=$(cat "$server/nginx.pid")
 nonce=$(python3 bench/make_id_token.py "$server" "http://127.0.0.1:$port")
 echo
+python3 bench/bench_memory.py "$server" "${MEMORY_COUNT:-10000}"
+echo
 out/bench/bench_id_token "http://127.0.0.1:$port" "http://127.0.0.1:$port/jwks" "$server/token" "$server/public.pem" "$nonce" \
-    "${ID_TOKEN_ITERATIONS:-5000}" "$rounds"
+    "${ID_TOKEN_ITERATIONS:-3000}" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_id_token.py "${ID_TOKEN_ITERATIONS:-2000}" "$rounds"
+python3 bench/bench_id_token.py "http://127.0.0.1:$port" "$server" "$nonce" "${ID_TOKEN_ITERATIONS:-1000}" "$rounds"
 echo
-out/bench/bench_refresh "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-2000}" "$rounds"
+out/bench/bench_refresh "http://127.0.0.1:$port/token" "$server_pid" "${REFRESH_ITERATIONS:-2000}" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_refresh.py "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-1000}" "$rounds"
+python3 bench/bench_refresh.py "http://127.0.0.1:$port/token" "$server_pid" "${REFRESH_ITERATIONS:-1000}" "$rounds"
+echo
+echo "== goals (host load average $(cut -d' ' -f1-3 /proc/loadavg))"
+python3 bench/report.py "$results"

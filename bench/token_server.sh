@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A token endpoint for the round-trip benchmarks: nginx on 127.0.0.1 answering every POST /token with the
 # same refresh response, so what differs between the clients measured is the client alone; and GET /jwks
-# serving <dir>/jwks.json for the ID token benchmark.
+# serving <dir>/jwks.json for the ID token benchmark. One nginx process (master_process off) does all the
+# serving, so its CPU time is the server's whole share of a round trip: <dir>/nginx.pid names it.
 #
 #   bench/token_server.sh start <dir>   → prints the port; nginx runs in the background (pid in <dir>)
 #   bench/token_server.sh stop <dir>
@@ -16,6 +17,7 @@ start)
     body='{"access_token":"at-0123456789abcdefghijklmnopqrstuvwxyz","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-0123456789abcdefghijklmnopqrstuvwxyz","scope":"openid profile"}'
     cat >"$dir/nginx.conf" <<CONF
 daemon on;
+master_process off;
 worker_processes 1;
 pid $dir/nginx.pid;
 error_log $dir/error.log;

@@ -1,0 +1,95 @@
+"""Prints the one table of the benchmark goals from the figures the benchmarks recorded (bench_results.h,
+bench_results.py): for every row the library's figure, the reference's, the ratio the goal is about, the
+goal and whether it is met. A row no benchmark recorded says so rather than passing.
+
+Usage: python3 bench/report.py <results file>
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Callable, Dict, NamedTuple, Optional
+
+
+class Goal(NamedTuple):
+    operation: str
+    unit: str
+    goal: str
+    # The ratio shown ("" when the goal is absolute) and whether the goal is met, from (telenorid, reference).
+    ratio: Callable[[float, Optional[float]], str]
+    met: Callable[[float, Optional[float]], bool]
+
+
+def slower(t: float, r: Optional[float]) -> str:
+    return f"{t / r:.2f}x time" if r else ""
+
+
+def faster(t: float, r: Optional[float]) -> str:
+    return f"{r / t:.2f}x speed" if r else ""
+
+
+def none(t: float, r: Optional[float]) -> str:
+    return ""
+
+
+GOALS: Dict[str, Goal] = {
+    "c_pkce": Goal("PKCE pair from C (43-char verifier)", "µs", "≤ 2x OpenSSL C", slower, lambda t, r: t <= 2 * r),
+    "c_url": Goal("authorization URL from C (claims, locales, acr, prompt)", "µs", "≤ 2x same URL in C", slower,
+                  lambda t, r: t <= 2 * r),
+    "c_callback": Goal("callback parse + state check from C", "µs", "≤ 1 µs", slower, lambda t, r: t <= 1),
+    "py_pkce": Goal("PKCE pair through Python", "µs", "≥ 15x Authlib", faster, lambda t, r: r >= 15 * t),
+    "py_url": Goal("authorization URL through Python", "µs", "≥ 15x Authlib", faster, lambda t, r: r >= 15 * t),
+    "py_cb": Goal("callback through Python (Authlib for scale)", "µs", "≤ 3 µs", faster, lambda t, r: t <= 3),
+    "c_id_token": Goal("ID token RS256, 2-key JWKS, from C", "µs", "≤ 1.2x OpenSSL verify + 2 µs", slower,
+                       lambda t, r: t <= 1.2 * r + 2),
+    "py_id_token_joserfc": Goal("ID token through Python vs joserfc", "µs", "≥ 4x joserfc", faster,
+                                lambda t, r: r >= 4 * t),
+    "py_id_token_authlib": Goal("ID token through Python vs Authlib parse_id_token", "µs", "≥ 15x Authlib", faster,
+                                lambda t, r: r >= 15 * t),
+    "c_refresh": Goal("refresh, client+server CPU, from C vs libcurl", "µs", "≥ 0.7x libcurl", faster,
+                      lambda t, r: r >= 0.7 * t),
+    "py_refresh": Goal("refresh, client+server CPU, Python vs pycurl", "µs", "≥ 1x pycurl+json", faster,
+                       lambda t, r: r >= t),
+    "py_import": Goal("Python import telenorid (ref: bare start)", "ms", "≤ 30 ms beyond bare", none,
+                      lambda t, r: t <= 30),
+    "memory_auth_state": Goal("auth state with ID token and claims", "bytes", "≤ 2.5 KiB (2560)", none,
+                              lambda t, r: t <= 2560),
+    "library_size": Goal("stripped library", "bytes", "≤ 7.0 MB (7,000,000)", none, lambda t, r: t <= 7_000_000),
+}
+
+
+def figure(value: Optional[float], unit: str) -> str:
+    if value is None:
+        return "—"
+    if unit == "bytes":
+        return f"{value:,.0f} B"
+    return f"{value:.3f} {unit}" if value < 10 else f"{value:.1f} {unit}"
+
+
+def main() -> None:
+    results: Dict[str, dict] = {}
+    with open(sys.argv[1]) as lines:
+        for line in lines:
+            result = json.loads(line)
+            results[result["row"]] = result
+    header = ("operation", "telenorid", "reference", "ratio", "goal", "met?")
+    rows = [header]
+    for key, goal in GOALS.items():
+        result = results.get(key)
+        if result is None:
+            rows.append((goal.operation, "not measured", "", "", goal.goal, "no"))
+            continue
+        ours, theirs = result["telenorid"], result.get("reference")
+        rows.append((goal.operation, figure(ours, goal.unit), figure(theirs, goal.unit), goal.ratio(ours, theirs),
+                     goal.goal, "yes" if goal.met(ours, theirs) else "no"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for index, row in enumerate(rows):
+        print("| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |")
+        if index == 0:
+            print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    print("(time rows: best round, thread CPU time; refresh rows: this process's plus the server's CPU per round trip;"
+          " \"x time\": telenorid's time / the reference's, \"x speed\": the reference's time / telenorid's)")
+
+
+if __name__ == "__main__":
+    main()
