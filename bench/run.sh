@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# The Python of `make setup`'s .venv when there is one (the Makefile exports it as PYTHON), else python3.
+PYTHON="${PYTHON:-$([ -x .venv/bin/python ] && echo "$PWD/.venv/bin/python" || echo python3)}"
 c_iterations=${1:-20000}
 py_iterations=${2:-3000}
 rounds=${3:-7}
@@ -25,9 +27,9 @@ $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_id_token.c -Lout/lib -lte
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_refresh.c -Lout/lib -ltelenorid -lcurl \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_refresh
 
-python3 -c "import authlib, requests, pycurl, jwt, joserfc" 2>/dev/null || python3 -m pip install -q authlib requests pycurl pyjwt joserfc
+"$PYTHON" -c "import authlib, requests, pycurl, jwt, joserfc" 2>/dev/null || "$PYTHON" -m pip install -q authlib requests pycurl pyjwt joserfc
 
-echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 --version)"
+echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $("$PYTHON" --version)"
 echo "== library: $(stat -L -c %s out/lib/libtelenorid.so.0) bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
 # For scale: most of the load is libtelenorid's own dependencies, libcurl first (with its TLS, LDAP, SSH, ...).
 curl_so=$(ldd out/lib/libtelenorid.so.0 | awk '/libcurl/ {print $3}')
@@ -35,21 +37,21 @@ echo "   of which libcurl alone ($curl_so): $(out/bench/dlopen_time "$curl_so")"
 echo
 out/bench/bench_c "$c_iterations" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_python.py "$py_iterations" "$rounds"
+PYTHONPATH="$root/bindings/python" "$PYTHON" bench/bench_python.py "$py_iterations" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_memory.py
+PYTHONPATH="$root/bindings/python" "$PYTHON" bench/bench_memory.py
 
 # ID token validation, then round trips against a local token endpoint (nginx), from C and from Python.
 server=$root/out/bench/token-server
 port=$(bash bench/token_server.sh start "$server")
 trap 'bash bench/token_server.sh stop "$server"' EXIT
-nonce=$(python3 bench/make_id_token.py "$server" "http://127.0.0.1:$port")
+nonce=$("$PYTHON" bench/make_id_token.py "$server" "http://127.0.0.1:$port")
 echo
 out/bench/bench_id_token "http://127.0.0.1:$port" "http://127.0.0.1:$port/jwks" "$server/token" "$server/public.pem" "$nonce" \
     "${ID_TOKEN_ITERATIONS:-5000}" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_id_token.py "${ID_TOKEN_ITERATIONS:-2000}" "$rounds"
+PYTHONPATH="$root/bindings/python" "$PYTHON" bench/bench_id_token.py "${ID_TOKEN_ITERATIONS:-2000}" "$rounds"
 echo
 out/bench/bench_refresh "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-2000}" "$rounds"
 echo
-PYTHONPATH="$root/bindings/python" python3 bench/bench_refresh.py "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-1000}" "$rounds"
+PYTHONPATH="$root/bindings/python" "$PYTHON" bench/bench_refresh.py "http://127.0.0.1:$port/token" "${REFRESH_ITERATIONS:-1000}" "$rounds"
