@@ -4,9 +4,15 @@ PREFIX ?= /usr/local
 OUT := out
 LIB := $(OUT)/lib
 SWIFT_BUILD := swift build -c release --product telenorid
+# The Python the tests and scripts run: the repository's .venv (made by `make setup`) when it exists, else
+# python3. Recursively expanded (?=), so a .venv that `make setup demo` creates is seen by the targets after setup;
+# exported, so the scripts take it (they make the same choice when run by hand).
+PYTHON ?= $(shell [ -x .venv/bin/python ] && echo $(CURDIR)/.venv/bin/python || echo python3)
+export PYTHON
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build install demo check-facts test test-swift test-c test-python test-jni fuzz bench clean
+.PHONY: all setup build install demo check-facts test test-swift test-c test-python test-wheel test-jni jar dist wheel \
+	fuzz bench clean
 
 all: build
 
@@ -41,9 +47,9 @@ demo: build
 
 # Every hand-kept copy of a header fact (status codes, keys, version...) agrees with include/telenorid.h.
 check-facts:
-	python3 scripts/check_facts.py
+	$(PYTHON) scripts/check_facts.py
 
-test: check-facts build test-swift test-c test-python test-jni fuzz
+test: check-facts build test-swift test-c test-python test-wheel test-jni jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:
@@ -60,9 +66,25 @@ test-c: build
 test-python: build
 	bash Tests/python/run.sh
 
+# The wheel of bindings/python with the library inside, installed and used in a fresh virtual environment.
+test-wheel: wheel
+	bash Tests/python/test_wheel.sh
+
 # The JNI bridge and its Java API on the host JDK (the Android build itself is not run here).
 test-jni: build
 	bash bindings/jni/build.sh
+
+# out/jar: the Java API as telenorid-<version>.jar, -sources.jar and .pom (no native code inside).
+jar:
+	bash scripts/jar.sh
+
+# The Python binding as a wheel carrying libtelenorid.so.
+wheel: build
+	bash scripts/wheel.sh
+
+# dist/telenorid-<version>.tar.gz: `git archive` of HEAD under telenorid-<version>/.
+dist:
+	bash scripts/dist.sh
 
 fuzz:
 	bash fuzz/run.sh
@@ -71,4 +93,4 @@ bench: build
 	bash bench/run.sh
 
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(OUT) dist

@@ -10,6 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# The Python of `make setup`'s .venv when there is one (the Makefile exports it as PYTHON), else python3.
+PYTHON="${PYTHON:-$([ -x .venv/bin/python ] && echo "$PWD/.venv/bin/python" || echo python3)}"
 c_iterations=${1:-20000}
 py_iterations=${2:-3000}
 rounds=${3:-7}
@@ -30,9 +32,9 @@ $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_id_token.c -Lout/lib -lte
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_refresh.c -Lout/lib -ltelenorid -lcurl \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_refresh
 
-python3 -c "import authlib, requests, pycurl, joserfc" 2>/dev/null || python3 -m pip install -q authlib requests pycurl joserfc
+"$PYTHON" -c "import authlib, requests, pycurl, joserfc" 2>/dev/null || "$PYTHON" -m pip install -q authlib requests pycurl joserfc
 
-echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 --version)"
+echo "== host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $("$PYTHON" --version)"
 size=$(stat -L -c %s out/lib/libtelenorid.so.0)
 if file -L out/lib/libtelenorid.so.0 | grep -q 'not stripped'; then
     strip -o out/bench/libtelenorid.stripped out/lib/libtelenorid.so.0
@@ -44,9 +46,9 @@ echo
 export PYTHONPATH=$root/bindings/python
 out/bench/bench_c "$c_iterations" "$rounds"
 echo
-python3 bench/bench_python.py "$py_iterations" "$rounds"
+"$PYTHON" bench/bench_python.py "$py_iterations" "$rounds"
 echo
-python3 bench/bench_import.py
+"$PYTHON" bench/bench_import.py
 
 # ID token validation, the auth state's memory, then round trips against a local token endpoint (nginx),
 # from C and from Python.
@@ -54,18 +56,18 @@ server=$root/out/bench/token-server
 port=$(bash bench/token_server.sh start "$server")
 trap 'bash bench/token_server.sh stop "$server"' EXIT
 server_pid=$(cat "$server/nginx.pid")
-nonce=$(python3 bench/make_id_token.py "$server" "http://127.0.0.1:$port")
+nonce=$("$PYTHON" bench/make_id_token.py "$server" "http://127.0.0.1:$port")
 echo
-python3 bench/bench_memory.py "$server" "${MEMORY_COUNT:-10000}"
+"$PYTHON" bench/bench_memory.py "$server" "${MEMORY_COUNT:-10000}"
 echo
 out/bench/bench_id_token "http://127.0.0.1:$port" "http://127.0.0.1:$port/jwks" "$server/token" "$server/public.pem" "$nonce" \
     "${ID_TOKEN_ITERATIONS:-3000}" "$rounds"
 echo
-python3 bench/bench_id_token.py "http://127.0.0.1:$port" "$server" "$nonce" "${ID_TOKEN_ITERATIONS:-1000}" "$rounds"
+"$PYTHON" bench/bench_id_token.py "http://127.0.0.1:$port" "$server" "$nonce" "${ID_TOKEN_ITERATIONS:-1000}" "$rounds"
 echo
 out/bench/bench_refresh "http://127.0.0.1:$port/token" "$server_pid" "${REFRESH_ITERATIONS:-2000}" "$rounds"
 echo
-python3 bench/bench_refresh.py "http://127.0.0.1:$port/token" "$server_pid" "${REFRESH_ITERATIONS:-1000}" "$rounds"
+"$PYTHON" bench/bench_refresh.py "http://127.0.0.1:$port/token" "$server_pid" "${REFRESH_ITERATIONS:-1000}" "$rounds"
 echo
 echo "== goals (host load average $(cut -d' ' -f1-3 /proc/loadavg))"
-python3 bench/report.py "$results"
+"$PYTHON" bench/report.py "$results"

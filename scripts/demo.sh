@@ -9,6 +9,8 @@
 # browser) to do it by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Python of `make setup`'s .venv when there is one (the Makefile exports it as PYTHON), else python3.
+PYTHON="${PYTHON:-$([ -x .venv/bin/python ] && echo "$PWD/.venv/bin/python" || echo python3)}"
 mkdir -p out/examples out/demo
 cc -std=c99 -Wall -Wextra -Werror -Iinclude bindings/c/examples/authorization_url.c \
    -Lout/lib -ltelenorid -Wl,-rpath,"$PWD/out/lib" -o out/examples/authorization_url
@@ -16,11 +18,11 @@ echo "== from C (bindings/c/examples/authorization_url.c)"
 out/examples/authorization_url
 echo
 
-python3 Tests/support/provider/oidc_provider.py > out/demo/provider.json &
+"$PYTHON" Tests/support/provider/oidc_provider.py > out/demo/provider.json &
 provider=$!
 trap 'kill $provider 2>/dev/null || true' EXIT
 for _ in $(seq 300); do [ -s out/demo/provider.json ] && break; sleep 0.1; done
-read -r issuer client user password < <(python3 -c 'import json, sys; p = json.loads(sys.stdin.readline())
+read -r issuer client user password < <("$PYTHON" -c 'import json, sys; p = json.loads(sys.stdin.readline())
 print(p["issuer"], p["clients"]["public"]["client_id"], p["user"]["username"], p["user"]["password"])' < out/demo/provider.json)
 echo "== provider: django-oauth-toolkit at $issuer"
 
@@ -28,21 +30,21 @@ export PYTHONPATH=$PWD/bindings/python
 # The library's own auth state file (telenorid_auth_state_open_file): the tokens, read below.
 state=out/demo/state.json
 rm -f "$state" out/demo/state.settings.json
-telenorid() { echo "\$ telenorid $1" >&2; python3 -m telenorid "$@" --state-file "$state"; }
-browser="python3 $PWD/Tests/support/provider/browser.py --follow $user $password"
+telenorid() { echo "\$ telenorid $1" >&2; "$PYTHON" -m telenorid "$@" --state-file "$state"; }
+browser="$PYTHON $PWD/Tests/support/provider/browser.py --follow $user $password"
 echo "== sign in; the verified ID token claims:"
 telenorid login --issuer "$issuer" --client-id "$client" --scope "openid profile email" --port 53682 \
     --browser-command "${TELENORID_BROWSER:-$browser}"
 echo "== userinfo:"
 telenorid userinfo
 echo "== a fresh access token: $(telenorid token | cut -c1-8)…"
-before=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["refresh_token"])' "$state")
+before=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["refresh_token"])' "$state")
 telenorid refresh
-after=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["refresh_token"])' "$state")
+after=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["refresh_token"])' "$state")
 echo "== refresh token rotated and saved: $([ "$before" != "$after" ] && echo yes || echo NO)"
-id_token=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id_token"])' "$state")
+id_token=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["id_token"])' "$state")
 echo "== the ID token, verified again with the provider's keys:"
-telenorid decode "$id_token" | python3 -c 'import json, sys; d = json.load(sys.stdin); print("header", d["header"]); print("sub", d["claims"]["sub"], "iss", d["claims"]["iss"])'
+telenorid decode "$id_token" | "$PYTHON" -c 'import json, sys; d = json.load(sys.stdin); print("header", d["header"]); print("sub", d["claims"]["sub"], "iss", d["claims"]["iss"])'
 telenorid revoke
 echo "== after revocation:"
 telenorid token || echo "(exit code $?: signed out, as expected)"

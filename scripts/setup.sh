@@ -6,7 +6,9 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 need_apt=()
 # glewlwyd is a real OpenID provider the Python tests start on 127.0.0.1; sqlite3 holds its database.
-for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc junit5 glewlwyd sqlite3; do
+# python3-venv: the test dependencies go into .venv, since Debian's python3 refuses pip installs into the
+# system (it is "externally managed", PEP 668).
+for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc junit5 glewlwyd sqlite3 python3-venv; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -21,5 +23,11 @@ if [ ! -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ]; then
 fi
 
 command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org toolchain on PATH)" >&2; exit 1; }
-python3 -m pip install -q --disable-pip-version-check pytest authlib requests django-oauth-toolkit cryptography 2>&1 | grep -v "Running pip as the 'root'" || true
+# The Python test dependencies, in .venv at the repository's root (ignored by git); the Makefile and the
+# test scripts run .venv/bin/python when it exists. A failed install fails setup; only pip's notices are
+# filtered, and pipefail keeps pip's exit status.
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check \
+    pytest mypy authlib requests django-oauth-toolkit cryptography 2>&1 | { grep -v "Running pip as the 'root'" || true; }
 echo "setup: ok"

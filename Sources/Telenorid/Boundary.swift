@@ -1,5 +1,4 @@
 import CTelenorid
-import Glibc
 import TelenoridCore
 
 // The machinery every export uses: run the body, turn a thrown error into a status code and the

@@ -1,5 +1,4 @@
 import CTelenorid
-import Glibc
 import TelenoridCore
 
 /// The thread-local "last error" (libgit2's git_error_last): each thread keeps the error of its own last

@@ -15,6 +15,11 @@
 # builds into out/tests/.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# The Python of `make setup`'s .venv when there is one (the Makefile exports it as PYTHON), else python3.
+# The C tests exec "python3" by name (test_flows.c, test_secrets.c, test_line_auth.c): the venv's bin/
+# goes first on PATH so that name is the same interpreter.
+PYTHON="${PYTHON:-$([ -x .venv/bin/python ] && echo "$PWD/.venv/bin/python" || echo python3)}"
+[ "$PYTHON" = python3 ] || export PATH="$(dirname "$PYTHON"):$PATH"
 out=out/tests
 lib=out/lib
 mkdir -p "$out"
@@ -96,8 +101,8 @@ three_ways test_flows
 step "test_secrets" "$out/test_secrets"
 
 step "make install + pkg-config" bash Tests/c/test_install.sh
-step "examples against the provider" python3 Tests/c/test_examples.py
-step "fapi_login example against glewlwyd" python3 Tests/c/test_fapi.py
+step "examples against the provider" "$PYTHON" Tests/c/test_examples.py
+step "fapi_login example against glewlwyd" "$PYTHON" Tests/c/test_fapi.py
 
 if [ ${#failed[@]} -ne 0 ]; then
     echo "C tests: FAILED: ${failed[*]}"

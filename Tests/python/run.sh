@@ -5,15 +5,17 @@
 # the second pass. `mypy --strict` runs on the package first. Exits non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q pytest
+# The Python of `make setup`'s .venv when there is one (the Makefile exports it as PYTHON), else python3.
+PYTHON="${PYTHON:-$([ -x .venv/bin/python ] && echo "$PWD/.venv/bin/python" || echo python3)}"
+"$PYTHON" -c "import pytest" 2>/dev/null || "$PYTHON" -m pip install -q pytest
 export PYTHONPATH=bindings/python
 # The package ships py.typed: its annotations are checked, strictly, before its behaviour.
-python3 -c "import mypy" 2>/dev/null || python3 -m pip install -q mypy
-(cd bindings/python && python3 -m mypy --strict --no-error-summary telenorid) && echo "mypy --strict: ok"
-python3 -m pytest -q -p no:cacheprovider Tests/python "$@"
+"$PYTHON" -c "import mypy" 2>/dev/null || "$PYTHON" -m pip install -q mypy
+(cd bindings/python && "$PYTHON" -m mypy --strict --no-error-summary telenorid) && echo "mypy --strict: ok"
+"$PYTHON" -m pytest -q -p no:cacheprovider Tests/python "$@"
 if [ "${SKIP_VALGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
     # The real interpreter, not a launcher script (pyenv shim) that valgrind would stop at.
-    python=$(python3 -c "import sys; print(sys.executable)")
+    python=$("$PYTHON" -c "import sys; print(sys.executable)")
     # The binding and fault tests: every library path the integration test takes, without waiting on a
     # real provider at valgrind's pace; and the thread tests, where a handle freed under a call in flight
     # would show as an invalid read. Timeouts are stretched, and the stalled-server test (which waits

@@ -1,5 +1,4 @@
 import CCurl
-import Glibc
 
 /// A libcurl share object holding the DNS cache and the TLS session cache of one transport, so a
 /// handle that has not talked to a host yet can skip the lookup and resume a TLS session another

@@ -1,5 +1,4 @@
 import CCurl
-import Glibc
 import Synchronization
 
 /// HTTP through libcurl, the transport every network call of the client goes through.

@@ -1,5 +1,4 @@
 import CCurl
-import Glibc
 
 /// One CURL easy handle and the keep-alive connections libcurl caches inside it.
 ///

@@ -1,5 +1,4 @@
 import CCurl
-import Glibc
 
 /// A curl_slist of request header lines. Freed on every exit, and each line is wiped first: an
 /// Authorization header or client credentials would otherwise stay in freed heap memory.

@@ -1,4 +1,3 @@
-import Glibc
 
 /// The connections one wait serves side by side, so that none can hold up the one carrying the redirect:
 /// a browser opens speculative connections it never sends on, and any local process can open hundreds

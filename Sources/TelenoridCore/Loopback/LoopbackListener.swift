@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// The loopback redirect of RFC 8252 §7.3, for desktop and command-line hosts: a socket on 127.0.0.1 that

@@ -1,5 +1,4 @@
 import COpenSSL
-import Glibc
 
 /// The little cryptography sign-in needs before any network call: the kernel's CSPRNG and OpenSSL's
 /// digests.

@@ -1,4 +1,3 @@
-import Glibc
 
 /// A value behind a pthread mutex: the library's one lock type (atomics aside).
 ///

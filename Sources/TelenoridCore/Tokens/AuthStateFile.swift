@@ -1,4 +1,3 @@
-import Glibc
 
 /// An auth state store in a file: created with mode 0600, replaced atomically (a new file renamed over
 /// the old), and locked with `flock` on a companion `<path>.lock` that is never replaced, since a lock on
