@@ -5,7 +5,7 @@ llvmlite do):
 
 1. ``$TELENORID_LIBRARY``: a path to the shared library. When it is set it is the only candidate: a
    variable that is silently ignored would hide a misconfigured deployment.
-2. Inside this package: ``telenorid/_native/libtelenorid.so.0``, where a wheel carries it (scripts/wheel.sh).
+2. Inside this package: ``telenorid/libtelenorid.so.0``, where a wheel carries it (scripts/wheel.sh).
 3. The system's dynamic loader, by soname: ``libtelenorid.so.0`` as ``make install`` leaves it (found through
    ``LD_LIBRARY_PATH`` and the ld.so cache, as dlopen(3) searches). The soname pins the major version.
 4. A source checkout: ``<repository>/out/lib/libtelenorid.so.0``, relative to this file
@@ -34,7 +34,7 @@ def library_candidates() -> List[str]:
         return [configured]
     here = Path(__file__).resolve().parent
     return [
-        str(here / "_native" / SONAME),
+        str(here / SONAME),
         SONAME,
         # bindings/python/telenorid → the repository root → out/lib
         str(here.parent.parent.parent / "out" / "lib" / SONAME),
