@@ -66,8 +66,9 @@ test-c: build
 test-python: build
 	bash Tests/python/run.sh
 
-# The wheel of bindings/python with the library inside, installed and used in a fresh virtual environment.
-test-wheel: wheel
+# The wheel of bindings/python with the library inside (the script builds it), installed and used in a
+# fresh virtual environment.
+test-wheel: build
 	bash Tests/python/test_wheel.sh
 
 # The JNI bridge and its Java API on the host JDK (the Android build itself is not run here).

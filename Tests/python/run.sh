@@ -9,6 +9,8 @@ cd "$(dirname "$0")/../.."
 PYTHON="${PYTHON:-$([ -x .venv/bin/python ] && echo "$PWD/.venv/bin/python" || echo python3)}"
 "$PYTHON" -c "import pytest" 2>/dev/null || "$PYTHON" -m pip install -q pytest
 export PYTHONPATH=bindings/python
+# This checkout's library, whatever else the loader could find first (an installed libtelenorid.so.0).
+export TELENORID_LIBRARY="${TELENORID_LIBRARY:-$PWD/out/lib/libtelenorid.so.0}"
 # The package ships py.typed: its annotations are checked, strictly, before its behaviour.
 "$PYTHON" -c "import mypy" 2>/dev/null || "$PYTHON" -m pip install -q mypy
 (cd bindings/python && "$PYTHON" -m mypy --strict --no-error-summary telenorid) && echo "mypy --strict: ok"
@@ -23,7 +25,7 @@ if [ "${SKIP_VALGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
     echo "== Python tests under valgrind"
     TELENORID_TEST_TIMEOUT_MS=30000 PYTHONMALLOC=malloc valgrind -q --error-exitcode=1 \
         --suppressions=Tests/python/valgrind-python.supp --leak-check=no \
-        "$python" -m pytest -q -p no:cacheprovider Tests/python/test_smoke.py Tests/python/test_faults.py \
+        "$python" -m pytest -q -p no:cacheprovider Tests/python/test_smoke.py Tests/python/test_faults.py Tests/python/test_dpop_faults.py \
         Tests/python/test_threads.py \
         -k "not 10000 and not stall"
 fi

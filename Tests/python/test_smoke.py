@@ -94,7 +94,7 @@ def test_version():
 def _import_with(library, tmp_path):
     """Imports telenorid in a fresh interpreter with TELENORID_LIBRARY set; returns (exit code, stderr)."""
     env = dict(os.environ, TELENORID_LIBRARY=str(library), PYTHONPATH=str(REPO / "bindings" / "python"))
-    done = subprocess.run([sys.executable, "-c", "import telenorid"], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", "import telenorid; telenorid.Client"], env=env, capture_output=True, text=True,
                           cwd=tmp_path)
     return done.returncode, done.stderr
 

@@ -13,21 +13,45 @@ C handle, which is freed when the last of them returns.
 """
 from __future__ import annotations
 
-from .auth_state import AuthState
-from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
-from .client import Client
-from .config import Config
-from .errors import (AuthorizationError, AuthorizationLost, ClientRejected, ConfigurationError, Consumed,
-                     HTTPStatusError, Insecure, InvalidArgument, InvalidResponse, IssuerMismatch,
-                     LineAuthUnavailable, Malformed, NetworkError, NotSignedIn, ParameterConflict, ProviderError,
-                     RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
-                     TemporarilyUnavailable, Timeout, TLSError, TokenInvalid, TransportError, Unsupported,
-                     UsageError, ValidationError, VersionError, status_is_transient, status_str)
-from .idp_app import IdPAppRequest, IdPAppResponse
-from .library import library_version, library_version_number
-from .line_auth import LineAuthenticator
-from .loopback import LoopbackListener
-from .pkce import Pkce
+import importlib
+from typing import TYPE_CHECKING, Any, Dict, List
+
+__version__ = "0.3.0"
+
+# Each public name and the module defining it (the rest of __all__, the errors, is errors'). Importing the
+# package imports none of them (PEP 562 module __getattr__): the library is loaded on first use of a name
+# that needs it, so `import telenorid`, `telenorid.__version__` and `telenorid --help` / `--version` work
+# (and are quick) without it.
+_EXPORTS: Dict[str, str] = {
+    **dict.fromkeys(["AuthState"], "auth_state"),
+    **dict.fromkeys(["AppCallback", "AuthorizationCallback", "AuthorizationRequest", "PendingAuthorization"],
+                    "authorization"),
+    **dict.fromkeys(["Client"], "client"),
+    **dict.fromkeys(["Config"], "config"),
+    **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
+    **dict.fromkeys(["library_version", "library_version_number"], "library"),
+    **dict.fromkeys(["LineAuthenticator"], "line_auth"),
+    **dict.fromkeys(["LoopbackListener"], "loopback"),
+    **dict.fromkeys(["Pkce"], "pkce"),
+}
+
+if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
+    from .auth_state import AuthState
+    from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
+    from .client import Client
+    from .config import Config
+    from .errors import (AuthorizationError, AuthorizationLost, ClientRejected, ConfigurationError, Consumed,
+                         HTTPStatusError, Insecure, InvalidArgument, InvalidResponse, IssuerMismatch,
+                         LineAuthUnavailable, Malformed, NetworkError, NotSignedIn, ParameterConflict, ProviderError,
+                         RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
+                         TemporarilyUnavailable, Timeout, TLSError, TokenInvalid, TransportError, Unsupported,
+                         UsageError, ValidationError, VersionError, status_is_transient, status_str)
+    from .idp_app import IdPAppRequest, IdPAppResponse
+    from .library import library_version, library_version_number
+    from .line_auth import LineAuthenticator
+    from .loopback import LoopbackListener
+    from .pkce import Pkce
+
 
 __all__ = [
     # objects
@@ -45,4 +69,23 @@ __all__ = [
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]
 
-__version__ = "0.3.0"
+
+if not TYPE_CHECKING:
+    def __getattr__(name: str) -> Any:
+        module = _EXPORTS.get(name, "errors" if name in __all__ else None)
+        if module is not None:
+            value = getattr(importlib.import_module(f".{module}", __name__), name)
+            globals()[name] = value  # once is enough
+            return value
+        if not name.startswith("__"):
+            # A submodule (telenorid.errors, telenorid._ffi), as an eager import used to leave them bound.
+            try:
+                return importlib.import_module(f".{name}", __name__)
+            except ModuleNotFoundError as error:
+                if error.name != f"{__name__}.{name}":
+                    raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,59 +1,22 @@
-"""The ctypes mirror of include/telenorid.h: finding and loading the library, one pointer type per handle,
+"""The ctypes mirror of include/telenorid.h: loading the library, one pointer type per handle,
 argtypes/restype for every function, and the header's constants. No behaviour beyond that.
 
-The library is looked for, in this order (the first that exists is loaded, as wasmtime-py and llvmlite do):
-
-1. ``$TELENORID_LIBRARY`` — a path to the shared library. When it is set it is the only candidate: a
-   variable that is silently ignored would hide a misconfigured deployment.
-2. Next to this package: ``telenorid/libtelenorid.so.0`` or ``telenorid/libtelenorid.so`` (a wheel).
-3. A source checkout: ``<repository>/out/lib/libtelenorid.so.0``, relative to this file
-   (``bindings/python/telenorid/_ffi.py``), as ``make build`` leaves it.
+Where the library is looked for, and why in that order, is telenorid/library.py's; importing this module
+loads it (on first use of anything that needs it, since telenorid/__init__.py imports lazily).
 """
 from __future__ import annotations
 
 import ctypes
-import os
 from ctypes import CFUNCTYPE, POINTER, c_char_p, c_int32, c_int64, c_size_t, c_uint32, c_void_p
-from pathlib import Path
 from typing import Any, Dict, List, Tuple
+
+from .library import HINT, LIBRARY_ENV, load
 
 # The header this package was written against (TELENORID_VERSION_MAJOR / _MINOR).
 EXPECTED_MAJOR = 0
 EXPECTED_MINOR = 3
 
-LIBRARY_ENV = "TELENORID_LIBRARY"
-_HINT = (f"Build it with `make -C <repository> build`, install a wheel that bundles it, or set {LIBRARY_ENV} to "
-         "the path of libtelenorid.so.")
-
-
-def library_candidates() -> List[Path]:
-    """Where the library is looked for, in order."""
-    configured = os.environ.get(LIBRARY_ENV)
-    if configured:
-        return [Path(configured)]
-    here = Path(__file__).resolve().parent
-    return [
-        here / "libtelenorid.so.0",
-        here / "libtelenorid.so",
-        # bindings/python/telenorid → the repository root → out/lib
-        here.parent.parent.parent / "out" / "lib" / "libtelenorid.so.0",
-    ]
-
-
-def _load() -> Tuple[ctypes.CDLL, Path]:
-    tried = []
-    for path in library_candidates():
-        if not path.exists():
-            tried.append(f"{path}: not found")
-            continue
-        try:
-            return ctypes.CDLL(str(path)), path
-        except OSError as error:
-            tried.append(f"{path}: {error}")
-    raise ImportError("telenorid: could not load libtelenorid. " + _HINT + "\nTried:\n  " + "\n  ".join(tried))
-
-
-lib, library_path = _load()
+lib, library_path = load()
 
 # ------------------------------------------------------------------------------------------------------
 # Handles: each its own incomplete struct, so ctypes refuses a PKCE pair where a configuration belongs.
@@ -306,7 +269,7 @@ def _declare() -> None:
         function.argtypes = argtypes
     if missing:
         raise ImportError(f"telenorid: {library_path} does not export {', '.join(missing)}; it is not a "
-                          f"libtelenorid {EXPECTED_MAJOR}.{EXPECTED_MINOR} build. " + _HINT)
+                          f"libtelenorid {EXPECTED_MAJOR}.{EXPECTED_MINOR} build. " + HINT)
 
 
 _declare()

@@ -194,6 +194,8 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"where the sign-in is kept (default {DEFAULT_STATE})")
     top = argparse.ArgumentParser(prog="telenorid", description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    # The package's version, which is the library's it was written for: printing it loads nothing.
+    top.add_argument("--version", action="version", version=f"telenorid {telenorid.__version__}")
     commands = top.add_subparsers(dest="command", required=True)
     sign_in = commands.add_parser("login", parents=[common], help="sign in through the browser and a loopback redirect")
     sign_in.add_argument("--port", type=int, default=0, help="loopback port for the redirect (default: any free port)")
@@ -223,6 +225,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         arguments.print_usage(sys.stderr)
         say(str(error))
         return EXIT_USAGE
+    except ImportError as error:  # the library could not be loaded: the message lists where it was looked for
+        say(str(error).removeprefix("telenorid: "))
+        return EXIT_FAILED
     except (telenorid.NotSignedIn, telenorid.AuthorizationLost) as error:
         say(f"{error.message} — sign in again with `telenorid login`")
         return EXIT_SIGNED_OUT
