@@ -202,7 +202,8 @@ typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_CLIENT_PRIVATE_KEY     15  /* PEM or private JWK (RSA >= 2048 bits, EC P-256/384/521,
                                                      Ed25519), read when the configuration is built. A JWK's
                                                      kid is sent in the assertion's header; an RSA JWK's alg
-                                                     (RS256..PS512) picks the algorithm, default RS256 */
+                                                     (RS256..PS512) picks the algorithm, default RS256. A
+                                                     key the host holds: telenorid_client_set_client_signer() */
 #define TELENORID_CONFIG_CA_FILE                16  /* PEM bundle to verify TLS with, instead of the system's */
 #define TELENORID_CONFIG_CA_PATH                17  /* directory of hashed CA certificates */
 #define TELENORID_CONFIG_PROXY                  18  /* e.g. "http://proxy:3128"; environment proxies are ignored */
@@ -249,7 +250,7 @@ typedef int32_t telenorid_config_key;
                                                        TELENORID_E_INVALID_RESPONSE) */
 #define TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS 35 /* "true": send the authorization request as a request
                                                        object signed with TELENORID_CONFIG_CLIENT_PRIVATE_KEY
-                                                       (RFC 9101); default "false" */
+                                                       or the host's client signer (RFC 9101); default "false" */
 #define TELENORID_CONFIG_SECURITY_PROFILE       36  /* "fapi2": follow and enforce the FAPI 2.0 Security
                                                        Profile (see "FAPI 2.0" below); default none */
 
@@ -579,6 +580,20 @@ typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input
 telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, const char *algorithm,
                                                   const char *public_jwk, telenorid_sign_callback callback,
                                                   void *user_data);
+
+/* Makes `client` sign as itself with the host's key instead of TELENORID_CONFIG_CLIENT_PRIVATE_KEY: the
+ * private_key_jwt client assertions (RFC 7523) at the pushed authorization, token and revocation
+ * endpoints, and request objects (RFC 9101, TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS). With it a
+ * configuration may say token_endpoint_auth_method "private_key_jwt" without a client_private_key.
+ * `algorithm`, `public_jwk` and `callback` are as for telenorid_client_set_dpop_signer(); the JWK's "kid",
+ * when it has one, goes into the JWS header so the provider picks the registered key. With
+ * TELENORID_CONFIG_SECURITY_PROFILE "fapi2" an algorithm other than PS256, ES256 or EdDSA is
+ * TELENORID_E_CONFIGURATION. `callback` NULL removes the signer (back to the configured key, if any).
+ * `user_data` must stay valid until the signer is removed or the client and its auth states are freed.
+ * Any thread. */
+telenorid_status telenorid_client_set_client_signer(telenorid_client *client, const char *algorithm,
+                                                    const char *public_jwk, telenorid_sign_callback callback,
+                                                    void *user_data);
 
 /* ------------------------------------------------------------------------------------------------
  * Auth state: the tokens of a signed-in user

@@ -190,6 +190,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_client_verify_id_token": (status_t, [ClientP, c_char_p, c_char_p, out_string]),
     "telenorid_client_free": (None, [ClientP]),
     "telenorid_client_set_dpop_signer": (status_t, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
+    "telenorid_client_set_client_signer": (status_t, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
     # Auth state
     "telenorid_client_exchange_code": (status_t, [ClientP, CallbackP, POINTER(AuthStateP)]),
     "telenorid_auth_state_fresh_access_token": (status_t, [AuthStateP, out_string]),

@@ -35,12 +35,23 @@ class Client(_Handle):
         gets the JWS signing input and returns the signature as JWS carries it (raw r||s for ES256);
         ``public_jwk`` is the public key. ``sign`` None removes the signer. Auth states bound to such a key
         are restored only while it is set."""
+        self._set_signer(_lib.telenorid_client_set_dpop_signer, algorithm, public_jwk, sign)
+
+    def set_client_signer(self, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
+                          sign: Optional[Callable[[bytes], bytes]]) -> None:
+        """Signs as the client (private_key_jwt assertions, RFC 7523; request objects, RFC 9101) with a key
+        you hold instead of ``client_private_key``; ``sign`` and ``public_jwk`` as for :meth:`set_dpop_signer`
+        (the JWK's ``kid`` goes into the JWS header). ``sign`` None goes back to the configured key."""
+        self._set_signer(_lib.telenorid_client_set_client_signer, algorithm, public_jwk, sign)
+
+    def _set_signer(self, setter: Any, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
+                    sign: Optional[Callable[[bytes], bytes]]) -> None:
         import json
 
         if self._native.pointer is None:
             self._closed()
         if sign is None:
-            self._call(_lib.telenorid_client_set_dpop_signer, None, None, _ffi.SignCallback(), None)
+            self._call(setter, None, None, _ffi.SignCallback(), None)
             return
         if not callable(sign):
             raise TypeError("sign must be callable or None")
@@ -55,7 +66,7 @@ class Client(_Handle):
             return 0
 
         c_sign = _ffi.SignCallback(_shielded(sign_into, sign, 1))
-        self._call(_lib.telenorid_client_set_dpop_signer, _str(algorithm, "algorithm"), _str(jwk, "public_jwk"), c_sign, None)
+        self._call(setter, _str(algorithm, "algorithm"), _str(jwk, "public_jwk"), c_sign, None)
         # Kept as long as this object, which every AuthState made from it references: requests in flight and
         # auth states outliving close() may still call it.
         self._keep_alive.append(c_sign)

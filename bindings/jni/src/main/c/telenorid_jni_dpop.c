@@ -1,10 +1,11 @@
 /*
  * telenorid_jni_dpop.c — the bridge's DPoP natives (RFC 9449; see telenorid_jni.c for the rules every
- * native keeps): the host's signer, and the headers for the app's own requests to a resource server.
+ * native keeps): the host's signers (its DPoP key, and its client key for RFC 7523 assertions and RFC 9101
+ * request objects), and the headers for the app's own requests to a resource server.
  *
  * The signer is the app's way to keep its DPoP key in the Android Keystore: the library calls it with
  * each proof's signing input, on whichever thread makes the request. The bridge keeps the Java side (a
- * DPoPSignerCall, which calls the app's DPoPSigner and turns what it throws into a failure) as a global
+ * HostKeySignerCall, which calls the app's HostKeySigner and turns what it throws into a failure) as a global
  * reference in a `java_ref` the Java side holds as a long. An auth state keeps using the signer its
  * sign-in was made with, even after the client's signer is replaced and after the client is freed (auth
  * states keep the native client alive), so the bridge never releases a signer by itself: Client keeps
@@ -14,12 +15,12 @@
 
 #include "telenorid_jni.h"
 
-#define SIGNER_CLASS "no/telenor/id/DPoPSignerCall"
+#define SIGNER_CLASS "no/telenor/id/HostKeySignerCall"
 
-static jmethodID g_signer_sign; /* byte[] DPoPSignerCall.sign(byte[] signingInput) */
+static jmethodID g_signer_sign; /* byte[] HostKeySignerCall.sign(byte[] signingInput) */
 
 /* Asks Java for the signature of `input`, copying it into `signature`: 0 on success, 1 when Java can't be
- * asked or gives nothing (DPoPSignerCall keeps what the signer threw), 2 when the signature doesn't fit. */
+ * asked or gives nothing (HostKeySignerCall keeps what the signer threw), 2 when the signature doesn't fit. */
 static int32_t sign_in_java(JNIEnv *env, java_ref *signer, const uint8_t *input, size_t input_len,
                             uint8_t *signature, size_t *signature_len)
 {
@@ -35,7 +36,7 @@ static int32_t sign_in_java(JNIEnv *env, java_ref *signer, const uint8_t *input,
     jbyteArray answer = (jbyteArray)(*env)->CallObjectMethod(env, signer->object, g_signer_sign, input_bytes);
     (*env)->DeleteLocalRef(env, input_bytes);
     if ((*env)->ExceptionCheck(env)) {
-        /* DPoPSignerCall catches what the app's signer throws; what is left (an Error while recording it)
+        /* HostKeySignerCall catches what the app's signer throws; what is left (an Error while recording it)
          * can't propagate through the library: fail the signature and drop it. */
         (*env)->ExceptionClear(env);
         return 1;
@@ -84,13 +85,15 @@ static int dpop_on_load(JNIEnv *env)
     return g_signer_sign != NULL;
 }
 
-/* Installs `call` as the client's signer (null: removes it) and returns its handle (0 for none), which the
- * caller keeps and releases with dpopSignerFree once nothing can call it; on failure throws and releases
- * it. */
-static jlong n_client_set_dpop_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
-                                      jbyteArray jwk_bytes, jobject call)
+/* The library's two setters of a host-held key: the DPoP key and the client's own key. */
+typedef telenorid_status (*signer_setter)(telenorid_client *, const char *, const char *, telenorid_sign_callback, void *);
+
+/* Installs `call` with `set` as one of the client's signers (null: removes it) and returns its handle (0 for
+ * none), which the caller keeps and releases with dpopSignerFree once nothing can call it; on failure
+ * throws and releases it. */
+static jlong set_signer(JNIEnv *env, signer_setter set, jlong client, jbyteArray algorithm_bytes, jbyteArray jwk_bytes,
+                        jobject call)
 {
-    (void)cls;
     in_string algorithm, jwk;
     java_ref *signer = NULL;
     if (!in_string_get(env, algorithm_bytes, "algorithm", &algorithm)) {
@@ -105,8 +108,8 @@ static jlong n_client_set_dpop_signer(JNIEnv *env, jclass cls, jlong client, jby
         in_string_release(&jwk);
         return 0;
     }
-    telenorid_status status = telenorid_client_set_dpop_signer(HANDLE(telenorid_client, client), algorithm.chars,
-                                                               jwk.chars, signer != NULL ? on_sign : NULL, signer);
+    telenorid_status status = set(HANDLE(telenorid_client, client), algorithm.chars, jwk.chars,
+                                  signer != NULL ? on_sign : NULL, signer);
     in_string_release(&algorithm);
     in_string_release(&jwk);
     if (status != TELENORID_OK) {
@@ -115,6 +118,20 @@ static jlong n_client_set_dpop_signer(JNIEnv *env, jclass cls, jlong client, jby
         return 0;
     }
     return JHANDLE(signer);
+}
+
+static jlong n_client_set_dpop_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
+                                      jbyteArray jwk_bytes, jobject call)
+{
+    (void)cls;
+    return set_signer(env, telenorid_client_set_dpop_signer, client, algorithm_bytes, jwk_bytes, call);
+}
+
+static jlong n_client_set_client_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
+                                        jbyteArray jwk_bytes, jobject call)
+{
+    (void)cls;
+    return set_signer(env, telenorid_client_set_client_signer, client, algorithm_bytes, jwk_bytes, call);
 }
 
 static void n_dpop_signer_free(JNIEnv *env, jclass cls, jlong signer)
@@ -177,6 +194,7 @@ static jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong 
 
 static const JNINativeMethod dpop_natives[] = {
     NATIVE("clientSetDPoPSigner", "(J[B[BL" SIGNER_CLASS ";)J", n_client_set_dpop_signer),
+    NATIVE("clientSetClientSigner", "(J[B[BL" SIGNER_CLASS ";)J", n_client_set_client_signer),
     NATIVE("dpopSignerFree", "(J)V", n_dpop_signer_free),
     NATIVE("authStateRequestHeaders", "(J[B[B[B)[[B", n_auth_state_request_headers),
 };

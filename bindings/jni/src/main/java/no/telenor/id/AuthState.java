@@ -84,12 +84,12 @@ public final class AuthState extends NativeObject {
      *     as it was
      */
     public @NonNull String freshAccessToken() {
-        return DPoPSignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateFreshAccessToken(h))));
+        return HostKeySignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateFreshAccessToken(h))));
     }
 
     /** Refreshes now, with the outcomes of {@link #freshAccessToken()}. A rotated refresh token replaces the old. */
     public void refresh() {
-        DPoPSignerCall.attachFailure(() -> call(h -> {
+        HostKeySignerCall.attachFailure(() -> call(h -> {
             Native.authStateRefresh(h);
             return null;
         }));
@@ -131,7 +131,7 @@ public final class AuthState extends NativeObject {
      * verified first and its {@code sub} must be the ID token's).
      */
     public @NonNull String userinfo() {
-        return DPoPSignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateUserinfo(h))));
+        return HostKeySignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateUserinfo(h))));
     }
 
     /**
@@ -146,7 +146,7 @@ public final class AuthState extends NativeObject {
      *     says whether to try again); the state is as it was
      */
     public void check() {
-        DPoPSignerCall.attachFailure(() -> call(h -> {
+        HostKeySignerCall.attachFailure(() -> call(h -> {
             Native.authStateCheck(h);
             return null;
         }));
@@ -187,7 +187,7 @@ public final class AuthState extends NativeObject {
      * requests. Any thread; may block on a refresh.
      *
      * @throws NotSignedInException when the state is signed out
-     * @throws InvalidArgumentException when the app's {@link DPoPSigner} failed (what it threw is the cause)
+     * @throws InvalidArgumentException when the app's {@link HostKeySigner} failed (what it threw is the cause)
      * @throws AuthorizationLostException when the refresh this needed was refused: now signed out
      * @throws TransportException when a refresh was needed and the provider can't be reached
      */
@@ -196,7 +196,7 @@ public final class AuthState extends NativeObject {
         byte[] methodBytes = Utf8.encode(Objects.requireNonNull(method, "method"));
         byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
         byte[] nonce = Utf8.encode(resourceNonce);
-        byte[][] headers = DPoPSignerCall.attachFailure(
+        byte[][] headers = HostKeySignerCall.attachFailure(
                 () -> call(h -> Native.authStateRequestHeaders(h, methodBytes, urlBytes, nonce)));
         return new RequestHeaders(Utf8.decode(headers[0]), Utf8.decode(headers[1]));
     }
@@ -210,7 +210,7 @@ public final class AuthState extends NativeObject {
      * @throws TransportException when the revocation could not be delivered (the state is signed out anyway)
      */
     public void revoke() {
-        DPoPSignerCall.attachFailure(() -> call(h -> {
+        HostKeySignerCall.attachFailure(() -> call(h -> {
             Native.authStateRevoke(h);
             return null;
         }));

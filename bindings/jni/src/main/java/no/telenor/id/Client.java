@@ -109,7 +109,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull PendingAuthorization buildAuthorization(@NonNull AuthorizationRequest request) {
         Objects.requireNonNull(request, "request");
-        long handle = DPoPSignerCall.attachFailure(() -> call(h -> request.call(r -> Native.clientBuildAuthRequest(h, r))));
+        long handle = HostKeySignerCall.attachFailure(() -> call(h -> request.call(r -> Native.clientBuildAuthRequest(h, r))));
         return new PendingAuthorization(handle, request.config());
     }
 
@@ -123,7 +123,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull AuthState exchangeCode(@NonNull AuthorizationCallback callback) {
         Objects.requireNonNull(callback, "callback");
-        return DPoPSignerCall.attachFailure(() -> newAuthState(h -> callback.call(c -> Native.clientExchangeCode(h, c))));
+        return HostKeySignerCall.attachFailure(() -> newAuthState(h -> callback.call(c -> Native.clientExchangeCode(h, c))));
     }
 
     /**
@@ -183,14 +183,8 @@ public final class Client extends NativeObject {
      * @throws InvalidArgumentException when {@code publicJwk} is not a public JWK that verifies
      *     {@code algorithm} (a private JWK, with {@code "d"}, is refused)
      */
-    public void setDPoPSigner(@NonNull String algorithm, @NonNull String publicJwk, @NonNull DPoPSigner signer) {
-        byte[] algorithmBytes = Utf8.encode(Objects.requireNonNull(algorithm, "algorithm"));
-        byte[] jwk = Utf8.encode(Objects.requireNonNull(publicJwk, "publicJwk"));
-        DPoPSignerCall signerCall = new DPoPSignerCall(Objects.requireNonNull(signer, "signer"));
-        call(h -> {
-            signers.add(Native.clientSetDPoPSigner(h, algorithmBytes, jwk, signerCall));
-            return null;
-        });
+    public void setDPoPSigner(@NonNull String algorithm, @NonNull String publicJwk, @NonNull HostKeySigner signer) {
+        setSigner(Native::clientSetDPoPSigner, algorithm, publicJwk, signer);
     }
 
     /**
@@ -200,6 +194,40 @@ public final class Client extends NativeObject {
      */
     public void clearDPoPSigner() {
         call(h -> Native.clientSetDPoPSigner(h, null, null, null));
+    }
+
+    /**
+     * Makes the client sign as itself with the app's own key instead of the configured
+     * {@link Config.Builder#clientPrivateKey}: private_key_jwt client assertions (RFC 7523) and signed
+     * request objects (RFC 9101). {@code algorithm}, {@code publicJwk} and {@code signer} are as for
+     * {@link #setDPoPSigner}; the JWK's {@code kid}, when it has one, names the registered key in the JWS
+     * header. With it, a configuration may ask for private_key_jwt without a private key.
+     *
+     * @throws InvalidArgumentException when {@code publicJwk} is not a public JWK that verifies {@code algorithm}
+     * @throws ConfigurationException under the FAPI 2.0 profile, for an algorithm other than PS256, ES256 or EdDSA
+     */
+    public void setClientSigner(@NonNull String algorithm, @NonNull String publicJwk, @NonNull HostKeySigner signer) {
+        setSigner(Native::clientSetClientSigner, algorithm, publicJwk, signer);
+    }
+
+    /** Removes the signer set with {@link #setClientSigner}: the client signs with its configured key again. */
+    public void clearClientSigner() {
+        call(h -> Native.clientSetClientSigner(h, null, null, null));
+    }
+
+    /** One of the natives that install a host-held key's signer and return its handle. */
+    private interface SignerSetter {
+        long set(long client, byte[] algorithm, byte[] publicJwk, HostKeySignerCall signer);
+    }
+
+    private void setSigner(SignerSetter setter, String algorithm, String publicJwk, HostKeySigner signer) {
+        byte[] algorithmBytes = Utf8.encode(Objects.requireNonNull(algorithm, "algorithm"));
+        byte[] jwk = Utf8.encode(Objects.requireNonNull(publicJwk, "publicJwk"));
+        HostKeySignerCall signerCall = new HostKeySignerCall(Objects.requireNonNull(signer, "signer"));
+        call(h -> {
+            signers.add(setter.set(h, algorithmBytes, jwk, signerCall));
+            return null;
+        });
     }
 
     /**

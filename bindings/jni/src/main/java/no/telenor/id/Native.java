@@ -175,7 +175,8 @@ final class Native {
 
     // DPoP. A signer is a native handle of its own (0: none), owned by the Client until the native client
     // and its auth states are freed. Request headers are {authorization, dpop}.
-    static native long clientSetDPoPSigner(long client, byte[] algorithm, byte[] publicJwk, DPoPSignerCall signer);
+    static native long clientSetDPoPSigner(long client, byte[] algorithm, byte[] publicJwk, HostKeySignerCall signer);
+    static native long clientSetClientSigner(long client, byte[] algorithm, byte[] publicJwk, HostKeySignerCall signer);
     static native void dpopSignerFree(long signer);
     static native byte[][] authStateRequestHeaders(long state, byte[] method, byte[] url, byte[] resourceNonce);
 }

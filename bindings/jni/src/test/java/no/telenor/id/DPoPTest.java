@@ -71,7 +71,7 @@ class DPoPTest {
     }
 
     /** An ES256 signer as the app writes one: raw r||s (P1363), as JWS carries it. */
-    private static DPoPSigner signer(KeyPair pair, AtomicInteger calls) {
+    private static HostKeySigner signer(KeyPair pair, AtomicInteger calls) {
         return input -> {
             calls.incrementAndGet();
             Signature signature = Signature.getInstance("SHA256withECDSAinP1363Format");
@@ -98,7 +98,7 @@ class DPoPTest {
     @Test
     void refusesAJwkThatIsNotAPublicKeyForTheAlgorithm() throws Exception {
         KeyPair pair = p256();
-        DPoPSigner never = input -> {
+        HostKeySigner never = input -> {
             throw new AssertionError("not called");
         };
         try (Config config = config(); Client client = new Client(config)) {

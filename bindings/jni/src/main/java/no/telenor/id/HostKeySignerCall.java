@@ -1,18 +1,18 @@
 package no.telenor.id;
 
 /**
- * What the bridge calls for each DPoP proof (telenorid_jni_dpop.c looks up {@link #sign} by name): runs
- * the app's {@link DPoPSigner} and turns what it throws into a failure, keeping the throwable for the
+ * What the bridge calls for each signature by a host-held key (telenorid_jni_dpop.c looks up {@link #sign} by name): runs
+ * the app's {@link HostKeySigner} and turns what it throws into a failure, keeping the throwable for the
  * thread that made the request so that {@link #attachFailure} can make it the cause of the request's
  * exception. Keep from renaming by R8/ProGuard (android/consumer-rules.pro).
  */
-final class DPoPSignerCall {
+final class HostKeySignerCall {
     /** What a signer threw on this thread, whichever client's signer it was: one request per thread. */
     private static final ThreadLocal<Throwable> FAILURE = new ThreadLocal<>();
 
-    private final DPoPSigner signer;
+    private final HostKeySigner signer;
 
-    DPoPSignerCall(DPoPSigner signer) {
+    HostKeySignerCall(HostKeySigner signer) {
         this.signer = signer;
     }
 

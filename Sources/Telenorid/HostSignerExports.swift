@@ -1,0 +1,55 @@
+import CTelenorid
+import TelenoridCore
+
+// Keys the host holds (Android Keystore, Secure Enclave, an HSM), reached through telenorid_sign_callback:
+// the DPoP key (DPoPExports.swift) and the client's own key (here).
+
+struct HostSigner: @unchecked Sendable {
+    // The host promised, by registering it, that the callback may run on any thread with this pointer.
+    let function: telenorid_sign_callback
+    let userData: UnsafeMutableRawPointer?
+
+    /// Room for any signature the JWS algorithms make: RSA up to 8192 bits is 1024 bytes.
+    static let capacity = 1024
+
+    func sign(_ input: [UInt8]) throws(TelenoridError) -> [UInt8] {
+        var signature = [UInt8](repeating: 0, count: HostSigner.capacity)
+        var length = HostSigner.capacity
+        let result = input.withUnsafeBufferPointer { inputBytes in
+            signature.withUnsafeMutableBufferPointer { out in
+                function(userData, inputBytes.baseAddress, inputBytes.count, out.baseAddress, &length)
+            }
+        }
+        guard result == 0 else { throw TelenoridError(.invalidArgument, "the host's signer failed (\(result))") }
+        guard length <= HostSigner.capacity else {
+            throw TelenoridError(.invalidArgument, "the host's signer wrote \(length) bytes into \(HostSigner.capacity)")
+        }
+        return Array(signature[0..<length])
+    }
+}
+
+extension HostSigner {
+    /// The core's signer for a callback, its algorithm and public JWK (C strings, checked here).
+    static func keySigner(_ algorithm: UnsafePointer<CChar>?, _ publicJWK: UnsafePointer<CChar>?,
+                          _ callback: telenorid_sign_callback, _ userData: UnsafeMutableRawPointer?) throws(TelenoridError) -> HostKeySigner {
+        let algorithm = try inputString(algorithm, "algorithm")
+        let jwkText = try inputString(publicJWK, "public_jwk")
+        guard let jwk = (try? JSON.parse(jwkText))?.objectValue else {
+            throw TelenoridError(.invalidArgument, "public_jwk is not a JSON object")
+        }
+        let host = HostSigner(function: callback, userData: userData)
+        return try HostKeySigner(algorithm: algorithm, publicJWK: jwk) { input throws(TelenoridError) in try host.sign(input) }
+    }
+}
+
+@c @implementation
+public func telenorid_client_set_client_signer(_ client: OpaquePointer?, _ algorithm: UnsafePointer<CChar>?,
+                                               _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
+                                               _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(client, as: ClientHandle.self, "client")
+        try handle.client.setClientSigner(try callback.map { callback throws(TelenoridError) in
+            try HostSigner.keySigner(algorithm, publicJWK, callback, userData)
+        })
+    }
+}
