@@ -548,6 +548,9 @@ static void test_null_arguments(void) {
     CHECK_NULL_ARG("client", telenorid_client_set_dpop_signer(NULL, "ES256", "{}", NULL, NULL));
     CHECK_NULL_ARG("algorithm", telenorid_client_set_dpop_signer(h.client, NULL, "{}", refusing_signer, NULL));
     CHECK_NULL_ARG("public_jwk", telenorid_client_set_dpop_signer(h.client, "ES256", NULL, refusing_signer, NULL));
+    CHECK_NULL_ARG("client", telenorid_client_set_client_signer(NULL, "ES256", "{}", NULL, NULL));
+    CHECK_NULL_ARG("algorithm", telenorid_client_set_client_signer(h.client, NULL, "{}", refusing_signer, NULL));
+    CHECK_NULL_ARG("public_jwk", telenorid_client_set_client_signer(h.client, "ES256", NULL, refusing_signer, NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_request_headers(NULL, "GET", "https://x.example/", NULL, &s, &s));
     CHECK_NULL_ARG("method", telenorid_auth_state_request_headers(h.state, NULL, "https://x.example/", NULL, &s, &s));
     CHECK_NULL_ARG("url", telenorid_auth_state_request_headers(h.state, "GET", NULL, NULL, &s, &s));
@@ -597,6 +600,7 @@ static void test_null_arguments(void) {
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(h.state, NULL, &flag));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_set_authorization_details(h.request, NULL));    /* clears */
     CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(h.client, NULL, NULL, NULL, NULL));  /* removes */
+    CHECK_STATUS(TELENORID_OK, telenorid_client_set_client_signer(h.client, NULL, NULL, NULL, NULL)); /* removes */
     /* A NULL allowed_resume_host means the authorization endpoint's host (checked in test_app_callbacks). */
     handles_free(&h);
 }
@@ -642,6 +646,7 @@ static void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_client_build_auth_request(AS(telenorid_client, h.config), h.request, AS(telenorid_pending_auth *, &out)));
     CHECK_WRONG_KIND(telenorid_client_build_auth_request(h.client, AS(telenorid_auth_request, h.pending), AS(telenorid_pending_auth *, &out)));
     CHECK_WRONG_KIND(telenorid_client_set_dpop_signer(AS(telenorid_client, h.config), "ES256", "{}", NULL, NULL));
+    CHECK_WRONG_KIND(telenorid_client_set_client_signer(AS(telenorid_client, h.config), "ES256", "{}", NULL, NULL));
     CHECK_WRONG_KIND(telenorid_auth_state_request_headers(AS(telenorid_auth_state, h.client), "GET", "https://x.example/", NULL, &s, &s));
     CHECK_WRONG_KIND(telenorid_auth_request_add_resource(AS(telenorid_auth_request, h.config), "https://x.example/"));
     CHECK_WRONG_KIND(telenorid_auth_request_set_authorization_details(AS(telenorid_auth_request, h.config), NULL));
@@ -959,7 +964,6 @@ static void test_config_builder(void) {
         {TELENORID_CONFIG_ALLOW_PLAIN_PKCE, "yes", TELENORID_E_CONFIGURATION},
         {TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, "bogus", TELENORID_E_CONFIGURATION},
         {TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, "client_secret_basic", TELENORID_E_CONFIGURATION},
-        {TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, "private_key_jwt", TELENORID_E_CONFIGURATION},
         {TELENORID_CONFIG_CONNECT_TIMEOUT_MS, "0", TELENORID_E_CONFIGURATION},
         {TELENORID_CONFIG_TIMEOUT_MS, "ten", TELENORID_E_CONFIGURATION},
         {TELENORID_CONFIG_MAX_RESPONSE_BYTES, "10", TELENORID_E_CONFIGURATION},
@@ -976,6 +980,15 @@ static void test_config_builder(void) {
         if (!CHECK_LAST_ERROR(bad[i].expected, NULL)) fprintf(stderr, "  key %d value \"%s\"\n", bad[i].key, bad[i].value);
         telenorid_config_builder_free(b);
     }
+    /* private_key_jwt without client_private_key builds: the host may hold the key and hand it to the
+     * client (telenorid_client_set_client_signer); without one the first signature is the error. */
+    b = builder_with("https://id.example.com", "c", REDIRECT);
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, "private_key_jwt"));
+    config = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &config));
+    telenorid_config_free(config);
+    telenorid_config_builder_free(b);
+    config = SENTINEL;
 
     /* Plain http is fine on loopback; a custom-scheme redirect URI is kept exactly as given. */
     b = builder_with("http://127.0.0.1:8000/o", "c", "com.example.app:/oauth2redirect/");

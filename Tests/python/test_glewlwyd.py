@@ -170,3 +170,37 @@ def test_dpop_nonces_are_asked_for_and_answered(tmp_path):
             assert state.userinfo()["sub"]
             state.refresh()
         assert state.signed_in
+
+
+def test_the_client_key_held_by_the_host_signs_assertions_and_request_objects(glewlwyd):
+    """The client's registered key kept outside the library (an HSM, a keystore: here `cryptography`
+    plays it) signs the private_key_jwt assertions (RFC 7523) and the request object (RFC 9101) through
+    Client.set_client_signer; the configuration names no client_private_key."""
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+    key = serialization.load_pem_private_key(glewlwyd.fapi_private_key_pem.encode(), password=None)
+    numbers = key.public_key().public_numbers()
+    coordinate = lambda n: base64.urlsafe_b64encode(n.to_bytes(32, "big")).rstrip(b"=").decode()  # noqa: E731
+    public_jwk = {"kty": "EC", "crv": "P-256", "x": coordinate(numbers.x), "y": coordinate(numbers.y)}
+    signed = []
+
+    def sign(signing_input: bytes) -> bytes:
+        signed.append(jwt_payload(signing_input.decode() + ".")["aud"])
+        r, s = decode_dss_signature(key.sign(signing_input, ec.ECDSA(hashes.SHA256())))
+        return r.to_bytes(32, "big") + s.to_bytes(32, "big")  # JWS's r||s (RFC 7518 §3.4), not DER
+
+    settings = fapi_settings(glewlwyd, sign_authorization_requests=True)
+    del settings["client_private_key"]
+    client = telenorid.Client(telenorid.Config.from_settings(
+        issuer=glewlwyd.issuer, redirect_uri=glewlwyd.redirect_uri, scope="openid", **settings))
+    with pytest.raises(telenorid.ConfigurationError):
+        client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+    client.set_client_signer("ES256", public_jwk, sign)
+    pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+    state = client.exchange_code(pending.handle_callback(glewlwyd.login(pending.url)))
+    assert state.get("token_type") == "DPoP"
+    state.refresh()
+    # The request object (aud: the issuer), then the assertions at /par, /token (twice); each verified there.
+    assert signed == [glewlwyd.issuer, glewlwyd.issuer + "/par", glewlwyd.issuer + "/token", glewlwyd.issuer + "/token"]

@@ -113,8 +113,9 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// Push every authorization request (RFC 9126), also to a provider that does not require it.
     public let pushAuthorizationRequests: Bool
     public let clientAuthMethod: ClientAuthMethod
-    /// `client_private_key`, parsed once when the configuration is built so that a bad key fails there,
-    /// not at the first token request, and no request parses it again.
+    /// `client_private_key`, when the client signs with it (private_key_jwt, signed requests): parsed once
+    /// when the configuration is built so that a bad key fails there, not at the first token request, and
+    /// no request parses it again.
     public let clientPrivateKey: PrivateKey?
     /// The algorithm of the DPoP key (RFC 9449) each sign-in makes, when the client proves possession:
     /// one of `DPoPKey.algorithms`. Nil: no DPoP, unless the host hands the client a signer of its own.
@@ -201,9 +202,6 @@ public final class ClientConfiguration: Sendable, Equatable {
         allowPlainPKCE = try Self.flag(settings, .allowPlainPKCE)
         pushAuthorizationRequests = try Self.flag(settings, .pushAuthorizationRequests)
         clientAuthMethod = try ClientAuthMethod(settings)
-        clientPrivateKey = try settings[.clientPrivateKey].flatMap { text throws(TelenoridError) in
-            text.isEmpty ? nil : try PrivateKey(text: text)
-        }
         dpopAlgorithm = settings[.dpopSigningAlgorithm]
         if let dpopAlgorithm, !DPoPKey.algorithms.contains(dpopAlgorithm) {
             throw TelenoridError(.configuration, "dpop_signing_alg must be one of \(DPoPKey.algorithms.joined(separator: ", "))")
@@ -211,6 +209,11 @@ public final class ClientConfiguration: Sendable, Equatable {
         dpopBindAuthorizationCode = try Self.flag(settings, .dpopBindAuthorizationCode)
         allowBearerDowngrade = try Self.flag(settings, .allowBearerDowngrade)
         signAuthorizationRequests = try Self.flag(settings, .signAuthorizationRequests)
+        // Only a key something signs with is read (and must be valid).
+        let signs = clientAuthMethod == .privateKeyJWT || signAuthorizationRequests
+        clientPrivateKey = try settings[.clientPrivateKey].flatMap { text throws(TelenoridError) in
+            text.isEmpty || !signs ? nil : try PrivateKey(text: text)
+        }
         switch settings[.securityProfile] {
         case nil: securityProfile = nil
         case let text?:

@@ -113,6 +113,42 @@ class DPoPTest {
     }
 
     @Test
+    void theClientKeySignerIsCheckedInstalledAndCleared() throws Exception {
+        KeyPair pair = p256();
+        HostKeySigner never = input -> {
+            throw new AssertionError("not called");
+        };
+        try (Config config = config(); Client client = new Client(config)) {
+            String jwk = publicJwk(pair);
+            String withD = jwk.substring(0, jwk.length() - 1) + ",\"d\":\"" + coordinate(BigInteger.ONE) + "\"}";
+            assertThrows(InvalidArgumentException.class, () -> client.setClientSigner("ES256", withD, never));
+            assertThrows(InvalidArgumentException.class, () -> client.setClientSigner("HS256", jwk, never));
+            client.setClientSigner("ES256", jwk, never);
+            client.clearClientSigner();
+            client.clearClientSigner();
+        }
+        // FAPI 2.0 §5.4.1: a host key must sign PS256, ES256 or EdDSA; an ES384 key is refused.
+        try (Config fapi = TestSupport.baseConfig().dpopSigningAlgorithm("ES256").securityProfile("fapi2")
+                .tokenEndpointAuthMethod("private_key_jwt").build(); Client client = new Client(fapi)) {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new ECGenParameterSpec("secp384r1"));
+            ECPublicKey p384 = (ECPublicKey) generator.generateKeyPair().getPublic();
+            String jwk384 = "{\"crv\":\"P-384\",\"kty\":\"EC\",\"x\":\"" + coordinate48(p384.getW().getAffineX())
+                    + "\",\"y\":\"" + coordinate48(p384.getW().getAffineY()) + "\"}";
+            assertThrows(ConfigurationException.class, () -> client.setClientSigner("ES384", jwk384, never));
+            client.setClientSigner("ES256", publicJwk(pair), never);
+        }
+    }
+
+    private static String coordinate48(BigInteger value) {
+        byte[] bytes = value.toByteArray();
+        byte[] fixed = new byte[48];
+        int length = Math.min(bytes.length, 48);
+        System.arraycopy(bytes, bytes.length - length, fixed, 48 - length, length);
+        return B64URL.encodeToString(fixed);
+    }
+
+    @Test
     void acceptsAPublicJwkAndClears() throws Exception {
         KeyPair pair = p256();
         AtomicInteger calls = new AtomicInteger();
