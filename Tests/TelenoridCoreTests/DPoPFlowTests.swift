@@ -117,6 +117,34 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(try proofKey(), thumbprint)
     }
 
+    /// RFC 8707 §2.2: the resources of the authorization request go to the code exchange and to every
+    /// refresh, also after the auth state was saved and restored.
+    func testTheResourcesAreAskedForAgainAtEachRefresh() throws {
+        let provider = DPoPProvider()
+        let client = try client(provider)
+        var request = AuthorizationRequest(configuration: client.configuration)
+        try request.addResource("https://api.example.com/payments")
+        try request.addResource("https://api.example.com/accounts")
+        let pending = try request.build()
+        let state = try client.exchangeCode(try pending.handleCallback("com.example.app:/cb?code=c0de&state=\(pending.state)"))
+        func resources() throws -> [String] {
+            // Split by hand: the library's form parser refuses a repeated name, as RFC 6749 §3.1 has it do.
+            try XCTUnwrap(provider.last.request.body).string.split(separator: "&").filter { $0.hasPrefix("resource=") }
+                .map { PercentEncoding.decode(ArraySlice($0.dropFirst("resource=".count).utf8), plusIsSpace: true) ?? "" }
+        }
+        let expected = ["https://api.example.com/payments", "https://api.example.com/accounts"]
+        XCTAssertEqual(try resources(), expected)
+        _ = try state.forceRefresh()
+        XCTAssertEqual(try resources(), expected)
+        let restored = try client.restoreAuthState(state.serialized())
+        _ = try restored.forceRefresh()
+        XCTAssertEqual(try resources(), expected)
+        XCTAssertEqual(restored.tokens?.resources, expected)
+
+        _ = try signIn(client).forceRefresh()  // none asked for, none sent
+        XCTAssertEqual(try resources(), [])
+    }
+
     func testABearerAnswerToAProofIsRefusedUnlessAllowed() throws {
         let bearer = #"{"access_token":"at","token_type":"bearer","expires_in":300}"#
         let provider = DPoPProvider()

@@ -196,6 +196,7 @@ public final class OIDCClient: Sendable {
         }
         var tokens = TokenSet(response: response, idTokenClaims: claims, receivedAt: now, previous: nil)
         tokens.dpopSigner = signer
+        tokens.resources = pending.resources
         return AuthState(tokens: tokens, refresher: self, clock: clock,
                          refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
                          clientID: configuration.clientID)
@@ -275,6 +276,7 @@ extension OIDCClient: TokenRefresher {
         var grant = FormParameters()
         try grant.append("grant_type", "refresh_token")
         try grant.appendSecret("refresh_token", refreshToken)
+        grant.appendRepeated("resource", tokens.resources)
         let response: TokenResponse
         do {
             response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), proofBy: tokens.dpopSigner, during: "refresh")

@@ -18,6 +18,7 @@ extension AuthState {
             if let scope = tokens.scope { object.set("scope", .string(scope)) }
             SavedDPoPBinding.save(tokens.dpopSigner, into: &object)
             if let details = tokens.authorizationDetails { object.set("authorization_details", details.value) }
+            if !tokens.resources.isEmpty { object.set("resources", .array(tokens.resources.map { .string($0) })) }
         } else if let reason = lostReason {
             object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
         }
@@ -60,6 +61,12 @@ extension AuthState {
                               idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
         tokens.authorizationDetails = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "auth state's authorization_details")
+        }
+        if let value = object["resources"] {
+            guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
+                throw TelenoridError(.malformed, "auth state's resources is not an array of strings")
+            }
+            tokens.resources = list
         }
         let binding = try SavedDPoPBinding.restore(from: object, "auth state")
         tokens.dpopSigner = binding.key

@@ -12,6 +12,9 @@ public struct TokenSet: Sendable {
     public var dpopSigner: DPoPSigner? = nil
     /// What the provider granted (RFC 9396 §7), when the request asked for authorization details.
     public var authorizationDetails: AuthorizationDetails? = nil
+    /// The resource indicators (RFC 8707) the sign-in asked for: each refresh asks for them again (§2.2),
+    /// so a refreshed access token has the audience the first one had.
+    public var resources: [String] = []
 }
 
 extension TokenSet {
@@ -27,7 +30,8 @@ extension TokenSet {
                   idToken: response.idToken ?? previous?.idToken,
                   idTokenClaims: idTokenClaims ?? previous?.idTokenClaims,
                   scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner,
-                  authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails)
+                  authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails,
+                  resources: previous?.resources ?? [])
     }
 
     /// True when the access token expires within `margin` seconds of `now` (or has no known expiry and
