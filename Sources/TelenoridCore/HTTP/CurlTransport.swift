@@ -237,7 +237,7 @@ enum WipingAllocator {
     static func free(_ block: UnsafeMutableRawPointer?) {
         guard let block else { return }
         Crypto.wipe(block, usableBytes(block))
-        Glibc.free(block)
+        LibC.free(block)
     }
 
     /// Never in place: realloc may move the block and free the old one unwiped, so the data is moved

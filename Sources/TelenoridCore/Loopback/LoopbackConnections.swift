@@ -42,7 +42,7 @@ final class LoopbackConnections {
     /// socket for a moment rather than spin on it.
     func accept(from socket: Int32, deadline: Int64) -> Bool {
         for _ in 0..<LoopbackConnections.acceptsPerTurn {
-            let fd = Glibc.accept(socket, nil, nil)  // accept4 is not in Swift's Glibc module
+            let fd = LibC.accept(socket)  // accept4 is not in Swift's Glibc module
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -35,7 +35,7 @@ public final class LoopbackListener: Sendable {
               path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }) else {
             throw TelenoridError(.invalidArgument, "the loopback path must start with / and hold printable ASCII without ? or #")
         }
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = LibC.socket(AF_INET, LibC.nonBlockingStreamSocket, 0)
         guard fd >= 0 else { throw TelenoridError(.network, "can't create a socket: \(LoopbackListener.errnoText())") }
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -101,7 +101,7 @@ public final class LoopbackListener: Sendable {
             var entries = [pollfd(fd: socket, events: accepting ? Int16(POLLIN) : 0, revents: 0)]
             entries += connections.open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let nearest = connections.open.reduce(accepting ? deadline : min(deadline, acceptPausedUntil)) { min($0, $1.deadline) }
-            let ready = entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), Int32(clamping: nearest &- now)) }
+            let ready = entries.withUnsafeMutableBufferPointer { LibC.poll($0.baseAddress, nfds_t($0.count), Int32(clamping: nearest &- now)) }
             guard ready > 0 else { continue }  // a timeout (handled above) or EINTR
             // Reads before accepts: a connection accepted last turn is served before a flood can push it out.
             var finished: [Int] = []
