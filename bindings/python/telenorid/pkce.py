@@ -64,7 +64,8 @@ def generate(length: int = 43) -> Tuple[str, str]:
 
     The verifier has ``length`` characters (43 to 128; 0: the library's default, 64) from the unreserved
     set; the challenge is its S256 challenge (RFC 7636 §4.2). The verifier is a secret: send it only to the
-    token endpoint. Its bytes in this module's buffer are wiped before returning (a Python str can't be).
+    token endpoint. Its bytes in this module's buffer are wiped before returning (the str and the bytes it
+    was decoded from can't be).
     Thread-safe: each thread writes into buffers of its own, as ctypes releases the GIL during the call.
     """
     if type(length) is not int:
