@@ -9,6 +9,7 @@
  *
  * What each row measures:
  *   PKCE pair      lib: telenorid_pkce_new(43) + _verifier + _challenge + 2 string_free + _pkce_free
+ *                  lib, one call: telenorid_pkce_generate(43) into stack buffers, the same reference
  *                  ref: getrandom(32) → base64url (43-char verifier), SHA-256 (EVP, digest fetched once)
  *                       → base64url, into stack buffers
  *   auth URL       lib: telenorid_auth_request_build + _pending_auth_url + string_free + _pending_auth_free,
@@ -181,6 +182,16 @@ static double lib_pkce(int n) {
     return (double)(now_ns() - start) / n;
 }
 
+static double lib_pkce_generate(int n) {
+    uint64_t start = now_ns();
+    for (int i = 0; i < n; i++) {
+        char verifier[44], challenge[44];
+        check(telenorid_pkce_generate(43, verifier, sizeof verifier, challenge, sizeof challenge), "pkce_generate");
+        sink += (size_t)verifier[0] + (size_t)challenge[0];
+    }
+    return (double)(now_ns() - start) / n;
+}
+
 static double reference_pkce(int n) {
     uint64_t start = now_ns();
     for (int i = 0; i < n; i++) {
@@ -328,11 +339,11 @@ int main(int argc, char **argv) {
     batch_callbacks = calloc((size_t)n, sizeof *batch_callbacks);
     batch_urls = calloc((size_t)n, sizeof *batch_urls);
     if (!batch || !batch_callbacks || !batch_urls) abort();
-    double best[6];
-    for (int i = 0; i < 6; i++) best[i] = 1e300;
+    double best[7];
+    for (int i = 0; i < 7; i++) best[i] = 1e300;
     /* Warm-up round, not counted. */
     lib_pkce(n / 10 + 1); reference_pkce(n / 10 + 1); lib_url(n / 10 + 1); reference_url(n / 10 + 1);
-    lib_callback(n / 10 + 1); reference_callback(n / 10 + 1);
+    lib_callback(n / 10 + 1); reference_callback(n / 10 + 1); lib_pkce_generate(n / 10 + 1);
     for (int round = 0; round < rounds; round++) {
         best[0] = min(best[0], lib_pkce(n));
         best[1] = min(best[1], reference_pkce(n));
@@ -340,17 +351,21 @@ int main(int argc, char **argv) {
         best[3] = min(best[3], reference_url(n));
         best[4] = min(best[4], lib_callback(n));
         best[5] = min(best[5], reference_callback(n * 10));
+        best[6] = min(best[6], lib_pkce_generate(n));
     }
 
     printf("from C, ns/op (%s), best of %d rounds x %d          libtelenorid  C reference    ratio\n",
            wall ? "wall clock" : "thread CPU time", rounds, n);
     printf("  %-58s %12.0f %12.0f %8.2fx\n", "PKCE pair (43-char verifier + S256 challenge)", best[0], best[1],
            best[0] / best[1]);
+    printf("  %-58s %12.0f %12.0f %8.2fx\n", "PKCE pair, one call (telenorid_pkce_generate)", best[6], best[1],
+           best[6] / best[1]);
     printf("  %-58s %12.0f %12.0f %8.2fx\n", "authorization URL (claims, ui_locales, acr_values, prompt)", best[2],
            best[3], best[2] / best[3]);
     printf("  %-58s %12.0f %12.1f %8.1fx\n", "callback parse + state check (the call alone)", best[4], best[5],
            best[4] / best[5]);
     bench_record("c_pkce", best[0] / 1000, best[1] / 1000);
+    bench_record("c_pkce_generate", best[6] / 1000, best[1] / 1000);
     bench_record("c_url", best[2] / 1000, best[3] / 1000);
     bench_record("c_callback", best[4] / 1000, best[5] / 1000);
 

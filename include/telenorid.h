@@ -317,6 +317,16 @@ telenorid_status telenorid_pkce_challenge(const telenorid_pkce *pkce, char **out
 /* Frees a pair, wiping the verifier. NULL is a no-op. */
 void telenorid_pkce_free(telenorid_pkce *pkce);
 
+/* One call for a fresh pair when the two strings are all a host needs: draws a verifier of `length`
+ * characters (43 to 128; 0 means 64) as telenorid_pkce_new does and writes it and its S256 challenge
+ * (43 characters) as NUL-terminated strings into the caller's buffers, with no handle and no allocation.
+ * `verifier_size` must be at least length + 1 and `challenge_size` at least 44; a smaller size, a NULL
+ * buffer or a bad length is TELENORID_E_INVALID_ARGUMENT, and any failure writes nothing. The library
+ * keeps no copy of the verifier (its scratch memory is wiped); wiping `verifier` is the caller's job.
+ * Thread-safe. */
+telenorid_status telenorid_pkce_generate(size_t length, char *verifier, size_t verifier_size, char *challenge,
+                                         size_t challenge_size);
+
 /* ------------------------------------------------------------------------------------------------
  * Authorization request
  *

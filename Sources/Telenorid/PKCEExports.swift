@@ -43,3 +43,31 @@ public func telenorid_pkce_challenge(_ pkce: OpaquePointer?,
 public func telenorid_pkce_free(_ pkce: OpaquePointer?) {
     release(pkce)
 }
+
+/// The one-call form: the pair drawn in the library's scratch memory (wiped) and copied into the caller's
+/// buffers, with no handle and no heap allocation. Every check comes first, so a failure writes nothing.
+@c @implementation
+public func telenorid_pkce_generate(_ length: Int, _ verifier: UnsafeMutablePointer<CChar>?, _ verifierSize: Int,
+                                    _ challenge: UnsafeMutablePointer<CChar>?, _ challengeSize: Int) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let length = length == 0 ? PKCE.defaultLength : length
+        try PKCE.checkLength(length)
+        guard let verifier, let challenge else {
+            throw TelenoridError(.invalidArgument, "the verifier and challenge buffers must not be NULL")
+        }
+        guard verifierSize > length, challengeSize > PKCE.challengeLength else {
+            throw TelenoridError(.invalidArgument, "a verifier of \(length) characters and its challenge need buffers of "
+                                 + "\(length + 1) and \(PKCE.challengeLength + 1) bytes, not \(verifierSize) and \(challengeSize)")
+        }
+        try PKCE.withFresh(length: length) { drawn, encoded in
+            verifier.withMemoryRebound(to: UInt8.self, capacity: verifierSize) { out in
+                out.update(from: drawn.baseAddress!, count: drawn.count)
+                out[drawn.count] = 0
+            }
+            challenge.withMemoryRebound(to: UInt8.self, capacity: challengeSize) { out in
+                out.update(from: encoded.baseAddress!, count: encoded.count)
+                out[encoded.count] = 0
+            }
+        }
+    }
+}

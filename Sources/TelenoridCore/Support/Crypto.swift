@@ -56,6 +56,21 @@ public enum Crypto {
         }
     }
 
+    /// SHA-256 of `data` into `out` (32 bytes) with the low-level SHA256_Init/Update/Final: on OpenSSL 3.0
+    /// these take half the time of EVP_Digest with a prefetched digest, and a sixth of the one-shot
+    /// SHA256(), which fetches the algorithm from the provider tables on every call. For short inputs
+    /// hashed often (a PKCE verifier); they are deprecated in 3.0 but kept for exactly this.
+    @inline(__always)
+    public static func sha256(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableRawPointer) {
+        var context = SHA256_CTX()
+        // Cannot fail: the calls only fail on NULL pointers.
+        _ = SHA256_Init(&context)
+        _ = SHA256_Update(&context, data.baseAddress, data.count)
+        _ = SHA256_Final(out.assumingMemoryBound(to: UInt8.self), &context)
+        // The context's block buffer held the input (a secret verifier): leave no copy on the stack.
+        withUnsafeMutableBytes(of: &context) { wipe($0.baseAddress, $0.count) }
+    }
+
     /// The hash an OIDC `at_hash`/`c_hash` uses for a JWS algorithm (OIDC Core §3.1.3.6): the one of the
     /// algorithm's name, and SHA-512 for EdDSA with Ed25519.
     public static func digest(forJWSAlgorithm algorithm: String, _ data: some Collection<UInt8>) -> [UInt8]? {

@@ -151,6 +151,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_pkce_verifier": (status_t, [PkceP, out_string]),
     "telenorid_pkce_challenge": (status_t, [PkceP, out_string]),
     "telenorid_pkce_free": (None, [PkceP]),
+    "telenorid_pkce_generate": (status_t, [c_size_t, c_char_p, c_size_t, c_char_p, c_size_t]),
     # Authorization request
     "telenorid_auth_request_new": (status_t, [ConfigP, POINTER(AuthRequestP)]),
     "telenorid_auth_request_set": (status_t, [AuthRequestP, auth_param_t, c_char_p]),

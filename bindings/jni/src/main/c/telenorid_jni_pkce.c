@@ -33,12 +33,46 @@ STRING_GETTER(n_pkce_verifier, const telenorid_pkce, telenorid_pkce_verifier)
 STRING_GETTER(n_pkce_challenge, const telenorid_pkce, telenorid_pkce_challenge)
 FREE_FUNCTION(n_pkce_free, telenorid_pkce, telenorid_pkce_free)
 
+/* Overwrites memory in a way the compiler may not drop as a dead store. */
+static void wipe(void *memory, size_t length)
+{
+    volatile unsigned char *p = (volatile unsigned char *)memory;
+    while (length--) {
+        *p++ = 0;
+    }
+}
+
+/* {verifier, challenge} as UTF-8, from telenorid_pkce_generate into stack buffers; the verifier's buffer is
+ * wiped before returning, whatever happens. */
+static jobjectArray n_pkce_generate(JNIEnv *env, jclass cls, jint length)
+{
+    (void)cls;
+    char verifier[129], challenge[44]; /* the longest verifier (RFC 7636 §4.1) and a challenge, with NULs */
+    size_t size = length < 0 ? SIZE_MAX : (size_t)length;
+    telenorid_status status = telenorid_pkce_generate(size, verifier, sizeof verifier, challenge, sizeof challenge);
+    if (status != TELENORID_OK) {
+        throw_status(env, status);
+        return NULL;
+    }
+    jobjectArray pair = new_byte_arrays(env, 2);
+    jbyteArray verifier_array = pair == NULL ? NULL : new_bytes(env, verifier);
+    wipe(verifier, sizeof verifier);
+    jbyteArray challenge_array = verifier_array == NULL ? NULL : new_bytes(env, challenge);
+    if (challenge_array == NULL) {
+        return NULL; /* OutOfMemoryError pending */
+    }
+    (*env)->SetObjectArrayElement(env, pair, 0, verifier_array);
+    (*env)->SetObjectArrayElement(env, pair, 1, challenge_array);
+    return pair;
+}
+
 static const JNINativeMethod pkce_natives[] = {
     NATIVE("pkceNew", "(I)J", n_pkce_new),
     NATIVE("pkceFromVerifier", "([B)J", n_pkce_from_verifier),
     NATIVE("pkceVerifier", "(J)[B", n_pkce_verifier),
     NATIVE("pkceChallenge", "(J)[B", n_pkce_challenge),
     NATIVE("pkceFree", "(J)V", n_pkce_free),
+    NATIVE("pkceGenerate", "(I)[[B", n_pkce_generate),
 };
 
 NATIVE_TABLE(pkce_table, pkce_natives, NULL);

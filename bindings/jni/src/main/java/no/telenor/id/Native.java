@@ -79,6 +79,7 @@ final class Native {
     static native byte[] pkceVerifier(long pkce);
     static native byte[] pkceChallenge(long pkce);
     static native void pkceFree(long pkce);
+    static native byte[][] pkceGenerate(int length);
 
     // Authorization request
     static native long authRequestNew(long config);

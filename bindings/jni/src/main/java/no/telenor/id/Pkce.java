@@ -1,5 +1,6 @@
 package no.telenor.id;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -54,6 +55,49 @@ public final class Pkce extends NativeObject {
      */
     public static @NonNull Pkce generate(int length) {
         return new Pkce(Native.pkceNew(length));
+    }
+
+    /**
+     * A fresh verifier of {@code length} characters ({@value #MIN_LENGTH} to {@value #MAX_LENGTH}; 0 means
+     * {@value #DEFAULT_LENGTH}) and its S256 challenge as plain strings, in one native call with no handle
+     * to close ({@code telenorid_pkce_generate}): for hosts that need only the two strings. The native and
+     * byte copies of the verifier are wiped; the returned String cannot be.
+     *
+     * @throws InvalidArgumentException for a length out of range
+     * @throws RandomException when the random generator fails
+     */
+    public static @NonNull Pair generatePair(int length) {
+        byte[][] pair = Native.pkceGenerate(length);
+        String verifier = Utf8.decode(pair[0]);
+        Arrays.fill(pair[0], (byte) 0);
+        return new Pair(verifier, Utf8.decode(pair[1]));
+    }
+
+    /** A verifier and its S256 challenge, from {@link #generatePair}. */
+    public static final class Pair {
+        private final String verifier;
+        private final String challenge;
+
+        private Pair(String verifier, String challenge) {
+            this.verifier = verifier;
+            this.challenge = challenge;
+        }
+
+        /** The verifier: a secret, to be sent only to the token endpoint. */
+        public @NonNull String verifier() {
+            return verifier;
+        }
+
+        /** The S256 challenge. */
+        public @NonNull String challenge() {
+            return challenge;
+        }
+
+        /** Names the type only: the verifier is a secret and stays out of logs. */
+        @Override
+        public String toString() {
+            return "Pkce.Pair";
+        }
     }
 
     /**

@@ -47,4 +47,25 @@ class PkceTest {
         assertThrows(InvalidArgumentException.class, () -> Pkce.fromVerifier(RFC7636_VERIFIER.replace('-', '+')));
         assertThrows(NullPointerException.class, () -> Pkce.fromVerifier(null));
     }
+
+    @Test
+    void generatedPairsInOneCall() {
+        for (int length : new int[] {43, 64, 128}) {
+            Pkce.Pair pair = Pkce.generatePair(length);
+            assertEquals(length, pair.verifier().length());
+            assertTrue(pair.verifier().matches("[A-Za-z0-9._~-]+"));
+            assertEquals(43, pair.challenge().length());
+            try (Pkce again = Pkce.fromVerifier(pair.verifier())) {
+                assertEquals(again.challenge(), pair.challenge());
+            }
+        }
+        assertEquals(Pkce.DEFAULT_LENGTH, Pkce.generatePair(0).verifier().length());
+        assertNotEquals(Pkce.generatePair(43).verifier(), Pkce.generatePair(43).verifier());
+        assertEquals("Pkce.Pair", Pkce.generatePair(43).toString());
+        for (int length : new int[] {1, 42, 129, -1, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> Pkce.generatePair(length),
+                    "length " + length);
+            assertEquals(Status.INVALID_ARGUMENT, e.status());
+        }
+    }
 }
