@@ -1,4 +1,6 @@
 /* The parts of libcrypto the core uses, and the kernel CSPRNG call Glibc's module map leaves out. */
+/* Low-level SHA-256 (SHA256_Init...) is deprecated in OpenSSL 3 but is the cheapest digest for a PKCE pair. */
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <sys/random.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
