@@ -1,4 +1,5 @@
 import COpenSSL
+import Glibc
 
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed but not yet verified.
 public struct JWS: Sendable {
@@ -44,9 +45,13 @@ public struct JWS: Sendable {
     private static func split(_ bytes: UnsafeRawBufferPointer) throws(TelenoridError)
         -> (header: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8]) {
         guard bytes.count <= JWS.maxLength else { throw TelenoridError(.tokenInvalid, "token longer than \(JWS.maxLength) bytes") }
-        let dot = UInt8(ascii: ".")
-        guard let first = bytes.firstIndex(of: dot), let second = bytes[(first + 1)...].firstIndex(of: dot),
-              !bytes[(second + 1)...].contains(dot) else {
+        // memchr rather than a generic index search: the token is scanned whole, on every validation.
+        func dot(from start: Int) -> Int? {
+            guard let base = bytes.baseAddress, start < bytes.count,
+                  let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+        guard let first = dot(from: 0), let second = dot(from: first + 1), dot(from: second + 1) == nil else {
             throw TelenoridError(.tokenInvalid, "token is not a compact JWS (three parts)")
         }
         func part(_ range: Range<Int>) -> [UInt8]? { Base64URL.decode(UnsafeRawBufferPointer(rebasing: bytes[range])) }
