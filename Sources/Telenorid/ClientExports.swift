@@ -42,11 +42,7 @@ public func telenorid_client_verify_id_token(_ client: OpaquePointer?, _ idToken
         let token = try inputString(idToken, "id_token")
         let expectedNonce = try optionalInputString(nonce, "nonce")
         let out = try outPointer(out)
-        let verified = try handle.client.verifyIDToken(token, nonce: expectedNonce)
-        var result = JSONObject()
-        result.set("header", .object(verified.header))
-        result.set("claims", .object(verified.claims))
-        try writeString(JSON.serialize(.object(result)), to: out)
+        try writeString(handle.client.verifyIDTokenJSON(token, nonce: expectedNonce), to: out)
     }
 }
 

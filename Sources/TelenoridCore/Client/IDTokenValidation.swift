@@ -100,6 +100,22 @@ extension OIDCClient {
         return (jws.header, try validateIDToken(jws, expectations: IDTokenExpectations(nonce: nonce)))
     }
 
+    /// `verifyIDToken` for hosts that take JSON text: `{"header":…,"claims":…}` with the token's own
+    /// decoded header and payload. Validation only read them, and the parser accepted both as strict JSON
+    /// objects of valid UTF-8, so they are handed out as they came instead of serialized again.
+    public func verifyIDTokenJSON(_ token: String, nonce: String?) throws(TelenoridError) -> String {
+        let jws = try JWS(compact: token)
+        _ = try validateIDToken(jws, expectations: IDTokenExpectations(nonce: nonce))
+        var text: [UInt8] = []
+        text.reserveCapacity(jws.headerBytes.count + jws.payload.count + 22)
+        text += #"{"header":"#.utf8
+        text += jws.headerBytes
+        text += #","claims":"#.utf8
+        text += jws.payload
+        text.append(UInt8(ascii: "}"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// A signed userinfo response (OIDC Core §5.3.2): signature, and iss/aud when present.
     func verifySignedUserinfo(_ token: String) throws(TelenoridError) -> JSONObject {
         let jws = try JWS(compact: token)

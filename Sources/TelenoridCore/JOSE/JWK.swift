@@ -4,8 +4,52 @@ import COpenSSL
 final class PKey: @unchecked Sendable {
     // EVP_PKEY is reference-counted and safe to use from several threads for verification.
     let pointer: OpaquePointer
+
+    /// A verification context set up for one algorithm, not in use.
+    private struct Verifier: @unchecked Sendable {
+        let algorithm: String
+        // Only ever used by the thread that took it out of `idle`.
+        let context: OpaquePointer
+    }
+    /// Contexts kept between verifications: setting one up (provider lookups, the verify operation's
+    /// state) costs as much as all of an ID token's claim checks, and a cached key verifies token after
+    /// token. An EVP_PKEY_CTX must not be used by two threads at once, so a verification takes one out
+    /// under the lock and puts it back after; threads that find none set up their own.
+    private let idle = Locked<[Verifier]>([])
+    /// More than this many threads verifying with one key at once leave their extra contexts unkept.
+    private static let maxIdle = 8
+
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { EVP_PKEY_free(pointer) }
+
+    deinit {
+        idle.withLock { $0.forEach { EVP_PKEY_CTX_free($0.context) } }
+        EVP_PKEY_free(pointer)
+    }
+
+    /// Runs `body` with a context for this key that `prepare` has set up for `algorithm` (once, when the
+    /// context was made); nil when no context could be set up.
+    func withVerifier<R>(for algorithm: String, prepare: (OpaquePointer) -> Bool, _ body: (OpaquePointer) -> R) -> R? {
+        let reused = idle.withLock { list -> OpaquePointer? in
+            guard let index = list.lastIndex(where: { $0.algorithm == algorithm }) else { return nil }
+            return list.remove(at: index).context
+        }
+        let context: OpaquePointer
+        if let reused {
+            context = reused
+        } else {
+            guard let fresh = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return nil }
+            guard prepare(fresh) else { EVP_PKEY_CTX_free(fresh); return nil }
+            context = fresh
+        }
+        let result = body(context)
+        let kept = idle.withLock { list -> Bool in
+            guard list.count < PKey.maxIdle else { return false }
+            list.append(Verifier(algorithm: algorithm, context: context))
+            return true
+        }
+        if !kept { EVP_PKEY_CTX_free(context) }
+        return result
+    }
 }
 
 /// A public JSON Web Key (RFC 7517) usable for signature verification: RSA (RFC 7518 §6.3), EC P-256,

@@ -1,4 +1,5 @@
 import COpenSSL
+import Glibc
 
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed but not yet verified.
 public struct JWS: Sendable {
@@ -8,19 +9,18 @@ public struct JWS: Sendable {
     public let algorithm: String
     public let keyID: String?
     public let payload: [UInt8]
+    /// The decoded header text, as the token carried it.
+    let headerBytes: [UInt8]
     let signingInput: [UInt8]
     let signature: [UInt8]
 
     public init(compact text: String) throws(TelenoridError) {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= JWS.maxLength else { throw TelenoridError(.tokenInvalid, "token longer than \(JWS.maxLength) bytes") }
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw TelenoridError(.tokenInvalid, "token is not a compact JWS (three parts)") }
-        guard let headerBytes = Base64URL.decode(String(decoding: parts[0], as: UTF8.self)),
-              let payload = Base64URL.decode(String(decoding: parts[1], as: UTF8.self)),
-              let signature = Base64URL.decode(String(decoding: parts[2], as: UTF8.self)) else {
-            throw TelenoridError(.tokenInvalid, "token part is not base64url")
-        }
+        var text = text
+        // Native strings are contiguous already; this copies only a bridged or foreign one.
+        let parts = try text.withUTF8 { bytes in
+            Result { () throws(TelenoridError) in try JWS.split(UnsafeRawBufferPointer(bytes)) }
+        }.get()
+        let headerBytes = parts.header
         let parsed: JSONValue
         do { parsed = try JSON.parse(headerBytes, limits: JSONLimits(maxDepth: 8)) } catch {
             throw TelenoridError(.tokenInvalid, "token header is not valid JSON: \(error.message)")
@@ -34,9 +34,32 @@ public struct JWS: Sendable {
         self.header = header
         self.algorithm = algorithm
         keyID = header["kid"]?.stringValue
-        self.payload = payload
-        self.signature = signature
-        signingInput = Array(bytes[..<(parts[0].count + 1 + parts[1].count)])
+        self.headerBytes = headerBytes
+        payload = parts.payload
+        signature = parts.signature
+        signingInput = parts.signingInput
+    }
+
+    /// The three parts of the compact serialization, decoded straight from the token's bytes, and the
+    /// signing input (RFC 7515 §5.2: the first two parts as they were sent).
+    private static func split(_ bytes: UnsafeRawBufferPointer) throws(TelenoridError)
+        -> (header: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8]) {
+        guard bytes.count <= JWS.maxLength else { throw TelenoridError(.tokenInvalid, "token longer than \(JWS.maxLength) bytes") }
+        // memchr rather than a generic index search: the token is scanned whole, on every validation.
+        func dot(from start: Int) -> Int? {
+            guard let base = bytes.baseAddress, start < bytes.count,
+                  let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+        guard let first = dot(from: 0), let second = dot(from: first + 1), dot(from: second + 1) == nil else {
+            throw TelenoridError(.tokenInvalid, "token is not a compact JWS (three parts)")
+        }
+        func part(_ range: Range<Int>) -> [UInt8]? { Base64URL.decode(UnsafeRawBufferPointer(rebasing: bytes[range])) }
+        guard let header = part(0..<first), let payload = part((first + 1)..<second),
+              let signature = part((second + 1)..<bytes.count) else {
+            throw TelenoridError(.tokenInvalid, "token part is not base64url")
+        }
+        return (header, payload, signature, Array(UnsafeRawBufferPointer(rebasing: bytes[..<second])))
     }
 
     /// Verifies with a provider key; the key must fit the algorithm (no RSA key for ES256, and never a
@@ -53,24 +76,47 @@ public struct JWS: Sendable {
             }
             signature = der
         }
-        guard let context = EVP_MD_CTX_new() else { throw TelenoridError(.tokenInvalid, "out of memory") }
-        defer { EVP_MD_CTX_free(context) }
-        var keyContext: OpaquePointer? = nil
-        guard EVP_DigestVerifyInit_ex(context, &keyContext, spec.digest, nil, nil, key.key.pointer, nil) == 1 else {
-            throw TelenoridError(.tokenInvalid, "\(algorithm) verification could not start")
-        }
-        if spec.pss {
-            guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
-                  EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST) == 1 else {
-                throw TelenoridError(.tokenInvalid, "PSS parameters could not be set")
+        let verified: Int32
+        if let md = JWS.digestHandle(spec.digest), let digest = Crypto.digest(forJWSAlgorithm: algorithm, signingInput) {
+            // RSA and ECDSA sign a digest: hash once, then verify with the key's context already set up for
+            // this algorithm, instead of building and initialising a digest-verify context every time.
+            let prepare = { (context: OpaquePointer) -> Bool in
+                guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md.md) == 1 else { return false }
+                // RFC 7518 §3.5: MGF1 with the same hash (OpenSSL's default once the digest is set), and a
+                // salt as long as the digest.
+                return !spec.pss || (EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1
+                                     && EVP_PKEY_CTX_set_rsa_pss_saltlen(context, RSA_PSS_SALTLEN_DIGEST) == 1)
             }
-        }
-        let verified = signature.withUnsafeBufferPointer { sig in
-            signingInput.withUnsafeBufferPointer { input in
-                EVP_DigestVerify(context, sig.baseAddress, sig.count, input.baseAddress, input.count)
+            guard let result = key.key.withVerifier(for: algorithm, prepare: prepare, { context in
+                signature.withUnsafeBufferPointer { sig in
+                    digest.withUnsafeBufferPointer { EVP_PKEY_verify(context, sig.baseAddress, sig.count, $0.baseAddress, $0.count) }
+                }
+            }) else { throw TelenoridError(.tokenInvalid, "\(algorithm) verification could not start") }
+            verified = result
+        } else {
+            // EdDSA (RFC 8037 §3.1) signs the message itself, in one pass.
+            guard let context = EVP_MD_CTX_new() else { throw TelenoridError(.tokenInvalid, "out of memory") }
+            defer { EVP_MD_CTX_free(context) }
+            guard EVP_DigestVerifyInit_ex(context, nil, nil, nil, nil, key.key.pointer, nil) == 1 else {
+                throw TelenoridError(.tokenInvalid, "\(algorithm) verification could not start")
+            }
+            verified = signature.withUnsafeBufferPointer { sig in
+                signingInput.withUnsafeBufferPointer { input in
+                    EVP_DigestVerify(context, sig.baseAddress, sig.count, input.baseAddress, input.count)
+                }
             }
         }
         guard verified == 1 else { throw TelenoridError(.tokenInvalid, "token signature does not verify") }
+    }
+
+    /// The fetched hash a Spec names.
+    private static func digestHandle(_ name: String?) -> Crypto.Digests.Handle? {
+        switch name {
+        case "SHA256": Crypto.Digests.sha256
+        case "SHA384": Crypto.Digests.sha384
+        case "SHA512": Crypto.Digests.sha512
+        default: nil
+        }
     }
 
     /// Verifies an HS256/384/512 token with a shared secret (a client secret), in constant time.
