@@ -104,7 +104,7 @@ extension PendingAuthorization {
             redirectURI.withUTF8 { redirectURI in
                 guard let scan = CallbackScan(bytes, redirectURI: redirectURI, inFragment: responseMode == "fragment"),
                       let state = scan.state,
-                      !scan.contains(state, where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }),
+                      !scan.isEncoded(state),
                       Crypto.constantTimeEquals(scan.slice(state), self.state.utf8)
                 else { return nil }
                 if let iss = scan.iss {

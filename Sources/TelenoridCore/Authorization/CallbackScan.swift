@@ -16,6 +16,7 @@ struct CallbackScan {
     private(set) var error: Range<Int>?
     private let bytes: UnsafeBufferPointer<UInt8>
 
+    @_optimize(speed)
     init?(_ bytes: UnsafeBufferPointer<UInt8>, redirectURI: UnsafeBufferPointer<UInt8>, inFragment: Bool) {
         self.bytes = bytes
         guard bytes.count <= URI.maxLength, bytes.count >= redirectURI.count else { return nil }
@@ -44,11 +45,17 @@ struct CallbackScan {
     /// would, only stricter: no space, control, backslash or non-ASCII byte, and every escape well-formed and
     /// for an ASCII character other than NUL, so that every value decodes to ASCII, valid UTF-8. Returns
     /// where the fragment's "#" is (the end when there is none), nil when the full check must decide.
+    @_optimize(speed)
     private static func checkTail(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var hash = bytes.count
         var index = start
         while index < bytes.count {
             let byte = bytes[index]
+            // Most bytes are printable ASCII above "%" (0x25) and need no more than this test.
+            if byte > UInt8(ascii: "%") && byte < 0x7F && byte != UInt8(ascii: "\\") {
+                index &+= 1
+                continue
+            }
             if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\\") { return nil }
             if byte == UInt8(ascii: "#") && hash == bytes.count { hash = index }
             if byte == UInt8(ascii: "%") {
@@ -64,28 +71,32 @@ struct CallbackScan {
 
     /// Walks the `name=value` pairs, keeping where the four values are. False (full check) for a name
     /// that is empty, escaped or repeated (RFC 6749 §3.1 forbids repeats; the full check reports them).
+    @_optimize(speed)
     private mutating func findParameters() -> Bool {
-        var pairs = Pairs(bytes, component)
-        while let (name, value) = pairs.next() {
-            guard !name.isEmpty, !contains(name, where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
-                return false
+        // Room for the name of every piece the component could hold: each takes a byte and a "&" at least.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: component.count / 2 &+ 1) { names in
+            var count = 0
+            var pairs = Pairs(bytes, component)
+            while let (name, value) = pairs.next() {
+                guard !name.isEmpty, !isEncoded(name) else { return false }
+                for index in 0..<count where equal(names[index], name) { return false }
+                names.initializeElement(at: count, to: name)
+                count &+= 1
+                if equal(name, "state") { state = value }
+                else if equal(name, "code") { code = value }
+                else if equal(name, "iss") { iss = value }
+                else if equal(name, "error") { error = value }
             }
-            var earlier = Pairs(bytes, component.lowerBound..<name.lowerBound)
-            while let (other, _) = earlier.next() {
-                if equal(other, name) { return false }
-            }
-            if equal(name, "state") { state = value }
-            else if equal(name, "code") { code = value }
-            else if equal(name, "iss") { iss = value }
-            else if equal(name, "error") { error = value }
+            return true
         }
-        return true
     }
 
-    func contains(_ range: Range<Int>, where test: (UInt8) -> Bool) -> Bool {
+    /// Whether the text at `range` holds a "%" escape or a "+" (a space): whether decoding would change it.
+    @_optimize(speed)
+    func isEncoded(_ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
-            if test(bytes[index]) { return true }
+            if bytes[index] == UInt8(ascii: "%") || bytes[index] == UInt8(ascii: "+") { return true }
             index &+= 1
         }
         return false
@@ -93,13 +104,21 @@ struct CallbackScan {
 
     func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
 
-    private func equal(_ left: Range<Int>, _ right: Range<Int>) -> Bool {
-        left.count == right.count && slice(left).elementsEqual(slice(right))
+    @_optimize(speed)
+    private func equal(_ left: Range<Int>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        var index = 0
+        while index < right.count {
+            if bytes[left.lowerBound &+ index] != right[index] { return false }
+            index &+= 1
+        }
+        return true
     }
 
+    private func equal(_ left: Range<Int>, _ right: Range<Int>) -> Bool { equal(left, slice(right)) }
+
     private func equal(_ range: Range<Int>, _ name: StaticString) -> Bool {
-        range.count == name.utf8CodeUnitCount
-            && slice(range).elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        equal(range, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
 
     /// Whether the value at `range` decodes (form encoding: "+" is a space) to exactly `expected`.
@@ -117,7 +136,7 @@ struct CallbackScan {
 
     /// The value at `range`, decoded.
     func decoded(_ range: Range<Int>) -> String {
-        if !contains(range, where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+        if !isEncoded(range) {
             return String(decoding: slice(range), as: UTF8.self)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count) { out in
@@ -153,6 +172,7 @@ struct CallbackScan {
             start = range.lowerBound
         }
 
+        @_optimize(speed)
         mutating func next() -> (name: Range<Int>, value: Range<Int>)? {
             while start < end && bytes[start] == UInt8(ascii: "&") { start &+= 1 }
             guard start < end else { return nil }
