@@ -64,6 +64,11 @@ public final class AuthorizationCallback: Sendable {
 extension PendingAuthorization {
     public func handleCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
         if let callback = acceptPlainCallback(redirect) { return callback }
+        return try parseCallback(redirect)
+    }
+
+    /// The full check: the whole redirect parsed, every parameter decoded, each failure reported.
+    func parseCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
         let uri = try URI(parsing: redirect)
         guard uri.hasSameOriginAndPath(as: configuration.redirectURI) else {
             throw TelenoridError(.redirectMismatch, "the callback did not arrive at the configured redirect_uri")
@@ -95,14 +100,14 @@ extension PendingAuthorization {
     }
 
     /// The callback for `redirect` when `CallbackScan` can read it and every check below passes, else nil:
-    /// then `handleCallback` runs the full parse, which reports whatever is wrong. The checks are those of
-    /// the full path, in its order, on the values in place; only the code becomes a string.
-    private func acceptPlainCallback(_ redirect: String) -> AuthorizationCallback? {
+    /// then `handleCallback` runs `parseCallback`, which reports whatever is wrong. The checks are those of
+    /// `parseCallback`, made on the values in place; only the code becomes a string.
+    func acceptPlainCallback(_ redirect: String) -> AuthorizationCallback? {
         var text = redirect  // withUTF8 needs it mutable; a native string's bytes are not copied
         var redirectURI = configuration.redirectURIString
         let found: (code: String, component: Range<Int>)? = text.withUTF8 { bytes in
-            redirectURI.withUTF8 { redirectURI in
-                guard let scan = CallbackScan(bytes, redirectURI: redirectURI, inFragment: responseMode == "fragment"),
+            redirectURI.withUTF8 { prefix in
+                guard let scan = CallbackScan(bytes, redirectURI: prefix, inFragment: responseMode == "fragment"),
                       let state = scan.state,
                       !scan.isEncoded(state),
                       Crypto.constantTimeEquals(scan.slice(state), self.state.utf8)
