@@ -5,14 +5,46 @@ import Synchronization
 /// its code goes to the token endpoint once.
 public final class AuthorizationCallback: Sendable {
     public let code: String
-    public let parameters: FormParameters
     public let pending: PendingAuthorization
+    private let form: Form
     private let exchanged = Atomic<Bool>(false)
+
+    /// The parameters as they came: already read, or still encoded in the redirect. Most callbacks are
+    /// only ever asked for their code, so a redirect's other parameters are decoded when someone asks.
+    private enum Form: Sendable {
+        case read(FormParameters)
+        /// A redirect and where its response parameters are, in UTF-8 offsets.
+        case encoded(String, Range<Int>)
+    }
 
     init(code: String, parameters: FormParameters, pending: PendingAuthorization) {
         self.code = code
-        self.parameters = parameters
+        form = .read(parameters)
         self.pending = pending
+    }
+
+    /// A callback whose `redirect` passed `CallbackScan`, with its response parameters at `component`.
+    init(code: String, redirect: String, component: Range<Int>, pending: PendingAuthorization) {
+        self.code = code
+        form = .encoded(redirect, component)
+        self.pending = pending
+    }
+
+    /// Every parameter of the response, decoded on each read.
+    public var parameters: FormParameters {
+        switch form {
+        case .read(let parameters):
+            return parameters
+        case .encoded(let redirect, let component):
+            let utf8 = redirect.utf8
+            let text = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: component.lowerBound)
+                                      ..< utf8.index(utf8.startIndex, offsetBy: component.upperBound)])
+            // CallbackScan only lets through a component that FormParameters(parsing:) accepts.
+            guard let parameters = try? FormParameters(parsing: text) else {
+                preconditionFailure("a scanned callback's parameters no longer parse")
+            }
+            return parameters
+        }
     }
 
     public var isExchanged: Bool { exchanged.load(ordering: .acquiring) }
@@ -31,6 +63,12 @@ public final class AuthorizationCallback: Sendable {
 
 extension PendingAuthorization {
     public func handleCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
+        if let callback = acceptPlainCallback(redirect) { return callback }
+        return try parseCallback(redirect)
+    }
+
+    /// The full check: the whole redirect parsed, every parameter decoded, each failure reported.
+    func parseCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
         let uri = try URI(parsing: redirect)
         guard uri.hasSameOriginAndPath(as: configuration.redirectURI) else {
             throw TelenoridError(.redirectMismatch, "the callback did not arrive at the configured redirect_uri")
@@ -59,5 +97,32 @@ extension PendingAuthorization {
             throw TelenoridError(.consumed, "this authorization request was already answered")
         }
         return AuthorizationCallback(code: code, parameters: parameters, pending: self)
+    }
+
+    /// The callback for `redirect` when `CallbackScan` can read it and every check below passes, else nil:
+    /// then `handleCallback` runs `parseCallback`, which reports whatever is wrong. The checks are those of
+    /// `parseCallback`, made on the values in place; only the code becomes a string.
+    func acceptPlainCallback(_ redirect: String) -> AuthorizationCallback? {
+        var text = redirect  // withUTF8 needs it mutable; a native string's bytes are not copied
+        var redirectURI = configuration.redirectURIString
+        let found: (code: String, component: Range<Int>)? = text.withUTF8 { bytes in
+            redirectURI.withUTF8 { prefix in
+                guard let scan = CallbackScan(bytes, redirectURI: prefix, inFragment: responseMode == "fragment"),
+                      let state = scan.state,
+                      !scan.isEncoded(state),
+                      Crypto.constantTimeEquals(scan.slice(state), self.state.utf8)
+                else { return nil }
+                if let iss = scan.iss {
+                    guard let issuer = configuration.settings[.issuer], scan.decodes(iss, to: issuer) else { return nil }
+                } else if configuration.securityProfile == .fapi2 {
+                    return nil
+                }
+                // checkTail lets no %00 through, so a code here holds no NUL.
+                guard scan.error == nil, let code = scan.code, !code.isEmpty else { return nil }
+                return (scan.decoded(code), scan.component)
+            }
+        }
+        guard let found, consume() else { return nil }
+        return AuthorizationCallback(code: found.code, redirect: text, component: found.component, pending: self)
     }
 }

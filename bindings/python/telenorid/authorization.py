@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _ffi
-from ._handle import _call_on, _Handle, _name, _opt_str, _params_in, _str, _string_array
+from ._handle import _call_on, _Handle, _leave, _lock, _name, _opt_str, _params_in, _str, _string_array
 from .config import Config
+from .errors import _raise
 
 _lib = _ffi.lib
 
@@ -186,8 +187,21 @@ class PendingAuthorization(_Handle):
         """Validates the redirect the app received; consumes this pending authorization on success.
         An OAuth ``error`` answer raises :class:`AuthorizationError` with the provider's fields."""
         encoded = _str(url, "url")
-        callback = _ffi.CallbackP()
-        self._call(_handle_callback, encoded, callback)
+        callback = _CallbackP()
+        # self._call, inlined as _Handle describes for the benchmarked path: two Python calls fewer per callback.
+        native = self._native
+        with _lock:
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
+        if pointer is None:
+            self._closed()
+        try:
+            status = _handle_callback(pointer, encoded, callback)
+            if status:
+                _raise(status)
+        finally:
+            _leave(native)
         return AuthorizationCallback._adopt(callback, self)
 
     def handle_app_callback(self, url: str, allowed_resume_host: Optional[str] = None) -> "AppCallback":
@@ -221,6 +235,7 @@ _pending_state = _lib.telenorid_pending_auth_state
 _pending_nonce = _lib.telenorid_pending_auth_nonce
 _pending_code_verifier = _lib.telenorid_pending_auth_code_verifier
 _handle_callback = _lib.telenorid_pending_auth_handle_callback
+_CallbackP = _ffi.CallbackP
 
 
 class AuthorizationCallback(_Handle):

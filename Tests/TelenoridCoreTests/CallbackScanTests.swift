@@ -1,0 +1,91 @@
+import XCTest
+@testable import TelenoridCore
+
+/// handleCallback reads plain redirects with CallbackScan and leaves the rest to parseCallback; either way a
+/// redirect must give what parseCallback alone gives: the same code and parameters, or the same error.
+final class CallbackScanTests: XCTestCase {
+    let state = "218gz18yveu1ybajwh2g1h3g"
+
+    func pending(_ extra: [ClientConfiguration.Setting: String] = [:], fragment: Bool = false) throws -> PendingAuthorization {
+        var request = AuthorizationRequest(configuration: try testConfiguration(extra))
+        if fragment { try request.set(.responseMode, "fragment") }
+        return try request.build(state: state, nonce: "n", pkce: try PKCE())
+    }
+
+    /// What a redirect gives on a fresh request: its code and parameters, or its error.
+    enum Outcome: Equatable {
+        case callback(code: String, parameters: FormParameters)
+        case failure(TelenoridError.Kind, String, oauthError: String?, description: String?)
+    }
+
+    func outcome(_ body: () throws(TelenoridError) -> AuthorizationCallback) -> Outcome {
+        do {
+            let callback = try body()
+            return .callback(code: callback.code, parameters: callback.parameters)
+        } catch {
+            return .failure(error.kind, error.message, oauthError: error.oauthError, description: error.oauthErrorDescription)
+        }
+    }
+
+    func assertSameAsFullParse(_ redirect: String, _ extra: [ClientConfiguration.Setting: String] = [:],
+                               fragment: Bool = false, line: UInt = #line) throws {
+        let fast = try pending(extra, fragment: fragment), full = try pending(extra, fragment: fragment)
+        XCTAssertEqual(outcome { () throws(TelenoridError) in try fast.handleCallback(redirect) },
+                       outcome { () throws(TelenoridError) in try full.parseCallback(redirect) }, redirect, line: line)
+        XCTAssertEqual(fast.isConsumed, full.isConsumed, redirect, line: line)
+    }
+
+    func testPlainRedirectsAreScannedAndGiveWhatTheFullParseGives() throws {
+        let base = "telenorid-example://authcallback/"
+        let plain = [
+            "?code=SplxlOBeZQQYbYS6WxSbIA&state=\(state)&scope=openid",
+            "?state=\(state)&code=abc%2Fdef+g&scope=openid+profile%20email&session_state=x%3Dy",
+            "?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.com",
+            "?code=c&state=\(state)&iss=https://id.example.com&&empty=&flag",
+        ]
+        for query in plain {
+            XCTAssertNotNil(try pending().acceptPlainCallback(base + query), query)
+            try assertSameAsFullParse(base + query)
+        }
+        XCTAssertNotNil(try pending(fragment: true).acceptPlainCallback(base + "#code=c&state=\(state)"))
+    }
+
+    func testEverythingElseGivesWhatTheFullParseGives() throws {
+        let base = "telenorid-example://authcallback/"
+        let others = [
+            // Not the configured redirect URI byte for byte, yet the same place, or another place.
+            "TELENORID-EXAMPLE://authcallback/?code=c&state=\(state)", "telenorid-example://authcallback?code=c&state=\(state)",
+            "telenorid-example://authcallback/x?code=c&state=\(state)", "telenorid-example://other/?code=c&state=\(state)",
+            "telenorid-example://authcallback/", "telenorid-example://auth", "::::", "",
+            // Escaped, repeated or empty names; escapes that are malformed, NUL or not ASCII.
+            base + "?code=c&st%61te=\(state)", base + "?code=c&state=\(state)&code=d", base + "?code=c&state=\(state)&st%61te=x",
+            base + "?code=c&state=\(state)&=x", base + "?code=%zz&state=\(state)", base + "?code=c%0&state=\(state)",
+            base + "?code=c%00d&state=\(state)", base + "?code=c&state=\(state)&scope=%C3%A6", base + "?code=c&state=\(state)&scope=%FF",
+            base + "?code=c d&state=\(state)", base + "?code=c&state=\(state)&scope=æ", base + "?code=c\\d&state=\(state)",
+            // The state, the issuer, the code and the error answer.
+            base + "?code=c&state=other", base + "?code=c", base + "?code=c&state=\(state.dropLast())",
+            base + "?code=c&state=218gz18yveu1ybajwh2g1h3%67", base + "?code=c&state=\(state)&iss=https%3A%2F%2Fevil.example",
+            base + "?code=c&state=\(state)&iss=https://id.example.com/", base + "?code=&state=\(state)", base + "?state=\(state)",
+            base + "?error=access_denied&error_description=User+said+no&state=\(state)",
+            base + "?error=access_denied&state=other",
+            // Query and fragment.
+            base + "?code=c&state=\(state)#frag%zz", base + "#code=c&state=\(state)", base + "?code=c#state=\(state)",
+        ]
+        for redirect in others { try assertSameAsFullParse(redirect) }
+        for redirect in [base + "#code=c&state=\(state)", base + "?code=c&state=\(state)", base + "?x=%zz#code=c&state=\(state)",
+                         base + "?code=c&state=\(state)#code=d&state=\(state)"] {
+            try assertSameAsFullParse(redirect, fragment: true)
+        }
+        let fapi2: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]
+        try assertSameAsFullParse(base + "?code=c&state=\(state)", fapi2)
+        try assertSameAsFullParse(base + "?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.com", fapi2)
+    }
+
+    func testAnsweredRequestIsRefusedTheSecondTime() throws {
+        let p = try pending()
+        let redirect = "telenorid-example://authcallback/?code=c&state=\(state)"
+        XCTAssertEqual(try p.handleCallback(redirect).code, "c")
+        XCTAssertEqual(outcome { () throws(TelenoridError) in try p.handleCallback(redirect) },
+                       .failure(.consumed, "this authorization request was already answered", oauthError: nil, description: nil))
+    }
+}
