@@ -29,9 +29,11 @@ struct HostSigner: @unchecked Sendable {
 }
 
 extension HostSigner {
-    /// The core's signer for a callback, its algorithm and public JWK (C strings, checked here).
+    /// The core's signer for a callback, its algorithm and public JWK (C strings, checked here); nil for a
+    /// NULL callback, which removes the signer (the other arguments are then ignored).
     static func keySigner(_ algorithm: UnsafePointer<CChar>?, _ publicJWK: UnsafePointer<CChar>?,
-                          _ callback: telenorid_sign_callback, _ userData: UnsafeMutableRawPointer?) throws(TelenoridError) -> HostKeySigner {
+                          _ callback: telenorid_sign_callback?, _ userData: UnsafeMutableRawPointer?) throws(TelenoridError) -> HostKeySigner? {
+        guard let callback else { return nil }
         let algorithm = try inputString(algorithm, "algorithm")
         let jwkText = try inputString(publicJWK, "public_jwk")
         guard let jwk = (try? JSON.parse(jwkText))?.objectValue else {
@@ -48,8 +50,6 @@ public func telenorid_client_set_client_signer(_ client: OpaquePointer?, _ algor
                                                _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(client, as: ClientHandle.self, "client")
-        try handle.client.setClientSigner(try callback.map { callback throws(TelenoridError) in
-            try HostSigner.keySigner(algorithm, publicJWK, callback, userData)
-        })
+        try handle.client.setClientSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
     }
 }

@@ -36,6 +36,10 @@ class DPoPTest {
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64URL_DECODER = Base64.getUrlDecoder();
 
+    private static final HostKeySigner NEVER = input -> {
+        throw new AssertionError("not called");
+    };
+
     private static Config config() {
         return TestSupport.baseConfig().dpopSigningAlgorithm("ES256").build();
     }
@@ -46,13 +50,23 @@ class DPoPTest {
         return generator.generateKeyPair();
     }
 
-    /** An unsigned big-endian integer of exactly 32 bytes (RFC 7518 §6.2.1.2). */
+    /** An unsigned big-endian integer of exactly 32 bytes, P-256's size (RFC 7518 §6.2.1.2). */
     private static String coordinate(BigInteger value) {
+        return coordinate(value, 32);
+    }
+
+    /** An unsigned big-endian integer of exactly {@code size} bytes. */
+    private static String coordinate(BigInteger value, int size) {
         byte[] bytes = value.toByteArray();
-        byte[] fixed = new byte[32];
-        int length = Math.min(bytes.length, 32);
-        System.arraycopy(bytes, bytes.length - length, fixed, 32 - length, length);
+        byte[] fixed = new byte[size];
+        int length = Math.min(bytes.length, size);
+        System.arraycopy(bytes, bytes.length - length, fixed, size - length, length);
         return B64URL.encodeToString(fixed);
+    }
+
+    /** The JWK with a private member added: never acceptable as a signer's public key. */
+    private static String withPrivateMember(String jwk) {
+        return jwk.substring(0, jwk.length() - 1) + ",\"d\":\"" + coordinate(BigInteger.ONE) + "\"}";
     }
 
     /** The public JWK in RFC 7638's canonical member order, which is also its thumbprint input. */
@@ -98,16 +112,13 @@ class DPoPTest {
     @Test
     void refusesAJwkThatIsNotAPublicKeyForTheAlgorithm() throws Exception {
         KeyPair pair = p256();
-        HostKeySigner never = input -> {
-            throw new AssertionError("not called");
-        };
         try (Config config = config(); Client client = new Client(config)) {
             String jwk = publicJwk(pair);
-            String withD = jwk.substring(0, jwk.length() - 1) + ",\"d\":\"" + coordinate(BigInteger.ONE) + "\"}";
-            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("ES256", withD, never));
-            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("ES256", "not json", never));
-            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("ES256", "[]", never));
-            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("PS256", jwk, never));
+            String withD = withPrivateMember(jwk);
+            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("ES256", withD, NEVER));
+            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("ES256", "not json", NEVER));
+            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("ES256", "[]", NEVER));
+            assertThrows(InvalidArgumentException.class, () -> client.setDPoPSigner("PS256", jwk, NEVER));
             assertThrows(NullPointerException.class, () -> client.setDPoPSigner("ES256", jwk, null));
         }
     }
@@ -115,15 +126,12 @@ class DPoPTest {
     @Test
     void theClientKeySignerIsCheckedInstalledAndCleared() throws Exception {
         KeyPair pair = p256();
-        HostKeySigner never = input -> {
-            throw new AssertionError("not called");
-        };
         try (Config config = config(); Client client = new Client(config)) {
             String jwk = publicJwk(pair);
-            String withD = jwk.substring(0, jwk.length() - 1) + ",\"d\":\"" + coordinate(BigInteger.ONE) + "\"}";
-            assertThrows(InvalidArgumentException.class, () -> client.setClientSigner("ES256", withD, never));
-            assertThrows(InvalidArgumentException.class, () -> client.setClientSigner("HS256", jwk, never));
-            client.setClientSigner("ES256", jwk, never);
+            String withD = withPrivateMember(jwk);
+            assertThrows(InvalidArgumentException.class, () -> client.setClientSigner("ES256", withD, NEVER));
+            assertThrows(InvalidArgumentException.class, () -> client.setClientSigner("HS256", jwk, NEVER));
+            client.setClientSigner("ES256", jwk, NEVER);
             client.clearClientSigner();
             client.clearClientSigner();
         }
@@ -133,19 +141,11 @@ class DPoPTest {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
             generator.initialize(new ECGenParameterSpec("secp384r1"));
             ECPublicKey p384 = (ECPublicKey) generator.generateKeyPair().getPublic();
-            String jwk384 = "{\"crv\":\"P-384\",\"kty\":\"EC\",\"x\":\"" + coordinate48(p384.getW().getAffineX())
-                    + "\",\"y\":\"" + coordinate48(p384.getW().getAffineY()) + "\"}";
-            assertThrows(ConfigurationException.class, () -> client.setClientSigner("ES384", jwk384, never));
-            client.setClientSigner("ES256", publicJwk(pair), never);
+            String jwk384 = "{\"crv\":\"P-384\",\"kty\":\"EC\",\"x\":\"" + coordinate(p384.getW().getAffineX(), 48)
+                    + "\",\"y\":\"" + coordinate(p384.getW().getAffineY(), 48) + "\"}";
+            assertThrows(ConfigurationException.class, () -> client.setClientSigner("ES384", jwk384, NEVER));
+            client.setClientSigner("ES256", publicJwk(pair), NEVER);
         }
-    }
-
-    private static String coordinate48(BigInteger value) {
-        byte[] bytes = value.toByteArray();
-        byte[] fixed = new byte[48];
-        int length = Math.min(bytes.length, 48);
-        System.arraycopy(bytes, bytes.length - length, fixed, 48 - length, length);
-        return B64URL.encodeToString(fixed);
     }
 
     @Test
