@@ -557,6 +557,18 @@ telenorid_status telenorid_client_verify_id_token(telenorid_client *client, cons
 void telenorid_client_free(telenorid_client *client);
 
 /* ------------------------------------------------------------------------------------------------
+ * FAPI 2.0 (TELENORID_CONFIG_SECURITY_PROFILE "fapi2", the FAPI 2.0 Security Profile, final)
+ *
+ * Building the configuration refuses what the profile forbids, with TELENORID_E_CONFIGURATION naming the
+ * rule: client_secret_* authentication (private_key_jwt, or none with DPoP), no DPoP, plain PKCE, a
+ * Bearer downgrade, assertions not addressed to the issuer, keys or ID token algorithms other than
+ * PS256, ES256 and EdDSA. At run time every request is pushed (RFC 9126), the callback must carry `iss`
+ * (RFC 9207), TLS 1.2 is limited to the BCP 195 cipher suites, and a push answered with a request_uri
+ * living 600 seconds or more is TELENORID_E_INVALID_RESPONSE (§5.3.2.2). Authorization codes live at most
+ * 60 seconds at such a provider (§5.3.2.2): exchange the code as soon as the callback arrives.
+ * --------------------------------------------------------------------------------------------- */
+
+/* ------------------------------------------------------------------------------------------------
  * DPoP: sender-constrained tokens (RFC 9449)
  *
  * With TELENORID_CONFIG_DPOP_SIGNING_ALG set, each sign-in makes a key pair (OpenSSL; the private key

@@ -140,6 +140,23 @@ final class PushedAuthorizationTests: XCTestCase {
         XCTAssertEqual(try query(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)).url)["request_uri"], "urn:x")
     }
 
+    func testFAPI2RefusesARequestURIOf600SecondsOrMore() throws {
+        let fapi2: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]
+        for (lifetime, profile, accepted) in [(600, fapi2, false), (3600, fapi2, false), (599, fapi2, true), (3600, [:], true)] {
+            let provider = PARProvider(requirePush: true, answer: (201, #"{"request_uri":"urn:x","expires_in":\#(lifetime)}"#))
+            let client = try client(provider, profile)
+            let build = { try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)) }
+            if accepted {
+                XCTAssertEqual(try query(try build().url)["request_uri"], "urn:x", "\(lifetime)")
+            } else {
+                XCTAssertThrowsError(try build(), "\(lifetime)") {
+                    XCTAssertEqual(($0 as! TelenoridError).kind, .invalidResponse)
+                    XCTAssertTrue(($0 as! TelenoridError).message.contains("§5.3.2.2"), ($0 as! TelenoridError).message)
+                }
+            }
+        }
+    }
+
     func testAConfidentialClientAuthenticatesThePush() throws {
         let provider = PARProvider(requirePush: true)
         let client = try client(provider, [.clientSecret: "s3cret", .clientAuthMethod: "client_secret_basic"])

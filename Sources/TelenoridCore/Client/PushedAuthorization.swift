@@ -93,18 +93,24 @@ extension OIDCClient {
         let what = "pushed authorization request"
         // 201 Created is the RFC's answer; some providers say 200.
         let (object, _) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(), successStatuses: [201, 200])
-        return try Self.requestURI(from: object, httpStatus: response.status)
+        return try Self.requestURI(from: object, httpStatus: response.status,
+                                   maxLifetime: configuration.securityProfile == .fapi2 ? FAPI2Profile.maxRequestURILifetime : nil)
     }
 
     /// `request_uri` and `expires_in` (RFC 9126 §2.2) checked: the URI goes into the browser's URL, so
     /// it must be there, be text, and not be absurdly long; a non-positive lifetime is already expired.
-    static func requestURI(from object: JSONObject, httpStatus: Int) throws(TelenoridError) -> String {
+    /// `maxLifetime`: the FAPI 2.0 profile's bound on `expires_in`, in seconds (exclusive).
+    static func requestURI(from object: JSONObject, httpStatus: Int, maxLifetime: Int64? = nil) throws(TelenoridError) -> String {
         guard let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty, requestURI.utf8.count <= 2048,
               !requestURI.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw TelenoridError(.invalidResponse, "the pushed authorization response has no usable request_uri", httpStatus: httpStatus)
         }
         guard let lifetime = object["expires_in"]?.int64Value, lifetime > 0 else {
             throw TelenoridError(.invalidResponse, "the pushed authorization response has no positive expires_in", httpStatus: httpStatus)
+        }
+        if let maxLifetime, lifetime >= maxLifetime {
+            throw TelenoridError(.invalidResponse, "FAPI 2.0 Security Profile §5.3.2.2: a request_uri lives less than "
+                                 + "\(maxLifetime) seconds, and the provider gave one for \(lifetime)", httpStatus: httpStatus)
         }
         return requestURI
     }

@@ -19,6 +19,13 @@ enum FAPI2Profile {
     static let tls12CipherList = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
         + "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384"
 
+    /// §5.3.2.2: the provider issues `request_uri`s "with expires_in values of less than 600 seconds". A
+    /// longer one would let a request pushed long before the user arrives (pre-generated, or leaked) still
+    /// be redeemed, so a push answered with one is refused. The profile's other lifetime, authorization
+    /// codes of at most 60 seconds (§5.3.2.2 too), is the provider's to enforce: the library cannot know
+    /// when a code was issued, and exchanges it when the host hands over the callback.
+    static let maxRequestURILifetime: Int64 = 600
+
     /// §5.4.1 item 1 for a key the host holds, checked when the host hands it over.
     static func checkClientKey(algorithm: String) throws(TelenoridError) {
         guard algorithms.contains(algorithm) else {
