@@ -66,43 +66,38 @@ static void n_auth_request_add_claim(JNIEnv *env, jclass cls, jlong request, jin
     in_string_release(&values_json);
 }
 
+/* The request's setters that take one string: `what` names it in the exception for bad bytes. */
+typedef telenorid_status (*request_string_setter)(telenorid_auth_request *request, const char *value);
+
+static void set_request_string(JNIEnv *env, jlong request, jbyteArray bytes, const char *what,
+                               request_string_setter setter)
+{
+    in_string value;
+    if (!in_string_get(env, bytes, what, &value)) {
+        return;
+    }
+    telenorid_status status = setter(HANDLE(telenorid_auth_request, request), value.chars);
+    in_string_release(&value);
+    void_result(env, status);
+}
+
 static void n_auth_request_set_app_to_app(JNIEnv *env, jclass cls, jlong request, jbyteArray uri_bytes)
 {
     (void)cls;
-    in_string uri;
-    if (!in_string_get(env, uri_bytes, "appCallbackUri", &uri)) {
-        return;
-    }
-    telenorid_status status = telenorid_auth_request_set_app_to_app(HANDLE(telenorid_auth_request, request),
-                                                                    uri.chars);
-    in_string_release(&uri);
-    void_result(env, status);
+    set_request_string(env, request, uri_bytes, "appCallbackUri", telenorid_auth_request_set_app_to_app);
 }
 
 static void n_auth_request_add_resource(JNIEnv *env, jclass cls, jlong request, jbyteArray uri_bytes)
 {
     (void)cls;
-    in_string uri;
-    if (!in_string_get(env, uri_bytes, "uri", &uri)) {
-        return;
-    }
-    telenorid_status status = telenorid_auth_request_add_resource(HANDLE(telenorid_auth_request, request), uri.chars);
-    in_string_release(&uri);
-    void_result(env, status);
+    set_request_string(env, request, uri_bytes, "uri", telenorid_auth_request_add_resource);
 }
 
 /* `json_bytes` null clears the details. */
 static void n_auth_request_set_authorization_details(JNIEnv *env, jclass cls, jlong request, jbyteArray json_bytes)
 {
     (void)cls;
-    in_string json;
-    if (!in_string_get(env, json_bytes, "json", &json)) {
-        return;
-    }
-    telenorid_status status = telenorid_auth_request_set_authorization_details(HANDLE(telenorid_auth_request, request),
-                                                                               json.chars);
-    in_string_release(&json);
-    void_result(env, status);
+    set_request_string(env, request, json_bytes, "json", telenorid_auth_request_set_authorization_details);
 }
 
 static jboolean n_auth_request_apply_step_up(JNIEnv *env, jclass cls, jlong request, jbyteArray header_bytes)
