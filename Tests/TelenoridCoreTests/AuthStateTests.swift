@@ -183,7 +183,7 @@ final class AuthStateTests: XCTestCase {
         let clock: Clock = { 1_000 }
         var claims = JSONObject()
         claims.set("sub", .string("alice"))
-        let tokens = TokenSet(accessToken: secret(access), tokenType: "DPoP", accessTokenExpiresAt: 1_300,
+        let tokens = TokenSet(accessToken: secret(access), tokenType: "Bearer", accessTokenExpiresAt: 1_300,
                               refreshToken: secret(refresh), idToken: "h.p.s", idTokenClaims: claims,
                               scope: "openid")
         let state = AuthState(tokens: tokens, refresher: ScriptedRefresher(clock: clock), clock: clock, refreshMarginSeconds: 60,
@@ -193,7 +193,7 @@ final class AuthStateTests: XCTestCase {
         expected.set("issuer", .string("https://issuer.example"))
         expected.set("client_id", .string("client"))
         expected.set("access_token", .string(access))
-        expected.set("token_type", .string("DPoP"))
+        expected.set("token_type", .string("Bearer"))
         expected.set("expires_at", .number(JSONNumber(Int64(1_300))))
         expected.set("refresh_token", .string(refresh))
         expected.set("id_token", .string("h.p.s"))

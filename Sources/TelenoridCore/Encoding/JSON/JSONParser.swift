@@ -108,7 +108,7 @@ private struct JSONParser {
         let end = pos
         secrets[name] = SecretBytes(count: end - start) { out in
             input.withUnsafeBufferPointer { source in
-                UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<end]))
+                UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[start..<end])))
             }
         }
     }
@@ -124,7 +124,8 @@ private struct JSONParser {
             var secret = false
             guard pos < input.count else { throw JSONParseError("unexpected end of input, expected a value", at: pos) }
             let byte = input[pos]
-            let secretString = try byte == UInt8(ascii: "\"") && isTopLevelMember(of: secretMembers, stack)
+            var secretString = false
+            if byte == UInt8(ascii: "\"") { secretString = try isTopLevelMember(of: secretMembers, stack) }
             switch byte {
             case UInt8(ascii: "{"):
                 try checkDepth(stack.count)
