@@ -57,9 +57,7 @@ public final class AuthStateFile: AuthStateStore {
             bytes.append(contentsOf: chunk[0..<count])
         }
         guard !bytes.isEmpty else { return nil }
-        guard bytes.withUnsafeBufferPointer({ ValidUTF8.isValid($0) }) else {
-            throw TelenoridError(.malformed, "the state file \(path) is not UTF-8")
-        }
+        // Not checked for UTF-8 here: the JSON parser refuses any other encoding when it is restored.
         return SecretBytes(count: bytes.count) { out in
             bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(out).copyMemory(from: $0) }
         }

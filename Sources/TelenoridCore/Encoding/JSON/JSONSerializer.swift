@@ -53,95 +53,85 @@ extension JSON {
 /// the secret ones are copied in as bytes, so the only whole copy of the document is the one returned.
 /// The output is what `JSON.serialize` writes for the same members in the same order.
 struct SecretJSONObjectWriter {
-    private enum Part {
-        case plain([UInt8])
-        /// A string's UTF-8, quoted and escaped as it is written.
-        case string(SecretBytes)
-        /// A value's JSON text, written as it is.
-        case json(SecretBytes)
-    }
-    private var parts: [Part] = []
-    private var plain: [UInt8] = [UInt8(ascii: "{")]
-    private var empty = true
+    /// The document's text up to each secret value, the value, and whether it is a string's UTF-8 (to quote
+    /// and escape as it is written) or JSON text (written as it is).
+    private var parts: [(text: [UInt8], secret: SecretBytes, isString: Bool)] = []
+    /// The text after the last secret.
+    private var text: [UInt8] = [UInt8(ascii: "{")]
 
     mutating func set(_ key: String, _ value: JSONValue) {
         appendKey(key)
-        plain.append(contentsOf: JSON.serialize(value).utf8)
+        text.append(contentsOf: JSON.serialize(value).utf8)
     }
 
     /// A string member whose value is secret.
     mutating func setSecret(_ key: String, string value: SecretBytes) {
         appendKey(key)
-        parts.append(.plain(plain))
-        parts.append(.string(value))
-        plain = []
+        parts.append((text, value, true))
+        text = []
     }
 
     /// A member whose value is secret JSON text, written unchanged: the caller vouches it is one valid,
     /// compact value.
     mutating func setSecret(_ key: String, json value: SecretBytes) {
         appendKey(key)
-        parts.append(.plain(plain))
-        parts.append(.json(value))
-        plain = []
+        parts.append((text, value, false))
+        text = []
     }
 
     /// The document, closed.
     func finished() -> SecretBytes {
-        let parts = self.parts + [.plain(plain + [UInt8(ascii: "}")])]
-        var total = 0
+        var total = text.count + 1
         for part in parts {
-            switch part {
-            case .plain(let bytes): total += bytes.count
-            case .string(let secret): total += 2 + secret.withUnsafeBytes { $0.reduce(0) { $0 + Self.escaped($1) { _ in } } }
-            case .json(let secret): total += secret.count
-            }
+            total += part.text.count
+            total += part.isString ? part.secret.withUnsafeBytes { $0.reduce(2) { $0 + Self.escape($1).count } } : part.secret.count
         }
         return SecretBytes(count: total) { out in
             var position = 0
             func put(_ byte: UInt8) { out[position] = byte; position += 1 }
+            func copy(_ bytes: UnsafeRawBufferPointer) { for byte in bytes { put(byte) } }
             for part in parts {
-                switch part {
-                case .plain(let bytes): bytes.forEach(put)
-                case .string(let secret):
-                    put(UInt8(ascii: "\""))
-                    secret.withUnsafeBytes { for byte in $0 { _ = Self.escaped(byte, put) } }
-                    put(UInt8(ascii: "\""))
-                case .json(let secret): secret.withUnsafeBytes { $0.forEach(put) }
+                part.text.withUnsafeBytes(copy)
+                guard part.isString else { part.secret.withUnsafeBytes(copy); continue }
+                put(UInt8(ascii: "\""))
+                part.secret.withUnsafeBytes { bytes in
+                    for byte in bytes {
+                        let escape = Self.escape(byte)
+                        switch escape.count {
+                        case 1: put(byte)
+                        case 2: put(UInt8(ascii: "\\")); put(escape.letter)
+                        default:
+                            put(UInt8(ascii: "\\")); put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
+                            put(ASCII.hexDigit(byte >> 4)); put(ASCII.hexDigit(byte & 0x0F))
+                        }
+                    }
                 }
+                put(UInt8(ascii: "\""))
             }
+            text.withUnsafeBytes(copy)
+            put(UInt8(ascii: "}"))
         }
     }
 
     private mutating func appendKey(_ key: String) {
-        if !empty { plain.append(UInt8(ascii: ",")) }
-        empty = false
-        JSONGrammar.appendQuoted(key, to: &plain)
-        plain.append(UInt8(ascii: ":"))
+        if text.count > 1 || !parts.isEmpty { text.append(UInt8(ascii: ",")) }
+        JSONGrammar.appendQuoted(key, to: &text)
+        text.append(UInt8(ascii: ":"))
     }
 
-    /// Writes `byte` as it appears inside a JSON string, escaped as `JSONGrammar.appendQuoted` escapes it
-    /// (RFC 8259 §7: `"`, `\` and control characters), and returns how many bytes that took.
-    private static func escaped(_ byte: UInt8, _ put: (UInt8) -> Void) -> Int {
-        let short: UInt8
+    /// How `byte` is written inside a JSON string, as `JSONGrammar.appendQuoted` writes it (RFC 8259 §7:
+    /// `"`, `\` and control characters are escaped): itself (count 1), a backslash and `letter` (count 2),
+    /// or `\u00` and two hex digits (count 6).
+    private static func escape(_ byte: UInt8) -> (count: Int, letter: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): short = byte
-        case 0x08: short = UInt8(ascii: "b")
-        case 0x09: short = UInt8(ascii: "t")
-        case 0x0A: short = UInt8(ascii: "n")
-        case 0x0C: short = UInt8(ascii: "f")
-        case 0x0D: short = UInt8(ascii: "r")
-        case 0x00..<0x20:
-            "\\u00".utf8.forEach(put)
-            put(ASCII.hexDigit(byte >> 4))
-            put(ASCII.hexDigit(byte & 0x0F))
-            return 6
-        default:
-            put(byte)
-            return 1
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): (2, byte)
+        case 0x08: (2, UInt8(ascii: "b"))
+        case 0x09: (2, UInt8(ascii: "t"))
+        case 0x0A: (2, UInt8(ascii: "n"))
+        case 0x0C: (2, UInt8(ascii: "f"))
+        case 0x0D: (2, UInt8(ascii: "r"))
+        case 0x00..<0x20: (6, 0)
+        default: (1, byte)
         }
-        put(UInt8(ascii: "\\"))
-        put(short)
-        return 2
     }
 }
