@@ -123,7 +123,7 @@ public func telenorid_auth_state_serialize(_ state: OpaquePointer?,
                                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(state, as: AuthStateHandle.self, "state")
-        try writeString(handle.state.serialized(), to: try outPointer(out))
+        try writeSecret(handle.state.serialized(), to: try outPointer(out))
     }
 }
 
@@ -132,9 +132,10 @@ public func telenorid_auth_state_restore(_ client: OpaquePointer?, _ json: Unsaf
                                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let clientHandle = try borrow(client, as: ClientHandle.self, "client")
-        let text = try inputString(json, "json")
+        // Into wiping storage, as the tokens and the DPoP key it holds are read from it.
+        let serialized = try inputSecret(json, "json")
         let out = try outPointer(out)
-        let state = try clientHandle.client.restoreAuthState(text)
+        let state = try clientHandle.client.restoreAuthState(serialized)
         out.pointee = retainedHandle(AuthStateHandle(state, client: clientHandle.client))
     }
 }

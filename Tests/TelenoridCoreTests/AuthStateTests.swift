@@ -162,11 +162,52 @@ final class AuthStateTests: XCTestCase {
         XCTAssertEqual(tokens?.accessToken.string, "access-0")
         XCTAssertEqual(tokens?.refreshToken?.string, "refresh-0")
         XCTAssertEqual(tokens?.accessTokenExpiresAt, state.tokens?.accessTokenExpiresAt)
-        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: "{\"version\":9}")) {
+        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: secret("{\"version\":9}"))) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .version)
         }
-        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: "{\"version\":1,\"access_token\":5}"))
+        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: secret("{\"version\":1,\"access_token\":5}"))) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .malformed)
+        }
+        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: secret(
+            "{\"version\":1,\"access_token\":\"a\",\"token_type\":\"Bearer\",\"refresh_token\":[]}"))) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .malformed)
+        }
         state.signOut()
         XCTAssertNil(try AuthState.tokens(fromSerialized: state.serialized()).tokens)
     }
+
+    /// The tokens are spliced into the document as bytes: escaped exactly as the JSON serializer escapes
+    /// a String, so the document is the one it always was, and read back unchanged.
+    func testSerializationEscapesTokensAsTheSerializerDoes() throws {
+        let access = "a\"b\\c\u{01}\n\u{1F}é", refresh = "r\"\\/\t"
+        let clock: Clock = { 1_000 }
+        var claims = JSONObject()
+        claims.set("sub", .string("alice"))
+        let tokens = TokenSet(accessToken: secret(access), tokenType: "Bearer", accessTokenExpiresAt: 1_300,
+                              refreshToken: secret(refresh), idToken: "h.p.s", idTokenClaims: claims,
+                              scope: "openid")
+        let state = AuthState(tokens: tokens, refresher: ScriptedRefresher(clock: clock), clock: clock, refreshMarginSeconds: 60,
+                              issuer: "https://issuer.example", clientID: "client")
+        var expected = JSONObject()
+        expected.set("version", .number(JSONNumber(AuthState.formatVersion)))
+        expected.set("issuer", .string("https://issuer.example"))
+        expected.set("client_id", .string("client"))
+        expected.set("access_token", .string(access))
+        expected.set("token_type", .string("Bearer"))
+        expected.set("expires_at", .number(JSONNumber(Int64(1_300))))
+        expected.set("refresh_token", .string(refresh))
+        expected.set("id_token", .string("h.p.s"))
+        expected.set("id_token_claims", .object(claims))
+        expected.set("scope", .string("openid"))
+        let serialized = state.serialized()
+        XCTAssertEqual(serialized.string, JSON.serialize(.object(expected)))
+        let restored = try AuthState.tokens(fromSerialized: serialized)
+        XCTAssertEqual(restored.tokens?.accessToken.string, access)
+        XCTAssertEqual(restored.tokens?.refreshToken?.string, refresh)
+        XCTAssertEqual(restored.tokens?.idTokenClaims?["sub"]?.stringValue, "alice")
+        XCTAssertEqual(restored.issuer, "https://issuer.example")
+        XCTAssertEqual(restored.clientID, "client")
+    }
+
+    private func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 }

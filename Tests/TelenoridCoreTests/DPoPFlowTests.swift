@@ -238,8 +238,12 @@ final class DPoPFlowTests: XCTestCase {
         let client = try client(provider)
         let state = try signIn(client)
         let text = state.serialized()
+        // The key's own document, as it serializes itself, is the state's dpop_key member.
+        guard case .key(let key)? = state.tokens?.dpopSigner else { return XCTFail("no library-held DPoP key") }
+        XCTAssertTrue(text.string.contains(",\"dpop_key\":\(try key.serialized().string)"))
         let restored = try client.restoreAuthState(text)
         XCTAssertEqual(restored.tokens?.dpopSigner?.thumbprint, state.tokens?.dpopSigner?.thumbprint)
+        XCTAssertEqual(restored.serialized().bytes, text.bytes)
         _ = try restored.forceRefresh()
         XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)),
                        state.tokens?.dpopSigner?.thumbprint)
@@ -256,7 +260,7 @@ final class DPoPFlowTests: XCTestCase {
         let state = try signIn(client)
         XCTAssertEqual(state.tokens?.dpopSigner?.thumbprint, held.thumbprint)
         let text = state.serialized()
-        XCTAssertFalse(text.contains("\"d\""), "a host key's private part is never the library's to save")
+        XCTAssertFalse(text.string.contains("\"d\""), "a host key's private part is never the library's to save")
 
         let other = try self.client(provider, [:])
         XCTAssertEqual(kind { _ = try other.restoreAuthState(text) }, .configuration)

@@ -558,4 +558,28 @@ final class JSONTests: XCTestCase {
         let jwks = try JSON.parse(#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#)
         XCTAssertEqual(jwks["keys"]?.arrayValue?.first?["crv"]?.stringValue, "P-256")
     }
+
+    // MARK: Secret members
+
+    func testSecretObjectMembersComeBackAsTheirTextAndStayOutOfTheValue() throws {
+        let text = #"{"a":1,"key":{"v":1,"jwk":{"d":"s\"e\u0063ret","n":[1,{}]}},"empty":{},"b":"x"}"#
+        let (value, secrets) = try JSON.parse(Array(text.utf8), secretMembers: ["token"], secretObjectMembers: ["key", "empty"])
+        XCTAssertEqual(secrets["key"]?.string, #"{"v":1,"jwk":{"d":"s\"e\u0063ret","n":[1,{}]}}"#)
+        XCTAssertEqual(secrets["empty"]?.string, "{}")
+        XCTAssertEqual(JSON.serialize(value), #"{"a":1,"b":"x"}"#)
+        // Not an object: left in the value for the caller to refuse.
+        let (other, none) = try JSON.parse(Array(#"{"key":"text"}"#.utf8), secretMembers: [], secretObjectMembers: ["key"])
+        XCTAssertEqual(other.objectValue?["key"]?.stringValue, "text")
+        XCTAssertTrue(none.isEmpty)
+    }
+
+    func testSecretObjectMembersAreCheckedLikeAnyValue() {
+        for bad in [#"{"key":{"d":"x",}}"#, #"{"key":{"d":"x","d":"y"}}"#, #"{"key":{"d":"\q"}}"#, #"{"key":{},"key":{}}"#,
+                    #"{"key":{"d":1"#] {
+            XCTAssertThrowsError(try JSON.parse(Array(bad.utf8), secretMembers: [], secretObjectMembers: ["key"]), bad)
+        }
+        // Only a top-level member is kept aside.
+        let nested = try? JSON.parse(Array(#"{"o":{"key":{"d":"x"}}}"#.utf8), secretMembers: [], secretObjectMembers: ["key"])
+        XCTAssertEqual(nested.map { JSON.serialize($0.0) }, #"{"o":{"key":{"d":"x"}}}"#)
+    }
 }

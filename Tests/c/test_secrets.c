@@ -1,7 +1,8 @@
 /* Secrets leave no copies behind. A confidential client signs in against a provider in another process
  * (Tests/c/secrets_provider.py), once with client_secret_basic and once with client_secret_post
  * (RFC 6749 §2.3.1): code exchange with the PKCE verifier, a refresh, userinfo with the access token as
- * a bearer, revocation. Every handle is freed, and then every readable region of /proc/self/maps is
+ * a bearer; the state serialized and restored, bound to a file, opened from it and refreshed through it
+ * (the file is read and rewritten); revocation. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
  * read through /proc/self/mem and searched for the code verifiers, the access and refresh tokens and
  * the client secret (also as client_secret_basic's base64 credentials). Each copy found is printed with its address, its region and the bytes around it,
  * and fails the test: freed heap memory that still holds a token is as readable to a heap dump, a core
@@ -259,6 +260,41 @@ static void take_tokens(telenorid_auth_state *state, const char *when, const cha
     take(what, refresh);
 }
 
+/* The state survives a save: serialized (the string is released with telenorid_string_free, which wipes
+ * it), restored, then kept in a file, opened from there and refreshed, which reads the file and rewrites
+ * it. The restored state must hold the very tokens (remember() finds them known), the refreshed one new
+ * ones. Returns the state opened from the file, for the caller to revoke and free. */
+static telenorid_auth_state *save_and_restore(telenorid_client *client, telenorid_auth_state *state, const char *method) {
+    char *json = NULL, path[] = "/tmp/telenorid-secrets-XXXXXX";
+    telenorid_auth_state *restored = NULL, *opened = NULL;
+    S(TELENORID_OK, telenorid_auth_state_serialize(state, &json));
+    CHECK_CONTAINS(json, "\"refresh_token\":\"");
+    if (json) S(TELENORID_OK, telenorid_auth_state_restore(client, json, &restored));
+    telenorid_string_free(json);
+    int known = arena->count;
+    if (restored) take_tokens(restored, "restored", method);
+    CHECK(arena->count == known); /* the same two tokens */
+
+    int descriptor = mkstemp(path); /* a name of our own; the library replaces the file by rename */
+    if (!CHECK(descriptor >= 0)) return restored;
+    close(descriptor);
+    if (restored) S(TELENORID_OK, telenorid_auth_state_bind_file(restored, path));
+    telenorid_auth_state_free(restored);
+    S(TELENORID_OK, telenorid_auth_state_open_file(client, path, &opened));
+    if (opened) {
+        take_tokens(opened, "file's", method);
+        CHECK(arena->count == known);
+        S(TELENORID_OK, telenorid_auth_state_refresh(opened));
+        take_tokens(opened, "file-refreshed", method);
+        CHECK(arena->count == known + 2);
+    }
+    unlink(path);
+    char lock[sizeof path + 5];
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    unlink(lock);
+    return opened;
+}
+
 static void sign_in(const char *method) {
     telenorid_config_builder *builder = NULL;
     telenorid_config *config = NULL, *discovered = NULL;
@@ -294,7 +330,9 @@ static void sign_in(const char *method) {
         take_tokens(state, "refreshed", method);
         S(TELENORID_OK, telenorid_auth_state_userinfo(state, &userinfo));
         CHECK_CONTAINS(userinfo, "\"sub\":\"alice\"");
-        S(TELENORID_OK, telenorid_auth_state_revoke(state));
+        telenorid_auth_state *opened = save_and_restore(client, state, method);
+        if (opened) S(TELENORID_OK, telenorid_auth_state_revoke(opened));
+        telenorid_auth_state_free(opened);
     }
     telenorid_string_free(userinfo);
     telenorid_auth_state_free(state);
@@ -337,8 +375,8 @@ int main(void) {
 
     int copies = scan(-1, NULL, NULL, 1);
     printf("%d secrets, %d copies\n", arena->count, copies);
-    /* The client secret and its basic credentials; per method a verifier and two of each token. */
-    CHECK(arena->count == 12);
+    /* The client secret and its basic credentials; per method a verifier and three of each token. */
+    CHECK(arena->count == 16);
     CHECK(copies == 0);
     munmap(arena, sizeof *arena);
     return finish_checks();

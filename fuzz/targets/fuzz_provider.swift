@@ -249,7 +249,7 @@ private func stateFileContents(_ input: [UInt8]) {
     _ = input.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     close(descriptor)
     guard let state = try? client().openAuthState(file), let tokens = state.tokens else { return }
-    guard let saved = try? AuthState.tokens(fromSerialized: String(decoding: input, as: UTF8.self)).tokens,
+    guard let saved = try? AuthState.tokens(fromSerialized: SecretBytes(input)).tokens,
           saved.accessToken.bytes == tokens.accessToken.bytes, saved.refreshToken?.bytes == tokens.refreshToken?.bytes else {
         fail("a state file opened to other tokens than it holds", input)
     }
@@ -263,7 +263,7 @@ private struct NoRefresh: TokenRefresher {
 }
 
 private func authState(_ input: [UInt8]) {
-    let text = String(decoding: input, as: UTF8.self)
+    let text = SecretBytes(input)
     guard let saved = try? AuthState.tokens(fromSerialized: text) else { return }
     // A client restores only states saved for its own issuer and client id (or for nobody in particular).
     if (try? client().restoreAuthState(text)) != nil {
@@ -276,17 +276,17 @@ private func authState(_ input: [UInt8]) {
                           issuer: saved.issuer, clientID: saved.clientID)
     let serialized = state.serialized()
     guard let again = try? AuthState.tokens(fromSerialized: serialized), let restored = again.tokens else {
-        fail("serialized auth state does not restore: \(serialized.prefix(512))", input)
+        fail("serialized auth state does not restore: \(serialized.string.prefix(512))", input)
     }
     guard again.issuer == saved.issuer, again.clientID == saved.clientID,
           restored.accessToken.bytes == tokens.accessToken.bytes, restored.tokenType == tokens.tokenType,
           restored.accessTokenExpiresAt == tokens.accessTokenExpiresAt, restored.refreshToken?.bytes == tokens.refreshToken?.bytes,
           restored.idToken == tokens.idToken, restored.idTokenClaims == tokens.idTokenClaims, restored.scope == tokens.scope else {
-        fail("restored auth state differs: \(serialized.prefix(512))", input)
+        fail("restored auth state differs: \(serialized.string.prefix(512))", input)
     }
     let state2 = AuthState(tokens: restored, refresher: NoRefresh(), clock: { now }, refreshMarginSeconds: 60,
                            issuer: again.issuer, clientID: again.clientID)
-    guard state2.serialized() == serialized else { fail("auth state serialization is not stable", input) }
+    guard state2.serialized().bytes == serialized.bytes else { fail("auth state serialization is not stable", input) }
     _ = try? state.freshTokens()
 }
 
@@ -428,8 +428,8 @@ private func exchange(_ input: [UInt8]) {
         fail("an ID token was kept without validated claims", input)
     }
     let serialized = state.serialized()
-    guard let restored = try? oidc.restoreAuthState(serialized), restored.serialized() == serialized else {
-        fail("the exchanged auth state does not restore: \(serialized.prefix(512))", input)
+    guard let restored = try? oidc.restoreAuthState(serialized), restored.serialized().bytes == serialized.bytes else {
+        fail("the exchanged auth state does not restore: \(serialized.string.prefix(512))", input)
     }
     if let info = try? oidc.userinfo(tokens) {
         guard info["sub"]?.stringValue != nil else { fail("userinfo accepted without sub", input) }

@@ -322,8 +322,8 @@ extension OIDCClient {
     }
 
     /// An auth state from `AuthState.serialized()`, refreshing through this client.
-    public func restoreAuthState(_ text: String) throws(TelenoridError) -> AuthState {
-        var saved = try AuthState.tokens(fromSerialized: text)
+    public func restoreAuthState(_ serialized: SecretBytes) throws(TelenoridError) -> AuthState {
+        var saved = try AuthState.tokens(fromSerialized: serialized)
         // A state saved for another provider or client would send its refresh token to the wrong place.
         guard saved.issuer == nil || saved.issuer == configuration.settings[.issuer],
               saved.clientID == nil || saved.clientID == configuration.clientID else {
@@ -341,7 +341,7 @@ extension OIDCClient {
     /// The auth state kept in `store`, bound to it: signed out when the store holds nothing yet.
     public func openAuthState(_ store: any AuthStateStore) throws(TelenoridError) -> AuthState {
         let state = try store.withExclusiveAccess { () throws(TelenoridError) -> AuthState in
-            if let text = try store.load() { return try restoreAuthState(text) }
+            if let serialized = try store.load() { return try restoreAuthState(serialized) }
             let empty = AuthState(tokens: nil, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
                                   issuer: configuration.settings[.issuer], clientID: configuration.clientID)
             try store.save(empty.serialized())

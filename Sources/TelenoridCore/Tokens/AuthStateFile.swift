@@ -31,7 +31,7 @@ public final class AuthStateFile: AuthStateStore {
         }
     }
 
-    public func load() throws(TelenoridError) -> String? {
+    public func load() throws(TelenoridError) -> SecretBytes? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -57,11 +57,14 @@ public final class AuthStateFile: AuthStateStore {
             bytes.append(contentsOf: chunk[0..<count])
         }
         guard !bytes.isEmpty else { return nil }
-        guard let text = bytes.withUnsafeBytes({ ValidUTF8.string($0) }) else { throw TelenoridError(.malformed, "the state file \(path) is not UTF-8") }
-        return text
+        // Not checked for UTF-8 here: the JSON parser refuses any other encoding when it is restored.
+        return SecretBytes(count: bytes.count) { out in
+            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(out).copyMemory(from: $0) }
+        }
     }
 
-    public func save(_ serialized: String) throws(TelenoridError) {
+    /// Writes the bytes in place: no copy of the tokens is made on the way to the file.
+    public func save(_ serialized: SecretBytes) throws(TelenoridError) {
         var template = Array((path + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // mode 0600
         guard descriptor >= 0 else { throw failure("cannot create a file beside \(path)") }
@@ -72,8 +75,7 @@ public final class AuthStateFile: AuthStateStore {
             close(descriptor)
             if !written { unlink(temporary) }
         }
-        var text = serialized
-        let complete = text.withUTF8 { bytes -> Bool in
+        let complete = serialized.withUnsafeBytes { bytes -> Bool in
             var offset = 0
             while offset < bytes.count {
                 let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

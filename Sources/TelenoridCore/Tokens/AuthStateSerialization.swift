@@ -3,16 +3,21 @@
 extension AuthState {
     public static let formatVersion: Int64 = 1
 
-    public func serialized() -> String {
-        var object = JSONObject()
+    /// The state's members that are secrets, read by the parser straight into wiping storage.
+    static let secretMembers: Set<String> = ["access_token", "refresh_token"]
+
+    /// The document, in wiping storage: the tokens and the DPoP private key are written into it as bytes,
+    /// never through a String, so freeing it leaves no copy of them behind.
+    public func serialized() -> SecretBytes {
+        var object = SecretJSONObjectWriter()
         object.set("version", .number(JSONNumber(AuthState.formatVersion)))
         if let issuer { object.set("issuer", .string(issuer)) }
         if let clientID { object.set("client_id", .string(clientID)) }
         if let tokens {
-            object.set("access_token", .string(tokens.accessToken.string))
+            object.setSecret("access_token", string: tokens.accessToken)
             object.set("token_type", .string(tokens.tokenType))
             if let expiry = tokens.accessTokenExpiresAt { object.set("expires_at", .number(JSONNumber(expiry))) }
-            if let refresh = tokens.refreshToken { object.set("refresh_token", .string(refresh.string)) }
+            if let refresh = tokens.refreshToken { object.setSecret("refresh_token", string: refresh) }
             if let idToken = tokens.idToken { object.set("id_token", .string(idToken)) }
             if let claims = tokens.idTokenClaims { object.set("id_token_claims", .object(claims)) }
             if let scope = tokens.scope { object.set("scope", .string(scope)) }
@@ -22,15 +27,19 @@ extension AuthState {
         } else if let reason = lostReason {
             object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
         }
-        return JSON.serialize(.object(object))
+        return object.finished()
     }
 
     /// The tokens of a serialized state (nil for a signed-out one), whom they were saved for, and the
     /// thumbprint of the host-held DPoP key they are bound to, which only the client can supply.
-    public static func tokens(fromSerialized text: String) throws(TelenoridError)
+    /// The tokens and the DPoP key go from the document into wiping storage without a String between.
+    public static func tokens(fromSerialized serialized: SecretBytes) throws(TelenoridError)
         -> (tokens: TokenSet?, issuer: String?, clientID: String?, hostKeyThumbprint: String?) {
-        let document: JSONValue
-        do { document = try JSON.parse(text) } catch {
+        let document: JSONValue, secrets: [String: SecretBytes]
+        do {
+            (document, secrets) = try JSON.parse(serialized.bytes, secretMembers: secretMembers,
+                                                 secretObjectMembers: [SavedDPoPBinding.keyMember])
+        } catch {
             throw TelenoridError(.malformed, "auth state is not valid JSON: \(error.message)")
         }
         guard let object = document.objectValue else { throw TelenoridError(.malformed, "auth state is not a JSON object") }
@@ -43,8 +52,13 @@ extension AuthState {
             guard let text = value.stringValue else { throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string") }
             return text
         }
+        func secret(_ key: String) throws(TelenoridError) -> SecretBytes? {
+            // One that is not a string stays in the object.
+            guard object[key] == nil else { throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string") }
+            return secrets[key]
+        }
         let issuer = try string("issuer"), clientID = try string("client_id")
-        guard let access = try string("access_token") else { return (nil, issuer, clientID, nil) }
+        guard let access = try secret("access_token") else { return (nil, issuer, clientID, nil) }
         guard let type = try string("token_type") else { throw TelenoridError(.malformed, "auth state lacks token_type") }
         var expiry: Int64? = nil
         if let value = object["expires_at"] {
@@ -56,8 +70,8 @@ extension AuthState {
             guard let claimsObject = value.objectValue else { throw TelenoridError(.malformed, "auth state's id_token_claims is not an object") }
             claims = claimsObject
         }
-        var tokens = TokenSet(accessToken: SecretBytes(Array(access.utf8)), tokenType: type, accessTokenExpiresAt: expiry,
-                              refreshToken: try string("refresh_token").map { SecretBytes(Array($0.utf8)) },
+        var tokens = TokenSet(accessToken: access, tokenType: type, accessTokenExpiresAt: expiry,
+                              refreshToken: try secret("refresh_token"),
                               idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
         tokens.authorizationDetails = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "auth state's authorization_details")
@@ -68,7 +82,7 @@ extension AuthState {
             }
             tokens.resources = list
         }
-        let binding = try SavedDPoPBinding.restore(from: object, "auth state")
+        let binding = try SavedDPoPBinding.restore(from: object, key: secrets[SavedDPoPBinding.keyMember], "auth state")
         tokens.dpopSigner = binding.key
         let hostKeyThumbprint = binding.hostKeyThumbprint
         if tokens.isDPoPBound && tokens.dpopSigner == nil && hostKeyThumbprint == nil {

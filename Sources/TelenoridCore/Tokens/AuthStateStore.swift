@@ -4,8 +4,9 @@
 public protocol AuthStateStore: Sendable {
     /// Runs `body` holding a lock that excludes every other thread and process using the same store.
     func withExclusiveAccess<T>(_ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T
-    /// The serialized state (`AuthState.serialized()`), or nil when nothing was stored yet.
-    func load() throws(TelenoridError) -> String?
+    /// The serialized state (`AuthState.serialized()`), or nil when nothing was stored yet. Wiping storage:
+    /// it holds the tokens.
+    func load() throws(TelenoridError) -> SecretBytes?
     /// Replaces what is stored, atomically: a reader sees the old state or the new one, never a mix.
-    func save(_ serialized: String) throws(TelenoridError)
+    func save(_ serialized: SecretBytes) throws(TelenoridError)
 }

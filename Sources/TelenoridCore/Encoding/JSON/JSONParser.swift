@@ -38,12 +38,18 @@ extension JSON {
     /// Parses a document whose top-level object's string members named in `secretMembers` (a token
     /// response's access_token and refresh_token) are decoded straight into wiping storage and left out
     /// of the value: as Strings they would stay in freed memory once the response is read.
-    public static func parse(_ bytes: [UInt8], secretMembers: Set<String>,
+    ///
+    /// The object members named in `secretObjectMembers` (a saved auth state's DPoP private key) are
+    /// checked like any value, but come back as their JSON text, in wiping storage, instead of in the
+    /// value: their strings are never decoded into Strings. A member that is not an object stays in the
+    /// value, for the caller to refuse.
+    public static func parse(_ bytes: [UInt8], secretMembers: Set<String>, secretObjectMembers: Set<String> = [],
                              limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> (JSONValue, [String: SecretBytes]) {
         guard bytes.count <= limits.maxBytes else {
             throw JSONParseError("input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", at: 0)
         }
-        var parser = JSONParser(input: bytes, limits: limits, secretMembers: secretMembers)
+        var parser = JSONParser(input: bytes, limits: limits, secretMembers: secretMembers,
+                                secretObjectMembers: secretObjectMembers)
         let value = try parser.parseDocument()
         return (value, parser.secrets)
     }
@@ -74,13 +80,37 @@ private struct JSONParser {
     // Reused across strings that contain escapes.
     var scratch: [UInt8] = []
     let secretMembers: Set<String>
+    let secretObjectMembers: Set<String>
     /// The secret members read so far, by name.
     var secrets: [String: SecretBytes] = [:]
+    /// Where the secret object member being read opened: its strings are checked but not kept.
+    var secretObjectStart: Int?
 
-    init(input: [UInt8], limits: JSONLimits, secretMembers: Set<String>) {
+    init(input: [UInt8], limits: JSONLimits, secretMembers: Set<String>, secretObjectMembers: Set<String> = []) {
         self.input = input
         self.limits = limits
         self.secretMembers = secretMembers
+        self.secretObjectMembers = secretObjectMembers
+    }
+
+    /// Is the value about to be read a top-level member named in `names`? A second one is refused here:
+    /// secret members are not in the object, where `readKey` looks for duplicates.
+    func isTopLevelMember(of names: Set<String>, _ stack: [JSONFrame]) throws(JSONParseError) -> Bool {
+        guard stack.count == 1, stack[0].isObject, names.contains(stack[0].key) else { return false }
+        guard secrets[stack[0].key] == nil else {
+            throw JSONParseError("duplicate member \(JSONGrammar.describeKey(stack[0].key))", at: pos)
+        }
+        return true
+    }
+
+    /// Keeps `input[start..<pos]`, a secret object member's text, in wiping storage.
+    mutating func keepSecretObject(from start: Int, as name: String) {
+        let end = pos
+        secrets[name] = SecretBytes(count: end - start) { out in
+            input.withUnsafeBufferPointer { source in
+                UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[start..<end])))
+            }
+        }
     }
 
     // Iterative (explicit stack of open containers), so nesting costs heap, not call stack, whatever
@@ -94,14 +124,24 @@ private struct JSONParser {
             var secret = false
             guard pos < input.count else { throw JSONParseError("unexpected end of input, expected a value", at: pos) }
             let byte = input[pos]
+            var secretString = false
+            if byte == UInt8(ascii: "\"") { secretString = try isTopLevelMember(of: secretMembers, stack) }
             switch byte {
             case UInt8(ascii: "{"):
                 try checkDepth(stack.count)
+                let opening = pos
+                let keep = try isTopLevelMember(of: secretObjectMembers, stack)
+                if keep { secretObjectStart = opening }
                 pos += 1
                 skipWhitespace()
                 if pos < input.count && input[pos] == UInt8(ascii: "}") {
                     pos += 1
                     value = .object(JSONObject())
+                    if keep {
+                        keepSecretObject(from: opening, as: stack[0].key)
+                        secretObjectStart = nil
+                        secret = true
+                    }
                 } else {
                     var frame = JSONFrame(isObject: true)
                     frame.key = try readKey(in: frame.object)
@@ -119,17 +159,18 @@ private struct JSONParser {
                     stack.append(JSONFrame(isObject: false))
                     continue readValue
                 }
-            case UInt8(ascii: "\"") where stack.count == 1 && stack[0].isObject && secretMembers.contains(stack[0].key):
-                let keyOffset = pos
-                guard secrets[stack[0].key] == nil else {
-                    throw JSONParseError("duplicate member \(JSONGrammar.describeKey(stack[0].key))", at: keyOffset)
-                }
+            case UInt8(ascii: "\"") where secretString:
                 let escaped = try readString { SecretBytes(Array($0)) }
                 secrets[stack[0].key] = escaped.value
                 // The unescaped copy of a secret with escapes was made in the scratch buffer.
                 if escaped.usedScratch { scratch.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
                 secret = true
                 value = .null
+            case UInt8(ascii: "\"") where secretObjectStart != nil:
+                // Checked, then dropped: the object's text is what is kept.
+                let escaped = try readString { _ in () }
+                if escaped.usedScratch { scratch.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+                value = .string("")
             case UInt8(ascii: "\""):
                 value = .string(try readString { String(decoding: $0, as: UTF8.self) }.value)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -188,6 +229,11 @@ private struct JSONParser {
                 pos += 1
                 let frame = stack.removeLast()
                 value = isObject ? .object(frame.object) : .array(frame.array)
+                if stack.count == 1, let start = secretObjectStart {
+                    keepSecretObject(from: start, as: stack[0].key)
+                    secretObjectStart = nil
+                    secret = true
+                }
             }
         }
     }
