@@ -74,7 +74,8 @@ final class ResponseSink {
             // A new status line (after a 1xx, or a proxy's CONNECT answer) starts a new header block.
             headerBlock.removeAll(keepingCapacity: true)
             headersComplete = false
-        } else if HTTPResponse.trimmed(line).isEmpty {
+        } else if !line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }) {
+            // Nothing but whitespace and the line end: the blank line.
             headersComplete = true
         } else {
             headerBlock.append(contentsOf: line)
