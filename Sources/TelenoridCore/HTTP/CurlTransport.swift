@@ -4,11 +4,11 @@ import Synchronization
 /// HTTP through libcurl, the transport every network call of the client goes through.
 ///
 /// One transport is meant to be shared by many threads. It keeps a small pool of easy handles: a handle
-/// is checked out for one transfer and checked back in (it keeps the options of the transport's settings
-/// and clears each request's own), and because libcurl
-/// keeps idle keep-alive connections inside the easy handle, consecutive requests to the provider reuse
-/// one connection. DNS answers and TLS sessions are shared between the pooled handles through a share
-/// object (see `CurlShare` for why connections themselves are not).
+/// is checked out for one transfer and checked back in, keeping the options of the transport's settings
+/// (see `EasyHandle`), and because libcurl keeps idle keep-alive connections inside the easy handle,
+/// consecutive requests to the provider reuse one connection. DNS answers and TLS sessions are shared
+/// between the pooled handles through a share object (see `CurlShare` for why connections themselves
+/// are not).
 ///
 /// Policy applied to every request, whatever the caller asks for:
 /// - only https, or http to a loopback host, is sent (checked before any connection; `.insecure`), unless
