@@ -283,6 +283,43 @@ final class HTTPTests: XCTestCase {
         XCTAssertEqual(badMethod?.kind, .invalidArgument)
     }
 
+    /// A pooled handle keeps the transport's options between requests but nothing of a request: after a
+    /// PUT with a body and a header, or a HEAD, the next requests on the same handle are plain.
+    func testPooledHandleForgetsTheLastRequest() throws {
+        let transport = try transport()
+        let echo = try url("/echo")
+        let put = try json(try transport.send(HTTPRequest(method: "PUT", url: echo, headers: [("X-Once", "1")],
+                                                          authorization: SecretBytes(Array("Bearer t".utf8)),
+                                                          body: SecretBytes(Array("x=1".utf8)))).body)
+        XCTAssertEqual(put["method"] as? String, "PUT")
+        for _ in 0..<2 {
+            let next = try json(try get(transport, echo).body)
+            XCTAssertEqual(next["method"] as? String, "GET")
+            XCTAssertEqual(next["body"] as? String, "")
+            let names = (next["headers"] as? [[String]] ?? []).compactMap { $0.first?.lowercased() }
+            XCTAssertFalse(names.contains("x-once"))
+            XCTAssertFalse(names.contains("authorization"))
+            XCTAssertFalse(names.contains("content-length"))
+            XCTAssertEqual(try transport.send(HTTPRequest(method: "HEAD", url: try url("/json"))).body, [])
+        }
+        XCTAssertFalse(try get(transport, try url("/json")).body.isEmpty)
+        XCTAssertEqual(transport.connectionsOpened, 1)
+    }
+
+    /// Header lines are kept as received and parsed when read: folded lines continue the value before
+    /// them (RFC 9112 §5.2), a line whose name is not a token is skipped, the first of a name wins.
+    func testHeaderBlockParsedOnRead() {
+        let block = "Retry-After: 5\r\nbad name: x\r\n  more\r\nDPoP-Nonce: n1\r\nWWW-Authenticate: DPoP\r\n\t error=\"x\"\r\n"
+            + "dpop-nonce: n2\r\n"
+        let response = HTTPResponse(status: 200, headerBlock: Array(block.utf8), body: SecretBytes([]))
+        XCTAssertEqual(response.header("retry-after"), "5 more")
+        XCTAssertEqual(response.header("DPOP-NONCE"), "n1")
+        XCTAssertEqual(response.header("www-authenticate"), #"DPoP error="x""#)
+        XCTAssertNil(response.header("bad name"))
+        XCTAssertEqual(response.headers.map(\.name), ["retry-after", "dpop-nonce", "www-authenticate", "dpop-nonce"])
+        XCTAssertEqual(response.headers.map(\.value), ["5 more", "n1", #"DPoP error="x""#, "n2"])
+    }
+
     // MARK: connection reuse and threads
 
     func testKeepAliveReusesOneConnection() throws {

@@ -4,10 +4,11 @@ import Synchronization
 /// HTTP through libcurl, the transport every network call of the client goes through.
 ///
 /// One transport is meant to be shared by many threads. It keeps a small pool of easy handles: a handle
-/// is checked out for one transfer, reset, configured afresh and checked back in, and because libcurl
-/// keeps idle keep-alive connections inside the easy handle, consecutive requests to the provider reuse
-/// one connection. DNS answers and TLS sessions are shared between the pooled handles through a share
-/// object (see `CurlShare` for why connections themselves are not).
+/// is checked out for one transfer and checked back in, keeping the options of the transport's settings
+/// (see `EasyHandle`), and because libcurl keeps idle keep-alive connections inside the easy handle,
+/// consecutive requests to the provider reuse one connection. DNS answers and TLS sessions are shared
+/// between the pooled handles through a share object (see `CurlShare` for why connections themselves
+/// are not).
 ///
 /// Policy applied to every request, whatever the caller asks for:
 /// - only https, or http to a loopback host, is sent (checked before any connection; `.insecure`), unless
@@ -84,26 +85,20 @@ public final class CurlTransport: HTTPTransport {
     /// it; the request then opens fresh connections and leaves none behind for reuse, so no request
     /// without the hook rides on a hooked socket and vice versa.
     public func send(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
-        // All checks before a handle is touched: an insecure URL never reaches a socket.
-        let target = try RequestTarget(request.url, allowPlainHTTP: allowPlainHTTP)
         let easy = try checkOut()
         defer {
             opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
             checkIn(easy)
         }
-        return try easy.perform(request, target: target, settings: settings, socketHook: socketHook)
+        return try easy.perform(request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook)
     }
 
     private func checkOut() throws(TelenoridError) -> EasyHandle {
         if let reused = idle.withLock({ $0.popLast() }) { return reused }
-        return try EasyHandle(share: share)
+        return try EasyHandle(share: share, settings: settings)
     }
 
     private func checkIn(_ easy: EasyHandle) {
-        // Reset right away: it drops every option, including pointers into this transfer's buffers
-        // (error buffer, body, header list, callbacks' user data), and keeps the live connections, the
-        // share and the caches.
-        easy.reset()
         let surplus: EasyHandle? = idle.withLock { handles in
             guard handles.count < CurlTransport.poolLimit else { return easy }
             handles.append(easy)
@@ -137,7 +132,10 @@ public final class CurlTransport: HTTPTransport {
 /// A request URL that passed the transport's security policy, parsed by libcurl into the CURLU object
 /// the transfer will use. Checking our parse (URI) and then letting libcurl parse the string again could
 /// disagree on odd input; handing libcurl the very object whose scheme and host were checked cannot.
-struct RequestTarget: ~Copyable {
+/// A class so a handle can keep the last one (see `EasyHandle.target`).
+final class RequestTarget {
+    let text: String
+    let allowPlainHTTP: Bool
     let url: CurlURL
     /// scheme://host[:port]/path for messages: never the query (it may hold a code or a token) nor user
     /// info.
@@ -166,6 +164,8 @@ struct RequestTarget: ~Copyable {
                 throw TelenoridError(.insecure, "refusing to send a request to \(display): libcurl reads its host as non-loopback")
             }
         }
+        self.text = text
+        self.allowPlainHTTP = allowPlainHTTP
         self.url = url
         self.display = display
     }
@@ -234,9 +234,15 @@ enum WipingAllocator {
     /// malloc_usable_size, which leaves blocks unwiped rather than guesses their size.
     private static func usableBytes(_ block: UnsafeMutableRawPointer) -> Int { usableSize?(block) ?? 0 }
 
+    /// explicit_bzero(3) (glibc 2.25, musl 1.1.20; bionic has none), looked up once: a memset the compiler
+    /// may not drop. On libcurl's 16 kB buffers it takes a fifth of OPENSSL_cleanse's time (8-byte stores).
+    private typealias Zero = @convention(c) (UnsafeMutableRawPointer?, Int) -> Void
+    private static let explicitZero: Zero? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "explicit_bzero")
+        .map { unsafeBitCast($0, to: Zero.self) }
+
     static func free(_ block: UnsafeMutableRawPointer?) {
         guard let block else { return }
-        Crypto.wipe(block, usableBytes(block))
+        if let explicitZero { explicitZero(block, usableBytes(block)) } else { Crypto.wipe(block, usableBytes(block)) }
         LibC.free(block)
     }
 

@@ -2,27 +2,40 @@ import CCurl
 
 /// One CURL easy handle and the keep-alive connections libcurl caches inside it.
 ///
+/// The handle is configured once for the transport's settings (TLS, timeouts, proxy, caps, callbacks):
+/// those options never change, so setting them again per request would only cost libcurl a string copy
+/// and a (wiped) free each. A request sets only its own options (URL, header list, method and body,
+/// the sink) and `perform` clears them again before it returns, so nothing of one request can reach the
+/// next through a pooled handle.
+///
 /// `@unchecked Sendable`: the pool hands a handle to one thread at a time (checked out under the pool's
 /// lock), and libcurl requires exactly that of an easy handle.
 final class EasyHandle: @unchecked Sendable {
     private let curl: UnsafeMutableRawPointer
     /// Held so the share outlives every handle attached to it.
     private let share: CurlShare
+    private let settings: HTTPSettings
     /// libcurl's detailed message for a failed transfer. Owned by the handle rather than by one transfer
     /// so the pointer libcurl keeps can never dangle.
     let errorBuffer: UnsafeMutablePointer<CChar>
     static let errorBufferSize = Int(CURL_ERROR_SIZE)
     /// CURLINFO_NUM_CONNECTS of the last transfer: new connections it had to open.
     private(set) var connectsInLastTransfer = 0
+    /// The last URL this handle checked and handed to libcurl (CURLOPT_CURLU). A client sends to the same
+    /// few endpoints over and over; the same text under the same permission passes the same policy, so
+    /// it is neither parsed nor checked twice.
+    private var target: RequestTarget?
 
-    init(share: CurlShare) throws(TelenoridError) {
+    init(share: CurlShare, settings: HTTPSettings) throws(TelenoridError) {
         guard let curl = curl_easy_init() else {
             throw TelenoridError(.network, "libcurl could not create a handle")
         }
         self.curl = curl
         self.share = share
+        self.settings = settings
         errorBuffer = .allocate(capacity: EasyHandle.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: EasyHandle.errorBufferSize)
+        try configure()
     }
 
     deinit {
@@ -31,12 +44,10 @@ final class EasyHandle: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    /// Forgets every option of the last transfer; keeps live connections, the share and caches.
-    func reset() { curl_easy_reset(curl) }
-
-    func perform(_ request: HTTPRequest, target: borrowing RequestTarget, settings: HTTPSettings,
-                 socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
+    func perform(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
         connectsInLastTransfer = 0
+        // All checks before the handle transfers anything: an insecure URL never reaches a socket.
+        let target = try self.target(request.url, allowPlainHTTP: allowPlainHTTP)
         guard !request.method.isEmpty, request.method.utf8.allSatisfy(ASCII.isTokenByte) else {
             throw TelenoridError(.invalidArgument, "HTTP method is not a valid token")
         }
@@ -50,8 +61,13 @@ final class EasyHandle: @unchecked Sendable {
         }
         let sink = ResponseSink(maxBody: settings.maxBodyBytes, maxHeaders: settings.maxHeaderBytes)
         errorBuffer[0] = 0
-        try configure(target: target, settings: settings, headers: headers, sink: sink)
         let hookCall = socketHook.map(SocketHookCall.init)
+        // Runs however the request ends, so the buffers freed below are never left pointed to.
+        defer { clearRequest(hooked: hookCall != nil) }
+        try set(tnc_setopt_slist(curl, CURLOPT_HTTPHEADER, headers.head), "CURLOPT_HTTPHEADER")
+        let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
+        try set(tnc_setopt_ptr(curl, CURLOPT_WRITEDATA, sinkPointer), "CURLOPT_WRITEDATA")
+        try set(tnc_setopt_ptr(curl, CURLOPT_HEADERDATA, sinkPointer), "CURLOPT_HEADERDATA")
         if let hookCall { try attach(hookCall) }
         try configureMethod(request.method, body: body, hasBody: request.body != nil)
 
@@ -80,7 +96,18 @@ final class EasyHandle: @unchecked Sendable {
         guard tnc_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, (100...999).contains(status) else {
             throw TelenoridError(.invalidResponse, "\(what) returned no valid HTTP status")
         }
-        return HTTPResponse(status: status, headers: sink.headers, body: sink.takeBody())
+        return HTTPResponse(status: status, headerBlock: sink.takeHeaderBlock(), body: sink.takeBody())
+    }
+
+    /// The checked target for `url`: the cached one when it is the same text under the same permission,
+    /// else a fresh one, which then becomes the handle's URL. The cache keeps the CURLU object alive for
+    /// as long as libcurl points to it.
+    private func target(_ url: String, allowPlainHTTP: Bool) throws(TelenoridError) -> RequestTarget {
+        if let target, target.allowPlainHTTP == allowPlainHTTP, target.text == url { return target }
+        let fresh = try RequestTarget(url, allowPlainHTTP: allowPlainHTTP)
+        try set(tnc_setopt_curlu(curl, fresh.url.handle), "CURLOPT_CURLU")
+        target = fresh
+        return fresh
     }
 
     /// The request's header lines, checked: names are tokens, and no value carries CR, LF or NUL, which
@@ -113,11 +140,10 @@ final class EasyHandle: @unchecked Sendable {
         }
     }
 
-    /// The options every transfer has: where, how securely, how long, how much, and where the answer goes.
-    private func configure(target: borrowing RequestTarget, settings: HTTPSettings, headers: borrowing HeaderList,
-                           sink: ResponseSink) throws(TelenoridError) {
+    /// The options every transfer of this handle has: how securely, how long, how much, and where the
+    /// answer goes (the sink itself is the request's, set by `perform`).
+    private func configure() throws(TelenoridError) {
         try set(tnc_setopt_share(curl, share.handle), "CURLOPT_SHARE")
-        try set(tnc_setopt_curlu(curl, target.url.handle), "CURLOPT_CURLU")
         try set(tnc_setopt_ptr(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)), "CURLOPT_ERRORBUFFER")
         // No SIGALRM for DNS timeouts: signals are process-wide and unsafe with many threads.
         try set(tnc_setopt_long(curl, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
@@ -148,19 +174,36 @@ final class EasyHandle: @unchecked Sendable {
         // cap on bodies of unknown length (and on servers that lie about it).
         try set(tnc_setopt_off_t(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBodyBytes)), "CURLOPT_MAXFILESIZE_LARGE")
         try set(tnc_setopt_str(curl, CURLOPT_USERAGENT, settings.userAgent), "CURLOPT_USERAGENT")
-        try set(tnc_setopt_slist(curl, CURLOPT_HTTPHEADER, headers.head), "CURLOPT_HTTPHEADER")
-        let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
-        // Literal closures without captures, so Swift can pass them to C as plain function pointers.
+        // Literal closures without captures, so Swift can pass them to C as plain function pointers. With
+        // no sink set (between requests) they take nothing, which aborts the transfer.
         try set(tnc_setopt_write_function(curl) { data, size, count, user in
             guard let user else { return 0 }
             return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveBody(data, size, count)
         }, "CURLOPT_WRITEFUNCTION")
-        try set(tnc_setopt_ptr(curl, CURLOPT_WRITEDATA, sinkPointer), "CURLOPT_WRITEDATA")
         try set(tnc_setopt_header_function(curl) { data, size, count, user in
             guard let user else { return 0 }
             return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveHeader(data, size, count)
         }, "CURLOPT_HEADERFUNCTION")
-        try set(tnc_setopt_ptr(curl, CURLOPT_HEADERDATA, sinkPointer), "CURLOPT_HEADERDATA")
+    }
+
+    /// Puts the request's own options back to libcurl's defaults: no header list, no sink, no body, GET,
+    /// and no socket hook. Setting an option to a default cannot fail (libcurl only stores it), so the
+    /// results are not checked. CURLOPT_HTTPGET goes last: CURLOPT_POSTFIELDS, even NULL, switches the
+    /// method to POST.
+    private func clearRequest(hooked: Bool) {
+        _ = tnc_setopt_slist(curl, CURLOPT_HTTPHEADER, nil)
+        _ = tnc_setopt_ptr(curl, CURLOPT_WRITEDATA, nil)
+        _ = tnc_setopt_ptr(curl, CURLOPT_HEADERDATA, nil)
+        _ = tnc_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
+        _ = tnc_setopt_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, -1)
+        _ = tnc_setopt_str(curl, CURLOPT_CUSTOMREQUEST, nil)
+        _ = tnc_setopt_long(curl, CURLOPT_HTTPGET, 1)
+        if hooked {
+            _ = tnc_setopt_sockopt_function(curl, nil)
+            _ = tnc_setopt_ptr(curl, CURLOPT_SOCKOPTDATA, nil)
+            _ = tnc_setopt_long(curl, CURLOPT_FRESH_CONNECT, 0)
+            _ = tnc_setopt_long(curl, CURLOPT_FORBID_REUSE, 0)
+        }
     }
 
     /// The host's socket hook decides on each new socket. Hooked sockets are this request's alone: none

@@ -56,24 +56,67 @@ public struct HTTPRequest: Sendable {
 /// holding it goes. A copy of `body` kept beyond that is not wiped: parse it, don't keep it.
 public struct HTTPResponse: Sendable {
     public let status: Int
-    public let headers: [(name: String, value: String)]
+    /// The header lines as received, CRLF-terminated (RFC 9112 §5); parsed on each read, which is cheaper
+    /// than turning every header into Strings when the client reads only a few.
+    private let headerBlock: [UInt8]
     private let storage: SecretBytes
     public var body: [UInt8] { storage.bytes }
 
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
-        self.init(status: status, headers: headers, body: SecretBytes(body))
+        var block: [UInt8] = []
+        for (name, value) in headers { block += "\(name): \(value)\r\n".utf8 }
+        self.init(status: status, headerBlock: block, body: SecretBytes(body))
     }
 
-    init(status: Int, headers: [(name: String, value: String)], body: SecretBytes) {
+    init(status: Int, headerBlock: [UInt8], body: SecretBytes) {
         self.status = status
-        self.headers = headers
+        self.headerBlock = headerBlock
         storage = body
+    }
+
+    public var headers: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        forEachField { name, value in
+            if let name {
+                fields.append((name: ASCII.lowercased(name), value: String(decoding: value, as: UTF8.self)))
+            } else if let last = fields.indices.last {
+                fields[last].value += " " + String(decoding: value, as: UTF8.self)
+            }
+        }
+        return fields
     }
 
     /// The first header of that name, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let wanted = ASCII.lowercased(name)
-        return headers.first { ASCII.lowercased($0.name) == wanted }?.value
+        var found: String?
+        var inFound = false
+        forEachField { fieldName, value in
+            if let fieldName {
+                inFound = found == nil && ASCII.equalsIgnoringCase(fieldName, name.utf8)
+                if inFound { found = String(decoding: value, as: UTF8.self) }
+            } else if inFound {
+                found! += " " + String(decoding: value, as: UTF8.self)
+            }
+        }
+        return found
+    }
+
+    /// Each header line's name and trimmed value, or a nil name and the non-empty trimmed text of an
+    /// obsolete folded line (RFC 9112 §5.2), which continues the value before it. A line whose name is
+    /// not a token is not a header: skipping it is what a lenient client does.
+    private func forEachField(_ visit: (ArraySlice<UInt8>?, ArraySlice<UInt8>) -> Void) {
+        var rest = headerBlock[...]
+        while let end = rest.firstIndex(of: 0x0A) {
+            let line = rest[...end]
+            rest = rest[(end + 1)...]
+            if let first = line.first, first == 0x20 || first == 0x09 {
+                let more = HTTPResponse.trimmed(line)
+                if !more.isEmpty { visit(nil, more) }
+            } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                let name = line[..<colon]
+                if !name.isEmpty, name.allSatisfy(ASCII.isTokenByte) { visit(name, HTTPResponse.trimmed(line[(colon + 1)...])) }
+            }
+        }
     }
 
     /// The media type alone, lower-cased: "application/json" for "Application/JSON; charset=utf-8".

@@ -28,22 +28,29 @@ struct HeaderList: ~Copyable {
     }
 
     /// The list with "name: value" (or "name;" for an empty value, "name:" for a nil one) appended, or nil
-    /// when libcurl is out of memory. The line is built in a buffer wiped before it is freed.
+    /// when libcurl is out of memory. The line is built in a temporary buffer wiped before it goes.
     private func appendLine(_ name: String, _ value: UnsafeRawBufferPointer?) -> UnsafeMutablePointer<curl_slist>? {
-        let separator = value == nil ? ":" : value!.isEmpty ? ";" : ": "
-        let count = name.utf8.count + separator.utf8.count + (value?.count ?? 0) + 1
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-        defer {
-            Crypto.wipe(line, count)
-            line.deallocate()
+        let separator: StaticString = value == nil ? ":" : value!.isEmpty ? ";" : ": "
+        let value = value ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        var name = name  // withUTF8 needs it mutable; no copy of the bytes
+        return name.withUTF8 { name in
+            let count = name.count + separator.utf8CodeUnitCount + value.count + 1
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count) { line in
+                defer { Crypto.wipe(line.baseAddress, count) }
+                var end = UnsafeMutableRawPointer(line.baseAddress!)
+                func copy(_ bytes: UnsafeRawPointer?, _ count: Int) {
+                    guard let bytes, count > 0 else { return }
+                    end.copyMemory(from: bytes, byteCount: count)
+                    end += count
+                }
+                copy(name.baseAddress, name.count)
+                copy(separator.utf8Start, separator.utf8CodeUnitCount)
+                copy(value.baseAddress, value.count)
+                end.storeBytes(of: 0, as: CChar.self)
+                // libcurl copies the line into the new node.
+                return curl_slist_append(head, line.baseAddress)
+            }
         }
-        var offset = 0
-        for byte in name.utf8 { line[offset] = byte; offset += 1 }
-        for byte in separator.utf8 { line[offset] = byte; offset += 1 }
-        for byte in value ?? UnsafeRawBufferPointer(start: nil, count: 0) { line[offset] = byte; offset += 1 }
-        line[offset] = 0
-        // libcurl copies the line into the new node.
-        return line.withMemoryRebound(to: CChar.self, capacity: count) { curl_slist_append(head, $0) }
     }
 
     deinit {

@@ -7,7 +7,9 @@ final class ResponseSink {
     /// Grown by hand so that every buffer it outgrows is wiped: a token response would otherwise leave
     /// partial copies behind at each doubling. Whatever is not taken by `takeBody` is wiped at the end.
     private var body: [UInt8] = []
-    var headers: [(name: String, value: String)] = []
+    /// The lines of the last header block as received, without its status line: kept as bytes and parsed
+    /// only when a header is asked for (`HTTPResponse.header`), since a client reads two or three of them.
+    private var headerBlock: [UInt8] = []
     var headerBytes = 0
     /// The blank line that ends the (final) header block has arrived.
     private(set) var headersComplete = false
@@ -39,6 +41,11 @@ final class ResponseSink {
         return length
     }
 
+    func takeHeaderBlock() -> [UInt8] {
+        defer { headerBlock = [] }
+        return headerBlock
+    }
+
     /// The body, in wiping storage; the sink keeps nothing of it.
     func takeBody() -> SecretBytes {
         defer { body = [] }
@@ -65,24 +72,13 @@ final class ResponseSink {
         let line = UnsafeRawBufferPointer(start: data, count: length)
         if line.starts(with: "HTTP/".utf8) {
             // A new status line (after a 1xx, or a proxy's CONNECT answer) starts a new header block.
-            headers.removeAll()
+            headerBlock.removeAll(keepingCapacity: true)
             headersComplete = false
-        } else if HTTPResponse.trimmed(line).isEmpty {
+        } else if !line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }) {
+            // Nothing but whitespace and the line end: the blank line.
             headersComplete = true
-        } else if let first = line.first, first == 0x20 || first == 0x09 {
-            // Obsolete line folding (RFC 9112 §5.2): continues the previous header's value.
-            let more = HTTPResponse.trimmed(line)
-            if let last = headers.indices.last, !more.isEmpty {
-                headers[last].value += " " + String(decoding: more, as: UTF8.self)
-            }
-        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            let name = line[..<colon]
-            // A name that is not a token is not a header; skipping it is what a lenient client does.
-            if !name.isEmpty, name.allSatisfy(ASCII.isTokenByte) {
-                let value = HTTPResponse.trimmed(line[(colon + 1)...])
-                headers.append((name: ASCII.lowercased(String(decoding: name, as: UTF8.self)),
-                                value: String(decoding: value, as: UTF8.self)))
-            }
+        } else {
+            headerBlock.append(contentsOf: line)
         }
         return length
     }
