@@ -28,19 +28,18 @@ public struct AuthorizationRequest: Sendable {
     ]).union(Parameter.allCases.filter { $0 != .claimsPurpose }.map(\.name))
 
     public let configuration: ClientConfiguration
-    // Every change drops the URL template, whichever setter (or extension) makes it.
-    public private(set) var values: [Parameter: String] = [:] { didSet { changed() } }
-    public private(set) var extras = FormParameters() { didSet { changed() } }
-    public private(set) var claims = ClaimsRequest() { didSet { changed() } }
-    public private(set) var appCallbackURI: String? { didSet { changed() } }
-    public private(set) var pkceMethod: PKCE.Method = .s256 { didSet { changed() } }
+    public private(set) var values: [Parameter: String] = [:]
+    public private(set) var extras = FormParameters()
+    public private(set) var claims = ClaimsRequest()
+    public private(set) var appCallbackURI: String?
+    public private(set) var pkceMethod: PKCE.Method = .s256
     /// Resource indicators (RFC 8707 §2), in the order they were added.
-    public private(set) var resources: [String] = [] { didSet { changed() } }
-    public private(set) var authorizationDetails: AuthorizationDetails? { didSet { changed() } }
+    public private(set) var resources: [String] = []
+    public private(set) var authorizationDetails: AuthorizationDetails?
     /// The URL's unchanging part, made by the first build after a change and shared by copies of the
-    /// request until the next change: a shared request is built from copies (`SharedAuthorizationRequest`),
-    /// so the template lives in a box they share rather than in the value, behind a lock as they may be
-    /// built on several threads at once.
+    /// request until the next change (every mutating method drops it first). A shared request is built
+    /// from copies (`SharedAuthorizationRequest`), so the template lives in a box they share rather than
+    /// in the value, behind a lock as they may be built on several threads at once.
     private var template = Locked<AuthorizationURLTemplate?>(nil)
 
     private mutating func changed() { template = Locked(nil) }
@@ -50,6 +49,7 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func set(_ parameter: Parameter, _ value: String?) throws(TelenoridError) {
+        changed()
         if let value {
             switch parameter {
             case .maxAge:
@@ -74,6 +74,7 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func addParameter(_ name: String, _ value: String) throws(TelenoridError) {
+        changed()
         guard !name.isEmpty else { throw TelenoridError(.invalidArgument, "a parameter needs a name") }
         if AuthorizationRequest.ownedNames.contains(name) {
             throw TelenoridError(.parameterConflict,
@@ -85,6 +86,7 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func addClaim(_ claim: ClaimsRequest.Claim, to target: ClaimsRequest.Target) throws(TelenoridError) {
+        changed()
         // acr values are strings (OIDC Core §2). An essential acr's values are what the ID token's acr is
         // checked against (OIDC Core §5.5.1.1), so one that could never match is refused here.
         if claim.name == "acr" {
@@ -98,6 +100,7 @@ public struct AuthorizationRequest: Sendable {
 
     /// Rich authorization request (RFC 9396 §2); nil removes it.
     public mutating func setAuthorizationDetails(_ details: AuthorizationDetails?) {
+        changed()
         authorizationDetails = details
     }
 
@@ -106,6 +109,7 @@ public struct AuthorizationRequest: Sendable {
     /// Resources added here go to the token endpoint too (§2.2); one added as an extra parameter, as hosts
     /// did before this setter, goes only into the authorization request.
     public mutating func addResource(_ uri: String) throws(TelenoridError) {
+        changed()
         let parsed: URI
         do { parsed = try URI(parsing: uri) } catch {
             throw TelenoridError(.invalidArgument, "resource is not an absolute URI (RFC 8707 §2): \(error.message)")
@@ -122,6 +126,7 @@ public struct AuthorizationRequest: Sendable {
     /// Vipps/MobilePay app-to-app (Vipps Login app-to-app): `requested_flow=app_to_app` only ever goes out together
     /// with the `app_callback_uri` the provider's app returns to.
     public mutating func setAppToApp(callbackURI: String) throws(TelenoridError) {
+        changed()
         let uri: URI
         do { uri = try URI(parsing: callbackURI) } catch {
             throw TelenoridError(.invalidArgument, "app_callback_uri is not a valid URI: \(error.message)")
@@ -133,6 +138,7 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func setPKCEMethod(_ method: PKCE.Method) throws(TelenoridError) {
+        changed()
         if method == .plain && !configuration.allowPlainPKCE {
             throw TelenoridError(.unsupported,
                                  "PKCE method plain is refused unless the configuration sets allow_plain_pkce (RFC 7636 §7.2)")
@@ -158,11 +164,15 @@ public struct AuthorizationRequest: Sendable {
     /// one system call per sign-in rather than two.
     static func drawSecrets() throws(TelenoridError) -> (state: String, nonce: String, pkce: PKCE) {
         let length = PKCE.lengthRange.lowerBound
-        return try Crypto.withRandomBytes(64 + PKCE.randomByteCount(length: length)) { random in
-            (Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
-             Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])),
-             PKCE(length: length, random: UnsafeRawBufferPointer(rebasing: random[64...])))
+        var drawn: (String, String, PKCE)?
+        try Crypto.withRandomBytes(64 + PKCE.randomByteCount(length: length)) { random in
+            drawn = (Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
+                     Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])),
+                     PKCE(length: length, random: UnsafeRawBufferPointer(rebasing: random[64...])))
         }
+        // withRandomBytes returns only after running the closure, or throws. No result through it: each
+        // result type would be another specialization of it in the library.
+        return drawn!
     }
 
     /// Builds with given secrets; `build()` is the way in for hosts, this one serves tests and restore.

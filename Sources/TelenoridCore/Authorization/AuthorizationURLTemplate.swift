@@ -18,28 +18,33 @@ struct AuthorizationURLTemplate: Sendable {
 
     /// The URL with these values filled in, written once into a string of its exact length.
     func url(state: String, nonce: String, challenge: String) -> String {
-        var state = state, nonce = nonce, challenge = challenge  // withUTF8 needs them mutable; no copy
-        return state.withUTF8 { state in
-            nonce.withUTF8 { nonce in
-                challenge.withUTF8 { challenge in
-                    let nonceName: StaticString = "&nonce=", challengeName: StaticString = "&code_challenge="
-                    let count = head.count + PercentEncoding.encodedCount(state) + nonceName.utf8CodeUnitCount
-                        + PercentEncoding.encodedCount(nonce) + challengeName.utf8CodeUnitCount
-                        + PercentEncoding.encodedCount(challenge) + tail.count
-                    return String(unsafeUninitializedCapacity: count) { out in
-                        var position = 0
-                        head.withUnsafeBufferPointer { PercentEncoding.copy($0, to: out, at: &position) }
-                        PercentEncoding.write(state, to: out, at: &position)
-                        PercentEncoding.copy(nonceName.bytes, to: out, at: &position)
-                        PercentEncoding.write(nonce, to: out, at: &position)
-                        PercentEncoding.copy(challengeName.bytes, to: out, at: &position)
-                        PercentEncoding.write(challenge, to: out, at: &position)
-                        tail.withUnsafeBufferPointer { PercentEncoding.copy($0, to: out, at: &position) }
-                        return position
-                    }
-                }
-            }
+        let nonceName: StaticString = "&nonce=", challengeName: StaticString = "&code_challenge="
+        let count = head.count + Self.encodedCount(state) + nonceName.utf8CodeUnitCount + Self.encodedCount(nonce)
+            + challengeName.utf8CodeUnitCount + Self.encodedCount(challenge) + tail.count
+        return String(unsafeUninitializedCapacity: count) { out in
+            var position = 0
+            head.withUnsafeBufferPointer { PercentEncoding.copy($0, to: out, at: &position) }
+            Self.write(state, to: out, at: &position)
+            PercentEncoding.copy(nonceName.bytes, to: out, at: &position)
+            Self.write(nonce, to: out, at: &position)
+            PercentEncoding.copy(challengeName.bytes, to: out, at: &position)
+            Self.write(challenge, to: out, at: &position)
+            tail.withUnsafeBufferPointer { PercentEncoding.copy($0, to: out, at: &position) }
+            return position
         }
+    }
+
+    // Not inlined: three copies of the encoder in `url` cost more library size than the calls cost time.
+    @inline(never)
+    private static func encodedCount(_ value: String) -> Int {
+        var value = value  // withUTF8 needs it mutable; no copy of the bytes
+        return value.withUTF8(PercentEncoding.encodedCount)
+    }
+
+    @inline(never)
+    private static func write(_ value: String, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        var value = value
+        value.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
     }
 }
 

@@ -18,7 +18,10 @@ public struct PKCE: Sendable {
     /// SecretBytes wipes.
     public init(length: Int = PKCE.defaultLength) throws(TelenoridError) {
         try PKCE.checkLength(length)
-        self = try Crypto.withRandomBytes(PKCE.randomByteCount(length: length)) { PKCE(length: length, random: $0) }
+        var drawn: PKCE?
+        try Crypto.withRandomBytes(PKCE.randomByteCount(length: length)) { drawn = PKCE(length: length, random: $0) }
+        // withRandomBytes returns only after running the closure, or throws.
+        self = drawn!
     }
 
     /// A verifier of `length` (already checked) characters made from `random`, which holds at least
