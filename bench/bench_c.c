@@ -15,8 +15,8 @@
  *   auth URL       lib: telenorid_auth_request_build + _pending_auth_url + string_free + _pending_auth_free,
  *                       on one request made up front with prompt, ui_locales, acr_values and a claims request
  *                       with purposes (OIDC Core §5.5; OpenID Connect for Identity Assurance's `purpose`), as
- *                       an app would; it stays usable. Its PKCE verifier is 64 characters: building a request
- *                       has no setting for the length, only telenorid_pkce_new() has.
+ *                       an app would; it stays usable. Its PKCE verifier is 43 base64url characters, as the
+ *                       reference's (RFC 7636 §4.1).
  *                  ref: getrandom for state and nonce (32 bytes each) + the PKCE reference + percent-encoding
  *                       of every parameter value (the claims JSON too) + snprintf into a malloc'd buffer + free
  *   callback       lib: telenorid_pending_auth_handle_callback alone (parse, state check, single-use mark):

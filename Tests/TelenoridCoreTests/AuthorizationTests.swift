@@ -93,6 +93,53 @@ final class AuthorizationRequestTests: XCTestCase {
         XCTAssertEqual(Base64URL.decode(a.state)?.count, 32)
         XCTAssertEqual(Base64URL.decode(a.nonce)?.count, 32)
         XCTAssertEqual(try query(of: a.url)["code_challenge"], a.pkce.s256Challenge)
+        // 43 base64url characters, as RFC 7636 §4.1 recommends (each of them random: 258 bits).
+        XCTAssertEqual(a.pkce.verifier.count, 43)
+        XCTAssertTrue(a.pkce.verifier.bytes.allSatisfy(Set(PKCE.base64URLAlphabet).contains))
+        XCTAssertNotEqual(a.pkce.verifier.string, b.pkce.verifier.string)
+    }
+
+    // The URL's encoded part is kept between builds: each change must reach the next build, and a copy
+    // made before the change must keep building the request as it was.
+    func testEveryChangeReachesTheNextBuild() throws {
+        var request = AuthorizationRequest(configuration: try testConfiguration([.allowPlainPKCE: "true"]))
+        let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        func built(_ request: AuthorizationRequest) throws -> FormParameters {
+            let pending = try request.build(state: "s 1", nonce: "n&1", pkce: pkce)
+            let url = try query(of: pending.url)
+            // The pushed and request-object paths take the parameter list: the same parameters, in the same order.
+            XCTAssertEqual(url, request.parameters(state: "s 1", nonce: "n&1", pkce: pkce, dpopSigner: nil))
+            return url
+        }
+        let before = request
+        XCTAssertEqual(try built(request)["state"], "s 1")
+        XCTAssertEqual(try built(request)["nonce"], "n&1")
+        try request.set(.prompt, "login")
+        XCTAssertEqual(try built(request)["prompt"], "login")
+        try request.set(.prompt, nil)
+        XCTAssertNil(try built(request)["prompt"])
+        try request.set(.scope, "openid email")
+        XCTAssertEqual(try built(request)["scope"], "openid email")
+        try request.set(.claimsPurpose, "KYC")
+        XCTAssertEqual(try built(request)["claims"], #"{"purpose":"KYC"}"#)
+        try request.addClaim(.init(name: "email"), to: .userinfo)
+        XCTAssertEqual(try built(request)["claims"], #"{"purpose":"KYC","userinfo":{"email":null}}"#)
+        try request.addParameter("x-extra", "a b")
+        XCTAssertEqual(try built(request)["x-extra"], "a b")
+        try request.addResource("https://api.example.com/")
+        XCTAssertEqual(try built(request)["resource"], "https://api.example.com/")
+        try request.setAppToApp(callbackURI: "merchant-app://callback")
+        XCTAssertEqual(try built(request)["app_callback_uri"], "merchant-app://callback")
+        request.setAuthorizationDetails(try AuthorizationDetails(json: #"[{"type":"payment"}]"#))
+        XCTAssertEqual(try built(request)["authorization_details"], #"[{"type":"payment"}]"#)
+        try request.setPKCEMethod(.plain)
+        XCTAssertEqual(try built(request)["code_challenge_method"], "plain")
+        XCTAssertEqual(try built(request)["code_challenge"], "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        let untouched = try built(before)
+        XCTAssertEqual(untouched["scope"], "openid profile offline_access")
+        XCTAssertEqual(untouched["code_challenge_method"], "S256")
+        XCTAssertNil(untouched["claims"])
+        XCTAssertNil(untouched["x-extra"])
     }
 
     // The claims request of the OIDC claims request for native apps (OIDC Core §5.5), with the top-level purpose.

@@ -23,20 +23,24 @@ final class PKCETests: XCTestCase {
         XCTAssertNotEqual(first.verifier.string, second.verifier.string)
     }
 
-    func testEveryAlphabetCharacterIsDrawn() throws {
-        // 66 characters over 30 × 128 draws: missing one has odds far below 1e-50.
+    func testVerifiersAreBase64URLWithEveryCharacterDrawn() throws {
+        // Random bytes in base64url (RFC 7636 §4.1): 64 characters over 30 × 128 draws, missing one has
+        // odds far below 1e-50; "." and "~", unreserved but not base64url, never appear.
         var seen = Set<UInt8>()
         for _ in 0..<30 { seen.formUnion(try PKCE(length: 128).verifier.bytes) }
-        XCTAssertEqual(seen.count, 66)
+        XCTAssertEqual(seen, Set(PKCE.base64URLAlphabet))
+        XCTAssertEqual(seen.count, 64)
     }
 
-    func testEveryCharacterIsDrawnByExactlyThreeByteValues() {
-        // Uniform: 198 of the 256 byte values are accepted, three per character; the other 58 are rejected.
-        var counts: [UInt8: Int] = [:]
-        for character in PKCE.characterOfByte where character != 0 { counts[character, default: 0] += 1 }
-        XCTAssertEqual(counts.count, 66)
-        XCTAssertTrue(counts.values.allSatisfy { $0 == 3 })
-        XCTAssertEqual(PKCE.characterOfByte[198...].filter { $0 != 0 }, [])
+    func testVerifierIsTheBase64URLOfItsRandomBytes() {
+        // RFC 7636 Appendix B's 32 octets give its 43-character verifier (the 33rd byte only fills the last group).
+        let octets: [UInt8] = [116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212,
+                               37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121, 0]
+        let pkce = octets.withUnsafeBytes { PKCE(length: 43, random: $0) }
+        XCTAssertEqual(pkce.verifier.string, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        XCTAssertEqual(pkce.s256Challenge, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        XCTAssertEqual(PKCE.randomByteCount(length: 43), 33)
+        XCTAssertEqual(PKCE.randomByteCount(length: 128), 96)
     }
 
     func testOutOfRangeLengthsAndBadVerifiersAreRefused() {

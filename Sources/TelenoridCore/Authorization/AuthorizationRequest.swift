@@ -36,12 +36,20 @@ public struct AuthorizationRequest: Sendable {
     /// Resource indicators (RFC 8707 §2), in the order they were added.
     public private(set) var resources: [String] = []
     public private(set) var authorizationDetails: AuthorizationDetails?
+    /// The URL's unchanging part, made by the first build after a change and shared by copies of the
+    /// request until the next change (every mutating method drops it first). A shared request is built
+    /// from copies (`SharedAuthorizationRequest`), so the template lives in a box they share rather than
+    /// in the value, behind a lock as they may be built on several threads at once.
+    private var template = Locked<AuthorizationURLTemplate?>(nil)
+
+    private mutating func changed() { template = Locked(nil) }
 
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
     }
 
     public mutating func set(_ parameter: Parameter, _ value: String?) throws(TelenoridError) {
+        changed()
         if let value {
             switch parameter {
             case .maxAge:
@@ -66,6 +74,7 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func addParameter(_ name: String, _ value: String) throws(TelenoridError) {
+        changed()
         guard !name.isEmpty else { throw TelenoridError(.invalidArgument, "a parameter needs a name") }
         if AuthorizationRequest.ownedNames.contains(name) {
             throw TelenoridError(.parameterConflict,
@@ -77,6 +86,7 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func addClaim(_ claim: ClaimsRequest.Claim, to target: ClaimsRequest.Target) throws(TelenoridError) {
+        changed()
         // acr values are strings (OIDC Core §2). An essential acr's values are what the ID token's acr is
         // checked against (OIDC Core §5.5.1.1), so one that could never match is refused here.
         if claim.name == "acr" {
@@ -90,6 +100,7 @@ public struct AuthorizationRequest: Sendable {
 
     /// Rich authorization request (RFC 9396 §2); nil removes it.
     public mutating func setAuthorizationDetails(_ details: AuthorizationDetails?) {
+        changed()
         authorizationDetails = details
     }
 
@@ -98,6 +109,7 @@ public struct AuthorizationRequest: Sendable {
     /// Resources added here go to the token endpoint too (§2.2); one added as an extra parameter, as hosts
     /// did before this setter, goes only into the authorization request.
     public mutating func addResource(_ uri: String) throws(TelenoridError) {
+        changed()
         let parsed: URI
         do { parsed = try URI(parsing: uri) } catch {
             throw TelenoridError(.invalidArgument, "resource is not an absolute URI (RFC 8707 §2): \(error.message)")
@@ -114,6 +126,7 @@ public struct AuthorizationRequest: Sendable {
     /// Vipps/MobilePay app-to-app (Vipps Login app-to-app): `requested_flow=app_to_app` only ever goes out together
     /// with the `app_callback_uri` the provider's app returns to.
     public mutating func setAppToApp(callbackURI: String) throws(TelenoridError) {
+        changed()
         let uri: URI
         do { uri = try URI(parsing: callbackURI) } catch {
             throw TelenoridError(.invalidArgument, "app_callback_uri is not a valid URI: \(error.message)")
@@ -125,6 +138,7 @@ public struct AuthorizationRequest: Sendable {
     }
 
     public mutating func setPKCEMethod(_ method: PKCE.Method) throws(TelenoridError) {
+        changed()
         if method == .plain && !configuration.allowPlainPKCE {
             throw TelenoridError(.unsupported,
                                  "PKCE method plain is refused unless the configuration sets allow_plain_pkce (RFC 7636 §7.2)")
@@ -134,8 +148,8 @@ public struct AuthorizationRequest: Sendable {
 
     /// Draws state and nonce (32 random bytes each) and a PKCE verifier, and builds the URL.
     public func build() throws(TelenoridError) -> PendingAuthorization {
-        let (state, nonce) = try Self.drawStateAndNonce()
-        return try build(state: state, nonce: nonce, pkce: PKCE())
+        let (state, nonce, pkce) = try Self.drawSecrets()
+        return try build(state: state, nonce: nonce, pkce: pkce)
     }
 
     static func drawStateAndNonce() throws(TelenoridError) -> (state: String, nonce: String) {
@@ -146,16 +160,46 @@ public struct AuthorizationRequest: Sendable {
         }
     }
 
+    /// State, nonce and a PKCE verifier of 43 characters (RFC 7636 §4.1's recommendation) from one draw:
+    /// one system call per sign-in rather than two.
+    static func drawSecrets() throws(TelenoridError) -> (state: String, nonce: String, pkce: PKCE) {
+        let length = PKCE.lengthRange.lowerBound
+        var drawn: (String, String, PKCE)?
+        try Crypto.withRandomBytes(64 + PKCE.randomByteCount(length: length)) { random in
+            drawn = (Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
+                     Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])),
+                     PKCE(length: length, random: UnsafeRawBufferPointer(rebasing: random[64...])))
+        }
+        // withRandomBytes returns only after running the closure, or throws. No result through it: each
+        // result type would be another specialization of it in the library.
+        return drawn!
+    }
+
     /// Builds with given secrets; `build()` is the way in for hosts, this one serves tests and restore.
     /// With `dpop_signing_alg` set, the sign-in's DPoP key is made here, so that `dpop_jkt` can name it and
     /// the code exchange proves possession of it (a host's own signer is the client's: build through
     /// `OIDCClient.buildAuthorization` to use it).
     public func build(state: String, nonce: String, pkce: PKCE) throws(TelenoridError) -> PendingAuthorization {
-        let signer = try configuration.dpopAlgorithm.map { (algorithm: String) throws(TelenoridError) in
-            DPoPSigner.key(try DPoPKey.generate(algorithm: algorithm))
+        guard let algorithm = configuration.dpopAlgorithm else {
+            // No per-sign-in key, so no `dpop_jkt`: everything but the three secrets is in the template.
+            let url = try urlTemplate().url(state: state, nonce: nonce, challenge: pkce.challenge(pkceMethod))
+            return pending(url: url, state: state, nonce: nonce, pkce: pkce, dpopSigner: nil)
         }
+        let signer = DPoPSigner.key(try DPoPKey.generate(algorithm: algorithm))
         let query = parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
         return pending(url: Self.url(at: try authorizationEndpoint(), query), state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
+    }
+
+    /// The template of this request's URL, made now if no build since the last change made it. Two threads
+    /// building at once may both make it; they make the same one.
+    func urlTemplate() throws(TelenoridError) -> AuthorizationURLTemplate {
+        if let made = template.withLock({ $0 }) { return made }
+        var leading = FormParameters(capacity: 4), trailing = FormParameters(capacity: 10 + resources.count + extras.pairs.count)
+        appendLeadingParameters(to: &leading)
+        appendTrailingParameters(to: &trailing, dpopThumbprint: nil)
+        let made = AuthorizationURLTemplate(endpoint: try authorizationEndpoint(), leading: leading, trailing: trailing)
+        template.withLock { $0 = made }
+        return made
     }
 
     /// The authorization endpoint with `query` appended, after the endpoint's own query if it has one.
@@ -175,18 +219,30 @@ public struct AuthorizationRequest: Sendable {
     /// `dpop_jkt` (RFC 9449 §10) names `dpopSigner`'s key when the configuration binds the code to it.
     func parameters(state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) -> FormParameters {
         var query = FormParameters(capacity: 13 + resources.count + extras.pairs.count)
-        // Names are unique by construction (owned names are refused as extras, and extras are unique), but
-        // for `resource`, which RFC 8707 §2 repeats once per resource.
+        appendLeadingParameters(to: &query)
+        query.appendUnique("state", state)
+        query.appendUnique("nonce", nonce)
+        query.appendUnique("code_challenge", pkce.challenge(pkceMethod))
+        appendTrailingParameters(to: &query, dpopThumbprint: configuration.dpopBindAuthorizationCode ? dpopSigner?.thumbprint : nil)
+        return query
+    }
+
+    // Names are unique by construction (owned names are refused as extras, and extras are unique), but
+    // for `resource`, which RFC 8707 §2 repeats once per resource.
+
+    /// The parameters before `state`.
+    private func appendLeadingParameters(to query: inout FormParameters) {
+        query.appendUnique("response_type", "code")
+        query.appendUnique("client_id", configuration.clientID)
+        query.appendUnique("redirect_uri", configuration.redirectURIString)
+        query.appendUnique("scope", values[.scope] ?? configuration.scope)
+    }
+
+    /// The parameters after `code_challenge`.
+    private func appendTrailingParameters(to query: inout FormParameters, dpopThumbprint: String?) {
         func add(_ name: String, _ value: String?) {
             if let value { query.appendUnique(name, value) }
         }
-        add("response_type", "code")
-        add("client_id", configuration.clientID)
-        add("redirect_uri", configuration.redirectURIString)
-        add("scope", values[.scope] ?? configuration.scope)
-        add("state", state)
-        add("nonce", nonce)
-        add("code_challenge", pkce.challenge(pkceMethod))
         add("code_challenge_method", pkceMethod.name)
         for parameter in Parameter.allCases where parameter != .scope && parameter != .claimsPurpose {
             add(parameter.name, values[parameter])
@@ -197,10 +253,9 @@ public struct AuthorizationRequest: Sendable {
             add("app_callback_uri", appCallbackURI)
         }
         add("authorization_details", authorizationDetails?.text)
-        if configuration.dpopBindAuthorizationCode { add("dpop_jkt", dpopSigner?.thumbprint) }
+        add("dpop_jkt", dpopThumbprint)
         query.appendRepeated("resource", resources)
         for pair in extras.pairs { add(pair.name, pair.value) }
-        return query
     }
 
     /// The pending authorization whose browser (or app) leg starts at `url`.

@@ -14,16 +14,24 @@ public struct PKCE: Sendable {
     /// BASE64URL(SHA256(ASCII(verifier))), RFC 7636 §4.2.
     public let s256Challenge: String
 
-    /// A verifier of `length` characters from the 66-character unreserved set, drawn as `withFresh`
-    /// describes, copied once into the storage SecretBytes wipes.
+    /// A verifier of `length` characters drawn as `withFresh` describes, written once into the storage
+    /// SecretBytes wipes.
     public init(length: Int = PKCE.defaultLength) throws(TelenoridError) {
-        var fresh: (SecretBytes, String)?
-        try PKCE.withFresh(length: length) { drawn, challenge in
-            fresh = (SecretBytes(count: drawn.count) { _ = $0.update(fromContentsOf: drawn) },
-                     String(unsafeUninitializedCapacity: challenge.count) { $0.update(fromContentsOf: challenge) })
+        try PKCE.checkLength(length)
+        var drawn: PKCE?
+        try Crypto.withRandomBytes(PKCE.randomByteCount(length: length)) { drawn = PKCE(length: length, random: $0) }
+        // withRandomBytes returns only after running the closure, or throws.
+        self = drawn!
+    }
+
+    /// A verifier of `length` (already checked) characters made from `random`, which holds at least
+    /// `randomByteCount(length:)` bytes: for a caller that draws other secrets in the same system call.
+    init(length: Int, random: UnsafeRawBufferPointer) {
+        let verifier = SecretBytes(count: length) { PKCE.writeBase64URL(of: random, characters: length, into: $0) }
+        self.verifier = verifier
+        s256Challenge = verifier.withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: PKCE.challengeLength) { PKCE.writeChallenge(of: bytes, into: $0) }
         }
-        // withFresh returns only after running the closure, or throws.
-        (verifier, s256Challenge) = fresh!
     }
 
     public init(verifier: String) throws(TelenoridError) {
@@ -56,8 +64,8 @@ public struct PKCE: Sendable {
     /// (telenorid_pkce_generate) copy them straight into their own buffers. Not generic over a result:
     /// a generic one costs a runtime metadata lookup per call across the module boundary.
     ///
-    /// Each character is drawn by rejection sampling from random bytes (bytes ≥ 198 are skipped) so every
-    /// character is equally likely: 6.04 bits each, 386 bits for the default length.
+    /// The verifier is random bytes in base64url (RFC 7636 §4.1 recommends 32 bytes so encoded, 43
+    /// characters), cut to `length`: 6 bits per character, each of the 64 equally likely, 258 bits at 43.
     @_optimize(speed)
     public static func withFresh(length: Int,
                                  _ body: (_ verifier: UnsafeBufferPointer<UInt8>, _ challenge: UnsafeBufferPointer<UInt8>) -> Void)
@@ -67,29 +75,17 @@ public struct PKCE: Sendable {
             scratch throws(TelenoridError) in
             let verifier = UnsafeMutableBufferPointer(rebasing: scratch[..<length])
             defer { Crypto.wipe(verifier.baseAddress, length) }
-            var filled = 0
-            while filled < length {
-                // A third more than needed: 198/256 of bytes are accepted, so one draw nearly always suffices.
-                let draw = min(length - filled + (length - filled) / 3 + 4, 256)
-                filled = try Crypto.withRandomBytes(draw) { random in
-                    characterOfByte.withUnsafeBufferPointer { table in
-                        var index = filled
-                        for byte in random where index < length {
-                            let character = table[Int(byte)]
-                            if character != 0 {
-                                verifier[index] = character
-                                index += 1
-                            }
-                        }
-                        return index
-                    }
-                }
+            try Crypto.withRandomBytes(randomByteCount(length: length)) {
+                writeBase64URL(of: $0, characters: length, into: verifier)
             }
             let challenge = UnsafeMutableBufferPointer(rebasing: scratch[length..<(length + challengeLength)])
             _ = writeChallenge(of: UnsafeRawBufferPointer(verifier), into: challenge)
             body(UnsafeBufferPointer(verifier), UnsafeBufferPointer(challenge))
         }
     }
+
+    /// Random bytes for a verifier of `length` characters: three for every four characters, whole groups.
+    static func randomByteCount(length: Int) -> Int { (length + 3) / 4 * 3 }
 
     /// Writes BASE64URL(SHA256(verifier)) (RFC 7636 §4.2; RFC 4648 §5, unpadded) into the first
     /// `challengeLength` bytes of `out` and returns that length. Here rather than through Base64URL so the
@@ -99,24 +95,28 @@ public struct PKCE: Sendable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { digest in
             Crypto.sha256(verifier, into: digest.baseAddress!)
             digest[32] = 0  // padding for the last group: 32 bytes are ten groups of 3 and one of 2
-            base64URLAlphabet.withUnsafeBufferPointer { table in
-                for group in 0..<11 {
-                    let i = group * 3, o = group * 4
-                    let v = UInt32(digest[i]) << 16 | UInt32(digest[i + 1]) << 8 | UInt32(digest[i + 2])
-                    out[o] = table[Int(v >> 18)]
-                    out[o + 1] = table[Int((v >> 12) & 63)]
-                    out[o + 2] = table[Int((v >> 6) & 63)]
-                    if group < 10 { out[o + 3] = table[Int(v & 63)] }
-                }
-            }
+            writeBase64URL(of: UnsafeRawBufferPointer(digest), characters: challengeLength, into: out)
             return challengeLength
         }
     }
 
-    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-    static let base64URLAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Writes the first `characters` characters of BASE64URL(bytes) (RFC 4648 §5) into `out`; `bytes`
+    /// holds at least `randomByteCount(length: characters)` bytes, whole groups of three.
+    @inline(__always)
+    static func writeBase64URL(of bytes: UnsafeRawBufferPointer, characters: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+        base64URLAlphabet.withUnsafeBufferPointer { table in
+            var i = 0, o = 0
+            while o < characters {
+                let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                out[o] = table[Int(v >> 18)]
+                if o + 1 < characters { out[o + 1] = table[Int((v >> 12) & 63)] }
+                if o + 2 < characters { out[o + 2] = table[Int((v >> 6) & 63)] }
+                if o + 3 < characters { out[o + 3] = table[Int(v & 63)] }
+                i += 3
+                o += 4
+            }
+        }
+    }
 
-    /// The verifier character a random byte draws, or 0 for a byte rejected: bytes below 198 (three
-    /// times 66) map to `alphabet[byte % 66]`, so each character is equally likely.
-    static let characterOfByte: [UInt8] = (0..<256).map { $0 < alphabet.count * 3 ? alphabet[$0 % alphabet.count] : 0 }
+    static let base64URLAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }

@@ -125,9 +125,7 @@ public struct FormParameters: Sendable, Equatable {
     /// body of a token request carries the code verifier, a refresh token or the client secret, and a
     /// String or worst-case scratch buffer of it would stay in freed memory.
     public var encodedSecret: SecretBytes {
-        func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            bytes.reduce(0) { $0 + (PercentEncoding.isUnreserved($1) ? 1 : 3) }
-        }
+        let encodedCount = PercentEncoding.encodedCount
         let count = pairs.reduce(max(pairs.count - 1, 0)) { total, pair in
             var name = pair.name
             return total + name.withUTF8(encodedCount) + 1 + pair.withValue(encodedCount)

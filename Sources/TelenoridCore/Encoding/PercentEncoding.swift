@@ -46,6 +46,11 @@ public enum PercentEncoding {
         copy(UnsafeBufferPointer(rebasing: bytes[runStart..<index]), to: out, at: &position)
     }
 
+    /// How many bytes `write` makes of `bytes`.
+    static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.reduce(0) { $0 + (isUnreserved($1) ? 1 : 3) }
+    }
+
     /// Writes `bytes` as they are into `out` from `position` on, advancing it.
     static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
         // A bounds-checked slice, then one memory copy (initialize(from:) would go element by element).
