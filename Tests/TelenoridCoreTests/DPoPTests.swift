@@ -165,6 +165,8 @@ final class DPoPTests: XCTestCase {
         XCTAssertEqual(restore(stored.replacingFirst(ownD, with: otherD)), .malformed)
         XCTAssertEqual(restore("not json"), .malformed)
         XCTAssertEqual(restore(#"{"v":1,"alg":"ES256"}"#), .malformed)
+        XCTAssertEqual(restore(#"{"v":1,"alg":"ES256","jwk":"{}"}"#), .malformed)
+        XCTAssertEqual(restore(stored.replacingFirst(ownD, with: "not+base64url")), .malformed)
     }
 
     func testNonceHeaderCharset() {

@@ -200,6 +200,31 @@ final class JOSETests: XCTestCase {
         XCTAssertNoThrow(try parsed.verify(with: try jwk(#"{"kty":"RSA","n":"\#(n)","e":"AQAB"}"#)))
     }
 
+    // The private members read into wiping storage (`parseJWK`) make the same key as the same JWK's object.
+    func testPrivateMembersParsedAsSecretsMakeTheSameKey() throws {
+        let (object, secrets) = try PrivateKey.parseJWK(Array(JOSETests.rfc7515A2Key.utf8))
+        XCTAssertEqual(Set(secrets.keys), PrivateKey.privateMembers)
+        for name in PrivateKey.privateMembers { XCTAssertNil(object[name], name) }
+        let input = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
+        let reference = try PrivateKey(jwk: try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue))
+        XCTAssertEqual(try JWS.signature(over: input, key: try PrivateKey(jwk: object, secrets: secrets)),
+                       try JWS.signature(over: input, key: reference))
+        // The CRT members come all together also when they are secrets; and a secret member must be base64url.
+        var partial = secrets
+        partial["qi"] = nil
+        XCTAssertEqual(kind { _ = try PrivateKey(jwk: object, secrets: partial) }, .configuration)
+        partial = secrets
+        partial["d"] = SecretBytes(Array("not+base64url".utf8))
+        XCTAssertEqual(kind { _ = try PrivateKey(jwk: object, secrets: partial) }, .configuration)
+        // A private member that is not a string stays in the object, and is refused as such.
+        let ec = #"{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":7}"#
+        let (numeric, none) = try PrivateKey.parseJWK(Array(ec.utf8))
+        XCTAssertTrue(none.isEmpty)
+        XCTAssertThrowsError(try PrivateKey(jwk: numeric, secrets: none)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.message, "client_private_key member d is not a string")
+        }
+    }
+
     // RFC 8037 Appendix A.1 key, A.4 signature: Ed25519 is deterministic too.
     func testRFC8037AppendixA4SigningWithAPrivateJWK() throws {
         let key = try PrivateKey(text: #"{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)

@@ -9,7 +9,8 @@ client provider with long random secrets, so that no copy can hide in a Swift sm
 
 The token endpoint takes the client's secret by client_secret_basic or client_secret_post (RFC 6749
 §2.3.1) and nothing else, checks the PKCE verifier (RFC 7636 §4.6), issues a fresh access and refresh
-token for every grant and rotates the refresh token (RFC 6749 §6); userinfo wants the current access
+token for every grant and rotates the refresh token (RFC 6749 §6), as DPoP-bound tokens (token_type DPoP,
+RFC 9449 §5) when the request carried a proof, which must verify; userinfo wants the current access
 token as a bearer (RFC 6750 §2.1); revocation (RFC 7009) wants the client's secret too."""
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ def serve() -> None:
             access, refresh = "at-" + secrets.token_urlsafe(40), "rt-" + secrets.token_urlsafe(40)
             issued["access"].add(access)
             issued["refresh"].add(refresh)
-            body = {"access_token": access, "token_type": "Bearer", "expires_in": 300, "refresh_token": refresh}
+            token_type = "DPoP" if provider.seen[-1].dpop is not None else "Bearer"
+            body = {"access_token": access, "token_type": token_type, "expires_in": 300, "refresh_token": refresh}
             if nonce is not None:
                 at_hash = b64(hashlib.sha256(access.encode()).digest()[:16])
                 body["id_token"] = provider.id_token(CLIENT_ID, nonce, at_hash=at_hash)
@@ -59,6 +61,8 @@ def serve() -> None:
         def token(form: dict) -> Response:
             if not authenticated(form):
                 return Response(401, {"error": "invalid_client"})
+            if provider.seen[-1].dpop is not None and provider.seen[-1].proof is None:
+                return Response(400, {"error": "invalid_dpop_proof"})
             if form.get("grant_type") == "authorization_code":
                 request = pending.pop(form.get("code", ""), None)
                 verifier = form.get("code_verifier", "")

@@ -2,9 +2,12 @@
  * (Tests/c/secrets_provider.py), once with client_secret_basic and once with client_secret_post
  * (RFC 6749 §2.3.1): code exchange with the PKCE verifier, a refresh, userinfo with the access token as
  * a bearer; the state serialized and restored, bound to a file, opened from it and refreshed through it
- * (the file is read and rewritten); revocation. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
+ * (the file is read and rewritten); revocation. A third sign-in binds its tokens to a DPoP key (RFC 9449):
+ * the state is serialized, the key's private d read out of it, and the state restored and refreshed,
+ * so the restored key signs a proof. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
  * read through /proc/self/mem and searched for the code verifiers, the access and refresh tokens and
- * the client secret (also as client_secret_basic's base64 credentials). Each copy found is printed with its address, its region and the bytes around it,
+ * the client secret (also as client_secret_basic's base64 credentials) and the DPoP key's d (as the
+ * base64url text of the saved state and as its 32 bytes). Each copy found is printed with its address, its region and the bytes around it,
  * and fails the test: freed heap memory that still holds a token is as readable to a heap dump, a core
  * file or a later overread as a live buffer.
  *
@@ -295,6 +298,103 @@ static telenorid_auth_state *save_and_restore(telenorid_client *client, telenori
     return opened;
 }
 
+/* The value of the unpadded base64url (RFC 4648 §5) `in` into `out`; its length. */
+static size_t base64url_decode(const char *in, size_t length, unsigned char *out) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    uint32_t bits = 0;
+    size_t count = 0, pending = 0;
+    for (size_t i = 0; i < length; i++) {
+        bits = bits << 6 | (uint32_t)(strchr(alphabet, in[i]) - alphabet);
+        pending += 6;
+        if (pending >= 8) {
+            pending -= 8;
+            out[count++] = (unsigned char)(bits >> pending);
+        }
+    }
+    bits = 0;
+    return count;
+}
+
+/* Remembers the private d of the saved state's DPoP key (a P-256 JWK, RFC 7518 §6.2.2.1: 43 characters,
+ * 32 bytes), as the text and as the number, decoded into a buffer wiped after. Returns the text's index. */
+static int take_dpop_key(const char *json) {
+    const char *key = json ? strstr(json, "\"dpop_key\":") : NULL;
+    const char *d = key ? strstr(key, "\"d\":\"") : NULL;
+    if (!CHECK(d != NULL)) return -1;
+    d += 5;
+    const char *end = strchr(d, '"');
+    if (!CHECK(end != NULL && end - d == 43)) return -1;
+    unsigned char number[32];
+    int text = remember("the DPoP key's d", d, 43);
+    if (CHECK(base64url_decode(d, 43, number) == sizeof number)) remember("the DPoP key's d as bytes", (const char *)number, sizeof number);
+    wipe(number, sizeof number);
+    return text;
+}
+
+/* A sign-in whose tokens are bound to a DPoP key the library made (ES256): the state is saved, which
+ * writes the key's private JWK, and restored, which reads it back into a key that signs the refresh's
+ * proof. Nothing of the key may be left once the states are freed. */
+static void dpop_sign_in(void) {
+    telenorid_config_builder *builder = NULL;
+    telenorid_config *config = NULL, *discovered = NULL;
+    telenorid_client *client = NULL;
+    telenorid_auth_request *request = NULL;
+    telenorid_pending_auth *pending = NULL;
+    telenorid_callback *callback = NULL;
+    telenorid_auth_state *state = NULL, *restored = NULL;
+    char *url = NULL, *verifier = NULL, *redirect = NULL, *json = NULL, *type = NULL, *thumbprint = NULL;
+
+    S(TELENORID_OK, telenorid_config_builder_new(&builder));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_ISSUER, provider.issuer));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_ID, provider.client_id));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_REDIRECT_URI, REDIRECT));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_DPOP_SIGNING_ALG, "ES256"));
+    set_client_secret(builder);
+    S(TELENORID_OK, telenorid_config_builder_build(builder, &config));
+    S(TELENORID_OK, telenorid_client_new(config, &client));
+    S(TELENORID_OK, telenorid_client_config(client, &discovered));
+    S(TELENORID_OK, telenorid_auth_request_new(discovered, &request));
+    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
+    S(TELENORID_OK, telenorid_pending_auth_code_verifier(pending, &verifier));
+    take("the code verifier (DPoP)", verifier);
+    S(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
+    redirect = url ? authorize(url) : NULL;
+    CHECK(redirect != NULL);
+    if (redirect) S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
+    if (callback) S(TELENORID_OK, telenorid_client_exchange_code(client, callback, &state));
+    if (state) {
+        take_tokens(state, "first", "DPoP");
+        S(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_TYPE, &type));
+        CHECK_CONTAINS(type, "DPoP");
+        S(TELENORID_OK, telenorid_auth_state_serialize(state, &json));
+        int d = take_dpop_key(json);
+        if (json) S(TELENORID_OK, telenorid_auth_state_restore(client, json, &restored));
+        telenorid_string_free(json);
+        /* The live keys hold d as a number, never as text: a copy of the text now is one the restore left
+         * in freed memory, which the allocations before the final scan may happen to overwrite. */
+        if (d >= 0) CHECK(scan(d, NULL, NULL, 1) == 0);
+    }
+    if (restored) {
+        S(TELENORID_OK, telenorid_auth_state_get(restored, TELENORID_TOKEN_DPOP_THUMBPRINT, &thumbprint));
+        CHECK(thumbprint != NULL);
+        S(TELENORID_OK, telenorid_auth_state_refresh(restored)); /* the provider verifies the restored key's proof */
+        take_tokens(restored, "restored-refreshed", "DPoP");
+    }
+    telenorid_string_free(thumbprint);
+    telenorid_string_free(type);
+    telenorid_auth_state_free(restored);
+    telenorid_auth_state_free(state);
+    telenorid_callback_free(callback);
+    free(redirect);
+    telenorid_string_free(url);
+    telenorid_pending_auth_free(pending);
+    telenorid_auth_request_free(request);
+    telenorid_client_free(client);
+    telenorid_config_free(discovered);
+    telenorid_config_free(config);
+    telenorid_config_builder_free(builder);
+}
+
 static void sign_in(const char *method) {
     telenorid_config_builder *builder = NULL;
     telenorid_config *config = NULL, *discovered = NULL;
@@ -371,12 +471,14 @@ int main(void) {
 
     sign_in("client_secret_basic");
     sign_in("client_secret_post");
+    dpop_sign_in();
     stop_provider();
 
     int copies = scan(-1, NULL, NULL, 1);
     printf("%d secrets, %d copies\n", arena->count, copies);
-    /* The client secret and its basic credentials; per method a verifier and three of each token. */
-    CHECK(arena->count == 16);
+    /* The client secret and its basic credentials; per method a verifier and three of each token; for
+     * DPoP a verifier, two of each token and the key's d twice. */
+    CHECK(arena->count == 23);
     CHECK(copies == 0);
     munmap(arena, sizeof *arena);
     return finish_checks();

@@ -70,12 +70,12 @@ public final class DPoPKey: Sendable {
     /// A key from `serialized()`'s output. A format version other than this library's is refused with
     /// `.version`, so a host that downgraded keeps the stored key rather than have it misread.
     ///
-    /// The private members pass through the JSON parser as Strings, which are not wiped: the parser's
-    /// wiping `secretMembers` reach only top-level members, and the private JWK is nested. The numbers
-    /// themselves go into wiping storage as soon as the importer decodes them.
+    /// The private JWK comes out of the document as its text, and out of that its private members, both in
+    /// wiping storage (the parser's `secretObjectMembers` and `secretMembers`), never as Strings.
     public convenience init(restoring bytes: [UInt8]) throws(TelenoridError) {
-        let document: JSONValue
-        do { document = try JSON.parse(bytes, limits: JSONLimits(maxDepth: 4, maxBytes: 16 * 1024)) } catch {
+        let limits = JSONLimits(maxDepth: 4, maxBytes: 16 * 1024)
+        let document: JSONValue, secrets: [String: SecretBytes]
+        do { (document, secrets) = try JSON.parse(bytes, secretMembers: [], secretObjectMembers: ["jwk"], limits: limits) } catch {
             throw TelenoridError(.malformed, "stored DPoP key is not valid JSON: \(error.message)")
         }
         guard let object = document.objectValue, let version = object["v"]?.int64Value else {
@@ -87,12 +87,16 @@ public final class DPoPKey: Sendable {
         guard let algorithm = object["alg"]?.stringValue, DPoPKey.algorithms.contains(algorithm) else {
             throw TelenoridError(.unsupported, "stored DPoP key is not for \(DPoPKey.algorithms.joined(separator: ", "))")
         }
-        guard var jwk = object["jwk"]?.objectValue else { throw TelenoridError(.malformed, "stored DPoP key has no jwk object") }
-        // Declared on the JWK so the importer checks the key can sign it (P-256 for ES256, RSA for PS256),
-        // and so an RSA key signs PS256 rather than the importer's default RS256.
-        jwk.set("alg", .string(algorithm))
+        guard let text = secrets["jwk"] else { throw TelenoridError(.malformed, "stored DPoP key has no jwk object") }
         let key: PrivateKey
-        do { key = try PrivateKey(jwk: jwk) } catch {
+        do {
+            let (parsed, numbers) = try PrivateKey.parseJWK(text.bytes, limits: limits)
+            var jwk = parsed
+            // Declared on the JWK so the importer checks the key can sign it (P-256 for ES256, RSA for PS256),
+            // and so an RSA key signs PS256 rather than the importer's default RS256.
+            jwk.set("alg", .string(algorithm))
+            key = try PrivateKey(jwk: jwk, secrets: numbers)
+        } catch {
             throw TelenoridError(.malformed, "stored DPoP key is not a valid private key: \(error.message)")
         }
         try self.init(key)

@@ -111,7 +111,8 @@ public enum Base64URL {
                     o += tail - 1
                 }
             }
-            if !valid { o = 0 }
+            // What was decoded before the fault may be part of a secret (a private JWK's d): not left behind.
+            if !valid { Crypto.wipe(UnsafeMutableRawPointer(out.baseAddress), o); o = 0 }
             initialized = o
         } }
         return valid ? out : nil

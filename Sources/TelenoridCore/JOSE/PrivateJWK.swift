@@ -3,15 +3,38 @@ import COpenSSL
 /// Private keys written as JWKs (RFC 7517 §4, RFC 7518 §6.2.2 and §6.3.2, RFC 8037 §2): the form a
 /// provider's registration page or `jwk` tooling hands a client for `private_key_jwt`.
 extension PrivateKey {
-    init(jwk object: JSONObject) throws(TelenoridError) {
+    /// The private members (RFC 7518 §6.2.2.1 and §6.3.2, RFC 8037 §2), which the parser reads straight
+    /// into wiping storage: as Strings in a JSONObject they would stay in freed memory.
+    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi"]
+
+    /// A JWK's JSON text parsed for `init(jwk:secrets:)`, its private members left out of the object.
+    static func parseJWK(_ text: [UInt8], limits: JSONLimits = JSONLimits(maxDepth: 4)) throws(TelenoridError) -> (JSONObject, [String: SecretBytes]) {
+        let parsed: (JSONValue, [String: SecretBytes])
+        do { parsed = try JSON.parse(text, secretMembers: privateMembers, limits: limits) } catch {
+            throw TelenoridError(.configuration, "client_private_key is not a valid JWK: \(error.message)")
+        }
+        guard let object = parsed.0.objectValue else { throw TelenoridError(.configuration, "client_private_key is not a JWK object") }
+        return (object, parsed.1)
+    }
+
+    /// A key from a JWK whose string members named in `privateMembers` may be in `secrets` instead (as
+    /// `parseJWK` leaves them) rather than in `object`.
+    init(jwk object: JSONObject, secrets: [String: SecretBytes] = [:]) throws(TelenoridError) {
         func string(_ name: String) throws(TelenoridError) -> String? {
             guard let value = object[name] else { return nil }
             guard let text = value.stringValue else { throw TelenoridError(.configuration, "client_private_key member \(name) is not a string") }
             return text
         }
+        func has(_ name: String) -> Bool { object[name] != nil || secrets[name] != nil }
         // Every number is returned as wiped-on-release storage: most of them are the secret key.
         func bytes(_ name: String) throws(TelenoridError) -> SecretBytes {
-            guard let text = try string(name), let decoded = Base64URL.decode(text), !decoded.isEmpty else {
+            let decoded: [UInt8]?
+            if let secret = secrets[name] {
+                decoded = secret.withUnsafeBytes { Base64URL.decode($0) }
+            } else {
+                decoded = try string(name).flatMap { Base64URL.decode($0) }
+            }
+            guard let decoded, !decoded.isEmpty else {
                 throw TelenoridError(.configuration, "client_private_key member \(name) is missing or not base64url")
             }
             return SecretBytes(decoded)
@@ -24,7 +47,7 @@ extension PrivateKey {
             // RFC 7518 §6.3.2: the CRT members come all together or not at all; "oth" (multi-prime) is not supported.
             guard object["oth"] == nil else { throw TelenoridError(.configuration, "multi-prime RSA keys are not supported") }
             var members = [("n", "n"), ("e", "e"), ("d", "d")]
-            if object["p"] != nil || object["q"] != nil || object["dp"] != nil || object["dq"] != nil || object["qi"] != nil {
+            if has("p") || has("q") || has("dp") || has("dq") || has("qi") {
                 members += [("p", "rsa-factor1"), ("q", "rsa-factor2"), ("dp", "rsa-exponent1"), ("dq", "rsa-exponent2"), ("qi", "rsa-coefficient1")]
             }
             var numbers: [(String, SecretBytes)] = []
