@@ -633,7 +633,7 @@ typedef int32_t telenorid_token_field;
 #define TELENORID_TOKEN_ACCESS_TOKEN     1  /* as it is, even if expired: prefer ..._fresh_access_token */
 #define TELENORID_TOKEN_REFRESH_TOKEN    2
 #define TELENORID_TOKEN_ID_TOKEN         3
-#define TELENORID_TOKEN_ID_TOKEN_CLAIMS  4  /* the validated claims as a JSON object */
+#define TELENORID_TOKEN_ID_TOKEN_CLAIMS  4  /* the validated claims: the ID token's payload, a JSON object as the provider wrote it */
 #define TELENORID_TOKEN_SCOPE            5
 #define TELENORID_TOKEN_TYPE             6  /* "Bearer" or "DPoP", as the provider spelled it */
 #define TELENORID_TOKEN_DPOP_THUMBPRINT  7  /* the RFC 7638 thumbprint of the DPoP key the tokens are

@@ -53,7 +53,7 @@ final class TestClock: Sendable {
         let refresher = ScriptedRefresher(clock: clock)
         let tokens = TokenSet(accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
                               accessTokenExpiresAt: clock() + expiresIn, refreshToken: SecretBytes(Array("refresh-0".utf8)),
-                              idToken: "h.p.s", idTokenClaims: nil, scope: "openid")
+                              idToken: "h.p.s", scope: "openid")
         return (AuthState(tokens: tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60), refresher)
     }
 }
@@ -181,11 +181,10 @@ final class AuthStateTests: XCTestCase {
     func testSerializationEscapesTokensAsTheSerializerDoes() throws {
         let access = "a\"b\\c\u{01}\n\u{1F}é", refresh = "r\"\\/\t"
         let clock: Clock = { 1_000 }
-        var claims = JSONObject()
-        claims.set("sub", .string("alice"))
+        // The ID token's payload is {"sub":"alice"}: its claims are read from it, not saved beside it.
+        let idToken = "aGRy.eyJzdWIiOiJhbGljZSJ9.c2ln"
         let tokens = TokenSet(accessToken: secret(access), tokenType: "Bearer", accessTokenExpiresAt: 1_300,
-                              refreshToken: secret(refresh), idToken: "h.p.s", idTokenClaims: claims,
-                              scope: "openid")
+                              refreshToken: secret(refresh), idToken: idToken, scope: "openid")
         let state = AuthState(tokens: tokens, refresher: ScriptedRefresher(clock: clock), clock: clock, refreshMarginSeconds: 60,
                               issuer: "https://issuer.example", clientID: "client")
         var expected = JSONObject()
@@ -196,8 +195,7 @@ final class AuthStateTests: XCTestCase {
         expected.set("token_type", .string("Bearer"))
         expected.set("expires_at", .number(JSONNumber(Int64(1_300))))
         expected.set("refresh_token", .string(refresh))
-        expected.set("id_token", .string("h.p.s"))
-        expected.set("id_token_claims", .object(claims))
+        expected.set("id_token", .string(idToken))
         expected.set("scope", .string("openid"))
         let serialized = state.serialized()
         XCTAssertEqual(serialized.string, JSON.serialize(.object(expected)))

@@ -1169,10 +1169,10 @@ static void test_auth_request(void) {
     static const char prefix[] = "https://api.vipps.no/oauth2/auth?response_type=code&client_id=tnn-example&redirect_uri="
                                  "telenorid-example%3A%2F%2Fauthcallback%2F&scope=openid%20profile%20phone&state=";
     CHECK(url && strncmp(url, prefix, sizeof prefix - 1) == 0);
-    /* 256-bit state and nonce: 43 base64url characters each; a 64-character verifier. */
+    /* 256-bit state and nonce: 43 base64url characters each; a 43-character base64url verifier (RFC 7636 §4.1). */
     CHECK(state && strlen(state) == 43 && strspn(state, BASE64URL) == 43);
     CHECK(nonce && strlen(nonce) == 43 && strspn(nonce, BASE64URL) == 43);
-    CHECK(verifier && strlen(verifier) == 64 && strspn(verifier, UNRESERVED) == 64);
+    CHECK(verifier && strlen(verifier) == 43 && strspn(verifier, BASE64URL) == 43);
     CHECK(state && nonce && strcmp(state, nonce) != 0);
     CHECK_PARAM(url, "response_type", "code");
     CHECK_PARAM(url, "client_id", "tnn-example");
@@ -2068,13 +2068,13 @@ static void test_auth_state_restored(void) {
     int64_t later = (int64_t)time(NULL) + 3600;
     snprintf(json, sizeof json,
              "{\"version\":1,\"access_token\":\"at-u\",\"token_type\":\"Bearer\",\"expires_at\":%lld,\"refresh_token\":\"rt-u\","
-             "\"id_token\":\"hdr.payload.sig\",\"id_token_claims\":{\"sub\":\"user-1\",\"aud\":\"c-1\"},\"scope\":\"openid profile\"}",
+             "\"id_token\":\"aGRy.eyJzdWIiOiJ1c2VyLTEiLCJhdWQiOiJjLTEifQ.c2ln\",\"id_token_claims\":{\"sub\":\"user-1\",\"aud\":\"c-1\"},\"scope\":\"openid profile\"}",
              (long long)later);
     telenorid_auth_state *state = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, json, &state));
     CHECK(signed_in(state) == 1);
     CHECK(expires_at(state) == later);
-    CHECK_TOKEN(state, TELENORID_TOKEN_ID_TOKEN, "hdr.payload.sig");
+    CHECK_TOKEN(state, TELENORID_TOKEN_ID_TOKEN, "aGRy.eyJzdWIiOiJ1c2VyLTEiLCJhdWQiOiJjLTEifQ.c2ln");
     char *claims = state_string(state, TELENORID_TOKEN_ID_TOKEN_CLAIMS);
     CHECK_CONTAINS(claims, "\"sub\":\"user-1\"");
     CHECK(claims && claims[0] == '{');
@@ -2148,13 +2148,13 @@ static void test_auth_state_restored(void) {
     char *logout = NULL, expected[512];
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_end_session_url(state, "com.example.app:/logged-out", "ls 1", &logout));
     snprintf(expected, sizeof expected,
-             "%s/logout?id_token_hint=hdr.payload.sig&client_id=c-1&post_logout_redirect_uri=com.example.app%%3A%%2Flogged-out&state=ls%%201",
+             "%s/logout?id_token_hint=aGRy.eyJzdWIiOiJ1c2VyLTEiLCJhdWQiOiJjLTEifQ.c2ln&client_id=c-1&post_logout_redirect_uri=com.example.app%%3A%%2Flogged-out&state=ls%%201",
              base_url);
     CHECK_STR(expected, logout);
     telenorid_string_free(logout);
     logout = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_end_session_url(state, NULL, NULL, &logout));
-    snprintf(expected, sizeof expected, "%s/logout?id_token_hint=hdr.payload.sig&client_id=c-1", base_url);
+    snprintf(expected, sizeof expected, "%s/logout?id_token_hint=aGRy.eyJzdWIiOiJ1c2VyLTEiLCJhdWQiOiJjLTEifQ.c2ln&client_id=c-1", base_url);
     CHECK_STR(expected, logout);
     telenorid_string_free(logout);
     CHECK(signed_in(state) == 1); /* does not sign out */

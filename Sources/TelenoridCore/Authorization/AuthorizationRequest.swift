@@ -152,14 +152,6 @@ public struct AuthorizationRequest: Sendable {
         return try build(state: state, nonce: nonce, pkce: pkce)
     }
 
-    static func drawStateAndNonce() throws(TelenoridError) -> (state: String, nonce: String) {
-        // One draw for both: 256 bits each, and a system call fewer per sign-in.
-        try Crypto.withRandomBytes(64) { random in
-            (Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
-             Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])))
-        }
-    }
-
     /// State, nonce and a PKCE verifier of 43 characters (RFC 7636 §4.1's recommendation) from one draw:
     /// one system call per sign-in rather than two.
     static func drawSecrets() throws(TelenoridError) -> (state: String, nonce: String, pkce: PKCE) {

@@ -187,14 +187,13 @@ public final class OIDCClient: Sendable {
             throw error
         }
         let now = clock()
-        var claims: JSONObject? = nil
         if let idToken = response.idToken {
-            claims = try validateIDToken(idToken, expectations: .init(nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
+            _ = try validateIDToken(idToken, expectations: .init(nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
                                                                       accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues))
         } else if (response.scope ?? pending.requestedScope).split(separator: " ").contains("openid") {
             throw TelenoridError(.invalidResponse, "the token response has no id_token although openid was requested")
         }
-        var tokens = TokenSet(response: response, idTokenClaims: claims, receivedAt: now, previous: nil)
+        var tokens = TokenSet(response: response, receivedAt: now, previous: nil)
         tokens.dpopSigner = signer
         tokens.resources = pending.resources
         return AuthState(tokens: tokens, refresher: self, clock: clock,
@@ -283,12 +282,11 @@ extension OIDCClient: TokenRefresher {
         } catch {
             throw OIDCClient.refreshVerdict(error)
         }
-        var claims: JSONObject? = nil
         if let idToken = response.idToken {
-            claims = try validateIDToken(idToken, expectations: .init(nonce: nil, maxAge: nil, accessToken: response.accessToken,
-                                                                      previous: tokens.idTokenClaims))
+            _ = try validateIDToken(idToken, expectations: .init(nonce: nil, maxAge: nil, accessToken: response.accessToken,
+                                                                 previous: tokens.idTokenClaims))
         }
-        return TokenSet(response: response, idTokenClaims: claims, receivedAt: clock(), previous: tokens)
+        return TokenSet(response: response, receivedAt: clock(), previous: tokens)
     }
 
     /// Revoking the refresh token ends the grant (RFC 7009 §2.1); without one, the access token is all

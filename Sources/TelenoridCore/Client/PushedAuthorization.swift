@@ -13,8 +13,7 @@ extension OIDCClient {
               request.configuration.settings[.issuer] == configuration.settings[.issuer] else {
             throw TelenoridError(.invalidArgument, "the request was made for another client's configuration")
         }
-        let (state, nonce) = try AuthorizationRequest.drawStateAndNonce()
-        let pkce = try PKCE()
+        let (state, nonce, pkce) = try AuthorizationRequest.drawSecrets()
         let signer = try newSignInSigner()
         let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)

@@ -40,6 +40,16 @@ public struct JWS: Sendable {
         signingInput = parts.signingInput
     }
 
+    /// The decoded payload of a compact JWS, unverified: for a token validated earlier and kept, whose
+    /// claims are read from it again rather than stored twice. Nil when it is not three base64url parts.
+    public static func payload(ofCompact token: String) -> [UInt8]? {
+        var token = token
+        return token.withUTF8 { bytes -> [UInt8]? in
+            guard let parts = try? split(UnsafeRawBufferPointer(bytes)) else { return nil }
+            return parts.payload
+        }
+    }
+
     /// The three parts of the compact serialization, decoded straight from the token's bytes, and the
     /// signing input (RFC 7515 §5.2: the first two parts as they were sent).
     private static func split(_ bytes: UnsafeRawBufferPointer) throws(TelenoridError)

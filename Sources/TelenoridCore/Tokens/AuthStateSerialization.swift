@@ -19,7 +19,6 @@ extension AuthState {
             if let expiry = tokens.accessTokenExpiresAt { object.set("expires_at", .number(JSONNumber(expiry))) }
             if let refresh = tokens.refreshToken { object.setSecret("refresh_token", string: refresh) }
             if let idToken = tokens.idToken { object.set("id_token", .string(idToken)) }
-            if let claims = tokens.idTokenClaims { object.set("id_token_claims", .object(claims)) }
             if let scope = tokens.scope { object.set("scope", .string(scope)) }
             SavedDPoPBinding.save(tokens.dpopSigner, into: &object)
             if let details = tokens.authorizationDetails { object.set("authorization_details", details.value) }
@@ -65,14 +64,13 @@ extension AuthState {
             guard let seconds = value.int64Value else { throw TelenoridError(.malformed, "auth state's expires_at is not an integer") }
             expiry = seconds
         }
-        var claims: JSONObject? = nil
-        if let value = object["id_token_claims"] {
-            guard let claimsObject = value.objectValue else { throw TelenoridError(.malformed, "auth state's id_token_claims is not an object") }
-            claims = claimsObject
+        // Written before 0.3.0: the claims are now read from the ID token itself, so this is only checked.
+        if let value = object["id_token_claims"], value.objectValue == nil {
+            throw TelenoridError(.malformed, "auth state's id_token_claims is not an object")
         }
         var tokens = TokenSet(accessToken: access, tokenType: type, accessTokenExpiresAt: expiry,
                               refreshToken: try secret("refresh_token"),
-                              idToken: try string("id_token"), idTokenClaims: claims, scope: try string("scope"))
+                              idToken: try string("id_token"), scope: try string("scope"))
         tokens.authorizationDetails = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "auth state's authorization_details")
         }

@@ -5,8 +5,9 @@ public struct TokenSet: Sendable {
     /// Unix seconds; nil when the provider did not say.
     public var accessTokenExpiresAt: Int64?
     public var refreshToken: SecretBytes?
+    /// The validated ID token. Its claims are not kept beside it: they are its payload, decoded when asked
+    /// (`idTokenClaimsText`), which halves what a signed-in auth state holds in memory.
     public var idToken: String?
-    public var idTokenClaims: JSONObject?
     public var scope: String?
     /// The DPoP key (RFC 9449) the tokens were asked for with: it signs every later request for them.
     public var dpopSigner: DPoPSigner? = nil
@@ -20,7 +21,8 @@ public struct TokenSet: Sendable {
 extension TokenSet {
     /// A token set from a response; a refresh response without a refresh token (or ID token, or scope)
     /// keeps the previous one, as RFC 6749 §6 allows the provider to keep the old refresh token.
-    public init(response: TokenResponse, idTokenClaims: JSONObject?, receivedAt now: Int64, previous: TokenSet?) {
+    /// The response's ID token, if any, must have been validated before.
+    public init(response: TokenResponse, receivedAt now: Int64, previous: TokenSet?) {
         self.init(accessToken: response.accessToken, tokenType: response.tokenType,
                   accessTokenExpiresAt: response.expiresIn.map { seconds in
                       let (sum, overflow) = now.addingReportingOverflow(seconds)
@@ -28,10 +30,19 @@ extension TokenSet {
                   },
                   refreshToken: response.refreshToken ?? previous?.refreshToken,
                   idToken: response.idToken ?? previous?.idToken,
-                  idTokenClaims: idTokenClaims ?? previous?.idTokenClaims,
                   scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner,
                   authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails,
                   resources: previous?.resources ?? [])
+    }
+
+    /// The ID token's claims as the token carries them (the decoded payload, a JSON object), nil without one.
+    public var idTokenClaimsText: String? {
+        idToken.flatMap(JWS.payload(ofCompact:)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The ID token's claims, parsed.
+    public var idTokenClaims: JSONObject? {
+        idToken.flatMap(JWS.payload(ofCompact:)).flatMap { try? JSON.parse($0).objectValue }
     }
 
     /// True when the access token expires within `margin` seconds of `now` (or has no known expiry and
