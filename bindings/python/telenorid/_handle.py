@@ -4,10 +4,10 @@ under a running call. Nothing here is public API.
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
 import sys
 import threading
-import weakref
 from ctypes import addressof, c_char_p, c_size_t, c_void_p
 from typing import Any, Callable, Dict, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar
 
@@ -85,7 +85,7 @@ def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
 #     runs inside a C call, and may close that handle or any other handle the thread is inside a call on
 #     (line_auth.apply(request) holds the request too). Telling those apart from a call on another thread,
 #     to raise instead of deadlocking as JNI does, would need the thread's identity recorded on every call.
-#   - weakref.finalize runs the finalizers of live objects at interpreter exit, when a daemon thread may be
+#   - _close_at_exit closes the handles still open at interpreter exit, when a daemon thread may be
 #     blocked in C (LoopbackListener.wait, up to its timeout): waiting would hang the exit, freeing would be a
 #     use after free; deferred, the handle is left to the process's end.
 # The price: close() may return before the C handle is freed (and its secrets wiped) when another thread is
@@ -104,9 +104,9 @@ _lock = threading.Lock()
 
 
 class _Native(list):  # type: ignore[type-arg]
-    """A handle's C pointer, and (as the list's entries, one per call) its calls in flight. The handle's
-    weakref.finalize holds this, not the handle, so that close(), garbage collection and interpreter exit all
-    free through the same count. A list subclass so that handle and count are one allocation."""
+    """A handle's C pointer, and (as the list's entries, one per call) its calls in flight. _open holds this,
+    not the handle, so that close(), garbage collection and interpreter exit all free through the same count.
+    A list subclass so that handle and count are one allocation."""
 
     __slots__ = ("pointer", "owned", "release")
 
@@ -118,11 +118,34 @@ class _Native(list):  # type: ignore[type-arg]
         """Closes now; frees now unless calls are in flight (then the last of them frees). Idempotent."""
         with _lock:
             self.pointer = None
+            _open.pop(id(self), None)
             if self:  # calls in flight: the last one out frees
                 return
             owned, self.owned = self.owned, None
         if owned is not None:  # outside the lock: the free may run Python code (ctypes callbacks dropped)
             self.release(*owned)
+
+
+# The handles not yet closed, by id(native), so that _close_at_exit can reach them: handles that are garbage
+# are closed by _Handle.__del__ when they go, but at interpreter exit the ones still referenced (by a module,
+# a reference cycle the collector never got to) would otherwise be left to module teardown, which may run
+# them after the library's ctypes objects are gone, or never. Holding the _Native, not the handle, keeps the
+# handle collectable. A dict insert and pop per handle, where weakref.finalize cost about 0.9 µs.
+_open: Dict[int, _Native] = {}
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    """Closes every handle still open, wiping its secrets, before module teardown (atexit hooks run first):
+    newest first, like weakref.finalize's exit hook did, so children go before their parents. A handle with a
+    call in flight (a daemon thread blocked in C) is only marked closed: its last call out frees it, or the
+    process's end does. One close() raising does not keep the others open."""
+    while _open:
+        _id, native = _open.popitem()
+        try:
+            native.close()
+        except Exception:
+            sys.excepthook(*sys.exc_info())
 
 
 def _leave(native: _Native) -> None:
@@ -156,12 +179,11 @@ class _Handle:
     the methods on the benchmarked path inline it. Never hand the pointer to C without entering.
     """
 
-    __slots__ = ("_native", "_parents", "_finalizer", "__weakref__")
+    __slots__ = ("_native", "_parents", "__weakref__")
     _free: Callable[[Any], None]
 
     _native: _Native
     _parents: Tuple[Any, ...]
-    _finalizer: "weakref.finalize[Any, Any]"
 
     def __init__(self) -> None:  # pragma: no cover - subclasses construct through _adopt
         raise TypeError(f"{type(self).__name__} objects are made by the library; see the class documentation")
@@ -179,9 +201,7 @@ class _Handle:
         native.pointer = pointer
         native.owned = (pointer,) + extra
         native.release = release
-        # weakref.finalize calls its function at most once, whoever asks first (close() or garbage
-        # collection), and also at interpreter exit, wiping secrets; _Native.close frees at most once anyway.
-        self._finalizer = weakref.finalize(self, native.close)
+        _open[id(native)] = native  # closed at interpreter exit unless closed before; _Native.close frees once
 
     @property
     def _pointer(self) -> Any:
@@ -227,7 +247,19 @@ class _Handle:
     def close(self) -> None:
         """Releases the C handle (wiping any secrets it holds): now, or when calls that other threads have in
         flight on it return. Later calls raise InvalidArgument; a second close() does nothing."""
-        self._finalizer()
+        self._native.close()
+
+    def __del__(self) -> None:
+        """Garbage collection closes what close() did not. __del__ rather than weakref.finalize (or a weakref
+        with a callback): it costs nothing until the handle goes, and the common case, closed already, is one
+        attribute test. At interpreter exit _close_at_exit has closed every handle before module teardown, so
+        a handle that goes during the teardown never reaches the module's globals."""
+        try:
+            native = self._native
+        except AttributeError:  # made by object.__new__ but never owned a pointer (an error in between)
+            return
+        if native.owned is not None:
+            native.close()
 
     def __enter__(self: _H) -> _H:
         if self._native.pointer is None:
@@ -235,7 +267,7 @@ class _Handle:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
-        self._finalizer()  # close(), inlined: this is on every `with` block's path
+        self._native.close()  # close(), inlined: this is on every `with` block's path
 
     def __repr__(self) -> str:
         return f"<telenorid.{type(self).__name__}{' closed' if self._native.pointer is None else ''}>"
