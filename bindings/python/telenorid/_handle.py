@@ -8,7 +8,7 @@ import atexit
 import ctypes
 import sys
 import threading
-from ctypes import addressof, c_char_p, c_size_t, c_void_p
+from ctypes import addressof, byref, c_char_p, c_size_t, c_void_p
 from typing import Any, Callable, Dict, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar
 
 from . import _ffi
@@ -17,6 +17,8 @@ from .errors import InvalidArgument, _raise
 _lib = _ffi.lib
 _string_free = _lib.telenorid_string_free
 _char_p_at = c_char_p.from_address  # reads the char* held by a c_void_p without a ctypes call
+_string_free_raw = _lib["telenorid_string_free"]  # no argtypes: takes _Handle._text's c_char_p as it is
+_string_free_raw.restype = None
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -57,6 +59,16 @@ def _copy_out(out: c_void_p) -> Optional[str]:
 
 # Outputs are passed as the object itself, not byref(object): for a POINTER(T) parameter ctypes passes a T
 # instance by reference on its own, and skipping the byref() call saves about a tenth of a short call's cost.
+
+
+def _raw(name: str) -> Any:
+    """The library's function ``name`` without argtypes, for the calls on the benchmarked path: ctypes then
+    converts no argument, where checking and converting by argtypes is about a third of a short call. Every
+    argument must then already be of the header's type: a handle's POINTER object, bytes or None for a
+    ``const char *``, byref() of the output (ctypes passes a bare int as a C int, which would truncate)."""
+    function = _lib[name]  # a new function object: the argtypes of _lib.<name> stay as _ffi set them
+    function.restype = _ffi.status_t
+    return function
 
 
 def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
@@ -192,7 +204,12 @@ class _Handle:
     def _adopt(cls: Type[_H], pointer: Any, *parents: Any) -> _H:
         self = object.__new__(cls)
         self._parents = parents  # what this was made from stays referenced, as the C side keeps it alive
-        self._own(pointer, cls._free)
+        # self._own(pointer, cls._free), inlined: every handle on the benchmarked path is made here.
+        native = self._native = _Native()
+        native.pointer = pointer
+        native.owned = (pointer,)
+        native.release = cls._free
+        _open[id(native)] = native
         return self
 
     def _own(self, pointer: Any, release: Callable[..., None], *extra: Any) -> None:
@@ -236,6 +253,31 @@ class _Handle:
             return _string_call(function, pointer, *args)
         finally:
             _leave(self._native)
+
+    def _text(self, function: Callable[..., int]) -> str:
+        """``function(handle, &out)``'s string ("" for NULL), for the getters on the benchmarked path, with
+        ``function`` a _raw one: _string_call with the entering and copying inlined, and ``out`` a c_char_p,
+        whose .value is the bytes without the from_address() read a c_void_p needs. The string is the
+        caller's, not the handle's, so it is copied after leaving."""
+        native = self._native
+        with _lock:
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
+        if pointer is None:
+            self._closed()
+        out = c_char_p()
+        try:
+            status = function(pointer, byref(out))
+            if status:
+                _raise(status)
+        finally:
+            _leave(native)
+        try:
+            value = out.value
+            return "" if value is None else value.decode("utf-8")
+        finally:
+            _string_free_raw(out)  # NULL is a no-op
 
     def _closed(self) -> NoReturn:
         raise InvalidArgument(f"this {type(self).__name__} is closed")

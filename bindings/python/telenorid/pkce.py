@@ -6,7 +6,7 @@ import threading
 from typing import Tuple
 
 from . import _ffi
-from ._handle import _Handle, _str
+from ._handle import _Handle, _raw, _str
 from .errors import InvalidArgument, _int, _raise
 
 _lib = _ffi.lib
@@ -51,12 +51,12 @@ class Pkce(_Handle):
     @property
     def verifier(self) -> str:
         """The verifier: send it only to the token endpoint."""
-        return self._string_call(_pkce_verifier) or ""
+        return self._text(_pkce_verifier)
 
     @property
     def challenge(self) -> str:
         """The S256 challenge."""
-        return self._string_call(_pkce_challenge) or ""
+        return self._text(_pkce_challenge)
 
 
 def generate(length: int = 43) -> Tuple[str, str]:
@@ -101,5 +101,5 @@ _buffers = threading.local()
 _pkce_generate = _lib["telenorid_pkce_generate"]
 _pkce_generate.restype = _ffi.status_t
 _PkceP = _ffi.PkceP
-_pkce_verifier = _lib.telenorid_pkce_verifier
-_pkce_challenge = _lib.telenorid_pkce_challenge
+_pkce_verifier = _raw("telenorid_pkce_verifier")
+_pkce_challenge = _raw("telenorid_pkce_challenge")
