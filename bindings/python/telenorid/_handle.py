@@ -17,8 +17,6 @@ from .errors import InvalidArgument, _raise
 _lib = _ffi.lib
 _string_free = _lib.telenorid_string_free
 _char_p_at = c_char_p.from_address  # reads the char* held by a c_void_p without a ctypes call
-_string_free_raw = _lib["telenorid_string_free"]  # no argtypes: takes _Handle._text's c_char_p as it is
-_string_free_raw.restype = None
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -61,13 +59,14 @@ def _copy_out(out: c_void_p) -> Optional[str]:
 # instance by reference on its own, and skipping the byref() call saves about a tenth of a short call's cost.
 
 
-def _raw(name: str) -> Any:
+def _raw(name: str, restype: Any = _ffi.status_t) -> Any:
     """The library's function ``name`` without argtypes, for the calls on the benchmarked path: ctypes then
     converts no argument, where checking and converting by argtypes is about a third of a short call. Every
     argument must then already be of the header's type: a handle's POINTER object, bytes or None for a
-    ``const char *``, byref() of the output (ctypes passes a bare int as a C int, which would truncate)."""
+    ``const char *``, byref() of the output (ctypes passes a bare int as a C int, which would truncate).
+    ``restype`` None for the ``*_free`` functions."""
     function = _lib[name]  # a new function object: the argtypes of _lib.<name> stay as _ffi set them
-    function.restype = _ffi.status_t
+    function.restype = restype
     return function
 
 
@@ -78,6 +77,9 @@ def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
     if status:
         _raise(status)
     return _copy_out(out)
+
+
+_string_free_raw = _raw("telenorid_string_free", None)  # takes _Handle._text's c_char_p as it is
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -123,27 +125,31 @@ class _Native(list):  # type: ignore[type-arg]
     __slots__ = ("pointer", "owned", "release")
 
     pointer: Any  # None once closed: new calls are refused
-    owned: Optional[Tuple[Any, ...]]  # release's arguments; None once released
-    release: Callable[..., None]
+    owned: Any  # the pointer to release; None once released (tested with `is`: a NULL pointer is falsy)
+    release: Callable[[Any], None]
+
+    # By identity, to be a key of _open (one dict operation, no id() call). A list's own __eq__ stays, but a
+    # dict compares keys only when their hashes are equal, and no two live objects' identity hashes are.
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def close(self) -> None:
         """Closes now; frees now unless calls are in flight (then the last of them frees). Idempotent."""
         with _lock:
             self.pointer = None
-            _open.pop(id(self), None)
+            _open.pop(self, None)
             if self:  # calls in flight: the last one out frees
                 return
             owned, self.owned = self.owned, None
         if owned is not None:  # outside the lock: the free may run Python code (ctypes callbacks dropped)
-            self.release(*owned)
+            self.release(owned)
 
 
-# The handles not yet closed, by id(native), so that _close_at_exit can reach them: handles that are garbage
+# The handles not yet closed (their _Native; the values are unused), so that _close_at_exit can reach them: handles that are garbage
 # are closed by _Handle.__del__ when they go, but at interpreter exit the ones still referenced (by a module,
 # a reference cycle the collector never got to) would otherwise be left to module teardown, which may run
 # them after the library's ctypes objects are gone, or never. Holding the _Native, not the handle, keeps the
 # handle collectable. A dict insert and pop per handle, where weakref.finalize cost about 0.9 µs.
-_open: Dict[int, _Native] = {}
+_open: Dict[_Native, None] = {}
 
 
 @atexit.register
@@ -153,7 +159,7 @@ def _close_at_exit() -> None:
     call in flight (a daemon thread blocked in C) is only marked closed: its last call out frees it, or the
     process's end does. One close() raising does not keep the others open."""
     while _open:
-        _id, native = _open.popitem()
+        native, _ = _open.popitem()
         try:
             native.close()
         except Exception:
@@ -175,7 +181,7 @@ def _free_if_idle(native: _Native) -> None:
             return
         owned, native.owned = native.owned, None
     if owned is not None:
-        native.release(*owned)
+        native.release(owned)
 
 
 _H = TypeVar("_H", bound="_Handle")
@@ -207,18 +213,21 @@ class _Handle:
         # self._own(pointer, cls._free), inlined: every handle on the benchmarked path is made here.
         native = self._native = _Native()
         native.pointer = pointer
-        native.owned = (pointer,)
+        native.owned = pointer
         native.release = cls._free
-        _open[id(native)] = native
+        _open[native] = None
         return self
 
     def _own(self, pointer: Any, release: Callable[..., None], *extra: Any) -> None:
         """Takes ownership of pointer, released by ``release(pointer, *extra)``."""
+        if extra:
+            free = release
+            release = lambda pointer: free(pointer, *extra)  # noqa: E731
         native = self._native = _Native()  # attributes set here, not by an __init__: a call less per handle
         native.pointer = pointer
-        native.owned = (pointer,) + extra
+        native.owned = pointer
         native.release = release
-        _open[id(native)] = native  # closed at interpreter exit unless closed before; _Native.close frees once
+        _open[native] = None  # closed at interpreter exit unless closed before; _Native.close frees once
 
     @property
     def _pointer(self) -> Any:

@@ -163,7 +163,7 @@ class PendingAuthorization(_Handle):
     """
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_pending_auth_free)
+    _free = staticmethod(_raw("telenorid_pending_auth_free", None))  # argtypes-free: on the benchmarked path
 
     @property
     def url(self) -> str:
@@ -254,7 +254,7 @@ class AuthorizationCallback(_Handle):
     """A validated redirect; :meth:`Client.exchange_code` takes it."""
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_callback_free)
+    _free = staticmethod(_raw("telenorid_callback_free", None))  # argtypes-free: on the benchmarked path
 
     @property
     def code(self) -> str:
