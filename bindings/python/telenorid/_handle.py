@@ -110,7 +110,8 @@ _string_free_raw = _raw("telenorid_string_free", None)  # takes _Handle._text's 
 # lock only when the handle was closed meanwhile (to decide, with close(), who frees). One plain lock pair a
 # call, no object allocated. (Under the GIL this is exact. In a free-threaded build the unlocked check after
 # the pop could miss a close() made at that moment: the handle would then leak, never be freed under a call.) One lock for all handles, not one each: a lock per handle would be one more allocation
-# per handle (Pkce.new is on the benchmarked path); it guards a few attribute reads and a list.append only,
+# per handle (Pkce.new is on the benchmarked path); it guards a few attribute reads, a list.append and a
+# dict.pop only,
 # never a C call, a free or Python code that could re-enter the binding, so sharing it costs nothing under the
 # GIL and little without it, and cannot deadlock. `with`, not acquire()/release(): a KeyboardInterrupt between
 # those two would leave every handle locked for good.
@@ -144,11 +145,12 @@ class _Native(list):  # type: ignore[type-arg]
             self.release(owned)
 
 
-# The handles not yet closed (their _Native; the values are unused), so that _close_at_exit can reach them: handles that are garbage
-# are closed by _Handle.__del__ when they go, but at interpreter exit the ones still referenced (by a module,
-# a reference cycle the collector never got to) would otherwise be left to module teardown, which may run
-# them after the library's ctypes objects are gone, or never. Holding the _Native, not the handle, keeps the
-# handle collectable. A dict insert and pop per handle, where weakref.finalize cost about 0.9 µs.
+# The handles not yet closed (their _Native; the values are unused), so that _close_at_exit can reach them.
+# Handles that become garbage are closed by _Handle.__del__ as they go, but at interpreter exit the ones still
+# referenced (by a module, a reference cycle the collector never got to) would otherwise be left to module
+# teardown, which replaces this module's globals with None before it gets to them, or never frees them.
+# Holding the _Native, not the handle, keeps the handle collectable. One dict insert and one pop per handle,
+# where a weakref.finalize each cost about 0.9 µs.
 _open: Dict[_Native, None] = {}
 
 
@@ -192,9 +194,10 @@ class _Handle:
 
     Every C call that takes its pointer enters it first: under _lock, read ``native.pointer`` (None: closed,
     raise) and ``native.append(None)``; then the C call inside ``try``; then ``finally: native.pop()`` and,
-    when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call and
-    _string_call (this handle), _enter_argument/_leave and _call_on (a handle passed as an argument) do that;
-    the methods on the benchmarked path inline it. Never hand the pointer to C without entering.
+    when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call,
+    _string_call and _text (this handle), _enter_argument/_leave and _call_on (a handle passed as an
+    argument) do that; the methods on the benchmarked path inline it. Never hand the pointer to C without
+    entering.
     """
 
     __slots__ = ("_native", "_parents", "__weakref__")
@@ -304,7 +307,10 @@ class _Handle:
         """Garbage collection closes what close() did not. __del__ rather than weakref.finalize (or a weakref
         with a callback): it costs nothing until the handle goes, and the common case, closed already, is one
         attribute test. At interpreter exit _close_at_exit has closed every handle before module teardown, so
-        a handle that goes during the teardown never reaches the module's globals."""
+        one that goes during the teardown stops at that test, before the globals it would need (a handle made
+        after that hook, by an atexit hook registered before this module was imported, is not covered: as
+        with weakref.finalize, whose hook ran at the same point, it is left to the process's end, or freed here
+        while the module is still whole)."""
         try:
             native = self._native
         except AttributeError:  # made by object.__new__ but never owned a pointer (an error in between)
