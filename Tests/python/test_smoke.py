@@ -539,6 +539,21 @@ def test_garbage_collection_frees_a_handle_in_a_reference_cycle():
     assert native.owned is None
 
 
+def test_closed_and_collected_handles_leave_the_exit_hooks_list(config):
+    from telenorid._handle import _open
+
+    gc.collect()
+    before = len(_open)
+    with telenorid.AuthorizationRequest(config) as request:
+        pending = request.build()
+        assert len(_open) == before + 2
+        pending.handle_callback(f"{REDIRECT}?code=c&state={pending.state}").close()
+        telenorid.Pkce.new().verifier  # left to the garbage collector
+    del pending
+    gc.collect()
+    assert len(_open) == before
+
+
 def test_interpreter_exit_frees_the_handles_still_open():
     # One referenced by a module and one in a reference cycle: both freed (secrets wiped) by the library's
     # exit hook, before the atexit hook registered ahead of it runs (hooks run last in, first out) and so

@@ -109,12 +109,12 @@ _string_free_raw = _raw("telenorid_string_free", None)  # takes _Handle._text's 
 # close() could come between them); leaving does not: it is one list.pop(), atomic on its own, and takes the
 # lock only when the handle was closed meanwhile (to decide, with close(), who frees). One plain lock pair a
 # call, no object allocated. (Under the GIL this is exact. In a free-threaded build the unlocked check after
-# the pop could miss a close() made at that moment: the handle would then leak, never be freed under a call.) One lock for all handles, not one each: a lock per handle would be one more allocation
-# per handle (Pkce.new is on the benchmarked path); it guards a few attribute reads, a list.append and a
-# dict.pop only,
-# never a C call, a free or Python code that could re-enter the binding, so sharing it costs nothing under the
-# GIL and little without it, and cannot deadlock. `with`, not acquire()/release(): a KeyboardInterrupt between
-# those two would leave every handle locked for good.
+# the pop could miss a close() made at that moment: the handle would then leak, never be freed under a call.)
+# One lock for all handles, not one each: a lock per handle would be one more allocation per handle (Pkce.new
+# is on the benchmarked path); it guards a few attribute reads, a list.append and a dict.pop only, never a C
+# call, a free or Python code that could re-enter the binding, so sharing it costs nothing under the GIL and
+# little without it, and cannot deadlock. `with`, not acquire()/release(): a KeyboardInterrupt between those
+# two would leave every handle locked for good.
 _lock = threading.Lock()
 
 
