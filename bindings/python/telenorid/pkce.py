@@ -101,8 +101,7 @@ _buffers = threading.local()
 # The same function as _lib.telenorid_pkce_generate but without argtypes: ctypes converts each argument by
 # its argtypes on every call, which for these five costs more than half the library's own work. Every
 # argument above is already a ctypes object of the header's type (size_t, or a char array passed as char *).
-_pkce_generate = _lib["telenorid_pkce_generate"]
-_pkce_generate.restype = _ffi.status_t
+_pkce_generate = _raw("telenorid_pkce_generate")
 _PkceP = _ffi.PkceP
 _pkce_new = _raw("telenorid_pkce_new")
 _pkce_verifier = _raw("telenorid_pkce_verifier")
