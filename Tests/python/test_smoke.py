@@ -522,11 +522,59 @@ def test_children_keep_parents_and_close_in_any_order():
 
 def test_garbage_collection_frees_the_handle():
     pkce = telenorid.Pkce.new()
-    finalizer = pkce._finalizer
-    assert finalizer.alive
+    native = pkce._native
+    assert native.owned is not None
     del pkce
     gc.collect()
-    assert not finalizer.alive
+    assert native.owned is None and native.pointer is None
+
+
+def test_garbage_collection_frees_a_handle_in_a_reference_cycle():
+    pkce = telenorid.Pkce.new()
+    native = pkce._native
+    cycle = [pkce]
+    cycle.append(cycle)
+    del pkce, cycle
+    gc.collect()
+    assert native.owned is None
+
+
+def test_closed_and_collected_handles_leave_the_exit_hooks_list(config):
+    from telenorid._handle import _open
+
+    gc.collect()
+    before = len(_open)
+    with telenorid.AuthorizationRequest(config) as request:
+        pending = request.build()
+        assert len(_open) == before + 2
+        pending.handle_callback(f"{REDIRECT}?code=c&state={pending.state}").close()
+        telenorid.Pkce.new().verifier  # left to the garbage collector
+    del pending
+    gc.collect()
+    assert len(_open) == before
+
+
+def test_interpreter_exit_frees_the_handles_still_open():
+    # One referenced by a module and one in a reference cycle: both freed (secrets wiped) by the library's
+    # exit hook, before the atexit hook registered ahead of it runs (hooks run last in, first out) and so
+    # before module teardown, without an error reported on the way out.
+    script = """if True:
+        import atexit
+        atexit.register(lambda: print("at exit", kept.closed, cycle[0].closed))
+        import telenorid
+        kept = telenorid.Pkce.new()
+        cycle = [telenorid.Pkce.new()]
+        cycle.append(cycle)
+        closed = telenorid.Pkce.new()
+        closed.close()
+        for handle in (kept, cycle[0], closed):
+            release = handle._native.release
+            handle._native.release = lambda *args, release=release: (print("freed"), release(*args))
+    """
+    done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.splitlines() == ["freed", "freed", "at exit True True"]
 
 
 def test_threads_share_a_pending_authorization(pending):

@@ -4,11 +4,11 @@ under a running call. Nothing here is public API.
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
 import sys
 import threading
-import weakref
-from ctypes import addressof, c_char_p, c_size_t, c_void_p
+from ctypes import addressof, byref, c_char_p, c_size_t, c_void_p
 from typing import Any, Callable, Dict, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar
 
 from . import _ffi
@@ -59,6 +59,17 @@ def _copy_out(out: c_void_p) -> Optional[str]:
 # instance by reference on its own, and skipping the byref() call saves about a tenth of a short call's cost.
 
 
+def _raw(name: str, restype: Any = _ffi.status_t) -> Any:
+    """The library's function ``name`` without argtypes, for the calls on the benchmarked path: ctypes then
+    converts no argument, where checking and converting by argtypes is about a third of a short call. Every
+    argument must then already be of the header's type: a handle's POINTER object, bytes or None for a
+    ``const char *``, byref() of the output (ctypes passes a bare int as a C int, which would truncate).
+    ``restype`` None for the ``*_free`` functions."""
+    function = _lib[name]  # a new function object: the argtypes of _lib.<name> stay as _ffi set them
+    function.restype = restype
+    return function
+
+
 def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
     """Calls a function whose last parameter is `char **out` and returns the string (None for NULL)."""
     out = c_void_p()
@@ -66,6 +77,9 @@ def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
     if status:
         _raise(status)
     return _copy_out(out)
+
+
+_string_free_raw = _raw("telenorid_string_free", None)  # takes _Handle._text's c_char_p as it is
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -85,7 +99,7 @@ def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
 #     runs inside a C call, and may close that handle or any other handle the thread is inside a call on
 #     (line_auth.apply(request) holds the request too). Telling those apart from a call on another thread,
 #     to raise instead of deadlocking as JNI does, would need the thread's identity recorded on every call.
-#   - weakref.finalize runs the finalizers of live objects at interpreter exit, when a daemon thread may be
+#   - _close_at_exit closes the handles still open at interpreter exit, when a daemon thread may be
 #     blocked in C (LoopbackListener.wait, up to its timeout): waiting would hang the exit, freeing would be a
 #     use after free; deferred, the handle is left to the process's end.
 # The price: close() may return before the C handle is freed (and its secrets wiped) when another thread is
@@ -95,34 +109,63 @@ def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
 # close() could come between them); leaving does not: it is one list.pop(), atomic on its own, and takes the
 # lock only when the handle was closed meanwhile (to decide, with close(), who frees). One plain lock pair a
 # call, no object allocated. (Under the GIL this is exact. In a free-threaded build the unlocked check after
-# the pop could miss a close() made at that moment: the handle would then leak, never be freed under a call.) One lock for all handles, not one each: a lock per handle would be one more allocation
-# per handle (Pkce.new is on the benchmarked path); it guards a few attribute reads and a list.append only,
-# never a C call, a free or Python code that could re-enter the binding, so sharing it costs nothing under the
-# GIL and little without it, and cannot deadlock. `with`, not acquire()/release(): a KeyboardInterrupt between
-# those two would leave every handle locked for good.
+# the pop could miss a close() made at that moment: the handle would then leak, never be freed under a call.)
+# One lock for all handles, not one each: a lock per handle would be one more allocation per handle (Pkce.new
+# is on the benchmarked path); it guards a few attribute reads, a list.append and a dict.pop only, never a C
+# call, a free or Python code that could re-enter the binding, so sharing it costs nothing under the GIL and
+# little without it, and cannot deadlock. `with`, not acquire()/release(): a KeyboardInterrupt between those
+# two would leave every handle locked for good.
 _lock = threading.Lock()
 
 
 class _Native(list):  # type: ignore[type-arg]
-    """A handle's C pointer, and (as the list's entries, one per call) its calls in flight. The handle's
-    weakref.finalize holds this, not the handle, so that close(), garbage collection and interpreter exit all
-    free through the same count. A list subclass so that handle and count are one allocation."""
+    """A handle's C pointer, and (as the list's entries, one per call) its calls in flight. _open holds this,
+    not the handle, so that close(), garbage collection and interpreter exit all free through the same count.
+    A list subclass so that handle and count are one allocation."""
 
     __slots__ = ("pointer", "owned", "release")
 
     pointer: Any  # None once closed: new calls are refused
-    owned: Optional[Tuple[Any, ...]]  # release's arguments; None once released
-    release: Callable[..., None]
+    owned: Any  # the pointer to release; None once released (tested with `is`: a NULL pointer is falsy)
+    release: Callable[[Any], None]
+
+    # By identity, to be a key of _open (one dict operation, no id() call). A list's own __eq__ stays, but a
+    # dict compares keys only when their hashes are equal, and no two live objects' identity hashes are.
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def close(self) -> None:
         """Closes now; frees now unless calls are in flight (then the last of them frees). Idempotent."""
         with _lock:
             self.pointer = None
+            _open.pop(self, None)
             if self:  # calls in flight: the last one out frees
                 return
             owned, self.owned = self.owned, None
         if owned is not None:  # outside the lock: the free may run Python code (ctypes callbacks dropped)
-            self.release(*owned)
+            self.release(owned)
+
+
+# The handles not yet closed (their _Native; the values are unused), so that _close_at_exit can reach them.
+# Handles that become garbage are closed by _Handle.__del__ as they go, but at interpreter exit the ones still
+# referenced (by a module, a reference cycle the collector never got to) would otherwise be left to module
+# teardown, which replaces this module's globals with None before it gets to them, or never frees them.
+# Holding the _Native, not the handle, keeps the handle collectable. One dict insert and one pop per handle,
+# where a weakref.finalize each cost about 0.9 µs.
+_open: Dict[_Native, None] = {}
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    """Closes every handle still open, wiping its secrets, before module teardown (atexit hooks run first):
+    newest first, like weakref.finalize's exit hook did, so children go before their parents. A handle with a
+    call in flight (a daemon thread blocked in C) is only marked closed: its last call out frees it, or the
+    process's end does. One close() raising does not keep the others open."""
+    while _open:
+        native, _ = _open.popitem()
+        try:
+            native.close()
+        except Exception:
+            sys.excepthook(*sys.exc_info())
 
 
 def _leave(native: _Native) -> None:
@@ -140,7 +183,7 @@ def _free_if_idle(native: _Native) -> None:
             return
         owned, native.owned = native.owned, None
     if owned is not None:
-        native.release(*owned)
+        native.release(owned)
 
 
 _H = TypeVar("_H", bound="_Handle")
@@ -151,17 +194,17 @@ class _Handle:
 
     Every C call that takes its pointer enters it first: under _lock, read ``native.pointer`` (None: closed,
     raise) and ``native.append(None)``; then the C call inside ``try``; then ``finally: native.pop()`` and,
-    when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call and
-    _string_call (this handle), _enter_argument/_leave and _call_on (a handle passed as an argument) do that;
-    the methods on the benchmarked path inline it. Never hand the pointer to C without entering.
+    when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call,
+    _string_call and _text (this handle), _enter_argument/_leave and _call_on (a handle passed as an
+    argument) do that; the methods on the benchmarked path inline it. Never hand the pointer to C without
+    entering.
     """
 
-    __slots__ = ("_native", "_parents", "_finalizer", "__weakref__")
+    __slots__ = ("_native", "_parents", "__weakref__")
     _free: Callable[[Any], None]
 
     _native: _Native
     _parents: Tuple[Any, ...]
-    _finalizer: "weakref.finalize[Any, Any]"
 
     def __init__(self) -> None:  # pragma: no cover - subclasses construct through _adopt
         raise TypeError(f"{type(self).__name__} objects are made by the library; see the class documentation")
@@ -170,18 +213,24 @@ class _Handle:
     def _adopt(cls: Type[_H], pointer: Any, *parents: Any) -> _H:
         self = object.__new__(cls)
         self._parents = parents  # what this was made from stays referenced, as the C side keeps it alive
-        self._own(pointer, cls._free)
+        # self._own(pointer, cls._free), inlined: every handle on the benchmarked path is made here.
+        native = self._native = _Native()
+        native.pointer = pointer
+        native.owned = pointer
+        native.release = cls._free
+        _open[native] = None
         return self
 
     def _own(self, pointer: Any, release: Callable[..., None], *extra: Any) -> None:
         """Takes ownership of pointer, released by ``release(pointer, *extra)``."""
+        if extra:
+            free = release
+            release = lambda pointer: free(pointer, *extra)  # noqa: E731
         native = self._native = _Native()  # attributes set here, not by an __init__: a call less per handle
         native.pointer = pointer
-        native.owned = (pointer,) + extra
+        native.owned = pointer
         native.release = release
-        # weakref.finalize calls its function at most once, whoever asks first (close() or garbage
-        # collection), and also at interpreter exit, wiping secrets; _Native.close frees at most once anyway.
-        self._finalizer = weakref.finalize(self, native.close)
+        _open[native] = None  # closed at interpreter exit unless closed before; _Native.close frees once
 
     @property
     def _pointer(self) -> Any:
@@ -217,6 +266,31 @@ class _Handle:
         finally:
             _leave(self._native)
 
+    def _text(self, function: Callable[..., int]) -> str:
+        """``function(handle, &out)``'s string ("" for NULL), for the getters on the benchmarked path, with
+        ``function`` a _raw one: _string_call with the entering and copying inlined, and ``out`` a c_char_p,
+        whose .value is the bytes without the from_address() read a c_void_p needs. The string is the
+        caller's, not the handle's, so it is copied after leaving."""
+        native = self._native
+        with _lock:
+            pointer = native.pointer
+            if pointer is not None:
+                native.append(None)
+        if pointer is None:
+            self._closed()
+        out = c_char_p()
+        try:
+            status = function(pointer, byref(out))
+            if status:
+                _raise(status)
+        finally:
+            _leave(native)
+        try:
+            value = out.value
+            return "" if value is None else value.decode("utf-8")
+        finally:
+            _string_free_raw(out)  # NULL is a no-op
+
     def _closed(self) -> NoReturn:
         raise InvalidArgument(f"this {type(self).__name__} is closed")
 
@@ -227,7 +301,22 @@ class _Handle:
     def close(self) -> None:
         """Releases the C handle (wiping any secrets it holds): now, or when calls that other threads have in
         flight on it return. Later calls raise InvalidArgument; a second close() does nothing."""
-        self._finalizer()
+        self._native.close()
+
+    def __del__(self) -> None:
+        """Garbage collection closes what close() did not. __del__ rather than weakref.finalize (or a weakref
+        with a callback): it costs nothing until the handle goes, and the common case, closed already, is one
+        attribute test. At interpreter exit _close_at_exit has closed every handle before module teardown, so
+        one that goes during the teardown stops at that test, before the globals it would need (a handle made
+        after that hook, by an atexit hook registered before this module was imported, is not covered: as
+        with weakref.finalize, whose hook ran at the same point, it is left to the process's end, or freed here
+        while the module is still whole)."""
+        try:
+            native = self._native
+        except AttributeError:  # made by object.__new__ but never owned a pointer (an error in between)
+            return
+        if native.owned is not None:
+            native.close()
 
     def __enter__(self: _H) -> _H:
         if self._native.pointer is None:
@@ -235,7 +324,7 @@ class _Handle:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
-        self._finalizer()  # close(), inlined: this is on every `with` block's path
+        self._native.close()  # close(), inlined: this is on every `with` block's path
 
     def __repr__(self) -> str:
         return f"<telenorid.{type(self).__name__}{' closed' if self._native.pointer is None else ''}>"

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from ctypes import byref
 from typing import Tuple
 
 from . import _ffi
-from ._handle import _Handle, _str
+from ._handle import _Handle, _raw, _str
 from .errors import InvalidArgument, _int, _raise
 
 _lib = _ffi.lib
@@ -20,7 +21,7 @@ class Pkce(_Handle):
     """
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_pkce_free)
+    _free = staticmethod(_raw("telenorid_pkce_free", None))  # argtypes-free: on the benchmarked path
 
     def __new__(cls, length: int = 0) -> "Pkce":
         return cls.new(length)
@@ -35,7 +36,8 @@ class Pkce(_Handle):
         if not 0 <= length <= _SIZE_MAX:  # size_t: a negative int would wrap around in ctypes
             raise InvalidArgument(f"length must be 0 or 43 to 128, not {length}")
         pointer = _PkceP()
-        status = _lib.telenorid_pkce_new(length, pointer)
+        size = _LENGTHS[length] if length <= _MAX_LENGTH else ctypes.c_size_t(length)  # the library refuses it
+        status = _pkce_new(size, byref(pointer))
         if status:
             _raise(status)
         return cls._adopt(pointer)
@@ -51,12 +53,12 @@ class Pkce(_Handle):
     @property
     def verifier(self) -> str:
         """The verifier: send it only to the token endpoint."""
-        return self._string_call(_pkce_verifier) or ""
+        return self._text(_pkce_verifier)
 
     @property
     def challenge(self) -> str:
         """The S256 challenge."""
-        return self._string_call(_pkce_challenge) or ""
+        return self._text(_pkce_challenge)
 
 
 def generate(length: int = 43) -> Tuple[str, str]:
@@ -92,14 +94,15 @@ _MAX_LENGTH = 128
 _VERIFIER_SIZE = ctypes.c_size_t(_MAX_LENGTH + 1)
 _CHALLENGE_SIZE = ctypes.c_size_t(44)
 _ZEROS = bytes(_VERIFIER_SIZE.value)
-# Every length generate() passes, as ready size_t objects (the library refuses 1 to 42 itself).
+# Every length up to the longest, as ready size_t objects for generate() and Pkce.new (the library refuses 1
+# to 42 itself).
 _LENGTHS = tuple(ctypes.c_size_t(length) for length in range(_MAX_LENGTH + 1))
 _buffers = threading.local()
 # The same function as _lib.telenorid_pkce_generate but without argtypes: ctypes converts each argument by
 # its argtypes on every call, which for these five costs more than half the library's own work. Every
 # argument above is already a ctypes object of the header's type (size_t, or a char array passed as char *).
-_pkce_generate = _lib["telenorid_pkce_generate"]
-_pkce_generate.restype = _ffi.status_t
+_pkce_generate = _raw("telenorid_pkce_generate")
 _PkceP = _ffi.PkceP
-_pkce_verifier = _lib.telenorid_pkce_verifier
-_pkce_challenge = _lib.telenorid_pkce_challenge
+_pkce_new = _raw("telenorid_pkce_new")
+_pkce_verifier = _raw("telenorid_pkce_verifier")
+_pkce_challenge = _raw("telenorid_pkce_challenge")
