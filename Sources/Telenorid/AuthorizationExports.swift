@@ -197,7 +197,10 @@ public func telenorid_pending_auth_code_verifier(_ pending: OpaquePointer?,
 @c @implementation
 public func telenorid_pending_auth_serialize(_ pending: OpaquePointer?,
                                              _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
-    pendingString(pending, out) { $0.serialized() }
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
+        try writeSecret(handle.pending.serialized(), to: try outPointer(out))
+    }
 }
 
 @c @implementation
@@ -205,9 +208,10 @@ public func telenorid_pending_auth_restore(_ config: OpaquePointer?, _ json: Uns
                                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
-        let text = try inputString(json, "json")
+        // Into wiping storage, as the verifier and the DPoP key it holds are read from it.
+        let serialized = try inputSecret(json, "json")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(PendingAuthHandle(try PendingAuthorization(restoring: text, configuration: configuration)))
+        out.pointee = retainedHandle(PendingAuthHandle(try PendingAuthorization(restoring: serialized, configuration: configuration)))
     }
 }
 

@@ -229,16 +229,44 @@ final class AuthorizationRequestTests: XCTestCase {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration)
         }
         let issuer = pending.configuration.settings[.issuer] ?? ""
-        let older = pending.serialized().replacingFirst("\"issuer\":\"\(issuer)\",", with: "")
+        let older = pending.serialized().string.replacingFirst("\"issuer\":\"\(issuer)\",", with: "")
         XCTAssertFalse(older.contains("\"issuer\""), older)
-        XCTAssertEqual(try PendingAuthorization(restoring: older, configuration: pending.configuration).state, pending.state)
-        let future = pending.serialized().replacingFirst("\"version\":1", with: "\"version\":2")
-        XCTAssertThrowsError(try PendingAuthorization(restoring: future, configuration: pending.configuration)) {
+        XCTAssertEqual(try PendingAuthorization(restoring: secret(older), configuration: pending.configuration).state, pending.state)
+        let future = pending.serialized().string.replacingFirst("\"version\":1", with: "\"version\":2")
+        XCTAssertThrowsError(try PendingAuthorization(restoring: secret(future), configuration: pending.configuration)) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .version)
         }
-        XCTAssertThrowsError(try PendingAuthorization(restoring: "{\"version\":1}", configuration: pending.configuration))
-        XCTAssertThrowsError(try PendingAuthorization(restoring: "not json", configuration: pending.configuration))
+        XCTAssertThrowsError(try PendingAuthorization(restoring: secret("{\"version\":1}"), configuration: pending.configuration))
+        XCTAssertThrowsError(try PendingAuthorization(restoring: secret("not json"), configuration: pending.configuration))
     }
+
+    /// The verifier is spliced into the document as bytes: the document is the one the JSON serializer
+    /// wrote when it went through a String, and the verifier is read back from it unchanged.
+    func testSerializedVerifierIsTheDocumentsStringMember() throws {
+        let pending = try AuthorizationRequest(configuration: try testConfiguration()).build()
+        let serialized = pending.serialized()
+        let object = try XCTUnwrap(JSON.parse(serialized.string).objectValue)
+        XCTAssertEqual(object["code_verifier"]?.stringValue, pending.pkce.verifier.string)
+        XCTAssertEqual(JSON.serialize(.object(object)), serialized.string)
+        let restored = try PendingAuthorization(restoring: serialized, configuration: pending.configuration)
+        XCTAssertEqual(restored.pkce.verifier.string, pending.pkce.verifier.string)
+        XCTAssertEqual(restored.pkce.s256Challenge, pending.pkce.s256Challenge)
+        XCTAssertEqual(restored.serialized().bytes, serialized.bytes)
+
+        // A verifier that is missing or not a string is malformed; one RFC 7636 §4.1 refuses is refused.
+        for (value, kind) in [(nil, .malformed), ("5", .malformed), ("[]", .malformed), (#""short""#, .invalidArgument)]
+            as [(String?, TelenoridError.Kind)] {
+            var broken = JSONObject()
+            for member in object.members where member.key != "code_verifier" { broken.set(member.key, member.value) }
+            if let value { broken.set("code_verifier", try JSON.parse(value)) }
+            XCTAssertThrowsError(try PendingAuthorization(restoring: secret(JSON.serialize(.object(broken))),
+                                                          configuration: pending.configuration), value ?? "none") {
+                XCTAssertEqual(($0 as? TelenoridError)?.kind, kind, value ?? "none")
+            }
+        }
+    }
+
+    private func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 }
 
 extension String {

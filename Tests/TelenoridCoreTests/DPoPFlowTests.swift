@@ -273,8 +273,13 @@ final class DPoPFlowTests: XCTestCase {
         let client = try client(provider, [.dpopSigningAlgorithm: "EdDSA", .dpopBindAuthorizationCode: "true"])
         let pending = try AuthorizationRequest(configuration: client.configuration).build()
         let jkt = try XCTUnwrap(try FormParameters(parsing: (try URI(parsing: pending.url).query ?? "")[...])["dpop_jkt"])
-        // Saved while the browser is open and restored: the key comes back with it.
-        let restored = try PendingAuthorization(restoring: pending.serialized(), configuration: client.configuration)
+        // Saved while the browser is open and restored: the key comes back with it. It is the document's
+        // dpop_key member as the key serializes itself, spliced in without a String.
+        let saved = pending.serialized()
+        guard case .key(let key)? = pending.dpopSigner else { return XCTFail("no library-held DPoP key") }
+        XCTAssertTrue(saved.string.contains(",\"dpop_key\":\(try key.serialized().string)"))
+        let restored = try PendingAuthorization(restoring: saved, configuration: client.configuration)
+        XCTAssertEqual(restored.serialized().bytes, saved.bytes)
         let state = try client.exchangeCode(try restored.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
         XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), jkt)
         XCTAssertEqual(state.tokens?.dpopSigner?.thumbprint, jkt)

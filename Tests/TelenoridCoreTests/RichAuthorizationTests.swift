@@ -188,15 +188,15 @@ final class RichAuthorizationTests: XCTestCase {
         XCTAssertEqual(restored.resources, pending.resources)
         XCTAssertEqual(restored.authorizationDetails, pending.authorizationDetails)
         XCTAssertEqual(restored.essentialACRValues, pending.essentialACRValues)
-        XCTAssertEqual(restored.serialized(), text)
+        XCTAssertEqual(restored.serialized().bytes, text.bytes)
 
         // A document written before these members existed restores, with none of them.
         var older = JSONObject()
-        for member in try XCTUnwrap(JSON.parse(text).objectValue).members
+        for member in try XCTUnwrap(JSON.parse(text.string).objectValue).members
         where !["resources", "authorization_details", "essential_acr_values"].contains(member.key) {
             older.set(member.key, member.value)
         }
-        let old = try PendingAuthorization(restoring: JSON.serialize(.object(older)), configuration: pending.configuration)
+        let old = try PendingAuthorization(restoring: SecretBytes(Array(JSON.serialize(.object(older)).utf8)), configuration: pending.configuration)
         XCTAssertEqual(old.state, pending.state)
         XCTAssertEqual(old.resources, [])
         XCTAssertNil(old.authorizationDetails)
@@ -206,9 +206,9 @@ final class RichAuthorizationTests: XCTestCase {
         for (key, value) in [("resources", #""https://api.example.com/""#), ("resources", "[1]"),
                              ("authorization_details", "[]"), ("authorization_details", #"[{"actions":[]}]"#),
                              ("essential_acr_values", #""urn:a""#)] {
-            var broken = try XCTUnwrap(JSON.parse(text).objectValue)
+            var broken = try XCTUnwrap(JSON.parse(text.string).objectValue)
             broken.set(key, try JSON.parse(value))
-            assertKind(.malformed, try PendingAuthorization(restoring: JSON.serialize(.object(broken)),
+            assertKind(.malformed, try PendingAuthorization(restoring: SecretBytes(Array(JSON.serialize(.object(broken)).utf8)),
                                                             configuration: pending.configuration))
         }
     }

@@ -10,7 +10,8 @@ client provider with long random secrets, so that no copy can hide in a Swift sm
 The token endpoint takes the client's secret by client_secret_basic or client_secret_post (RFC 6749
 §2.3.1) and nothing else, checks the PKCE verifier (RFC 7636 §4.6), issues a fresh access and refresh
 token for every grant and rotates the refresh token (RFC 6749 §6), as DPoP-bound tokens (token_type DPoP,
-RFC 9449 §5) when the request carried a proof, which must verify; userinfo wants the current access
+RFC 9449 §5) when the request carried a proof, which must verify, and by the key the authorization request
+named in dpop_jkt (§10) when it named one; userinfo wants the current access
 token as a bearer (RFC 6750 §2.1); revocation (RFC 7009) wants the client's secret too."""
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
-from fault_provider import FaultProvider, Response, b64, parse_form  # noqa: E402
+from fault_provider import FaultProvider, Response, b64, jwk_thumbprint, parse_form  # noqa: E402
 
 CLIENT_ID = "secrets-client"
 
@@ -68,6 +69,9 @@ def serve() -> None:
                 verifier = form.get("code_verifier", "")
                 if request is None or b64(hashlib.sha256(verifier.encode()).digest()) != request["code_challenge"]:
                     return Response(400, {"error": "invalid_grant"})
+                proof = provider.seen[-1].proof
+                if "dpop_jkt" in request and (proof is None or jwk_thumbprint(proof[0]["jwk"]) != request["dpop_jkt"]):
+                    return Response(400, {"error": "invalid_dpop_proof"})
                 return fresh_tokens(request.get("nonce"))
             if form.get("grant_type") == "refresh_token":
                 if form.get("refresh_token") not in issued["refresh"]:

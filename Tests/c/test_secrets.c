@@ -2,9 +2,11 @@
  * (Tests/c/secrets_provider.py), once with client_secret_basic and once with client_secret_post
  * (RFC 6749 §2.3.1): code exchange with the PKCE verifier, a refresh, userinfo with the access token as
  * a bearer; the state serialized and restored, bound to a file, opened from it and refreshed through it
- * (the file is read and rewritten); revocation. A third sign-in binds its tokens to a DPoP key (RFC 9449):
- * the state is serialized, the key's private d read out of it, and the state restored and refreshed,
- * so the restored key signs a proof. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
+ * (the file is read and rewritten); revocation. A third sign-in binds its code and tokens to a DPoP key
+ * (RFC 9449): its pending authorization, which holds the verifier and the key, is serialized while the
+ * browser is open and restored, and the restored one takes the callback and proves possession of the key
+ * in the code exchange (dpop_jkt, §10); the state is serialized, the key's private d read out of it, and
+ * the state restored and refreshed, so the restored key signs a proof. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
  * read through /proc/self/mem and searched for the code verifiers, the access and refresh tokens and
  * the client secret (also as client_secret_basic's base64 credentials) and the DPoP key's d (as the
  * base64url text of the saved state and as its 32 bytes). Each copy found is printed with its address, its region and the bytes around it,
@@ -89,11 +91,13 @@ static int remember(const char *what, const char *value, size_t length) {
     return arena->count++;
 }
 
-/* Remembers a string the library handed out and gives it back, wiped. */
-static void take(const char *what, char *value) {
-    if (value) remember(what, value, strlen(value));
+/* Remembers a string the library handed out and gives it back, wiped. Returns its index, or -1. */
+static int take(const char *what, char *value) {
+    int index = -1;
+    if (value) index = remember(what, value, strlen(value));
     else CHECK(value != NULL);
     telenorid_string_free(value);
+    return index;
 }
 
 /* Does the masked secret `s` start at `at`? Compares without ever unmasking it. */
@@ -331,9 +335,32 @@ static int take_dpop_key(const char *json) {
     return text;
 }
 
-/* A sign-in whose tokens are bound to a DPoP key the library made (ES256): the state is saved, which
- * writes the key's private JWK, and restored, which reads it back into a key that signs the refresh's
- * proof. Nothing of the key may be left once the states are freed. */
+/* The pending authorization survives the app being killed while the browser is open: serialized (the
+ * string, holding the verifier and the DPoP key's private JWK, is released with telenorid_string_free),
+ * the original freed, and restored under `config`. Right after the restore the verifier must be only
+ * where the restored request keeps it, and d nowhere as text (the live key holds it as a number): any
+ * other copy is one the save or the restore left in freed memory, which the allocations before the final
+ * scan may happen to overwrite. Returns the restored request. */
+static telenorid_pending_auth *save_and_restore_pending(telenorid_config *config, telenorid_pending_auth *pending,
+                                                        int verifier) {
+    char *json = NULL;
+    telenorid_pending_auth *restored = NULL;
+    S(TELENORID_OK, telenorid_pending_auth_serialize(pending, &json));
+    CHECK_CONTAINS(json, "\"code_verifier\":\"");
+    int d = take_dpop_key(json);
+    telenorid_pending_auth_free(pending);
+    if (json) S(TELENORID_OK, telenorid_pending_auth_restore(config, json, &restored));
+    telenorid_string_free(json);
+    CHECK(restored != NULL);
+    if (verifier >= 0 && !CHECK(scan(verifier, NULL, NULL, 0) == 1)) scan(verifier, NULL, NULL, 1);
+    if (d >= 0) CHECK(scan(d, NULL, NULL, 1) == 0);
+    return restored;
+}
+
+/* A sign-in whose code and tokens are bound to a DPoP key the library made (ES256): the pending
+ * authorization is saved and restored before the callback, and so is the state after the exchange; each
+ * save writes the key's private JWK, each restore reads it back into a key that signs the next proof.
+ * Nothing of the key may be left once the states are freed. */
 static void dpop_sign_in(void) {
     telenorid_config_builder *builder = NULL;
     telenorid_config *config = NULL, *discovered = NULL;
@@ -349,6 +376,7 @@ static void dpop_sign_in(void) {
     S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_ID, provider.client_id));
     S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_REDIRECT_URI, REDIRECT));
     S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_DPOP_SIGNING_ALG, "ES256"));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_DPOP_BIND_AUTHORIZATION_CODE, "true"));
     set_client_secret(builder);
     S(TELENORID_OK, telenorid_config_builder_build(builder, &config));
     S(TELENORID_OK, telenorid_client_new(config, &client));
@@ -356,7 +384,8 @@ static void dpop_sign_in(void) {
     S(TELENORID_OK, telenorid_auth_request_new(discovered, &request));
     S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
     S(TELENORID_OK, telenorid_pending_auth_code_verifier(pending, &verifier));
-    take("the code verifier (DPoP)", verifier);
+    int verifier_index = take("the code verifier (DPoP)", verifier);
+    if (pending) pending = save_and_restore_pending(discovered, pending, verifier_index);
     S(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
     redirect = url ? authorize(url) : NULL;
     CHECK(redirect != NULL);

@@ -55,12 +55,15 @@ private let restoreConfigurations = [
 ]
 
 private func checkRoundTrip(_ pending: PendingAuthorization, _ input: String) {
-    let text = pending.serialized()
+    let serialized = pending.serialized()
+    let text = serialized.string
     let again: PendingAuthorization
-    do { again = try PendingAuthorization(restoring: text, configuration: pending.configuration) } catch {
+    do { again = try PendingAuthorization(restoring: serialized, configuration: pending.configuration) } catch {
         fail("serialized pending authorization does not restore (\(error.message)): \(text.prefix(512))", input)
     }
-    guard again.serialized() == text else { fail("pending authorization serialization is not stable: \(text.prefix(512))", input) }
+    guard again.serialized().bytes == serialized.bytes else {
+        fail("pending authorization serialization is not stable: \(text.prefix(512))", input)
+    }
     guard again.state == pending.state, again.nonce == pending.nonce, again.url == pending.url,
           again.pkce.verifier.string == pending.pkce.verifier.string, again.pkceMethod == pending.pkceMethod,
           again.responseMode == pending.responseMode, again.maxAge == pending.maxAge,
@@ -109,7 +112,7 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     for config in restoreConfigurations {
-        guard let pending = try? PendingAuthorization(restoring: text, configuration: config) else { continue }
+        guard let pending = try? PendingAuthorization(restoring: SecretBytes(Array(text.utf8)), configuration: config) else { continue }
         guard pending.configuration == config, !pending.state.isEmpty, !pending.nonce.isEmpty else {
             fail("restored pending authorization is inconsistent", text)
         }

@@ -35,15 +35,22 @@ public struct PKCE: Sendable {
     }
 
     public init(verifier: String) throws(TelenoridError) {
-        let verifierBytes = Array(verifier.utf8)
-        guard PKCE.lengthRange.contains(verifierBytes.count),
-              verifierBytes.allSatisfy(PercentEncoding.isUnreserved) else {
+        // `Array(verifier.utf8)` becomes the verifier's storage (shared, not copied), which SecretBytes wipes.
+        try self.init(verifier: SecretBytes(Array(verifier.utf8)))
+    }
+
+    /// A verifier already in wiping storage (a restored pending authorization's), kept as it is: no String
+    /// holds it.
+    public init(verifier: SecretBytes) throws(TelenoridError) {
+        let valid = verifier.withUnsafeBytes { bytes in
+            PKCE.lengthRange.contains(bytes.count) && bytes.allSatisfy(PercentEncoding.isUnreserved)
+        }
+        guard valid else {
             throw TelenoridError(.invalidArgument,
                                  "a PKCE verifier is 43 to 128 characters from A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)")
         }
-        // `verifierBytes` becomes the verifier's storage (shared, not copied), which SecretBytes wipes.
-        self.verifier = SecretBytes(verifierBytes)
-        s256Challenge = verifierBytes.withUnsafeBytes { bytes in
+        self.verifier = verifier
+        s256Challenge = verifier.withUnsafeBytes { bytes in
             String(unsafeUninitializedCapacity: PKCE.challengeLength) { PKCE.writeChallenge(of: bytes, into: $0) }
         }
     }

@@ -70,9 +70,14 @@ public final class PendingAuthorization: Sendable {
 
     public static let formatVersion: Int64 = 1
 
-    /// Versioned JSON holding everything needed to check the callback later, the PKCE verifier included.
-    public func serialized() -> String {
-        var object = JSONObject()
+    /// The members that are secrets, read by the parser straight into wiping storage.
+    static let secretMembers: Set<String> = ["code_verifier"]
+
+    /// Versioned JSON holding everything needed to check the callback later, in wiping storage: the PKCE
+    /// verifier and the DPoP private key are written into it as bytes, never through a String, so freeing
+    /// it leaves no copy of them behind.
+    public func serialized() -> SecretBytes {
+        var object = SecretJSONObjectWriter()
         object.set("version", .number(JSONNumber(PendingAuthorization.formatVersion)))
         if let issuer = configuration.settings[.issuer] { object.set("issuer", .string(issuer)) }
         object.set("client_id", .string(configuration.clientID))
@@ -80,7 +85,7 @@ public final class PendingAuthorization: Sendable {
         object.set("url", .string(url))
         object.set("state", .string(state))
         object.set("nonce", .string(nonce))
-        object.set("code_verifier", .string(pkce.verifier.string))
+        object.setSecret("code_verifier", string: pkce.verifier)
         object.set("code_challenge_method", .string(pkceMethod.name))
         object.set("response_mode", .string(responseMode))
         if let maxAge { object.set("max_age", .string(maxAge)) }
@@ -92,12 +97,17 @@ public final class PendingAuthorization: Sendable {
         if let essentialACRValues { object.set("essential_acr_values", .array(essentialACRValues.map { .string($0) })) }
         SavedDPoPBinding.save(dpopSigner, into: &object)
         if let hostKeyThumbprint { object.set("dpop_jkt", .string(hostKeyThumbprint)) }
-        return JSON.serialize(.object(object))
+        return object.finished()
     }
 
-    public convenience init(restoring text: String, configuration: ClientConfiguration) throws(TelenoridError) {
-        let document: JSONValue
-        do { document = try JSON.parse(text) } catch {
+    /// A request from `serialized()`'s output. The verifier and the DPoP key go from the document into
+    /// wiping storage without a String between.
+    public convenience init(restoring serialized: SecretBytes, configuration: ClientConfiguration) throws(TelenoridError) {
+        let document: JSONValue, secrets: [String: SecretBytes]
+        do {
+            (document, secrets) = try JSON.parse(serialized.bytes, secretMembers: PendingAuthorization.secretMembers,
+                                                 secretObjectMembers: [SavedDPoPBinding.keyMember])
+        } catch {
             throw TelenoridError(.malformed, "pending authorization is not valid JSON: \(error.message)")
         }
         guard let object = document.objectValue else {
@@ -153,9 +163,14 @@ public final class PendingAuthorization: Sendable {
         let details = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "pending authorization's authorization_details")
         }
-        let binding = try SavedDPoPBinding.restore(from: object, "pending authorization")
+        // A verifier that is not a string stays in the object.
+        guard object["code_verifier"] == nil, let verifier = secrets["code_verifier"] else {
+            throw TelenoridError(.malformed, "pending authorization lacks a string \"code_verifier\"")
+        }
+        let binding = try SavedDPoPBinding.restore(from: object, key: secrets[SavedDPoPBinding.keyMember],
+                                                   "pending authorization")
         self.init(configuration: configuration, url: try string("url"), state: state, nonce: nonce,
-                  pkce: try PKCE(verifier: string("code_verifier")), pkceMethod: method,
+                  pkce: try PKCE(verifier: verifier), pkceMethod: method,
                   responseMode: responseMode, maxAge: try optional("max_age"),
                   appCallbackURI: try optional("app_callback_uri"),
                   requestedScope: try optional("scope") ?? configuration.scope,

@@ -4,24 +4,14 @@
 enum SavedDPoPBinding {
     static let keyMember = "dpop_key"
 
-    static func save(_ signer: DPoPSigner?, into object: inout JSONObject) {
-        switch signer {
-        case .key(let key)?:
-            // A key that can't be written is left out: the next request for the tokens then fails at the
-            // provider, with its own error, rather than the save.
-            if let document = try? JSON.parse(key.serialized().bytes) { object.set(keyMember, document) }
-        case .external(let signer)?: object.set("dpop_jkt", .string(signer.thumbprint))
-        case nil: break
-        }
-    }
-
-    /// `save(_:into:)` for a document in wiping storage: the key's own document goes in as the bytes
+    /// Records `signer` in a document in wiping storage: the key's own document goes in as the bytes
     /// `DPoPKey.serialized()` wrote (compact JSON, as `JSON.serialize` would write it), so its private
     /// members never become Strings.
     static func save(_ signer: DPoPSigner?, into object: inout SecretJSONObjectWriter) {
         switch signer {
         case .key(let key)?:
-            // Left out when it can't be written, as in `save(_:into:)`.
+            // A key that can't be written is left out: the next request for the tokens or the code then
+            // fails at the provider, with its own error, rather than the save.
             if let document = try? key.serialized() { object.setSecret(keyMember, json: document) }
         case .external(let signer)?: object.set("dpop_jkt", .string(signer.thumbprint))
         case nil: break
@@ -29,17 +19,18 @@ enum SavedDPoPBinding {
     }
 
     /// The library's key, restored, or the thumbprint of the host's key, from a saved document. `key` is the
-    /// key's document when the parser kept it out of `object` (`JSON.parse`'s `secretObjectMembers`).
-    static func restore(from object: JSONObject, key: SecretBytes? = nil,
+    /// key's document, which the parser kept out of `object` (`JSON.parse`'s `secretObjectMembers`).
+    static func restore(from object: JSONObject, key: SecretBytes?,
                         _ what: String) throws(TelenoridError) -> (key: DPoPSigner?, hostKeyThumbprint: String?) {
         var thumbprint: String?
         if let value = object["dpop_jkt"] {
             guard let text = value.stringValue else { throw TelenoridError(.malformed, "\(what)'s dpop_jkt is not a string") }
             thumbprint = text
         }
-        if let key { return (.key(try DPoPKey(restoring: key)), thumbprint) }
-        guard let document = object[keyMember] else { return (nil, thumbprint) }
-        return (.key(try DPoPKey(restoring: Array(JSON.serialize(document).utf8))), thumbprint)
+        // One that is not an object stays in `object`.
+        guard object[keyMember] == nil else { throw TelenoridError(.malformed, "\(what)'s \(keyMember) is not an object") }
+        guard let key else { return (nil, thumbprint) }
+        return (.key(try DPoPKey(restoring: key)), thumbprint)
     }
 }
 
