@@ -392,6 +392,14 @@ telenorid_status telenorid_auth_request_add_resource(telenorid_auth_request *req
  * TELENORID_TOKEN_AUTHORIZATION_DETAILS. */
 telenorid_status telenorid_auth_request_set_authorization_details(telenorid_auth_request *request, const char *json);
 
+/* Sets the `authorization_details` the code exchange's token request carries (RFC 9396 §6.1), e.g. a
+ * subset of those authorized; same JSON rules as telenorid_auth_request_set_authorization_details (anything
+ * else is TELENORID_E_INVALID_ARGUMENT, the request unchanged). NULL clears it. By default none is sent
+ * and the provider decides: repeating the requested ones would be refused when the user consented to
+ * less. Kept by the pending authorization, through telenorid_pending_auth_serialize too. */
+telenorid_status telenorid_auth_request_set_token_authorization_details(telenorid_auth_request *request,
+                                                                        const char *json);
+
 /* Step-up (RFC 9470): when a resource refused the access token with 401 and `WWW-Authenticate: Bearer
  * error="insufficient_user_authentication"` (or a DPoP challenge with that error), pass the header's value
  * here, on a new request, then sign in again with it. The challenge's acr_values become the request's
@@ -633,7 +641,7 @@ typedef int32_t telenorid_token_field;
 #define TELENORID_TOKEN_ACCESS_TOKEN     1  /* as it is, even if expired: prefer ..._fresh_access_token */
 #define TELENORID_TOKEN_REFRESH_TOKEN    2
 #define TELENORID_TOKEN_ID_TOKEN         3
-#define TELENORID_TOKEN_ID_TOKEN_CLAIMS  4  /* the validated claims: the ID token's payload, a JSON object as the provider wrote it */
+#define TELENORID_TOKEN_ID_TOKEN_CLAIMS  4  /* the validated claims as a JSON object */
 #define TELENORID_TOKEN_SCOPE            5
 #define TELENORID_TOKEN_TYPE             6  /* "Bearer" or "DPoP", as the provider spelled it */
 #define TELENORID_TOKEN_DPOP_THUMBPRINT  7  /* the RFC 7638 thumbprint of the DPoP key the tokens are

@@ -73,6 +73,15 @@ public func telenorid_auth_request_set_authorization_details(_ request: OpaquePo
 }
 
 @c @implementation
+public func telenorid_auth_request_set_token_authorization_details(_ request: OpaquePointer?,
+                                                                   _ json: UnsafePointer<CChar>?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        try handle.request.setTokenAuthorizationDetails(json: try optionalInputString(json, "json"))
+    }
+}
+
+@c @implementation
 public func telenorid_auth_request_apply_step_up(_ request: OpaquePointer?, _ wwwAuthenticate: UnsafePointer<CChar>?,
                                                  _ applied: UnsafeMutablePointer<Int32>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in

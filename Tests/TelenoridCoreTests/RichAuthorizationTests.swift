@@ -1,8 +1,23 @@
 import XCTest
 @testable import TelenoridCore
 
+/// A token endpoint served from memory that keeps each request's form and answers with a bearer token.
+private final class TokenEndpoint: HTTPTransport {
+    let forms = Locked<[String]>([])
+
+    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
+        forms.withLock { $0.append(request.body?.string ?? "") }
+        return HTTPResponse(status: 200, headers: [("content-type", "application/json")],
+                            body: Array(#"{"access_token":"at","token_type":"Bearer","expires_in":300}"#.utf8))
+    }
+
+    var lastForm: FormParameters {
+        get throws { try FormParameters(parsing: forms.withLock { $0.last ?? "" }[...]) }
+    }
+}
+
 /// Rich authorization requests (RFC 9396) and resource indicators (RFC 8707) in the authorization request,
-/// the pending authorization and the token response.
+/// the pending authorization, the code exchange and the token response.
 final class RichAuthorizationTests: XCTestCase {
     /// RFC 9396 §2's example of authorization details of two types.
     private let example = """
@@ -226,5 +241,53 @@ final class RichAuthorizationTests: XCTestCase {
         for bad in [#""payment_initiation""#, "[]", "{}", #"[{"type":1}]"#, #"["payment_initiation"]"#] {
             assertKind(.invalidResponse, try parse(#","authorization_details":"# + bad))
         }
+    }
+
+    /// RFC 9396 §6.1: the code exchange asks for particular details only when the host set them, and never
+    /// by repeating the authorization request's (the user may have consented to less).
+    func testTheCodeExchangeCarriesOnlyTheTokenDetailsSet() throws {
+        let endpoint = TokenEndpoint()
+        // No openid: the exchange is about the token request, not the ID token.
+        let configuration = try testConfiguration([.scope: "payments", .tokenEndpoint: "https://id.example.com/oauth/token"])
+        let client = try OIDCClient(configuration: configuration, transport: endpoint)
+        let subset = #"[{"type":"payment_initiation","actions":["initiate"]}]"#
+        let request = SharedAuthorizationRequest(configuration: configuration)
+        try request.setAuthorizationDetails(json: example)
+
+        func exchange(_ pending: PendingAuthorization) throws -> FormParameters {
+            _ = try client.exchangeCode(try pending.handleCallback("telenorid-example://authcallback/?code=c0de&state=\(pending.state)"))
+            return try endpoint.lastForm
+        }
+        let before = try request.build()
+        XCTAssertNil(try exchange(before)["authorization_details"])
+
+        try request.setTokenAuthorizationDetails(json: subset)
+        let pending = try request.build()
+        // Not part of the authorization request: its URL names the authorized details only.
+        XCTAssertEqual(try query(of: pending.url)["authorization_details"], compactExample)
+        func unchanging(_ url: String) throws -> [String] {
+            try pairs(of: url).filter { !["state", "nonce", "code_challenge"].contains($0.name) }.map { "\($0.name)=\($0.value)" }
+        }
+        XCTAssertEqual(try unchanging(pending.url), try unchanging(before.url))
+        XCTAssertEqual(pending.tokenAuthorizationDetails, try AuthorizationDetails(json: subset))
+        XCTAssertEqual(try exchange(pending)["authorization_details"], subset)
+
+        // Saved while the browser is open and restored: still asked for.
+        let text = pending.serialized()
+        XCTAssertEqual(try XCTUnwrap(JSON.parse(text).objectValue)["token_authorization_details"], try JSON.parse(subset))
+        let restored = try PendingAuthorization(restoring: text, configuration: configuration)
+        XCTAssertEqual(restored.tokenAuthorizationDetails, pending.tokenAuthorizationDetails)
+        XCTAssertEqual(try exchange(restored)["authorization_details"], subset)
+        var broken = try XCTUnwrap(JSON.parse(text).objectValue)
+        broken.set("token_authorization_details", try JSON.parse("[]"))
+        assertKind(.malformed, try PendingAuthorization(restoring: JSON.serialize(.object(broken)), configuration: configuration))
+
+        // Bad JSON is refused and leaves the request as it was; nil clears.
+        for bad in ["[]", #"[{"actions":[]}]"#, "[{", ""] {
+            assertKind(.invalidArgument, try request.setTokenAuthorizationDetails(json: bad))
+        }
+        XCTAssertEqual(request.current.tokenAuthorizationDetails, try AuthorizationDetails(json: subset))
+        try request.setTokenAuthorizationDetails(json: nil)
+        XCTAssertNil(try exchange(try request.build())["authorization_details"])
     }
 }

@@ -559,6 +559,7 @@ static void test_null_arguments(void) {
     CHECK_NULL_ARG("request", telenorid_auth_request_add_resource(NULL, "https://x.example/"));
     CHECK_NULL_ARG("uri", telenorid_auth_request_add_resource(h.request, NULL));
     CHECK_NULL_ARG("request", telenorid_auth_request_set_authorization_details(NULL, NULL));
+    CHECK_NULL_ARG("request", telenorid_auth_request_set_token_authorization_details(NULL, NULL));
     CHECK_NULL_ARG("request", telenorid_auth_request_apply_step_up(NULL, "Bearer", &flag));
     CHECK_NULL_ARG("www_authenticate", telenorid_auth_request_apply_step_up(h.request, NULL, &flag));
     CHECK_NULL_ARG("out", telenorid_auth_request_apply_step_up(h.request, "Bearer", NULL));
@@ -599,6 +600,10 @@ static void test_null_arguments(void) {
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(h.state, change_counter, NULL));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_set_change_callback(h.state, NULL, &flag));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_set_authorization_details(h.request, NULL));    /* clears */
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_request_set_token_authorization_details(h.request, "[{\"type\":\"a\"}]"));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_set_token_authorization_details(h.request, "[]"));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_set_token_authorization_details(h.request, "[{"));
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_request_set_token_authorization_details(h.request, NULL)); /* clears */
     CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(h.client, NULL, NULL, NULL, NULL));  /* removes */
     CHECK_STATUS(TELENORID_OK, telenorid_client_set_client_signer(h.client, NULL, NULL, NULL, NULL)); /* removes */
     /* A NULL allowed_resume_host means the authorization endpoint's host (checked in test_app_callbacks). */
@@ -650,6 +655,7 @@ static void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_auth_state_request_headers(AS(telenorid_auth_state, h.client), "GET", "https://x.example/", NULL, &s, &s));
     CHECK_WRONG_KIND(telenorid_auth_request_add_resource(AS(telenorid_auth_request, h.config), "https://x.example/"));
     CHECK_WRONG_KIND(telenorid_auth_request_set_authorization_details(AS(telenorid_auth_request, h.config), NULL));
+    CHECK_WRONG_KIND(telenorid_auth_request_set_token_authorization_details(AS(telenorid_auth_request, h.config), NULL));
     CHECK_WRONG_KIND(telenorid_auth_request_apply_step_up(AS(telenorid_auth_request, h.config), "Bearer", &flag));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(AS(telenorid_client, h.config), h.callback, AS(telenorid_auth_state *, &out)));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(h.client, AS(telenorid_callback, h.app_callback), AS(telenorid_auth_state *, &out)));

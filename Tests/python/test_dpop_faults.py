@@ -3,6 +3,7 @@ HTTP on 127.0.0.1 from Tests/support/fault_provider.py, which also checks every 
 the way RFC 9449 §4.3 asks of a server. Each failure gives its typed error after the number of requests the
 RFC allows, and an existing auth state stays as it was."""
 import hashlib
+import json
 import os
 import sys
 import time
@@ -207,6 +208,35 @@ def test_a_push_is_proven_by_the_key_the_exchange_proves(provider):
     assert push.form["state"] == pending.state and push.form["nonce"] == pending.nonce
     token, = at(provider, "/token")
     assert jwk_thumbprint(push.header["jwk"]) == jwk_thumbprint(token.header["jwk"]) == state.get("dpop_thumbprint")
+
+
+def test_a_push_carries_the_authorization_details_and_the_exchange_only_those_set_for_it(provider):
+    """RFC 9396: the pushed request names the details asked for (§3); the code exchange asks for a subset
+    only when the host set one (§6.1), else the provider decides."""
+    asked = [{"type": "payment_initiation", "actions": ["initiate", "status"]},
+             {"type": "account_information", "actions": ["read_balances"]}]
+    subset = [{"type": "payment_initiation", "actions": ["initiate"]}]
+    with make_client(provider, push_authorization_requests=True) as client:
+        def sign_in_with(request):
+            provider.seen.clear()
+            pending = client.build_authorization(request)
+            provider.token_behaviour = lambda form: Response(body=provider.token_body(CLIENT, pending.nonce, token_type="DPoP"))
+            client.exchange_code(pending.handle_callback(f"{REDIRECT}?code=the-code&state={pending.state}"))
+            push, = at(provider, "/par")
+            token, = at(provider, "/token")
+            return json.loads(push.form["authorization_details"]), token.form.get("authorization_details")
+
+        with telenorid.AuthorizationRequest(client.config()) as request:
+            request.set_authorization_details(asked)
+            assert sign_in_with(request) == (asked, None)
+            request.set_token_authorization_details(subset)
+            pushed, sent = sign_in_with(request)
+            assert pushed == asked and json.loads(sent) == subset
+            with pytest.raises(telenorid.InvalidArgument):
+                request.set_token_authorization_details([{"actions": ["initiate"]}])
+            assert json.loads(sign_in_with(request)[1]) == subset  # the refused value changed nothing
+            request.set_token_authorization_details(None)
+            assert sign_in_with(request) == (asked, None)
 
 
 def test_a_nonce_challenge_at_the_push_is_answered_once(provider):

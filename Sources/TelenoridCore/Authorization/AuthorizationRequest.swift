@@ -36,6 +36,8 @@ public struct AuthorizationRequest: Sendable {
     /// Resource indicators (RFC 8707 §2), in the order they were added.
     public private(set) var resources: [String] = []
     public private(set) var authorizationDetails: AuthorizationDetails?
+    /// The authorization details the code exchange asks for (RFC 9396 §6.1): not in the URL.
+    public private(set) var tokenAuthorizationDetails: AuthorizationDetails?
     /// The URL's unchanging part, made by the first build after a change and shared by copies of the
     /// request until the next change (every mutating method drops it first). A shared request is built
     /// from copies (`SharedAuthorizationRequest`), so the template lives in a box they share rather than
@@ -102,6 +104,14 @@ public struct AuthorizationRequest: Sendable {
     public mutating func setAuthorizationDetails(_ details: AuthorizationDetails?) {
         changed()
         authorizationDetails = details
+    }
+
+    /// The `authorization_details` the code exchange's token request carries (RFC 9396 §6.1), e.g. a
+    /// subset of those authorized; nil sends none and the provider decides. Never sent by default: the
+    /// requested ones would be refused when the user consented to less. Not part of the URL, so the
+    /// template stays.
+    public mutating func setTokenAuthorizationDetails(_ details: AuthorizationDetails?) {
+        tokenAuthorizationDetails = details
     }
 
     /// Adds a resource indicator (RFC 8707 §2): an absolute URI without a fragment. The parameter may
@@ -257,7 +267,8 @@ public struct AuthorizationRequest: Sendable {
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",
             maxAge: values[.maxAge], appCallbackURI: appCallbackURI,
             requestedScope: values[.scope] ?? configuration.scope, resources: resources,
-            authorizationDetails: authorizationDetails, essentialACRValues: essentialACRValues,
+            authorizationDetails: authorizationDetails, tokenAuthorizationDetails: tokenAuthorizationDetails,
+            essentialACRValues: essentialACRValues,
             dpopSigner: dpopSigner, hostKeyThumbprint: nil)
     }
 

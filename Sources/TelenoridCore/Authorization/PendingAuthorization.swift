@@ -18,6 +18,8 @@ public final class PendingAuthorization: Sendable {
     public let resources: [String]
     /// The authorization details asked for (RFC 9396 §2), to read the granted ones against.
     public let authorizationDetails: AuthorizationDetails?
+    /// The authorization details the code exchange asks for (RFC 9396 §6.1); nil leaves them to the provider.
+    public let tokenAuthorizationDetails: AuthorizationDetails?
     /// The values the ID token's acr must take when the claims request asked for acr as essential (OIDC
     /// Core §5.5.1.1): empty when any value will do, nil when acr was not essential.
     public let essentialACRValues: [String]?
@@ -31,7 +33,8 @@ public final class PendingAuthorization: Sendable {
     init(configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
          pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?,
          requestedScope: String, resources: [String], authorizationDetails: AuthorizationDetails?,
-         essentialACRValues: [String]?, dpopSigner: DPoPSigner?, hostKeyThumbprint: String?) {
+         tokenAuthorizationDetails: AuthorizationDetails?, essentialACRValues: [String]?, dpopSigner: DPoPSigner?,
+         hostKeyThumbprint: String?) {
         self.configuration = configuration
         self.url = url
         self.state = state
@@ -44,6 +47,7 @@ public final class PendingAuthorization: Sendable {
         self.requestedScope = requestedScope
         self.resources = resources
         self.authorizationDetails = authorizationDetails
+        self.tokenAuthorizationDetails = tokenAuthorizationDetails
         self.essentialACRValues = essentialACRValues
         self.dpopSigner = dpopSigner
         self.hostKeyThumbprint = hostKeyThumbprint
@@ -94,6 +98,7 @@ public final class PendingAuthorization: Sendable {
         // Optional members, so documents written before they existed restore under the same version.
         if !resources.isEmpty { object.set("resources", .array(resources.map { .string($0) })) }
         if let authorizationDetails { object.set("authorization_details", authorizationDetails.value) }
+        if let tokenAuthorizationDetails { object.set("token_authorization_details", tokenAuthorizationDetails.value) }
         if let essentialACRValues { object.set("essential_acr_values", .array(essentialACRValues.map { .string($0) })) }
         SavedDPoPBinding.save(dpopSigner, into: &object)
         if let hostKeyThumbprint { object.set("dpop_jkt", .string(hostKeyThumbprint)) }
@@ -163,6 +168,9 @@ public final class PendingAuthorization: Sendable {
         let details = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "pending authorization's authorization_details")
         }
+        let tokenDetails = try object["token_authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
+            try AuthorizationDetails(value, kind: .malformed, what: "pending authorization's token_authorization_details")
+        }
         // A verifier that is not a string stays in the object.
         guard object["code_verifier"] == nil, let verifier = secrets["code_verifier"] else {
             throw TelenoridError(.malformed, "pending authorization lacks a string \"code_verifier\"")
@@ -175,6 +183,7 @@ public final class PendingAuthorization: Sendable {
                   appCallbackURI: try optional("app_callback_uri"),
                   requestedScope: try optional("scope") ?? configuration.scope,
                   resources: try strings("resources") ?? [], authorizationDetails: details,
+                  tokenAuthorizationDetails: tokenDetails,
                   essentialACRValues: try strings("essential_acr_values"),
                   dpopSigner: binding.key, hostKeyThumbprint: binding.hostKeyThumbprint)
     }

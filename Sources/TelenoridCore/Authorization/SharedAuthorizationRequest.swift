@@ -34,6 +34,12 @@ public final class SharedAuthorizationRequest: Sendable {
         request.withLock { $0.setAuthorizationDetails(details) }
     }
 
+    /// RFC 9396 `authorization_details` for the code exchange (§6.1) from the host's JSON text; nil clears them.
+    public func setTokenAuthorizationDetails(json: String?) throws(TelenoridError) {
+        let details = try json.map { (text: String) throws(TelenoridError) in try AuthorizationDetails(json: text) }
+        request.withLock { $0.setTokenAuthorizationDetails(details) }
+    }
+
     /// Applies a resource's step-up challenge (RFC 9470) from its `WWW-Authenticate` value; false, with the
     /// request unchanged, when the value is not one.
     public func applyStepUp(wwwAuthenticate: String) throws(TelenoridError) -> Bool {

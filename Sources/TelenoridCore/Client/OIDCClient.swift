@@ -166,6 +166,8 @@ public final class OIDCClient: Sendable {
         try grant.appendSecret("code_verifier", pending.pkce.verifier)
         // RFC 8707 §2.2: the resources the token is for, as the authorization request named them.
         grant.appendRepeated("resource", pending.resources)
+        // RFC 9396 §6.1: only when the host asked for particular details; without them the provider decides.
+        if let details = pending.tokenAuthorizationDetails { try grant.append("authorization_details", details.text) }
         // The key the request bound the code to (RFC 9449 §10), else a new sign-in key.
         let signer: DPoPSigner?
         if let bound = pending.dpopSigner {

@@ -6,7 +6,7 @@ public struct TokenSet: Sendable {
     public var accessTokenExpiresAt: Int64?
     public var refreshToken: SecretBytes?
     /// The validated ID token. Its claims are not kept beside it: they are its payload, decoded when asked
-    /// (`idTokenClaimsText`), which halves what a signed-in auth state holds in memory.
+    /// (`idTokenClaims`), which halves what a signed-in auth state holds in memory.
     public var idToken: String?
     public var scope: String?
     /// The DPoP key (RFC 9449) the tokens were asked for with: it signs every later request for them.
@@ -33,11 +33,6 @@ extension TokenSet {
                   scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner,
                   authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails,
                   resources: previous?.resources ?? [])
-    }
-
-    /// The ID token's claims as the token carries them (the decoded payload, a JSON object), nil without one.
-    public var idTokenClaimsText: String? {
-        idToken.flatMap(JWS.payload(ofCompact:)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The ID token's claims, parsed.

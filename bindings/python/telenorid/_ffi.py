@@ -160,6 +160,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
                                                     c_char_p, c_char_p]),
     "telenorid_auth_request_add_resource": (status_t, [AuthRequestP, c_char_p]),
     "telenorid_auth_request_set_authorization_details": (status_t, [AuthRequestP, c_char_p]),
+    "telenorid_auth_request_set_token_authorization_details": (status_t, [AuthRequestP, c_char_p]),
     "telenorid_auth_request_apply_step_up": (status_t, [AuthRequestP, c_char_p, POINTER(c_int32)]),
     "telenorid_auth_request_set_app_to_app": (status_t, [AuthRequestP, c_char_p]),
     "telenorid_auth_request_set_pkce_method": (status_t, [AuthRequestP, pkce_method_t]),

@@ -110,6 +110,15 @@ class AuthorizationRequest(_Handle):
                    None if details is None else _str(json.dumps(details), "authorization_details"))
         return self
 
+    def set_token_authorization_details(self, details: Optional[Sequence[Mapping[str, Any]]]) -> "AuthorizationRequest":
+        """Sets the ``authorization_details`` the code exchange asks for (RFC 9396 §6.1), e.g. a subset of
+        those authorized; None clears it. By default none is sent and the provider decides."""
+        import json
+
+        self._call(_lib.telenorid_auth_request_set_token_authorization_details,
+                   None if details is None else _str(json.dumps(details), "authorization_details"))
+        return self
+
     def apply_step_up(self, www_authenticate: str) -> bool:
         """Applies a resource's RFC 9470 step-up challenge (its ``WWW-Authenticate`` value after a 401): the
         demanded acr values (also as an essential ``acr`` claim, checked at the exchange) and max_age. False,

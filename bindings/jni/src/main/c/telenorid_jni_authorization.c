@@ -100,6 +100,14 @@ static void n_auth_request_set_authorization_details(JNIEnv *env, jclass cls, jl
     set_request_string(env, request, json_bytes, "json", telenorid_auth_request_set_authorization_details);
 }
 
+/* `json_bytes` null clears the details. */
+static void n_auth_request_set_token_authorization_details(JNIEnv *env, jclass cls, jlong request,
+                                                           jbyteArray json_bytes)
+{
+    (void)cls;
+    set_request_string(env, request, json_bytes, "json", telenorid_auth_request_set_token_authorization_details);
+}
+
 static jboolean n_auth_request_apply_step_up(JNIEnv *env, jclass cls, jlong request, jbyteArray header_bytes)
 {
     (void)cls;
@@ -225,6 +233,7 @@ static const JNINativeMethod authorization_natives[] = {
     NATIVE("authRequestSetAppToApp", "(J[B)V", n_auth_request_set_app_to_app),
     NATIVE("authRequestAddResource", "(J[B)V", n_auth_request_add_resource),
     NATIVE("authRequestSetAuthorizationDetails", "(J[B)V", n_auth_request_set_authorization_details),
+    NATIVE("authRequestSetTokenAuthorizationDetails", "(J[B)V", n_auth_request_set_token_authorization_details),
     NATIVE("authRequestApplyStepUp", "(J[B)Z", n_auth_request_apply_step_up),
     NATIVE("authRequestSetPkceMethod", "(JI)V", n_auth_request_set_pkce_method),
     NATIVE("authRequestBuild", "(J)J", n_auth_request_build),

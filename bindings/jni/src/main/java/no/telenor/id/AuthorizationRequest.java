@@ -235,6 +235,19 @@ public final class AuthorizationRequest extends NativeObject {
     }
 
     /**
+     * Sets the {@code authorization_details} the code exchange asks for (RFC 9396 §6.1), e.g. a subset of
+     * those authorized, with the same JSON rules as {@link #authorizationDetails(String)}; null clears it.
+     * By default none is sent and the provider decides.
+     *
+     * @throws InvalidArgumentException for JSON that is not such an array
+     */
+    public @NonNull AuthorizationRequest tokenAuthorizationDetails(@Nullable String json) {
+        byte[] bytes = json == null ? null : Utf8.encode(json);
+        runExclusive(h -> Native.authRequestSetTokenAuthorizationDetails(h, bytes));
+        return this;
+    }
+
+    /**
      * Applies a resource's step-up challenge (RFC 9470), the {@code WWW-Authenticate} value of its 401:
      * its acr values (also as an essential {@code acr} claim, checked at the exchange) and max_age.
      *

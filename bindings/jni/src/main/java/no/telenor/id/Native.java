@@ -92,6 +92,7 @@ final class Native {
     static native void authRequestAddResource(long request, byte[] uri);
 
     static native void authRequestSetAuthorizationDetails(long request, byte[] json);
+    static native void authRequestSetTokenAuthorizationDetails(long request, byte[] json);
 
     static native boolean authRequestApplyStepUp(long request, byte[] wwwAuthenticate);
     static native void authRequestSetPkceMethod(long request, int method);

@@ -32,6 +32,23 @@ class RichAuthorizationTest {
         }
     }
 
+    /** RFC 9396 §6.1: kept for the code exchange (through the saved pending request), never in the URL. */
+    @Test
+    void tokenDetailsStayOutOfTheURLAndAreSaved() {
+        try (Config config = TestSupport.config(); AuthorizationRequest request = new AuthorizationRequest(config)) {
+            request.authorizationDetails(DETAILS).tokenAuthorizationDetails(DETAILS);
+            assertThrows(InvalidArgumentException.class, () -> request.tokenAuthorizationDetails("[]"));
+            try (PendingAuthorization pending = request.build()) {
+                assertEquals(DETAILS, query(pending.url()).get("authorization_details"));
+                assertTrue(pending.serialize().contains("\"token_authorization_details\":" + DETAILS));
+            }
+            request.tokenAuthorizationDetails(null);
+            try (PendingAuthorization pending = request.build()) {
+                assertFalse(pending.serialize().contains("token_authorization_details"));
+            }
+        }
+    }
+
     @Test
     void badValuesAreRefused() {
         try (Config config = TestSupport.config(); AuthorizationRequest request = new AuthorizationRequest(config)) {
