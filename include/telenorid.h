@@ -48,9 +48,10 @@ extern "C" {
  *          codes (TELENORID_E_CLIENT_REJECTED, TELENORID_E_TEMPORARILY_UNAVAILABLE) and 4 configuration
  *          keys (28-31) added; telenorid_auth_state_revoke now signs out before it revokes. Nothing removed.
  *   0.3.0  FAPI 2.0 (DPoP, signed request objects, rich authorization, resource indicators, step-up) and
- *          one-call forms of hot operations: 7 functions (telenorid_client_set_dpop_signer,
+ *          one-call forms of hot operations: 8 functions (telenorid_client_set_dpop_signer,
  *          _set_client_signer, telenorid_auth_state_request_headers, telenorid_auth_request_add_resource,
- *          _set_authorization_details, _apply_step_up, telenorid_pkce_generate), 5 configuration
+ *          _set_authorization_details, _set_token_authorization_details, _apply_step_up,
+ *          telenorid_pkce_generate), 5 configuration
  *          keys (32-36), 2 token fields (7-8), "endpoint" for TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE;
  *          DPoP tokens are accepted when DPoP is in use; private_key_jwt may come without
  *          client_private_key (a host signer). Nothing removed. */

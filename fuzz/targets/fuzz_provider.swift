@@ -185,7 +185,7 @@ private func tokenResponse(_ input: [UInt8]) {
           ["bearer", "dpop"].contains(ASCII.lowercased(tokens.tokenType)), (tokens.expiresIn ?? 0) >= 0 else {
         fail("token response accepted with an unusable access token, type or lifetime", input)
     }
-    let set = TokenSet(response: tokens, idTokenClaims: nil, receivedAt: now, previous: nil)
+    let set = TokenSet(response: tokens, receivedAt: now, previous: nil)
     if let expiry = set.accessTokenExpiresAt, expiry < now { fail("access token expires before it was received", input) }
     _ = set.expires(within: 60, now: now)
 }
@@ -348,12 +348,12 @@ private func headers(_ input: [UInt8]) {
     }
     let received = sink.takeBody()
     guard taken == body.count, received.bytes.elementsEqual(body) else { fail("body callback lost bytes", input) }
-    for (name, _) in sink.headers {
+    let response = HTTPResponse(status: 200, headerBlock: sink.takeHeaderBlock(), body: received)
+    for (name, _) in response.headers {
         guard !name.isEmpty, !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }) else {
             fail("header name \(name) is not a lower-case token", input)
         }
     }
-    let response = HTTPResponse(status: 200, headers: sink.headers, body: received)
     if let type = response.contentType {
         let spaces: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
         guard response.header("Content-Type") != nil, !type.isEmpty, !type.utf8.contains(where: { (0x41...0x5A).contains($0) }),
