@@ -207,5 +207,4 @@ final class AuthStateTests: XCTestCase {
         XCTAssertEqual(restored.clientID, "client")
     }
 
-    private func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 }

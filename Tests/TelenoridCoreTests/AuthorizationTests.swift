@@ -12,6 +12,9 @@ func testConfiguration(_ extra: [ClientConfiguration.Setting: String] = [:]) thr
     return try ClientConfiguration(settings)
 }
 
+/// A saved document as the host hands it back: wiping storage holding its bytes.
+func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
+
 func query(of url: String) throws -> FormParameters {
     let uri = try URI(parsing: url)
     return try FormParameters(parsing: (uri.query ?? "")[...])
@@ -266,7 +269,6 @@ final class AuthorizationRequestTests: XCTestCase {
         }
     }
 
-    private func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 }
 
 extension String {

@@ -273,14 +273,15 @@ final class RichAuthorizationTests: XCTestCase {
         XCTAssertEqual(try exchange(pending)["authorization_details"], subset)
 
         // Saved while the browser is open and restored: still asked for.
-        let text = pending.serialized()
+        let saved = pending.serialized()
+        let text = saved.string
         XCTAssertEqual(try XCTUnwrap(JSON.parse(text).objectValue)["token_authorization_details"], try JSON.parse(subset))
-        let restored = try PendingAuthorization(restoring: text, configuration: configuration)
+        let restored = try PendingAuthorization(restoring: saved, configuration: configuration)
         XCTAssertEqual(restored.tokenAuthorizationDetails, pending.tokenAuthorizationDetails)
         XCTAssertEqual(try exchange(restored)["authorization_details"], subset)
         var broken = try XCTUnwrap(JSON.parse(text).objectValue)
         broken.set("token_authorization_details", try JSON.parse("[]"))
-        assertKind(.malformed, try PendingAuthorization(restoring: JSON.serialize(.object(broken)), configuration: configuration))
+        assertKind(.malformed, try PendingAuthorization(restoring: secret(JSON.serialize(.object(broken))), configuration: configuration))
 
         // Bad JSON is refused and leaves the request as it was; nil clears.
         for bad in ["[]", #"[{"actions":[]}]"#, "[{", ""] {

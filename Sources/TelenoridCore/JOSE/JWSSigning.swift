@@ -16,12 +16,11 @@ public struct PrivateKey: Sendable {
             try self.init(pem: text)
             return
         }
-        let parsed: JSONValue
-        do { parsed = try JSON.parse(Array(text.utf8), limits: JSONLimits(maxDepth: 4)) } catch {
-            throw TelenoridError(.configuration, "client_private_key is not a valid JWK: \(error.message)")
-        }
-        guard let object = parsed.objectValue else { throw TelenoridError(.configuration, "client_private_key is not a JWK object") }
-        try self.init(jwk: object)
+        // The private members go to wiping storage, not into Strings of the parsed object.
+        var bytes = Array(text.utf8)
+        defer { bytes.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+        let (object, secrets) = try PrivateKey.parseJWK(bytes)
+        try self.init(jwk: object, secrets: secrets)
     }
 
     public init(pem: String) throws(TelenoridError) {
