@@ -1,6 +1,7 @@
 import CCurl
 
-/// One CURL easy handle and the keep-alive connections libcurl caches inside it.
+/// One CURL easy handle, and the multi handle that runs its transfers and caches its keep-alive
+/// connections.
 ///
 /// The handle is configured once for the transport's settings (TLS, timeouts, proxy, caps, callbacks):
 /// those options never change, so setting them again per request would only cost libcurl a string copy
@@ -12,6 +13,8 @@ import CCurl
 /// lock), and libcurl requires exactly that of an easy handle.
 final class EasyHandle: @unchecked Sendable {
     private let curl: UnsafeMutableRawPointer
+    /// Runs this handle's transfers (see `transfer()`) and owns its connection cache.
+    private let multi: UnsafeMutableRawPointer
     /// Held so the share outlives every handle attached to it.
     private let share: CurlShare
     private let settings: HTTPSettings
@@ -30,7 +33,12 @@ final class EasyHandle: @unchecked Sendable {
         guard let curl = curl_easy_init() else {
             throw TelenoridError(.network, "libcurl could not create a handle")
         }
+        guard let multi = curl_multi_init() else {
+            curl_easy_cleanup(curl)
+            throw TelenoridError(.network, "libcurl could not create a multi handle")
+        }
         self.curl = curl
+        self.multi = multi
         self.share = share
         self.settings = settings
         errorBuffer = .allocate(capacity: EasyHandle.errorBufferSize)
@@ -40,6 +48,8 @@ final class EasyHandle: @unchecked Sendable {
 
     deinit {
         curl_easy_cleanup(curl)
+        // Closes the cached connections.
+        curl_multi_cleanup(multi)
         errorBuffer.deinitialize(count: EasyHandle.errorBufferSize)
         errorBuffer.deallocate()
     }
@@ -73,7 +83,7 @@ final class EasyHandle: @unchecked Sendable {
 
         // libcurl holds raw pointers into all of these for the duration of the transfer.
         let code = withExtendedLifetime(sink) {
-            withExtendedLifetime(body) { withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { curl_easy_perform(curl) } } }
+            withExtendedLifetime(body) { withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { transfer() } } }
         }
         var connects = 0
         // Only bookkeeping for tests: if libcurl cannot say, count nothing rather than fail the request.
@@ -97,6 +107,27 @@ final class EasyHandle: @unchecked Sendable {
             throw TelenoridError(.invalidResponse, "\(what) returned no valid HTTP status")
         }
         return HTTPResponse(status: status, headerBlock: sink.takeHeaderBlock(), body: sink.takeBody())
+    }
+
+    /// What curl_easy_perform does, minus its first wait: libcurl 7.x's curl_easy_perform starts with
+    /// curl_multi_poll on its wakeup socket before the handle has any socket, a poll(2) per request for
+    /// nothing. This loop performs first and waits (curl_multi_wait, no wakeup socket) only while the
+    /// transfer is still running. Timeouts are the easy handle's, which curl_multi_perform enforces.
+    private func transfer() -> CURLcode {
+        let added = curl_multi_add_handle(multi, curl)
+        guard added == CURLM_OK else { return added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT }
+        defer { curl_multi_remove_handle(multi, curl) }
+        var running: Int32 = 1
+        while running > 0 {
+            var step = curl_multi_perform(multi, &running)
+            if step == CURLM_OK && running > 0 { step = curl_multi_wait(multi, nil, 0, 1000, nil) }
+            guard step == CURLM_OK else { return step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR }
+        }
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
+        }
+        return CURLE_RECV_ERROR
     }
 
     /// The checked target for `url`: the cached one when it is the same text under the same permission,
