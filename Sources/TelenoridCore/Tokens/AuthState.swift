@@ -167,8 +167,8 @@ public final class AuthState: Sendable {
         // The outcome; whether this thread changed the state (only that thread tells the observer); tokens
         // a sign-out made obsolete while they were being fetched.
         let (outcome, changed, orphaned): (Result<TokenSet, TelenoridError>, Bool, TokenSet?) = refreshGate.withLock { _ in
-            let state = snapshot.withLock { $0 }
-            if state.attempts != seenAttempts, let last = state.lastOutcome {
+            // Only the outcome, not a copy of the whole snapshot (tokens, errors): this runs per refresh.
+            if let last = snapshot.withLock({ $0.attempts != seenAttempts ? $0.lastOutcome : nil }) {
                 return (last, false, nil)
             }
             guard let store = storeSlot.withLock({ $0 }) else { return attempt(force: force) }
@@ -193,13 +193,13 @@ public final class AuthState: Sendable {
     /// One refresh under the gate (and the store's lock, when bound): skipped when the tokens no longer
     /// need it; its result stored unless a sign-out came first.
     private func attempt(force: Bool) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
-        let state = snapshot.withLock { $0 }
-        guard let tokens = state.tokens else { return (.failure(notSignedInError()), false, nil) }
-        if !force && !state.accessTokenRejected && !tokens.expires(within: refreshMarginSeconds, now: clock()) {
+        let (current, rejected, signOuts) = snapshot.withLock { ($0.tokens, $0.accessTokenRejected, $0.signOuts) }
+        guard let tokens = current else { return (.failure(notSignedInError()), false, nil) }
+        if !force && !rejected && !tokens.expires(within: refreshMarginSeconds, now: clock()) {
             return (.success(tokens), false, nil)
         }
         guard tokens.refreshToken != nil else {
-            return (.failure(TelenoridError(.notSignedIn, state.accessTokenRejected
+            return (.failure(TelenoridError(.notSignedIn, rejected
                 ? "the access token was refused and there is no refresh token"
                 : "the access token expired and there is no refresh token")), false, nil)
         }
@@ -212,7 +212,7 @@ public final class AuthState: Sendable {
         var orphaned: TokenSet? = nil
         let changed = snapshot.withLock { current -> Bool in
             current.attempts &+= 1
-            if current.signOuts != state.signOuts {
+            if current.signOuts != signOuts {
                 // Signed out while the request was out: the sign-out wins.
                 if case .success(let fresh) = result { orphaned = fresh }
                 result = .failure(TelenoridError(.notSignedIn, "not signed in: signed out while a refresh was under way"))

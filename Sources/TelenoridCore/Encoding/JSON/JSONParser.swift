@@ -82,7 +82,7 @@ private struct JSONParser {
     let secretMembers: Set<String>
     let secretObjectMembers: Set<String>
     /// The secret members read so far, by name.
-    var secrets: [String: SecretBytes] = [:]
+    var secrets: [String: SecretBytes]
     /// Where the secret object member being read opened: its strings are checked but not kept.
     var secretObjectStart: Int?
 
@@ -91,13 +91,20 @@ private struct JSONParser {
         self.limits = limits
         self.secretMembers = secretMembers
         self.secretObjectMembers = secretObjectMembers
+        // Sized once: growing a dictionary rehashes what it holds. (`[:]` would go through the
+        // dictionary-literal initializer, which costs more than the empty dictionary it makes.)
+        let expected = secretMembers.count + secretObjectMembers.count
+        secrets = expected > 0 ? Dictionary(minimumCapacity: expected) : Dictionary()
     }
 
     /// Is the value about to be read a top-level member named in `names`? A second one is refused here:
     /// secret members are not in the object, where `readKey` looks for duplicates.
+    /// The sets hold two or three short names: comparing each costs less than hashing the key.
     func isTopLevelMember(of names: Set<String>, _ stack: [JSONFrame]) throws(JSONParseError) -> Bool {
-        guard stack.count == 1, stack[0].isObject, names.contains(stack[0].key) else { return false }
-        guard secrets[stack[0].key] == nil else {
+        guard stack.count == 1, stack[0].isObject else { return false }
+        let key = stack[0].key
+        guard names.contains(where: { $0 == key }) else { return false }
+        guard !secrets.contains(where: { $0.key == key }) else {
             throw JSONParseError("duplicate member \(JSONGrammar.describeKey(stack[0].key))", at: pos)
         }
         return true
@@ -117,6 +124,8 @@ private struct JSONParser {
     // maxDepth a caller chooses.
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         var stack: [JSONFrame] = []
+        // Documents here nest a few levels: one allocation instead of growing 1, 2, 4.
+        stack.reserveCapacity(4)
         skipWhitespace()
         readValue: while true {
             var value: JSONValue
@@ -144,6 +153,8 @@ private struct JSONParser {
                     }
                 } else {
                     var frame = JSONFrame(isObject: true)
+                    // Token responses, headers and keys have a handful of members: one allocation for them.
+                    frame.object.reserveCapacity(8)
                     frame.key = try readKey(in: frame.object)
                     stack.append(frame)
                     continue readValue

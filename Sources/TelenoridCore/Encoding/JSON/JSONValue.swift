@@ -119,6 +119,8 @@ public struct JSONObject: Sendable, Equatable {
         index = [:]
     }
 
+    mutating func reserveCapacity(_ count: Int) { members.reserveCapacity(count) }
+
     public subscript(key: String) -> JSONValue? {
         guard let position = position(of: key) else { return nil }
         return members[position].value
