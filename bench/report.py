@@ -92,6 +92,24 @@ def main() -> None:
             print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
     print("(time rows: best round, thread CPU time; refresh rows: this process's plus the server's CPU per round trip;"
           " \"x time\": telenorid's time / the reference's, \"x speed\": the reference's time / telenorid's)")
+    print_id_token_ceiling(results)
+
+
+def print_id_token_ceiling(results: Dict[str, dict]) -> None:
+    """The most any client that checks the signature could reach on the Python ID token rows: the
+    reference's time over OpenSSL's RSA verify alone (the C benchmark's reference, this run), since that one
+    public-key operation is part of every validation."""
+    verify = (results.get("c_id_token") or {}).get("reference")
+    if not verify:
+        return
+    ceilings = []
+    for key, name in (("py_id_token_joserfc", "joserfc"), ("py_id_token_authlib", "Authlib")):
+        reference = (results.get(key) or {}).get("reference")
+        if reference:
+            ceilings.append(f"{reference / verify:.2f}x {name}")
+    if ceilings:
+        print(f"(ceiling of the Python ID token rows: OpenSSL's RSA verify alone takes {verify:.1f} µs here, so a"
+              f" client that verifies the signature can be at most {' and '.join(ceilings)})")
 
 
 if __name__ == "__main__":

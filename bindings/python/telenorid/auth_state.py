@@ -5,9 +5,10 @@ from ctypes import c_int32, c_int64, c_void_p
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _ffi
-from ._handle import _copy_out, _Handle, _name, _opt_str, _shielded, _str
+from ._handle import _copy_out, _Handle, _name, _opt_str, _raw, _shielded, _str
 
 _lib = _ffi.lib
+_refresh = _raw("telenorid_auth_state_refresh")  # on the benchmarked path: no argtypes conversion
 
 
 def _free_auth_state(pointer: Any, keep_alive: List[Any]) -> None:
@@ -35,7 +36,7 @@ class AuthState(_Handle):
         return self._string_call(_lib.telenorid_auth_state_fresh_access_token) or ""
 
     def refresh(self) -> None:
-        self._call(_lib.telenorid_auth_state_refresh)
+        self._call(_refresh)
 
     @property
     def signed_in(self) -> bool:
