@@ -78,6 +78,8 @@ final class ResponseSink {
             // Nothing but whitespace and the line end: the blank line.
             headersComplete = true
         } else {
+            // A typical block is a few hundred bytes: one allocation rather than growing line by line.
+            if headerBlock.capacity == 0 { headerBlock.reserveCapacity(512) }
             headerBlock.append(contentsOf: line)
         }
         return length
