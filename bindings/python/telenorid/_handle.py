@@ -196,8 +196,8 @@ class _Handle:
     raise) and ``native.append(None)``; then the C call inside ``try``; then ``finally: native.pop()`` and,
     when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call,
     _string_call and _text (this handle), _enter_argument/_leave and _call_on (a handle passed as an
-    argument) do that; the methods on the benchmarked path inline it. Never hand the pointer to C without
-    entering.
+    argument) do that; the methods on the benchmarked path take _enter and _leave around a _raw function
+    themselves. Never hand the pointer to C without entering.
     """
 
     __slots__ = ("_native", "_parents", "__weakref__")
@@ -268,16 +268,11 @@ class _Handle:
 
     def _text(self, function: Callable[..., int]) -> str:
         """``function(handle, &out)``'s string ("" for NULL), for the getters on the benchmarked path, with
-        ``function`` a _raw one: _string_call with the entering and copying inlined, and ``out`` a c_char_p,
+        ``function`` a _raw one: _string_call with the copying inlined, and ``out`` a c_char_p,
         whose .value is the bytes without the from_address() read a c_void_p needs. The string is the
         caller's, not the handle's, so it is copied after leaving."""
+        pointer = self._enter()
         native = self._native
-        with _lock:
-            pointer = native.pointer
-            if pointer is not None:
-                native.append(None)
-        if pointer is None:
-            self._closed()
         out = c_char_p()
         try:
             status = function(pointer, byref(out))
