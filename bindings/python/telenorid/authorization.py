@@ -144,15 +144,7 @@ class AuthorizationRequest(_Handle):
     def build(self) -> "PendingAuthorization":
         """Draws state, nonce and PKCE verifier and builds the URL. The request stays usable."""
         pending = _PendingAuthP()
-        # self._call, inlined for the benchmarked path: no *args packing, and a Python call fewer per build.
-        pointer = self._enter()
-        native = self._native
-        try:
-            status = _auth_request_build(pointer, byref(pending))
-            if status:
-                _raise(status)
-        finally:
-            _leave(native)
+        self._call(_auth_request_build, byref(pending))
         return PendingAuthorization._adopt(pending, self._parents[0])
 
 
@@ -204,7 +196,8 @@ class PendingAuthorization(_Handle):
         An OAuth ``error`` answer raises :class:`AuthorizationError` with the provider's fields."""
         encoded = _str(url, "url")
         callback = _CallbackP()
-        # self._call, inlined for the benchmarked path: no *args packing, and a Python call fewer per callback.
+        # self._call without its *args packing and frame: make bench measured 2.7 µs this way, 3.1 µs through
+        # _call, against a goal of 3 µs.
         pointer = self._enter()
         native = self._native
         try:

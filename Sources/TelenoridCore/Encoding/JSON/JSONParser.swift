@@ -105,7 +105,7 @@ private struct JSONParser {
         let key = stack[0].key
         guard names.contains(where: { $0 == key }) else { return false }
         guard !secrets.contains(where: { $0.key == key }) else {
-            throw JSONParseError("duplicate member \(JSONGrammar.describeKey(stack[0].key))", at: pos)
+            throw JSONParseError("duplicate member \(JSONGrammar.describeKey(key))", at: pos)
         }
         return true
     }
