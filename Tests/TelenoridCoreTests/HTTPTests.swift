@@ -266,6 +266,21 @@ final class HTTPTests: XCTestCase {
         XCTAssertEqual(again["method"] as? String, "GET")
     }
 
+    /// Above a size (1024 bytes in older libcurl, 1 MiB now) libcurl would ask for "100-continue" (a round
+    /// trip, and servers mishandle it): the transport removes the header there, and leaves the form's
+    /// Content-Type to libcurl's own.
+    func testLargeFormPostSendsNoExpect() throws {
+        let parameters = FormParameters([(name: "client_assertion", value: String(repeating: "a", count: 1_100_000))])
+        let request = HTTPRequest.form(url: try url("/echo"), parameters: parameters)
+        let echo = try json(try transport { $0.maxBodyBytes = 4 << 20 }.send(request).body)
+        let headers = (echo["headers"] as? [[String]] ?? []).reduce(into: [String: String]()) { all, pair in
+            if pair.count == 2 { all[pair[0].lowercased()] = pair[1] }
+        }
+        XCTAssertEqual(echo["body"] as? String, parameters.encoded)
+        XCTAssertNil(headers["expect"])
+        XCTAssertEqual(headers["content-type"], "application/x-www-form-urlencoded")
+    }
+
     func testOtherMethods() throws {
         let transport = try transport()
         let deleted = try json(try transport.send(HTTPRequest(method: "DELETE", url: try url("/echo"))).body)
