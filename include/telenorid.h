@@ -261,7 +261,10 @@ typedef int32_t telenorid_config_key;
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
 
 /* Sets one setting; `value` NULL clears it. Values are checked when the configuration is built,
- * except that an unknown key fails at once with TELENORID_E_INVALID_ARGUMENT. */
+ * except that an unknown key fails at once with TELENORID_E_INVALID_ARGUMENT. The library copies
+ * TELENORID_CONFIG_CLIENT_SECRET and TELENORID_CONFIG_CLIENT_PRIVATE_KEY only into memory it wipes when
+ * the builder or configuration is freed (so does telenorid_config_from_json, in any environment); wiping
+ * `value` is the caller's job. */
 telenorid_status telenorid_config_builder_set(telenorid_config_builder *builder, telenorid_config_key key,
                                               const char *value);
 

@@ -58,8 +58,8 @@ public func telenorid_config_builder_set(_ builder: OpaquePointer?, _ key: telen
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(builder, as: ConfigBuilderHandle.self, "builder")
         let setting = try setting(key)
-        if setting == .clientSecret {
-            handle.settings.clientSecret = value == nil ? nil : try inputSecret(value, "value")
+        if setting.isSecret {
+            handle.settings[secret: setting] = value == nil ? nil : try inputSecret(value, "value")
         } else {
             handle.settings[setting] = try optionalInputString(value, "value")
         }
@@ -101,8 +101,8 @@ public func telenorid_config_get(_ config: OpaquePointer?, _ key: telenorid_conf
         let setting = try setting(key)
         let out = try outPointer(out)
         let settings = handle.configuration.settings
-        if setting == .clientSecret {
-            try writeSecret(settings.clientSecret, to: out)
+        if setting.isSecret {
+            try writeSecret(settings[secret: setting], to: out)
         } else {
             try writeString(settings[setting], to: out)
         }

@@ -88,9 +88,46 @@ final class ClientSecretTests: XCTestCase {
         let environments = #"{"environments":{"prod":{\#(base),"client_secret":"p"}},"default_environment":"prod"}"#
         XCTAssertEqual(try ClientConfiguration(json: environments, environment: nil).settings.clientSecret?.string, "p")
 
+        XCTAssertNil(try ClientConfiguration(json: environments, environment: nil).settings.values[.clientSecret])
+
         let beside = #"{"client_secret":"s","environments":{"prod":{\#(base)}}}"#
         XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: beside, environment: "prod") }, .configuration)
         XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: #"{\#(base),"client_secret":1}"#, environment: nil) },
                        .configuration)
+    }
+
+    /// The private key is as secret as the client secret: read from a document (top level or an
+    /// environment) and set from a builder straight into wiping storage, and parsed from there.
+    func testThePrivateKeyIsHeldLikeTheSecret() throws {
+        let base = #""issuer":"https://id.example.com","client_id":"client","redirect_uri":"com.example.app:/callback""#
+        let pem = JSON.serialize(.string(JOSEFixtures.rsaPrivatePem))
+        let plain = try ClientConfiguration(json: #"{\#(base),"client_private_key":\#(pem)}"#, environment: nil)
+        XCTAssertEqual(plain.settings.clientPrivateKey?.string, JOSEFixtures.rsaPrivatePem)
+        XCTAssertNil(plain.settings.values[.clientPrivateKey])
+        XCTAssertEqual(plain.clientAuthMethod.name, "private_key_jwt")
+        XCTAssertEqual(plain.clientPrivateKey?.algorithm, "RS256")
+
+        let environments = #"{"environments":{"test":{\#(base)},"prod":{\#(base),"client_private_key":\#(pem),"client_secret":"p"}}}"#
+        let prod = try ClientConfiguration(json: environments, environment: "prod")
+        XCTAssertEqual(prod.settings.clientPrivateKey?.string, JOSEFixtures.rsaPrivatePem)
+        XCTAssertEqual(prod.settings.clientSecret?.string, "p")
+        XCTAssertNil(prod.settings.values[.clientPrivateKey])
+        XCTAssertEqual(prod.settings[.environment], "prod")
+        XCTAssertNil(try ClientConfiguration(json: environments, environment: "test").settings.clientPrivateKey)
+        XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: environments, environment: "stage") }, .configuration)
+        XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: #"{"environments":{"prod":1}}"#, environment: "prod") },
+                       .configuration)
+        XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: #"{"environments":[]}"#, environment: "prod") },
+                       .configuration)
+
+        var settings = ClientConfiguration.Settings()
+        settings[.clientPrivateKey] = JOSEFixtures.rsaPrivatePem
+        XCTAssertNil(settings.values[.clientPrivateKey])
+        XCTAssertEqual(settings.clientPrivateKey?.string, JOSEFixtures.rsaPrivatePem)
+        var other = settings
+        other[.clientPrivateKey] = JOSEFixtures.rsaPrivatePem + "\n"
+        XCTAssertNotEqual(settings, other)
+        other[.clientPrivateKey] = JOSEFixtures.rsaPrivatePem
+        XCTAssertEqual(settings, other)
     }
 }

@@ -582,4 +582,14 @@ final class JSONTests: XCTestCase {
         let nested = try? JSON.parse(Array(#"{"o":{"key":{"d":"x"}}}"#.utf8), secretMembers: [], secretObjectMembers: ["key"])
         XCTAssertEqual(nested.map { JSON.serialize($0.0) }, #"{"o":{"key":{"d":"x"}}}"#)
     }
+
+    func testEveryObjectMemberCanBeKeptAsText() throws {
+        let text = #"{"prod":{"client_secret":"p","n":{"x":[1]}},"n":1,"test":{},"s":"x"}"#
+        let (value, kept) = try JSON.parse(Array(text.utf8), secretMembers: [], secretObjectMembers: .all)
+        XCTAssertEqual(kept["prod"]?.string, #"{"client_secret":"p","n":{"x":[1]}}"#)
+        XCTAssertEqual(kept["test"]?.string, "{}")
+        XCTAssertEqual(kept.count, 2)
+        XCTAssertEqual(JSON.serialize(value), #"{"n":1,"s":"x"}"#)
+        XCTAssertThrowsError(try JSON.parse(Array(#"{"a":{},"a":{}}"#.utf8), secretMembers: [], secretObjectMembers: .all))
+    }
 }

@@ -7,7 +7,9 @@
 //  - limits are monotonic: what parses under tight limits parses under the defaults to the same value;
 //  - errors point into the input (0 <= offset <= count) and their message says "at offset <offset>";
 //  - every member of a parsed object is found again by key (the key index of large objects agrees with
-//    the member list), and number accessors agree with the lexeme.
+//    the member list), and number accessors agree with the lexeme;
+//  - keeping every top-level object member as its text (SecretObjectMembers.all) accepts the same
+//    documents, each kept text parses to the member it stands for, and the other members stay as they are.
 @testable import TelenoridCore
 
 private let tightLimits = JSONLimits(maxDepth: 4, maxBytes: 256, maxStringBytes: 16)
@@ -65,6 +67,30 @@ private func check(_ value: JSONValue, _ input: [UInt8]) {
     }
 }
 
+private func checkKeptObjects(_ bytes: [UInt8], _ value: JSONValue) {
+    guard let (rest, kept) = try? JSON.parse(bytes, secretMembers: [], secretObjectMembers: .all) else {
+        fail("parses, but not with every object member kept as text", bytes)
+    }
+    guard case .object(let object) = value else {
+        guard kept.isEmpty, rest == value else { fail("kept members of a document that is not an object", bytes) }
+        return
+    }
+    var objects = 0
+    for member in object.members {
+        if case .object = member.value {
+            objects += 1
+            guard let text = kept[member.key], (try? JSON.parse(text.bytes)) == member.value, rest.objectValue?[member.key] == nil else {
+                fail("kept text of member \(member.key) does not stand for it", bytes)
+            }
+        } else {
+            guard kept[member.key] == nil, rest.objectValue?[member.key] == member.value else {
+                fail("member \(member.key), not an object, was not left as it was", bytes)
+            }
+        }
+    }
+    guard kept.count == objects else { fail("more members kept than there are objects", bytes) }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -75,6 +101,7 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if let tight, tight != value { fail("tight and default limits give different values", bytes) }
     check(value, bytes)
+    checkKeptObjects(bytes, value)
 
     let text = JSON.serialize(value)
     let textBytes = Array(text.utf8)

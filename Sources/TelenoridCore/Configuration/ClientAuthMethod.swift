@@ -32,7 +32,7 @@ public enum ClientAuthMethod: Sendable, Equatable {
 
     init(_ settings: ClientConfiguration.Settings) throws(TelenoridError) {
         let secret = settings.clientSecret
-        let key = settings[.clientPrivateKey]
+        let key = settings.clientPrivateKey
         // Without an explicit method: a secret means client_secret_basic (RFC 6749's default), a key means
         // private_key_jwt, neither means a public client.
         let method = settings[.clientAuthMethod] ?? (key != nil ? "private_key_jwt" : secret != nil ? "client_secret_basic" : "none")

@@ -60,6 +60,10 @@ public final class ClientConfiguration: Sendable, Equatable {
             }
         }
 
+        /// The client secret and the client's private key: held in wiping storage (`Settings.secrets`), read
+        /// from JSON and from C straight into it.
+        public var isSecret: Bool { self == .clientSecret || self == .clientPrivateKey }
+
         var isEndpoint: Bool {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
@@ -71,19 +75,40 @@ public final class ClientConfiguration: Sendable, Equatable {
 
     /// The unchecked values, as a builder collects them.
     public struct Settings: Sendable, Equatable {
-        /// Every setting but the client secret.
+        /// Every setting but the secret ones.
         public var values: [Setting: String] = [:]
-        /// The client secret, in wiping storage: a String in `values` would stay in freed memory after
-        /// the configuration is gone.
+        /// The settings that are `isSecret`, in wiping storage: Strings in `values` would stay in freed
+        /// memory after the configuration is gone.
         public var clientSecret: SecretBytes?
+        public var clientPrivateKey: SecretBytes?
         public init() {}
-        /// `.clientSecret` too, for hosts that hold it as a String anyway; the library itself reads and
-        /// writes `clientSecret`, since each String made here is a copy nobody wipes.
-        public subscript(setting: Setting) -> String? {
-            get { setting == .clientSecret ? clientSecret?.string : values[setting] }
+
+        /// A secret setting's value (nil for any other setting).
+        public subscript(secret setting: Setting) -> SecretBytes? {
+            get {
+                switch setting {
+                case .clientSecret: clientSecret
+                case .clientPrivateKey: clientPrivateKey
+                default: nil
+                }
+            }
             set {
-                if setting == .clientSecret {
-                    clientSecret = newValue.map { SecretBytes(Array($0.utf8)) }
+                switch setting {
+                case .clientSecret: clientSecret = newValue
+                case .clientPrivateKey: clientPrivateKey = newValue
+                default: break
+                }
+            }
+        }
+
+        /// Every setting, the secret ones too, for hosts that hold them as Strings anyway; the library
+        /// itself reads and writes the secret ones as `SecretBytes`, since each String made here is a
+        /// copy nobody wipes.
+        public subscript(setting: Setting) -> String? {
+            get { setting.isSecret ? self[secret: setting]?.string : values[setting] }
+            set {
+                if setting.isSecret {
+                    self[secret: setting] = newValue.map { SecretBytes(Array($0.utf8)) }
                 } else {
                     values[setting] = newValue
                 }
@@ -91,7 +116,7 @@ public final class ClientConfiguration: Sendable, Equatable {
         }
 
         public static func == (lhs: Settings, rhs: Settings) -> Bool {
-            lhs.values == rhs.values && same(lhs.clientSecret, rhs.clientSecret)
+            lhs.values == rhs.values && same(lhs.clientSecret, rhs.clientSecret) && same(lhs.clientPrivateKey, rhs.clientPrivateKey)
         }
 
         static func same(_ lhs: SecretBytes?, _ rhs: SecretBytes?) -> Bool {
@@ -211,8 +236,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         signAuthorizationRequests = try Self.flag(settings, .signAuthorizationRequests)
         // Only a key something signs with is read (and must be valid).
         let signs = clientAuthMethod == .privateKeyJWT || signAuthorizationRequests
-        clientPrivateKey = try settings[.clientPrivateKey].flatMap { text throws(TelenoridError) in
-            text.isEmpty || !signs ? nil : try PrivateKey(text: text)
+        clientPrivateKey = try settings.clientPrivateKey.flatMap { text throws(TelenoridError) in
+            text.count == 0 || !signs ? nil : try PrivateKey(text: text)
         }
         switch settings[.securityProfile] {
         case nil: securityProfile = nil

@@ -14,41 +14,73 @@ extension ClientConfiguration {
         })
     }
 
+    /// The secret settings' member names: read straight into wiping storage wherever settings are.
+    private static let secretNames = Set(Setting.allCases.filter(\.isSecret).map(\.jsonName))
+
     private static func settings(json bytes: [UInt8], environment: String?) throws(TelenoridError) -> Settings {
-        let document: JSONValue
-        let secrets: [String: SecretBytes]
-        // A top-level client_secret goes straight into wiping storage, never into a String.
-        do { (document, secrets) = try JSON.parse(bytes, secretMembers: [Setting.clientSecret.jsonName]) } catch {
-            throw TelenoridError(.malformed, "configuration is not valid JSON: \(error.message)")
-        }
-        guard let root = document.objectValue else {
-            throw TelenoridError(.configuration, "configuration must be a JSON object")
-        }
-        if let environments = root["environments"] {
+        // Top-level secrets go straight into wiping storage, never into Strings; so does "environments",
+        // as its JSON text, whose environments are read the same way below.
+        let (root, secrets) = try object(bytes, secretMembers: secretNames, secretObjectMembers: ["environments"])
+        if let environments = secrets["environments"] {
             for key in Array(root.keys) + Array(secrets.keys) where key != "environments" && key != "default_environment" {
                 throw TelenoridError(.configuration, "unknown member \"\(key)\" beside \"environments\"")
             }
-            guard let table = environments.objectValue else {
-                throw TelenoridError(.configuration, "\"environments\" must be an object of named settings")
+            // Each environment comes back as its JSON text, still unread.
+            let (others, table) = try withExtendedLifetime(environments) { () throws(TelenoridError) in
+                try object(environments.bytes, secretMembers: [], secretObjectMembers: .all)
             }
+            if let name = others.keys.first {
+                throw TelenoridError(.configuration, "environment \"\(name)\" must be an object of settings")
+            }
+            let names = table.keys.joined(separator: ", ")
             guard let name = environment ?? root["default_environment"]?.stringValue else {
-                throw TelenoridError(.configuration,
-                                     "no environment chosen and no \"default_environment\"; have: \(table.keys.joined(separator: ", "))")
+                throw TelenoridError(.configuration, "no environment chosen and no \"default_environment\"; have: \(names)")
             }
-            guard let chosen = table[name]?.objectValue else {
-                throw TelenoridError(.configuration,
-                                     "no environment \"\(name)\"; have: \(table.keys.joined(separator: ", "))")
+            guard let chosen = table[name] else {
+                throw TelenoridError(.configuration, "no environment \"\(name)\"; have: \(names)")
             }
-            var settings = try parseSettings(from: chosen)
+            var settings = try withExtendedLifetime(chosen) { () throws(TelenoridError) in
+                try environmentSettings(chosen.bytes)
+            }
             if settings[.environment] == nil { settings[.environment] = name }
             return settings
+        }
+        if root["environments"] != nil {
+            throw TelenoridError(.configuration, "\"environments\" must be an object of named settings")
         }
         if let environment {
             throw TelenoridError(.configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
         }
         var settings = try parseSettings(from: root)
-        settings.clientSecret = secrets[Setting.clientSecret.jsonName]
+        for (name, secret) in secrets { settings[secret: try setting(named: name)] = secret }
         return settings
+    }
+
+    /// One environment's settings, its secrets read into wiping storage.
+    private static func environmentSettings(_ bytes: [UInt8]) throws(TelenoridError) -> Settings {
+        let (object, secrets) = try object(bytes, secretMembers: secretNames, secretObjectMembers: [])
+        var settings = try parseSettings(from: object)
+        for (name, secret) in secrets { settings[secret: try setting(named: name)] = secret }
+        return settings
+    }
+
+    private static func object(_ bytes: [UInt8], secretMembers: Set<String>,
+                               secretObjectMembers: SecretObjectMembers) throws(TelenoridError) -> (JSONObject, [String: SecretBytes]) {
+        let parsed: (JSONValue, [String: SecretBytes])
+        do { parsed = try JSON.parse(bytes, secretMembers: secretMembers, secretObjectMembers: secretObjectMembers) } catch {
+            throw TelenoridError(.malformed, "configuration is not valid JSON: \(error.message)")
+        }
+        guard let object = parsed.0.objectValue else {
+            throw TelenoridError(.configuration, "configuration must be a JSON object")
+        }
+        return (object, parsed.1)
+    }
+
+    private static func setting(named name: String) throws(TelenoridError) -> Setting {
+        guard let setting = Setting.allCases.first(where: { $0.jsonName == name }) else {
+            throw TelenoridError(.configuration, "unknown configuration member \"\(name)\"")
+        }
+        return setting
     }
 
     static func parseSettings(from object: JSONObject) throws(TelenoridError) -> Settings {
@@ -64,9 +96,7 @@ extension ClientConfiguration {
                 settings[.scope] = scopes.joined(separator: " ")
                 continue
             }
-            guard let setting = Setting.allCases.first(where: { $0.jsonName == key }) else {
-                throw TelenoridError(.configuration, "unknown configuration member \"\(key)\"")
-            }
+            let setting = try setting(named: key)
             if setting == .scope && settings[.scope] != nil {
                 throw TelenoridError(.configuration, "give \"scope\" or \"scopes\", not both")
             }

@@ -12,21 +12,31 @@ public struct PrivateKey: Sendable {
 
     /// A JWK when the text is a JSON object, PEM otherwise.
     public init(text: String) throws(TelenoridError) {
-        guard text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") else {
-            try self.init(pem: text)
+        try self.init(text: SecretBytes(Array(text.utf8)))
+    }
+
+    /// A JWK when the text is a JSON object, PEM otherwise, read from wiping storage (a configuration's
+    /// `client_private_key`): no copy of the key's text is left behind.
+    public init(text: SecretBytes) throws(TelenoridError) {
+        let isJWK = text.withUnsafeBytes { bytes in
+            bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{")
+        }
+        guard isJWK else {
+            try self.init(pemBytes: text)
             return
         }
-        // The private members go to wiping storage, not into Strings of the parsed object.
-        var bytes = Array(text.utf8)
-        defer { bytes.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
-        let (object, secrets) = try PrivateKey.parseJWK(bytes)
+        // The private members go to wiping storage, not into Strings of the parsed object. The parser
+        // reads `text.bytes`, which shares the storage, so `text` must outlive it (else a copy is wiped).
+        let (object, secrets) = try withExtendedLifetime(text) { () throws(TelenoridError) in try PrivateKey.parseJWK(text.bytes) }
         try self.init(jwk: object, secrets: secrets)
     }
 
     public init(pem: String) throws(TelenoridError) {
+        try self.init(pemBytes: SecretBytes(Array(pem.utf8)))
+    }
+
+    private init(pemBytes text: SecretBytes) throws(TelenoridError) {
         keyID = nil
-        var text = Array(pem.utf8)
-        defer { text.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
         let parsed: OpaquePointer? = text.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(truncatingIfNeeded: raw.count)) else { return nil }
             defer { BIO_free(bio) }

@@ -30,6 +30,17 @@ public struct JSONParseError: Error, Sendable, Equatable {
     }
 }
 
+/// The top-level object members `JSON.parse` keeps as their JSON text, in wiping storage.
+public enum SecretObjectMembers: Sendable, ExpressibleByArrayLiteral {
+    /// Those named (a saved auth state's DPoP key).
+    case named(Set<String>)
+    /// Every member whose value is an object (a configuration's environments, each of which may hold a
+    /// client secret).
+    case all
+
+    public init(arrayLiteral names: String...) { self = .named(Set(names)) }
+}
+
 extension JSON {
     public static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONValue {
         try parse(bytes, secretMembers: [], limits: limits).0
@@ -39,11 +50,11 @@ extension JSON {
     /// response's access_token and refresh_token) are decoded straight into wiping storage and left out
     /// of the value: as Strings they would stay in freed memory once the response is read.
     ///
-    /// The object members named in `secretObjectMembers` (a saved auth state's DPoP private key) are
+    /// The object members `secretObjectMembers` names (a saved auth state's DPoP private key) are
     /// checked like any value, but come back as their JSON text, in wiping storage, instead of in the
     /// value: their strings are never decoded into Strings. A member that is not an object stays in the
     /// value, for the caller to refuse.
-    public static func parse(_ bytes: [UInt8], secretMembers: Set<String>, secretObjectMembers: Set<String> = [],
+    public static func parse(_ bytes: [UInt8], secretMembers: Set<String>, secretObjectMembers: SecretObjectMembers = [],
                              limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> (JSONValue, [String: SecretBytes]) {
         guard bytes.count <= limits.maxBytes else {
             throw JSONParseError("input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", at: 0)
@@ -80,30 +91,38 @@ private struct JSONParser {
     // Reused across strings that contain escapes.
     var scratch: [UInt8] = []
     let secretMembers: Set<String>
-    let secretObjectMembers: Set<String>
+    let secretObjectMembers: SecretObjectMembers
     /// The secret members read so far, by name.
     var secrets: [String: SecretBytes]
     /// Where the secret object member being read opened: its strings are checked but not kept.
     var secretObjectStart: Int?
 
-    init(input: [UInt8], limits: JSONLimits, secretMembers: Set<String>, secretObjectMembers: Set<String> = []) {
+    init(input: [UInt8], limits: JSONLimits, secretMembers: Set<String>, secretObjectMembers: SecretObjectMembers = []) {
         self.input = input
         self.limits = limits
         self.secretMembers = secretMembers
         self.secretObjectMembers = secretObjectMembers
         // Sized once: growing a dictionary rehashes what it holds. (`[:]` would go through the
         // dictionary-literal initializer, which costs more than the empty dictionary it makes.)
-        let expected = secretMembers.count + secretObjectMembers.count
-        secrets = expected > 0 ? Dictionary(minimumCapacity: expected) : Dictionary()
+        switch secretObjectMembers {
+        case .named(let names):
+            let expected = secretMembers.count + names.count
+            secrets = expected > 0 ? Dictionary(minimumCapacity: expected) : Dictionary()
+        case .all: secrets = Dictionary()
+        }
     }
 
     /// Is the value about to be read a top-level member named in `names`? A second one is refused here:
     /// secret members are not in the object, where `readKey` looks for duplicates.
     /// The sets hold two or three short names: comparing each costs less than hashing the key.
     func isTopLevelMember(of names: Set<String>, _ stack: [JSONFrame]) throws(JSONParseError) -> Bool {
+        try isTopLevelMember(of: .named(names), stack)
+    }
+
+    func isTopLevelMember(of members: SecretObjectMembers, _ stack: [JSONFrame]) throws(JSONParseError) -> Bool {
         guard stack.count == 1, stack[0].isObject else { return false }
         let key = stack[0].key
-        guard names.contains(where: { $0 == key }) else { return false }
+        if case .named(let names) = members, !names.contains(where: { $0 == key }) { return false }
         guard !secrets.contains(where: { $0.key == key }) else {
             throw JSONParseError("duplicate member \(JSONGrammar.describeKey(key))", at: pos)
         }
