@@ -6,7 +6,8 @@
  * (RFC 9449): its pending authorization, which holds the verifier and the key, is serialized while the
  * browser is open and restored, and the restored one takes the callback and proves possession of the key
  * in the code exchange (dpop_jkt, §10); the state is serialized, the key's private d read out of it, and
- * the state restored and refreshed, so the restored key signs a proof. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
+ * the state restored and refreshed, so the restored key signs a proof; that key is also configured as
+ * a client's private key (private_key_jwt) and read back. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
  * read through /proc/self/mem and searched for the code verifiers, the access and refresh tokens and
  * the client secret (also as client_secret_basic's base64 credentials) and the DPoP key's d (as the
  * base64url text of the saved state and as its 32 bytes). Each copy found is printed with its address, its region and the bytes around it,
@@ -335,6 +336,45 @@ static int take_dpop_key(const char *json) {
     return text;
 }
 
+/* The state's DPoP key (its private JWK, {"v":1,"alg":"ES256","jwk":{...}} in the saved state's
+ * "dpop_key") given to a configuration as the client's private key for private_key_jwt, read back, and
+ * freed with it: the builder and the configuration hold the key's text only in memory they wipe (the
+ * parsed key holds d as a number). The JWK is copied out of the saved state into a stack buffer wiped
+ * right after the call. Then d (arena->secrets[d]) must be nowhere: a copy now is one the builder, the
+ * build or the read-back left in freed memory, which later allocations might overwrite before the final
+ * scan. */
+static void configure_private_key(telenorid_auth_state *state, int d) {
+    char *json = NULL, jwk[512];
+    S(TELENORID_OK, telenorid_auth_state_serialize(state, &json));
+    const char *key = json ? strstr(json, "\"dpop_key\":") : NULL;
+    const char *member = key ? strstr(key, "\"jwk\":") : NULL;
+    const char *open = member ? strchr(member, '{') : NULL, *close = open ? strchr(open, '}') : NULL;
+    size_t length = close ? (size_t)(close - open + 1) : 0;
+    if (CHECK(close != NULL && length < sizeof jwk)) {
+        memcpy(jwk, open, length);
+        jwk[length] = '\0';
+    }
+    telenorid_string_free(json);
+    if (!close || length >= sizeof jwk) return;
+    telenorid_config_builder *builder = NULL;
+    telenorid_config *config = NULL;
+    char *read_back = NULL;
+    S(TELENORID_OK, telenorid_config_builder_new(&builder));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_ISSUER, provider.issuer));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_ID, provider.client_id));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_REDIRECT_URI, REDIRECT));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, "private_key_jwt"));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_PRIVATE_KEY, jwk));
+    wipe(jwk, sizeof jwk);
+    S(TELENORID_OK, telenorid_config_builder_build(builder, &config));
+    S(TELENORID_OK, telenorid_config_get(config, TELENORID_CONFIG_CLIENT_PRIVATE_KEY, &read_back));
+    CHECK_CONTAINS(read_back, "\"d\":\"");
+    telenorid_string_free(read_back);
+    telenorid_config_free(config);
+    telenorid_config_builder_free(builder);
+    if (d >= 0) CHECK(scan(d, NULL, NULL, 1) == 0);
+}
+
 /* The pending authorization survives the app being killed while the browser is open: serialized (the
  * string, holding the verifier and the DPoP key's private JWK, is released with telenorid_string_free),
  * the original freed, and restored under `config`. Right after the restore the verifier must be only
@@ -402,6 +442,7 @@ static void dpop_sign_in(void) {
         /* The live keys hold d as a number, never as text: a copy of the text now is one the restore left
          * in freed memory, which the allocations before the final scan may happen to overwrite. */
         if (d >= 0) CHECK(scan(d, NULL, NULL, 1) == 0);
+        configure_private_key(state, d);
     }
     if (restored) {
         S(TELENORID_OK, telenorid_auth_state_get(restored, TELENORID_TOKEN_DPOP_THUMBPRINT, &thumbprint));
