@@ -34,7 +34,7 @@ final class ResponseSink {
             var grown: [UInt8] = []
             grown.reserveCapacity(Swift.max(body.capacity * 2, body.count + length))
             grown.append(contentsOf: body)
-            ResponseSink.wipe(&body)
+            Crypto.wipe(&body)
             body = grown
         }
         body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
@@ -52,11 +52,7 @@ final class ResponseSink {
         return SecretBytes(body)
     }
 
-    private static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) }
-    }
-
-    deinit { ResponseSink.wipe(&body) }
+    deinit { Crypto.wipe(&body) }
 
     /// One complete header line per call (status line, header, blank line, and trailers after a chunked
     /// body), with its CRLF.

@@ -138,6 +138,11 @@ public enum Crypto {
         guard let pointer, count > 0 else { return }
         OPENSSL_cleanse(pointer, count)
     }
+
+    /// Wipes an array's elements in place (its storage, not a copy: the array is borrowed mutably).
+    public static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { wipe($0.baseAddress, $0.count) }
+    }
 }
 
 /// Bytes that hold a secret (a PKCE verifier, later tokens and keys): wiped when the last reference goes.
@@ -161,6 +166,6 @@ public final class SecretBytes: Sendable {
     public var count: Int { storage.count }
 
     deinit {
-        storage.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) }
+        Crypto.wipe(&storage)
     }
 }

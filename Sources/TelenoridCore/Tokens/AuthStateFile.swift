@@ -40,9 +40,9 @@ public final class AuthStateFile: AuthStateStore {
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         // The buffer holds the refresh token: wiped before it is released.
-        defer { bytes.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+        defer { Crypto.wipe(&bytes) }
         var chunk = [UInt8](repeating: 0, count: 4096)
-        defer { chunk.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+        defer { Crypto.wipe(&chunk) }
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {

@@ -193,13 +193,13 @@ private struct JSONParser {
                 let escaped = try readString { SecretBytes(Array($0)) }
                 secrets[stack[0].key] = escaped.value
                 // The unescaped copy of a secret with escapes was made in the scratch buffer.
-                if escaped.usedScratch { scratch.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+                if escaped.usedScratch { Crypto.wipe(&scratch) }
                 secret = true
                 value = .null
             case UInt8(ascii: "\"") where secretObjectStart != nil:
                 // Checked, then dropped: the object's text is what is kept.
                 let escaped = try readString { _ in () }
-                if escaped.usedScratch { scratch.withUnsafeMutableBytes { Crypto.wipe($0.baseAddress, $0.count) } }
+                if escaped.usedScratch { Crypto.wipe(&scratch) }
                 value = .string("")
             case UInt8(ascii: "\""):
                 value = .string(try readString { String(decoding: $0, as: UTF8.self) }.value)
