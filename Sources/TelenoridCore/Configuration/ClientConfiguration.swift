@@ -60,8 +60,8 @@ public final class ClientConfiguration: Sendable, Equatable {
             }
         }
 
-        /// The client secret and the client's private key: held in wiping storage (`Settings.secrets`), read
-        /// from JSON and from C straight into it.
+        /// The client secret and the client's private key: held in wiping storage (`Settings.clientSecret`,
+        /// `Settings.clientPrivateKey`), read from JSON and from C straight into it.
         public var isSecret: Bool { self == .clientSecret || self == .clientPrivateKey }
 
         var isEndpoint: Bool {

@@ -40,7 +40,8 @@ extension ClientConfiguration {
                 throw TelenoridError(.configuration, "no environment \"\(name)\"; have: \(names)")
             }
             var settings = try withExtendedLifetime(chosen) { () throws(TelenoridError) in
-                try environmentSettings(chosen.bytes)
+                let (object, secrets) = try object(chosen.bytes, secretMembers: secretNames, secretObjectMembers: [])
+                return try parseSettings(from: object, secrets: secrets)
             }
             if settings[.environment] == nil { settings[.environment] = name }
             return settings
@@ -51,18 +52,9 @@ extension ClientConfiguration {
         if let environment {
             throw TelenoridError(.configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
         }
-        var settings = try parseSettings(from: root)
-        for (name, secret) in secrets { settings[secret: try setting(named: name)] = secret }
-        return settings
+        return try parseSettings(from: root, secrets: secrets)
     }
 
-    /// One environment's settings, its secrets read into wiping storage.
-    private static func environmentSettings(_ bytes: [UInt8]) throws(TelenoridError) -> Settings {
-        let (object, secrets) = try object(bytes, secretMembers: secretNames, secretObjectMembers: [])
-        var settings = try parseSettings(from: object)
-        for (name, secret) in secrets { settings[secret: try setting(named: name)] = secret }
-        return settings
-    }
 
     private static func object(_ bytes: [UInt8], secretMembers: Set<String>,
                                secretObjectMembers: SecretObjectMembers) throws(TelenoridError) -> (JSONObject, [String: SecretBytes]) {
@@ -83,8 +75,10 @@ extension ClientConfiguration {
         return setting
     }
 
-    static func parseSettings(from object: JSONObject) throws(TelenoridError) -> Settings {
+    /// The settings of `object`, and the secret ones the parser kept aside in wiping storage.
+    private static func parseSettings(from object: JSONObject, secrets: [String: SecretBytes]) throws(TelenoridError) -> Settings {
         var settings = Settings()
+        for (name, secret) in secrets { settings[secret: try setting(named: name)] = secret }
         for (key, value) in object.members {
             if key == "scopes" {
                 guard let scopes = value.stringArrayValue else {

@@ -112,13 +112,9 @@ private struct JSONParser {
         }
     }
 
-    /// Is the value about to be read a top-level member named in `names`? A second one is refused here:
-    /// secret members are not in the object, where `readKey` looks for duplicates.
+    /// Is the value about to be read a top-level member that `members` names? A second one is refused
+    /// here: secret members are not in the object, where `readKey` looks for duplicates.
     /// The sets hold two or three short names: comparing each costs less than hashing the key.
-    func isTopLevelMember(of names: Set<String>, _ stack: [JSONFrame]) throws(JSONParseError) -> Bool {
-        try isTopLevelMember(of: .named(names), stack)
-    }
-
     func isTopLevelMember(of members: SecretObjectMembers, _ stack: [JSONFrame]) throws(JSONParseError) -> Bool {
         guard stack.count == 1, stack[0].isObject else { return false }
         let key = stack[0].key
@@ -153,7 +149,7 @@ private struct JSONParser {
             guard pos < input.count else { throw JSONParseError("unexpected end of input, expected a value", at: pos) }
             let byte = input[pos]
             var secretString = false
-            if byte == UInt8(ascii: "\"") { secretString = try isTopLevelMember(of: secretMembers, stack) }
+            if byte == UInt8(ascii: "\"") { secretString = try isTopLevelMember(of: .named(secretMembers), stack) }
             switch byte {
             case UInt8(ascii: "{"):
                 try checkDepth(stack.count)
