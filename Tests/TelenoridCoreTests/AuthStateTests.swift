@@ -206,5 +206,4 @@ final class AuthStateTests: XCTestCase {
         XCTAssertEqual(restored.issuer, "https://issuer.example")
         XCTAssertEqual(restored.clientID, "client")
     }
-
 }

@@ -268,7 +268,6 @@ final class AuthorizationRequestTests: XCTestCase {
             }
         }
     }
-
 }
 
 extension String {
