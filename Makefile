@@ -9,9 +9,13 @@ SWIFT_BUILD := swift build -c release --product telenorid
 # exported, so the scripts take it (they make the same choice when run by hand).
 PYTHON ?= $(shell [ -x .venv/bin/python ] && echo $(CURDIR)/.venv/bin/python || echo python3)
 export PYTHON
+# Every recipe, and every program it starts (a JVM test starting a provider, a script running `python3`),
+# finds the venv's interpreter first: a bare python3 means the project's, never one that happens to hold
+# a package on this machine. Harmless before `make setup` creates the venv.
+export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build install demo check-facts test test-swift test-c test-python test-wheel test-jni jar dist wheel \
+.PHONY: all setup build install demo check-facts check-tree test test-swift test-c test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -49,7 +53,11 @@ demo: build
 check-facts:
 	$(PYTHON) scripts/check_facts.py
 
-test: check-facts build test-swift test-c test-python test-wheel test-jni jar fuzz
+# The tree's own rules: the C library imported by one Swift file, no build machine's paths in what is committed.
+check-tree:
+	$(PYTHON) scripts/check_tree.py
+
+test: check-facts check-tree build test-swift test-c test-python test-wheel test-jni test-jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:
@@ -75,8 +83,17 @@ test-wheel: build
 test-jni: build
 	bash bindings/jni/build.sh
 
-# out/jar: the Java API as telenorid-<version>.jar, -sources.jar and .pom (no native code inside).
-jar:
+# The platform jar alone on a class path, outside the repository, signing a user in.
+test-jar: jar
+	$(PYTHON) Tests/java/test_jar_alone.py
+
+# out/jni/libtelenorid_jni.so: the JNI bridge for this machine's JDK.
+jni: build
+	bash bindings/jni/build_bridge.sh
+
+# out/jar: the Java API as telenorid-<version>.jar, -sources.jar and .pom (no native code inside), and
+# telenorid-<version>-linux-x86_64.jar, which adds the bridge and libtelenorid for this platform.
+jar: jni
 	bash scripts/jar.sh
 
 # The Python binding as a wheel carrying libtelenorid.so.

@@ -4,9 +4,16 @@
 #                                    toolchain takes, as bindings/jni/build.sh compiles them);
 #   telenorid-<version>-sources.jar  the .java files;
 #   telenorid-<version>.pom          coordinates no.telenor.id:telenorid:<version> (the group of
-#                                    bindings/jni/android/build.gradle), licence and description.
-# The jar holds no native code: a host loads libtelenorid_jni.so and libtelenorid.so itself (see
-# bindings/jni/README.md); the Android module links them into its AAR. JAVA_HOME defaults to the Debian JDK 17.
+#                                    bindings/jni/android/build.gradle), licence and description;
+#   telenorid-<version>-<platform>.jar  the same classes plus, under no/telenor/id/native/<platform>/,
+#                                    libtelenorid.so.0 and libtelenorid_jni.so (stripped) and natives.sha256
+#                                    (their digests, in load order): a desktop JVM needs nothing else
+#                                    (NativeLoader.java extracts and checks them). <platform> is this
+#                                    machine's, linux-x86_64 here; the natives need the system's libcurl4
+#                                    and libssl3, as the system-libs wheel does.
+# The plain jar holds no native code: a host loads libtelenorid_jni.so and libtelenorid.so itself (see
+# bindings/jni/README.md); the Android module links them into its AAR. Needs out/lib and out/jni
+# (`make jar` builds both first). JAVA_HOME defaults to the Debian JDK 17.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
@@ -16,6 +23,15 @@ version="$(sed -n 's/^#define TELENORID_VERSION_STRING "\(.*\)"$/\1/p' include/t
 src=bindings/jni/src/main/java
 out=out/jar
 name="telenorid-$version"
+
+case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) platform=linux-x86_64 ;;
+    Linux-aarch64) platform=linux-aarch64 ;;
+    *) echo "jar.sh: no platform jar for $(uname -s)-$(uname -m)" >&2; exit 1 ;;
+esac
+for native in out/lib/libtelenorid.so.0 out/jni/libtelenorid_jni.so; do
+    [ -e "$native" ] || { echo "jar.sh: $native is missing: run \`make jar\` (it builds it)" >&2; exit 1; }
+done
 
 rm -rf "$out"
 mkdir -p "$out/classes"
@@ -49,5 +65,13 @@ cat > "$out/$name.pom" <<POM
   </properties>
 </project>
 POM
-rm -rf "$out/classes"
+natives="$out/natives/no/telenor/id/native/$platform"
+mkdir -p "$natives"
+strip -o "$natives/libtelenorid.so.0" "$(readlink -f out/lib/libtelenorid.so.0)"
+strip --strip-unneeded -o "$natives/libtelenorid_jni.so" out/jni/libtelenorid_jni.so
+# Load order: libtelenorid first, so the bridge's DT_NEEDED libtelenorid.so.0 is already in the process.
+(cd "$natives" && sha256sum libtelenorid.so.0 libtelenorid_jni.so > natives.sha256)
+"$JAVA_HOME/bin/jar" --create --file "$out/$name-$platform.jar" -C "$out/classes" . -C "$out/natives" .
+
+rm -rf "$out/classes" "$out/natives"
 ls -l "$out"

@@ -5,10 +5,11 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 need_apt=()
+# cmake: the JNI bridge's CMakeLists.txt (the Android build's) is built for the host in `make test`.
 # glewlwyd is a real OpenID provider the Python tests start on 127.0.0.1; sqlite3 holds its database.
 # python3-venv: the test dependencies go into .venv, since Debian's python3 refuses pip installs into the
 # system (it is "externally managed", PEP 668).
-for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc junit5 glewlwyd sqlite3 python3-venv; do
+for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc cmake junit5 glewlwyd sqlite3 python3-venv; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

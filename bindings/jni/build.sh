@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Builds and tests the JNI binding on the host JDK:
-#   1. out/lib/libtelenorid.so (runs `make build` if it is missing);
-#   2. the C bridge → out/jni/libtelenorid_jni.so, -fvisibility=hidden, -Wall -Wextra -Werror, linked
-#      against out/lib/libtelenorid.so with rpath $ORIGIN/../lib; checks it exports only JNI_OnLoad;
-#   3. the Java classes (javac --release 8, the level Android's toolchain takes) → out/jni/classes;
-#   4. if cmake is installed, a host build of CMakeLists.txt (a check that it still configures and builds);
-#   5. the tests → out/jni/test-classes, run with the JUnit 5 console launcher under -Xcheck:jni
+#   1. the C bridge → out/jni/libtelenorid_jni.so (build_bridge.sh, also `make jni`; it runs `make build`
+#      when out/lib/libtelenorid.so is missing), checked to export only JNI_OnLoad;
+#   2. the Java classes (javac --release 8, the level Android's toolchain takes) → out/jni/classes;
+#   3. a host build of CMakeLists.txt, the Android build's (same sources, same single export);
+#   4. the tests → out/jni/test-classes, run with the JUnit 5 console launcher under -Xcheck:jni
 #      (a JNI misuse warning fails the run).
 # Prints the launcher's summary and a last line "N passed, M failed"; exits non-zero on any failure.
 # Works from any directory. JAVA_HOME defaults to the Debian JDK 17; JUNIT_JAR to Debian's junit5 package.
@@ -21,52 +20,12 @@ CC="${CC:-gcc}"
 java="$JAVA_HOME/bin/java"
 javac="$JAVA_HOME/bin/javac"
 
-lib=out/lib
 out=out/jni
 bridge="$out/libtelenorid_jni.so"
 
-echo "== libtelenorid"
-if [ ! -e "$lib/libtelenorid.so" ]; then
-    make -C "$root" build
-fi
-readelf -d "$lib/libtelenorid.so" | grep -q 'SONAME.*libtelenorid\.so\.0' || { echo "build.sh: $lib/libtelenorid.so has no SONAME libtelenorid.so.0" >&2; exit 1; }
-
-echo "== bridge: $bridge"
 rm -rf "$out"
 mkdir -p "$out/classes" "$out/test-classes"
-"$CC" -std=c11 -O2 -g -fPIC -fvisibility=hidden -fstack-protector-strong -D_FORTIFY_SOURCE=2 \
-    -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wconversion -Wno-sign-conversion \
-    -I"$JAVA_HOME/include" -I"$JAVA_HOME/include/linux" -Iinclude \
-    -shared -o "$bridge" $(ls bindings/jni/src/main/c/*.c | sort) \
-    -Wl,-soname,libtelenorid_jni.so -Wl,-z,defs -Wl,-z,relro,-z,now -Wl,--as-needed \
-    -L"$lib" -ltelenorid -Wl,-rpath,'$ORIGIN/../lib'
-
-echo "== nm -D --defined-only $bridge"
-exports="$(nm -D --defined-only "$bridge")"
-echo "$exports"
-names="$(awk '{print $NF}' <<<"$exports" | sort -u | tr '\n' ' ')"
-if [ "$names" != "JNI_OnLoad " ]; then
-    echo "build.sh: the bridge must export only JNI_OnLoad, it exports: $names" >&2
-    exit 1
-fi
-if nm -D "$bridge" | grep -q 'Java_'; then
-    echo "build.sh: the bridge has Java_* symbols" >&2
-    exit 1
-fi
-readelf -d "$bridge" | grep -E 'NEEDED|RUNPATH|RPATH|SONAME'
-readelf -d "$bridge" | grep -q 'NEEDED.*\[libtelenorid\.so\.0\]' || { echo "build.sh: the bridge does not need libtelenorid.so.0" >&2; exit 1; }
-# Only the public API: every libtelenorid symbol the bridge uses must be declared in the header.
-for symbol in $(nm -D --undefined-only "$bridge" | awk '{print $NF}' | grep '^telenorid_'); do
-    grep -q "\b${symbol}(" include/telenorid.h || { echo "build.sh: $symbol is not in include/telenorid.h" >&2; exit 1; }
-done
-# And all of it: every function the header declares has a binding (the bridge calls it).
-unbound="$(comm -23 <(grep -oE 'telenorid_[a-z0-9_]+\(' include/telenorid.h | tr -d '(' | sort -u) \
-    <(nm -D --undefined-only "$bridge" | awk '{print $NF}' | grep '^telenorid_' | sort -u))"
-if [ -n "$unbound" ]; then
-    echo "build.sh: header functions the bridge does not bind: $unbound" >&2
-    exit 1
-fi
-echo "ok: the bridge binds all $(grep -oE 'telenorid_[a-z0-9_]+\(' include/telenorid.h | sort -u | wc -l) header functions"
+bash bindings/jni/build_bridge.sh
 
 echo "== javac (main, --release 8)"
 "$javac" --release 8 -encoding UTF-8 -Xlint:all,-options -Werror -d "$out/classes" \
@@ -76,23 +35,28 @@ echo "== javac (tests)"
 "$javac" --release 17 -encoding UTF-8 -Xlint:all -Werror -cp "$out/classes:$JUNIT_JAR" -d "$out/test-classes" \
     $(find bindings/jni/src/test/java -name '*.java' | sort)
 
-if command -v cmake >/dev/null 2>&1; then
-    echo "== cmake: host build of bindings/jni/CMakeLists.txt"
-    if ! { JAVA_HOME="$JAVA_HOME" cmake -S bindings/jni -B "$out/cmake" -DCMAKE_BUILD_TYPE=Release \
-            -DCMAKE_C_COMPILER="$CC" && cmake --build "$out/cmake"; } >"$out/cmake.log" 2>&1; then
-        cat "$out/cmake.log" >&2
-        echo "build.sh: the CMake build failed" >&2
-        exit 1
-    fi
-    cmake_names="$(nm -D --defined-only "$out/cmake/libtelenorid_jni.so" | awk '{print $NF}' | sort -u | tr '\n' ' ')"
-    if [ "$cmake_names" != "JNI_OnLoad " ]; then
-        echo "build.sh: the CMake-built bridge exports: $cmake_names" >&2
-        exit 1
-    fi
-    echo "ok: $out/cmake/libtelenorid_jni.so exports only JNI_OnLoad"
-else
-    echo "== cmake: not installed; CMakeLists.txt not checked"
+# The Android build's CMakeLists.txt, built here for the host against the JDK's JNI headers: the same
+# sources (one glob), the same flags, the same single export. cmake comes from `make setup`.
+command -v cmake >/dev/null 2>&1 || { echo "build.sh: cmake is not installed (make setup installs it)" >&2; exit 1; }
+echo "== cmake: host build of bindings/jni/CMakeLists.txt"
+if ! { JAVA_HOME="$JAVA_HOME" cmake -S bindings/jni -B "$out/cmake" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_C_COMPILER="$CC" && cmake --build "$out/cmake"; } >"$out/cmake.log" 2>&1; then
+    cat "$out/cmake.log" >&2
+    echo "build.sh: the CMake build failed" >&2
+    exit 1
 fi
+cmake_names="$(nm -D --defined-only "$out/cmake/libtelenorid_jni.so" | awk '{print $NF}' | sort -u | tr '\n' ' ')"
+if [ "$cmake_names" != "JNI_OnLoad " ]; then
+    echo "build.sh: the CMake-built bridge exports: $cmake_names" >&2
+    exit 1
+fi
+# Both builds compile every source of the tree: the same undefined telenorid_* symbols in each.
+if ! diff <(nm -D --undefined-only "$bridge" | awk '{print $NF}' | grep '^telenorid_' | sort) \
+        <(nm -D --undefined-only "$out/cmake/libtelenorid_jni.so" | awk '{print $NF}' | grep '^telenorid_' | sort); then
+    echo "build.sh: the CMake-built bridge calls other library functions than build_bridge.sh's" >&2
+    exit 1
+fi
+echo "ok: $out/cmake/libtelenorid_jni.so exports only JNI_OnLoad and binds what the bridge binds"
 
 echo "== tests"
 classpath="$root/$out/classes:$root/$out/test-classes"

@@ -10,7 +10,6 @@
 // signed the same way. Properties beyond not crashing (a violation traps) are listed per mode.
 @testable import TelenoridCore
 import CCurl
-import Glibc
 
 private let now: Int64 = 1_700_000_000
 private let issuer = "https://id.example.com"

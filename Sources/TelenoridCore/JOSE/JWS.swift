@@ -1,5 +1,4 @@
 import COpenSSL
-import Glibc
 
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed but not yet verified.
 public struct JWS: Sendable {

@@ -30,17 +30,7 @@ final class Native {
     }
 
     private static void load() {
-        String path = null;
-        try {
-            path = System.getProperty(Telenorid.LIBRARY_PATH_PROPERTY);
-        } catch (SecurityException ignored) {
-            // No access to the property: use the library path.
-        }
-        if (path != null && !path.isEmpty()) {
-            System.load(path);
-        } else {
-            System.loadLibrary(Telenorid.LIBRARY_NAME);
-        }
+        NativeLoader.load();
         checkCompatible(version(), headerVersion());
     }
 

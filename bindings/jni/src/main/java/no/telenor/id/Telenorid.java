@@ -3,11 +3,14 @@ package no.telenor.id;
 /**
  * Library-wide functions: loading the native code, versions, status names.
  *
- * <p>The JNI bridge {@code libtelenorid_jni.so} is loaded on first use of any class of this package, with
+ * <p>The JNI bridge {@code libtelenorid_jni.so} is loaded on first use of any class of this package: from
+ * the absolute path in the system property {@value #LIBRARY_PATH_PROPERTY} when it is set, else with
  * {@code System.loadLibrary("telenorid_jni")} (on Android from the APK's native library directory, on a
- * desktop JVM from {@code java.library.path}), or with {@code System.load(path)} when the system property
- * {@value #LIBRARY_PATH_PROPERTY} holds an absolute path. The bridge links {@code libtelenorid.so}, which
- * the dynamic linker finds next to it (Android) or through the bridge's rpath / {@code LD_LIBRARY_PATH}.
+ * desktop JVM from {@code java.library.path}), else from the platform jar
+ * ({@code telenorid-<version>-linux-x86_64.jar}), which carries the bridge and {@code libtelenorid.so.0}:
+ * they are extracted into a private directory, checked against the digests recorded when the jar was
+ * built, and loaded by absolute path. The bridge links {@code libtelenorid.so}, which the dynamic linker
+ * finds next to it (Android), through the bridge's rpath / {@code LD_LIBRARY_PATH}, or already loaded.
  * Loading also checks that the library's version is compatible with the header the bridge was built
  * against (same major, at least the same minor) and throws {@link UnsatisfiedLinkError} when not.
  */

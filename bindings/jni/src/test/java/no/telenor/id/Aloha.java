@@ -1,9 +1,7 @@
 package no.telenor.id;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,13 +29,9 @@ final class Aloha implements AutoCloseable {
     private final Process process;
 
     Aloha() throws IOException {
-        process = new ProcessBuilder("python3", Provider.ROOT.resolve("Tests/support/aloha_server.py").toString())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
-        if (line == null) {
-            process.destroy();
-            throw new IOException("the Aloha stand-in did not start");
-        }
+        Process[] started = new Process[1];
+        String line = PythonProcess.startServer("Tests/support/aloha_server.py", started);
+        process = started[0];
         base = field(line, "base");
         caFile = field(line, "ca_file");
     }

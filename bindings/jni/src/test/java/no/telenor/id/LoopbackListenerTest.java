@@ -129,7 +129,7 @@ class LoopbackListenerTest {
                  AuthorizationRequest request = new AuthorizationRequest(config);
                  PendingAuthorization pending = request.build()) {
                 listener.expectState(pending.state());
-                Process browser = new ProcessBuilder("python3", Provider.ROOT.resolve("Tests/support/provider/browser.py").toString(),
+                Process browser = PythonProcess.builder(Provider.BROWSER,
                         "--follow", provider.username, provider.password, pending.url()).inheritIO().start();
                 String redirect = listener.awaitRedirect(60_000);
                 assertTrue(browser.waitFor(60, TimeUnit.SECONDS) && browser.exitValue() == 0, "browser.py followed the redirect");

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 final class Provider implements AutoCloseable {
     static final String REDIRECT = "http://127.0.0.1:53682/callback";
     static final Path ROOT = Paths.get(System.getProperty("user.dir")).toAbsolutePath(); // build.sh runs in the repository
-    private static final Path SUPPORT = ROOT.resolve("Tests/support/provider");
+    static final String BROWSER = "Tests/support/provider/browser.py";
 
     final String issuer;
     final String clientId;
@@ -29,14 +29,10 @@ final class Provider implements AutoCloseable {
     private final Process process;
 
     Provider() throws IOException {
-        process = new ProcessBuilder("python3", SUPPORT.resolve("oidc_provider.py").toString())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         // It prints one JSON line when it is ready; the test reads the few fields it needs.
-        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
-        if (line == null) {
-            process.destroy();
-            throw new IOException("the OpenID provider did not start");
-        }
+        Process[] started = new Process[1];
+        String line = PythonProcess.startServer("Tests/support/provider/oidc_provider.py", started);
+        process = started[0];
         issuer = field(line, "issuer");
         clientId = field(line, "client_id");
         username = field(line, "username");
@@ -66,8 +62,8 @@ final class Provider implements AutoCloseable {
     /** Signs in and consents at {@code authorizationUrl}; the redirect the browser ends on. */
     String login(String authorizationUrl, boolean deny) throws IOException, InterruptedException {
         ProcessBuilder builder = deny
-                ? new ProcessBuilder("python3", SUPPORT.resolve("browser.py").toString(), authorizationUrl, username, password, "--deny")
-                : new ProcessBuilder("python3", SUPPORT.resolve("browser.py").toString(), authorizationUrl, username, password);
+                ? PythonProcess.builder(BROWSER, authorizationUrl, username, password, "--deny")
+                : PythonProcess.builder(BROWSER, authorizationUrl, username, password);
         Process browser = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String redirect = new BufferedReader(new InputStreamReader(browser.getInputStream(), StandardCharsets.UTF_8)).readLine();
         if (!browser.waitFor(60, TimeUnit.SECONDS) || browser.exitValue() != 0 || redirect == null) {
