@@ -436,7 +436,12 @@ void telenorid_auth_request_free(telenorid_auth_request *request);
 typedef struct telenorid_pending_auth telenorid_pending_auth;
 
 /* Draws state (256 bits), nonce (256 bits) and a PKCE verifier and builds the authorization URL.
- * Fails with TELENORID_E_CONFIGURATION without an authorization endpoint. The request stays usable. */
+ * Fails with TELENORID_E_CONFIGURATION without an authorization endpoint, and when the request must be
+ * pushed or signed, which only telenorid_client_build_auth_request() can do: by the configuration
+ * (TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS, _SIGN_AUTHORIZATION_REQUESTS, _SECURITY_PROFILE "fapi2")
+ * or, for a configuration from telenorid_client_config(), by the provider's metadata
+ * (require_pushed_authorization_requests, require_signed_request_object). Nothing is sent unpushed or
+ * unsigned in silence. The request stays usable. */
 telenorid_status telenorid_auth_request_build(const telenorid_auth_request *request,
                                               telenorid_pending_auth **out);
 
@@ -544,10 +549,16 @@ telenorid_status telenorid_client_discover(telenorid_client *client);
 telenorid_status telenorid_client_config(telenorid_client *client, telenorid_config **out);
 
 /* Builds `request` as telenorid_auth_request_build() does, but with the client's endpoints (configured,
- * else discovered) and, when TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS is "true" or the provider's
- * metadata says require_pushed_authorization_requests, pushed first (RFC 9126): the whole request goes to
- * the pushed_authorization_request_endpoint with the client's authentication, and the pending
- * authorization's URL carries only client_id and the request_uri the provider answered. Everything else
+ * else discovered) and, when TELENORID_CONFIG_PUSH_AUTHORIZATION_REQUESTS is "true", the security profile
+ * is "fapi2" or the provider's metadata says require_pushed_authorization_requests, pushed first (RFC 9126):
+ * the whole request goes to the pushed_authorization_request_endpoint with the client's authentication,
+ * and the pending authorization's URL carries only client_id and the request_uri the provider answered.
+ * With TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS, or when the metadata says
+ * require_signed_request_object (RFC 9101 §10.5), the request goes as a request object signed with the
+ * client's key in an algorithm the metadata's request_object_signing_alg_values_supported lists — every
+ * parameter as its JSON value: a repeated one (resource) as an array, claims and authorization_details
+ * as the JSON they hold, max_age as a number — and is pushed too when the provider requires signed
+ * requests and has a push endpoint. Everything else
  * about the pending authorization (state, nonce, PKCE, serialization, the callback check) is as with
  * telenorid_auth_request_build(). Blocks on the network. TELENORID_E_CONFIGURATION when pushing is
  * required but there is no endpoint; the provider's refusal is TELENORID_E_AUTHORIZATION_ERROR (or

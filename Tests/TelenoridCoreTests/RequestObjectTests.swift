@@ -6,11 +6,13 @@ import XCTest
 private final class JARProvider: HTTPTransport {
     let issuer = "https://id.example.com"
     let requirePush: Bool
+    let requireSigned: Bool
     let requestObjectAlgorithms: [String]?
     let pushed = Locked<[HTTPRequest]>([])
 
-    init(requirePush: Bool = false, requestObjectAlgorithms: [String]? = nil) {
+    init(requirePush: Bool = false, requireSigned: Bool = false, requestObjectAlgorithms: [String]? = nil) {
         self.requirePush = requirePush
+        self.requireSigned = requireSigned
         self.requestObjectAlgorithms = requestObjectAlgorithms
     }
 
@@ -20,7 +22,7 @@ private final class JARProvider: HTTPTransport {
             let algorithms = requestObjectAlgorithms.map { list in
                 #","request_object_signing_alg_values_supported":[\#(list.map { "\"\($0)\"" }.joined(separator: ","))]"#
             } ?? ""
-            let body = #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","pushed_authorization_request_endpoint":"\#(issuer)/par","require_pushed_authorization_requests":\#(requirePush),"request_parameter_supported":true\#(algorithms)}"#
+            let body = #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","pushed_authorization_request_endpoint":"\#(issuer)/par","require_pushed_authorization_requests":\#(requirePush),"require_signed_request_object":\#(requireSigned),"request_parameter_supported":true\#(algorithms)}"#
             return HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
         case issuer + "/par":
             pushed.withLock { $0.append(request) }
@@ -43,12 +45,13 @@ final class RequestObjectTests: XCTestCase {
     static let ecPublic = #"{"kty":"EC","kid":"ec-1","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#
     static let ecPrivate = #"{"kty":"EC","kid":"ec-1","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}"#
 
-    private func client(_ provider: JARProvider, _ extra: [ClientConfiguration.Setting: String]) throws -> OIDCClient {
+    private func client(_ provider: JARProvider, _ extra: [ClientConfiguration.Setting: String],
+                        sign: Bool = true) throws -> OIDCClient {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = provider.issuer
         settings[.clientID] = "s6BhdRkqt3"
         settings[.redirectURI] = "com.example.app:/oauth2redirect"
-        settings[.signAuthorizationRequests] = "true"
+        if sign { settings[.signAuthorizationRequests] = "true" }
         for (setting, value) in extra { settings[setting] = value }
         return try OIDCClient(configuration: try ClientConfiguration(settings), transport: provider, clock: { RequestObjectTests.now })
     }
@@ -236,5 +239,61 @@ final class RequestObjectTests: XCTestCase {
                     #""request_parameter_supported":"true""#] {
             XCTAssertThrowsError(try ProviderMetadata(json: Array(#"{"issuer":"\#(issuer)",\#(bad)}"#.utf8), expectedIssuer: issuer), bad)
         }
+    }
+
+    func testRepeatedParametersAreOneArrayClaimAndJSONParametersTheirValue() throws {
+        let provider = JARProvider()
+        let client = try client(provider, [.clientPrivateKey: Self.ecPrivate])
+        var request = AuthorizationRequest(configuration: client.configuration)
+        try request.addResource("https://api.example.com/accounts")
+        try request.addResource("https://api.example.com/payments")
+        let details = #"[{"type":"payment_initiation","instructedAmount":{"currency":"EUR","amount":"123.50"}}]"#
+        request.setAuthorizationDetails(try AuthorizationDetails(json: details))
+        let front = try query(try client.buildAuthorization(request).url)
+        let claims = try verified(try XCTUnwrap(front["request"]), with: Self.ecPublic).claims
+        XCTAssertEqual(claims["resource"], .array([.string("https://api.example.com/accounts"), .string("https://api.example.com/payments")]),
+                       "RFC 8707 §2: every resource, not the last one")
+        XCTAssertEqual(claims["authorization_details"], try JSON.parse(details), "RFC 9396 §2: the array itself, not a string")
+
+        var single = AuthorizationRequest(configuration: client.configuration)
+        try single.addResource("https://api.example.com/accounts")
+        let one = try verified(try XCTUnwrap(try query(try client.buildAuthorization(single).url)["request"]), with: Self.ecPublic).claims
+        XCTAssertEqual(one["resource"], .string("https://api.example.com/accounts"))
+    }
+
+    func testAProviderThatRequiresSignedRequestObjectsGetsThemPushedWithoutTheHostAsking() throws {
+        let provider = JARProvider(requireSigned: true)
+        let client = try client(provider, [.clientPrivateKey: Self.ecPrivate], sign: false)
+        let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+        XCTAssertEqual(try query(pending.url).pairs.map(\.name), ["client_id", "request_uri"], "RFC 9101 §10.5, pushed as RFC 9126 allows")
+        let (_, claims) = try verified(try XCTUnwrap(try provider.pushedForm()["request"]), with: Self.ecPublic)
+        XCTAssertEqual(claims["state"], .string(pending.state))
+
+        let metadata = try ProviderMetadata(json: Array(#"{"issuer":"https://id.example.com","require_signed_request_object":true}"#.utf8),
+                                            expectedIssuer: "https://id.example.com")
+        XCTAssertTrue(metadata.requireSignedRequestObject)
+        XCTAssertThrowsError(try ProviderMetadata(json: Array(#"{"issuer":"https://id.example.com","require_signed_request_object":1}"#.utf8),
+                                                  expectedIssuer: "https://id.example.com"))
+    }
+
+    func testAPlainBuildRefusesARequestThatMustBePushedOrSigned() throws {
+        // By the configuration: pushed, signed, FAPI 2.0.
+        for extra: [ClientConfiguration.Setting: String] in [[.pushAuthorizationRequests: "true"], [.signAuthorizationRequests: "true"],
+                                                             [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]] {
+            let client = try client(JARProvider(), extra.merging([.clientPrivateKey: Self.ecPrivate]) { a, _ in a }, sign: false)
+            XCTAssertThrowsError(try AuthorizationRequest(configuration: client.configuration).build(), "\(extra)") {
+                let error = $0 as! TelenoridError
+                XCTAssertEqual(error.kind, .configuration)
+                XCTAssertTrue(error.message.contains("telenorid_client_build_auth_request"), error.message)
+            }
+        }
+        // By the provider's metadata, known to the configuration the client filled in.
+        for provider in [JARProvider(requirePush: true), JARProvider(requireSigned: true)] {
+            let client = try client(provider, [.clientPrivateKey: Self.ecPrivate], sign: false)
+            let effective = try client.effectiveConfiguration()
+            XCTAssertEqual(errorKind { _ = try AuthorizationRequest(configuration: effective).build() }, .configuration)
+        }
+        let relaxed = try client(JARProvider(), [:], sign: false)
+        XCTAssertNoThrow(try AuthorizationRequest(configuration: try relaxed.effectiveConfiguration()).build())
     }
 }

@@ -158,6 +158,13 @@ public struct AuthorizationRequest: Sendable {
 
     /// Draws state and nonce (32 random bytes each) and a PKCE verifier, and builds the URL.
     public func build() throws(TelenoridError) -> PendingAuthorization {
+        if configuration.authorizationRequestsNeedClient {
+            // Sent unpushed and unsigned, such a request would be refused by the provider, or quietly fall
+            // short of what the host asked for.
+            throw TelenoridError(.configuration, "this authorization request must be pushed (RFC 9126) or signed "
+                                 + "(RFC 9101), by the configuration, its security profile or the provider's metadata: "
+                                 + "build it through the client (telenorid_client_build_auth_request())")
+        }
         let (state, nonce, pkce) = try Self.drawSecrets()
         return try build(state: state, nonce: nonce, pkce: pkce)
     }

@@ -97,7 +97,8 @@ public final class OIDCClient: Sendable {
     /// The metadata if discovery ran, without fetching.
     var metadata: ProviderMetadata? { discovered.withLock { $0?.metadata } }
 
-    /// The configuration with every endpoint the host did not set filled in from discovery.
+    /// The configuration with every endpoint the host did not set filled in from discovery, and what the
+    /// provider requires of authorization requests, so a request made from it knows it must be built here.
     public func effectiveConfiguration() throws(TelenoridError) -> ClientConfiguration {
         var settings = configuration.settings
         let pairs: [(ClientConfiguration.Setting, String?)]
@@ -107,7 +108,8 @@ public final class OIDCClient: Sendable {
                  (.revocationEndpoint, metadata.revocationEndpoint), (.endSessionEndpoint, metadata.endSessionEndpoint),
                  (.pushedAuthorizationRequestEndpoint, metadata.pushedAuthorizationRequestEndpoint)]
         for (setting, value) in pairs where settings[setting] == nil { settings[setting] = value }
-        return try ClientConfiguration(settings)
+        return try ClientConfiguration(settings, providerRequiresPush: metadata.requirePushedAuthorizationRequests,
+                                       providerRequiresSignedRequests: metadata.requireSignedRequestObject)
     }
 
     /// An endpoint: the one configured, else the discovered one (discovering on first use).

@@ -5,8 +5,10 @@ extension OIDCClient {
     /// The request ready for the browser. Pushed when the configuration asks for it
     /// (`push_authorization_requests`), its security profile does (FAPI 2.0), or the provider requires it
     /// (`require_pushed_authorization_requests`, RFC 9126 §5); otherwise its URL carries the whole request,
-    /// as `AuthorizationRequest.build()` makes it. With `sign_authorization_requests` the request goes,
-    /// pushed or in the URL, as a request object signed with the client's key (RFC 9101).
+    /// as `AuthorizationRequest.build()` makes it. With `sign_authorization_requests`, or when the
+    /// provider's metadata says `require_signed_request_object` (RFC 9101 §10.5), the request goes as a
+    /// request object signed with the client's key (RFC 9101): pushed when the provider has a pushed
+    /// authorization request endpoint, else in the URL.
     /// Endpoints the configuration leaves out come from discovery.
     public func buildAuthorization(_ request: AuthorizationRequest) throws(TelenoridError) -> PendingAuthorization {
         guard request.configuration.clientID == configuration.clientID,
@@ -18,13 +20,14 @@ extension OIDCClient {
         let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)
         var front = parameters
-        if configuration.signAuthorizationRequests {
+        let signed = try mustSign()
+        if signed {
             // RFC 9101 §5.1: client_id also goes outside the object, so the provider knows whose key verifies it.
             front = FormParameters(capacity: 4)
             front.appendUnique("client_id", configuration.clientID)
             front.appendUnique("request", try requestObject(parameters))
         }
-        if try mustPush() {
+        if try mustPush(signed: signed) {
             // A proof on the push binds the code to the key as dpop_jkt does (RFC 9449 §10.1); with dpop_jkt in
             // the request the binding is made and the push goes without one, so a server that wants nonces
             // in proofs but gives none at its PAR endpoint (glewlwyd 2.7.5) is not asked for one there.
@@ -32,7 +35,7 @@ extension OIDCClient {
             front = FormParameters(capacity: 2)
             front.appendUnique("client_id", configuration.clientID)
             front.appendUnique("request_uri", requestURI)
-        } else if configuration.signAuthorizationRequests {
+        } else if signed {
             // OIDC Core §6.1: response_type and scope also go as query parameters, so the request is a
             // valid OAuth 2.0 one, and an OpenID Connect one, to a provider before it reads the object.
             for name in ["response_type", "scope"] {
@@ -47,9 +50,22 @@ extension OIDCClient {
     /// use pushed authorization requests"), or required by a provider whose metadata the client has or can
     /// fetch. A client configured without discovery, whose provider has none, pushes only when asked: a
     /// provider that requires pushing refuses the other kind itself.
-    private func mustPush() throws(TelenoridError) -> Bool {
+    /// A signed request whose provider has a push endpoint is pushed too: a request object in the URL can
+    /// outgrow what browsers carry, and the provider then sees it before the user does.
+    private func mustPush(signed: Bool) throws(TelenoridError) -> Bool {
         if configuration.pushAuthorizationRequests || configuration.securityProfile == .fapi2 { return true }
-        return try availableMetadata()?.requirePushedAuthorizationRequests ?? false
+        guard let metadata = try availableMetadata() else { return false }
+        if metadata.requirePushedAuthorizationRequests { return true }
+        return signed && metadata.requireSignedRequestObject
+            && (metadata.pushedAuthorizationRequestEndpoint != nil
+                || configuration.settings[.pushedAuthorizationRequestEndpoint] != nil)
+    }
+
+    /// Asked for by the host, or required by a provider whose metadata the client has or can fetch
+    /// (`require_signed_request_object`, RFC 9101 §10.5).
+    private func mustSign() throws(TelenoridError) -> Bool {
+        if configuration.signAuthorizationRequests { return true }
+        return try availableMetadata()?.requireSignedRequestObject ?? false
     }
 
     /// The provider's metadata, or nil for a client configured with its authorization endpoint whose

@@ -22,11 +22,12 @@ enum RequestObject {
         if let keyID = key.keyID { header.set("kid", .string(keyID)) }
 
         var claims = JSONObject()
-        for pair in parameters.pairs {
-            guard !jwtClaims.contains(pair.name) else {
-                throw TelenoridError(.parameterConflict, "\"\(pair.name)\" is a claim of the request object (RFC 9101 §4), not an authorization parameter")
+        for (name, values) in grouped(parameters) {
+            guard !jwtClaims.contains(name) else {
+                throw TelenoridError(.parameterConflict, "\"\(name)\" is a claim of the request object (RFC 9101 §4), not an authorization parameter")
             }
-            claims.set(pair.name, try claim(pair))
+            // A parameter the request repeats (RFC 8707 §2's `resource`) is one claim holding every value.
+            claims.set(name, values.count == 1 ? try claim(name, values[0]) : .array(values.map { .string($0) }))
         }
         claims.set("iss", .string(clientID))
         claims.set("aud", .string(audience))
@@ -39,22 +40,43 @@ enum RequestObject {
         return input + "." + Base64URL.encode(try key.signature(over: input))
     }
 
-    /// A parameter as its claim: a string, except the two OIDC Core §6.1 gives JSON types to, `claims`
-    /// (the object it encodes) and `max_age` (a number).
-    private static func claim(_ pair: FormParameters.Pair) throws(TelenoridError) -> JSONValue {
-        switch pair.name {
+    /// The parameters by name, in the order each name first appears, with every value of a repeated one.
+    private static func grouped(_ parameters: FormParameters) -> [(name: String, values: [String])] {
+        var groups: [(name: String, values: [String])] = []
+        var index: [String: Int] = [:]
+        for pair in parameters.pairs {
+            if let at = index[pair.name] {
+                groups[at].values.append(pair.value)
+            } else {
+                index[pair.name] = groups.count
+                groups.append((pair.name, [pair.value]))
+            }
+        }
+        return groups
+    }
+
+    /// A parameter as its claim: a string, except those whose value is JSON text — `claims` (OIDC Core
+    /// §6.1: the object it encodes) and `authorization_details` (RFC 9396 §2: the array) — and `max_age`
+    /// (OIDC Core §6.1: a number).
+    private static func claim(_ name: String, _ value: String) throws(TelenoridError) -> JSONValue {
+        switch name {
         case "claims":
-            guard let object = (try? JSON.parse(Array(pair.value.utf8)))?.objectValue else {
+            guard let object = (try? JSON.parse(Array(value.utf8)))?.objectValue else {
                 throw TelenoridError(.invalidArgument, "the claims parameter is not a JSON object")
             }
             return .object(object)
+        case "authorization_details":
+            guard let details = try? JSON.parse(Array(value.utf8)), case .array = details else {
+                throw TelenoridError(.invalidArgument, "the authorization_details parameter is not a JSON array")
+            }
+            return details
         case "max_age":
-            guard let seconds = Int64(pair.value) else {
+            guard let seconds = Int64(value) else {
                 throw TelenoridError(.invalidArgument, "max_age is not a number of seconds")
             }
             return .number(JSONNumber(seconds))
         default:
-            return .string(pair.value)
+            return .string(value)
         }
     }
 }

@@ -174,6 +174,19 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// provider withdrew stops verifying. 300 s by default, as oauth4webapi does.
     public let jwksMaxAgeSeconds: Int64
     public let clientAssertionAudience: ClientAssertionAudience
+    /// What the provider's metadata demands of authorization requests, recorded by the client that filled
+    /// in this configuration from discovery (`OIDCClient.effectiveConfiguration`): only pushed requests
+    /// (RFC 9126 §5), only signed ones (RFC 9101 §10.5). Not settings: the host does not choose them.
+    public let providerRequiresPush: Bool
+    public let providerRequiresSignedRequests: Bool
+
+    /// Whether an authorization request must be pushed or signed, which only a client can do (it holds the
+    /// provider's endpoints and the client's keys): by the host's settings, its security profile (FAPI 2.0
+    /// Security Profile §5.3.2.2 asks for pushed requests) or what the provider requires.
+    public var authorizationRequestsNeedClient: Bool {
+        pushAuthorizationRequests || signAuthorizationRequests || securityProfile == .fapi2
+            || providerRequiresPush || providerRequiresSignedRequests
+    }
 
     /// The `aud` of a client_secret_jwt or private_key_jwt assertion. RFC 7523 §3 allows any value that
     /// identifies the authorization server, the token endpoint URL among them. The issuer is the default:
@@ -185,8 +198,11 @@ public final class ClientConfiguration: Sendable, Equatable {
         case endpoint
     }
 
-    public init(_ settings: Settings) throws(TelenoridError) {
+    public init(_ settings: Settings, providerRequiresPush: Bool = false,
+                providerRequiresSignedRequests: Bool = false) throws(TelenoridError) {
         self.settings = settings
+        self.providerRequiresPush = providerRequiresPush
+        self.providerRequiresSignedRequests = providerRequiresSignedRequests
         for setting in Setting.allCases where setting.isEndpoint {
             guard let value = settings[setting] else { continue }
             let uri: URI

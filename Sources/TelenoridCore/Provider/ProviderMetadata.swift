@@ -21,6 +21,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var requestObjectSigningAlgorithms: [String]
     /// OIDC Discovery §3: whether the provider takes a request object by value in `request`.
     public var requestParameterSupported: Bool
+    /// RFC 9101 §10.5: the provider takes authorization requests only as signed request objects.
+    public var requireSignedRequestObject: Bool
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -88,6 +90,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         requirePushedAuthorizationRequests = try flag("require_pushed_authorization_requests")
         requestObjectSigningAlgorithms = try strings("request_object_signing_alg_values_supported")
         requestParameterSupported = try flag("request_parameter_supported")
+        requireSignedRequestObject = try flag("require_signed_request_object")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
@@ -110,6 +113,7 @@ public struct ProviderMetadata: Sendable, Equatable {
             requirePushedAuthorizationRequests || other.requirePushedAuthorizationRequests
         if requestObjectSigningAlgorithms.isEmpty { merged.requestObjectSigningAlgorithms = other.requestObjectSigningAlgorithms }
         merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
+        merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
         return merged
     }
 

@@ -129,7 +129,9 @@ def login(args: argparse.Namespace) -> None:
         with client_for(settings) as client:
             say(f"discovering {settings['issuer']}")
             client.discover()
-            pending = telenorid.AuthorizationRequest(client.config()).build()
+            # Through the client, which pushes (RFC 9126) and signs (RFC 9101) when the settings, the FAPI 2.0
+            # profile or the provider's metadata require it.
+            pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
             open_browser(pending.url, args.browser_command)
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
             callback = pending.handle_callback(listener.wait(timeout=args.timeout))
