@@ -611,8 +611,14 @@ void telenorid_client_free(telenorid_client *client);
  * raw r||s of 64 bytes for ES256, not the DER a keystore returns; the plain signature for PS256 and
  * EdDSA) into `signature`, whose capacity is *signature_len on entry (at least 1024), and set
  * *signature_len to the length written. Return 0 on success, anything else on failure (the request then
- * fails with TELENORID_E_INVALID_ARGUMENT). Called on the thread making the request, possibly several
- * at once. */
+ * fails with TELENORID_E_INVALID_ARGUMENT, as it does when *signature_len is set beyond the capacity).
+ * Called on the thread making the request, possibly several at once.
+ * From inside the callback the host may call only the functions that return no telenorid_status
+ * (telenorid_status_str, telenorid_status_is_transient, telenorid_version, telenorid_string_free,
+ * telenorid_error_last and the telenorid_error_* accessors): the request it is part of may hold the
+ * client's, the auth state's or the state file's lock, so every function that returns a status fails there,
+ * on that thread, with TELENORID_E_INVALID_ARGUMENT ("called from inside a host callback") instead of
+ * waiting for itself. */
 typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input, size_t input_len,
                                            uint8_t *signature, size_t *signature_len);
 
@@ -622,8 +628,16 @@ typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input
  * `algorithm` is TELENORID_E_INVALID_ARGUMENT). `callback` NULL removes the signer (the other arguments
  * are then ignored). The auth state of such a sign-in saves only the key's thumbprint, and
  * telenorid_auth_state_restore() / _open_file() refuse it (TELENORID_E_CONFIGURATION) until the same
- * key's signer is set on the client. `user_data` is passed through; it must stay valid until the signer
- * is removed or the client and its auth states are freed. Any thread. */
+ * key's signer is set on the client. With TELENORID_CONFIG_SECURITY_PROFILE "fapi2" an algorithm other
+ * than PS256, ES256 or EdDSA is TELENORID_E_CONFIGURATION (FAPI 2.0 Security Profile §5.4.1).
+ * Lifetime: `user_data` is passed through and must stay valid until this signer is removed or replaced
+ * (this function called again), or the client and all its auth states are freed. Removal and replacement
+ * wait for the calls of the old callback in flight on other threads to return, then detach it from every
+ * auth state and pending authorization that uses it: once this function returns, the old callback is never
+ * called again and the host may free its `user_data`. Those states' requests then fail with
+ * TELENORID_E_CONFIGURATION ("the DPoP signer was removed"), or, when the replacement is for the same key
+ * (same algorithm, JWK thumbprint and "kid"), sign through the new callback. Any thread, but not from inside
+ * the callback itself (see telenorid_sign_callback). */
 telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, const char *algorithm,
                                                   const char *public_jwk, telenorid_sign_callback callback,
                                                   void *user_data);
@@ -636,8 +650,10 @@ telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, cons
  * when it has one, goes into the JWS header so the provider picks the registered key. With
  * TELENORID_CONFIG_SECURITY_PROFILE "fapi2" an algorithm other than PS256, ES256 or EdDSA is
  * TELENORID_E_CONFIGURATION. `callback` NULL removes the signer (back to the configured key, if any).
- * `user_data` must stay valid until the signer is removed or the client and its auth states are freed.
- * Any thread. */
+ * `user_data` has the lifetime it has for telenorid_client_set_dpop_signer(): removal and replacement
+ * wait for the calls in flight, and a request that took the old signer before then fails with
+ * TELENORID_E_CONFIGURATION ("the client signer was removed") unless the replacement is for the same key.
+ * Any thread, but not from inside a callback. */
 telenorid_status telenorid_client_set_client_signer(telenorid_client *client, const char *algorithm,
                                                     const char *public_jwk, telenorid_sign_callback callback,
                                                     void *user_data);
@@ -827,7 +843,9 @@ telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenor
  * TELENORID_SOCKET_NOT_CELLULAR when there is none; an iOS app, which cannot bind a socket to a network,
  * returns TELENORID_SOCKET_NOT_CELLULAR while the device's path is not cellular (NWPathMonitor). Without a
  * hook the exchange uses whatever route the system picks. Any value other than the three above refuses. The
- * hook must not close `fd`. Sockets seen by the hook are never reused by other requests. */
+ * hook must not close `fd`. Sockets seen by the hook are never reused by other requests. From inside the
+ * hook the host may call only the functions that return no telenorid_status, as from a signer
+ * (telenorid_sign_callback): the others fail there with TELENORID_E_INVALID_ARGUMENT. */
 typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
 
 /* Sets the socket hook; NULL `hook` removes it. `user_data` is passed through and must stay valid

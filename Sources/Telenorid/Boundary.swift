@@ -8,11 +8,52 @@ import TelenoridCore
 /// leaves the caller's outputs and handles as they were.
 func exportCall(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
     do {
+        try HostCallbackDepth.refuseInside()
         try body()
         return TELENORID_OK
     } catch {
         LastError.record(error)
         return statusCode(error.kind)
+    }
+}
+
+// MARK: Calls into host code
+
+/// How many calls into host code (a signer, a socket hook) the calling thread is inside. Such a call runs
+/// in the middle of a library call that may hold the client's, the auth state's or the state file's lock;
+/// an export called from inside it would wait for that lock, held by the thread itself, for ever. So every
+/// export that returns a status refuses to run there (`exportCall`), and only the functions without one
+/// (`telenorid_status_str`, `telenorid_version`, `telenorid_string_free`, the error accessors) answer.
+enum HostCallbackDepth {
+    // The depth is the thread-specific value itself, as a pointer-sized integer: nothing to allocate or free.
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, nil) == 0 ? key : nil
+    }()
+
+    private static var current: Int {
+        guard let key else { return 0 }
+        return Int(bitPattern: pthread_getspecific(key))
+    }
+
+    private static func set(_ depth: Int) {
+        guard let key else { return }
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth))
+    }
+
+    /// Runs `call`, a call of the host's function, counted as one level deeper for the thread.
+    static func around<Result>(_ call: () -> Result) -> Result {
+        let depth = current
+        set(depth + 1)
+        defer { set(depth) }
+        return call()
+    }
+
+    static func refuseInside() throws(TelenoridError) {
+        guard current == 0 else {
+            throw TelenoridError(.invalidArgument, "called from inside a host callback (a signer or a socket hook), "
+                                 + "which may call only the library's functions that return no status")
+        }
     }
 }
 

@@ -9,7 +9,7 @@ public func telenorid_client_set_dpop_signer(_ client: OpaquePointer?, _ algorit
                                              _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(client, as: ClientHandle.self, "client")
-        handle.client.setDPoPSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
+        try handle.client.setDPoPSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
     }
 }
 

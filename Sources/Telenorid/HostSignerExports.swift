@@ -17,12 +17,14 @@ struct HostSigner: @unchecked Sendable {
         var length = HostSigner.capacity
         let result = input.withUnsafeBufferPointer { inputBytes in
             signature.withUnsafeMutableBufferPointer { out in
-                function(userData, inputBytes.baseAddress, inputBytes.count, out.baseAddress, &length)
+                HostCallbackDepth.around { function(userData, inputBytes.baseAddress, inputBytes.count, out.baseAddress, &length) }
             }
         }
         guard result == 0 else { throw TelenoridError(.invalidArgument, "the host's signer failed (\(result))") }
-        guard length <= HostSigner.capacity else {
-            throw TelenoridError(.invalidArgument, "the host's signer wrote \(length) bytes into \(HostSigner.capacity)")
+        // size_t arrives as Int: a length of 2^63 or more reads as negative, and is as wrong as one too large.
+        let written = UInt(bitPattern: length)
+        guard written <= UInt(HostSigner.capacity) else {
+            throw TelenoridError(.invalidArgument, "the host's signer set a signature length of \(written), more than the \(HostSigner.capacity) bytes it was given")
         }
         return Array(signature[0..<length])
     }

@@ -11,7 +11,7 @@ private struct CSocketHook: @unchecked Sendable {
     let user: UnsafeMutableRawPointer?
 
     func decide(_ fd: Int32) -> SocketHook.Verdict {
-        switch function(user, fd) {
+        switch HostCallbackDepth.around({ function(user, fd) }) {
         case TELENORID_SOCKET_ALLOW: .allow
         case TELENORID_SOCKET_NOT_CELLULAR: .notCellular
         default: .refuse

@@ -256,7 +256,7 @@ final class DPoPFlowTests: XCTestCase {
         }
         let provider = DPoPProvider()
         let client = try client(provider, [:])
-        client.setDPoPSigner(signer)
+        try client.setDPoPSigner(signer)
         let state = try signIn(client)
         XCTAssertEqual(state.tokens?.dpopSigner?.thumbprint, held.thumbprint)
         let text = state.serialized()
@@ -264,7 +264,7 @@ final class DPoPFlowTests: XCTestCase {
 
         let other = try self.client(provider, [:])
         XCTAssertEqual(kind { _ = try other.restoreAuthState(text) }, .configuration)
-        other.setDPoPSigner(signer)
+        try other.setDPoPSigner(signer)
         XCTAssertEqual(try other.restoreAuthState(text).tokens?.dpopSigner?.thumbprint, held.thumbprint)
     }
 

@@ -28,9 +28,17 @@ public final class OIDCClient: Sendable {
 
     /// A DPoP signer the host holds (a key in Android Keystore, the Secure Enclave, an HSM), used for every
     /// sign-in from now on instead of keys the library makes; nil goes back to `dpop_signing_alg`'s keys.
-    /// Auth states bound to a host key are restored only while the same key is set.
-    public func setDPoPSigner(_ signer: HostKeySigner?) {
-        hostSignerSlot.withLock { $0 = signer }
+    /// Auth states bound to a host key are restored only while the same key is set. The signer set before
+    /// is retired (`HostKeySigner.retire`): the states and pending authorizations bound to it then sign with
+    /// the new one if it is the same key, else their requests fail. Under the FAPI 2.0 profile its
+    /// algorithm must be one the profile allows.
+    public func setDPoPSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
+        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: "DPoP signer") }
+        let previous = hostSignerSlot.withLock { slot in
+            defer { slot = signer }
+            return slot
+        }
+        if let previous, previous !== signer { previous.retire(replacedBy: signer, role: "DPoP signer") }
     }
 
     var hostSigner: HostKeySigner? { hostSignerSlot.withLock { $0 } }
@@ -39,8 +47,13 @@ public final class OIDCClient: Sendable {
     /// instead of `client_private_key` from now on; nil goes back to the configured key. Under the FAPI 2.0
     /// profile its algorithm must be one the profile allows.
     public func setClientSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
-        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkClientKey(algorithm: signer.algorithm) }
-        clientSignerSlot.withLock { $0 = signer }
+        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: "client signer") }
+        let previous = clientSignerSlot.withLock { slot in
+            defer { slot = signer }
+            return slot
+        }
+        // A request that took it before the change may be about to sign with it.
+        if let previous, previous !== signer { previous.retire(replacedBy: signer, role: "client signer") }
     }
 
     var clientSigner: HostKeySigner? { clientSignerSlot.withLock { $0 } }

@@ -26,10 +26,13 @@ enum FAPI2Profile {
     /// when a code was issued, and exchanges it when the host hands over the callback.
     static let maxRequestURILifetime: Int64 = 600
 
-    /// §5.4.1 item 1 for a key the host holds, checked when the host hands it over.
-    static func checkClientKey(algorithm: String) throws(TelenoridError) {
+    /// §5.4.1 item 1 for a key the host holds, checked when the host hands it over: the client's key (its
+    /// assertions and request objects) and the DPoP key (its proofs are JWTs too, RFC 9449 §4.2), the
+    /// `role` the message names.
+    static func checkHostKey(algorithm: String, role: String) throws(TelenoridError) {
         guard algorithms.contains(algorithm) else {
-            throw TelenoridError(.configuration, "FAPI 2.0 Security Profile §5.4.1 item 1: JWTs are signed with PS256, ES256 or EdDSA, not \(algorithm)")
+            throw TelenoridError(.configuration, "FAPI 2.0 Security Profile §5.4.1 item 1: JWTs are signed with PS256, ES256 or EdDSA, "
+                                 + "and the \(role) signs \(algorithm)")
         }
     }
 

@@ -8,11 +8,12 @@ import atexit
 import ctypes
 import sys
 import threading
+import traceback
 from ctypes import addressof, byref, c_char_p, c_size_t, c_void_p
 from typing import Any, Callable, Dict, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar
 
 from . import _ffi
-from .errors import InvalidArgument, _raise
+from .errors import InvalidArgument, _callback_errors, _raise
 
 _lib = _ffi.lib
 _string_free = _lib.telenorid_string_free
@@ -402,13 +403,32 @@ class _Unraisable:
         self.object = obj
 
 
-def _shielded(body: Callable[..., Any], host_callable: Any, on_error: Any) -> Callable[..., Any]:
-    """``body`` as a function C may call: an exception cannot unwind through C, so one it raises goes to
-    sys.unraisablehook (naming ``host_callable``, the host's function) and C gets ``on_error``."""
+def _report_unraisable(error: BaseException, host_callable: Any) -> None:
+    hook = sys.unraisablehook
+    if hook is sys.__unraisablehook__:
+        # The interpreter's own hook takes only its own argument type, which Python code cannot make.
+        print(f"Exception ignored in a telenorid callback: {host_callable!r}", file=sys.stderr)
+        traceback.print_exception(type(error), error, error.__traceback__)
+    else:
+        hook(_Unraisable(error, host_callable))  # type: ignore[arg-type]
+
+
+def _shielded(body: Callable[..., Any], host_callable: Any, on_error: Any, carried: bool = False) -> Callable[..., Any]:
+    """``body`` as a function C may call: an exception cannot unwind through C, so C gets ``on_error`` (the
+    failure the header documents) and the exception is kept: ``carried``, for the failing call it ran in
+    to raise from (errors._raise; a signer's or socket hook's failure fails that call), else reported to
+    sys.unraisablehook naming ``host_callable``, the host's function. Nothing escapes: an exception leaving
+    a ctypes callback would hand C an undefined value."""
     def trampoline(*args: Any) -> Any:
         try:
             return body(*args)
         except BaseException as error:
-            sys.unraisablehook(_Unraisable(error, host_callable))  # type: ignore[arg-type]
+            try:
+                if carried:
+                    _callback_errors.error = error
+                else:
+                    _report_unraisable(error, host_callable)
+            except BaseException:  # the report itself failed (stderr closed): C still gets its value
+                pass
             return on_error
     return trampoline

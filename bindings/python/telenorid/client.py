@@ -34,7 +34,9 @@ class Client(_Handle):
         """Proves possession (RFC 9449) with a key you hold for every sign-in from now on: ``sign(input)``
         gets the JWS signing input and returns the signature as JWS carries it (raw r||s for ES256);
         ``public_jwk`` is the public key. ``sign`` None removes the signer. Auth states bound to such a key
-        are restored only while it is set."""
+        are restored only while it is set; removing it, or setting another key's, makes their requests fail.
+        What ``sign`` raises fails the request, whose error is raised from it. From inside ``sign`` the
+        library refuses calls on its objects (InvalidArgument)."""
         self._set_signer(_lib.telenorid_client_set_dpop_signer, algorithm, public_jwk, sign)
 
     def set_client_signer(self, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
@@ -58,14 +60,19 @@ class Client(_Handle):
         jwk = public_jwk if isinstance(public_jwk, str) else json.dumps(public_jwk)
 
         def sign_into(_user_data: Any, data: Any, length: int, out: Any, out_length: Any) -> int:
-            signature = bytes(sign(bytes(data[:length])))
+            answer = sign(bytes(data[:length]))
+            # bytes(n) of an int would be n zero bytes: only a byte string is a signature.
+            if not isinstance(answer, (bytes, bytearray, memoryview)):
+                raise TypeError(f"the signer returned {type(answer).__name__}, not bytes")
+            signature = bytes(answer)
             if len(signature) > out_length[0]:
-                return 1
+                raise ValueError(f"the signature is {len(signature)} bytes, more than the {out_length[0]} it may be")
             memmove(out, signature, len(signature))
             out_length[0] = len(signature)
             return 0
 
-        c_sign = _ffi.SignCallback(_shielded(sign_into, sign, 1))
+        # What the signer raises fails the request, which raises from it.
+        c_sign = _ffi.SignCallback(_shielded(sign_into, sign, 1, carried=True))
         self._call(setter, _str(algorithm, "algorithm"), _str(jwk, "public_jwk"), c_sign, None)
         # Kept as long as this object, which every AuthState made from it references: requests in flight and
         # auth states outliving close() may still call it.

@@ -21,6 +21,7 @@ Whether a failure may pass on its own is :attr:`TelenoridError.transient` (the l
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Dict, NoReturn, Optional, Type
 
 from . import _ffi
@@ -252,8 +253,22 @@ def _retry_after(seconds: int) -> Optional[int]:
     return None if seconds < 0 else seconds
 
 
+# The exception a signer or socket hook raised on this thread (kept by _handle._shielded, since it cannot
+# unwind through C), until the library call it ran inside fails, as the library then does.
+_callback_errors = threading.local()
+
+
 def _raise(status: int) -> NoReturn:
-    raise _error_for(status)
+    error = _error_for(status)
+    cause: Optional[BaseException] = getattr(_callback_errors, "error", None)
+    if cause is None:
+        raise error
+    _callback_errors.error = None
+    if not isinstance(cause, Exception):  # KeyboardInterrupt, SystemExit: the caller's own, as they were
+        raise cause
+    error.message = f"{error.message} (the callback raised {type(cause).__name__}: {cause})"
+    error.args = (error.message,)
+    raise error from cause
 
 
 def status_str(status: int) -> str:

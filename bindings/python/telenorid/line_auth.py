@@ -62,7 +62,8 @@ class LineAuthenticator(_Handle):
 
     def set_socket_hook(self, hook: Optional[Callable[[int], str]]) -> None:
         """Calls ``hook(fd)`` with each socket before it connects; it returns "allow", "refuse" or
-        "not_cellular" (anything else, or an exception, refuses). None removes it."""
+        "not_cellular" (anything else, or an exception, refuses: the run or apply then fails, raising from the
+        exception). None removes it."""
         if self._native.pointer is None:  # refused before the hook is checked
             self._closed()
         if hook is None:
@@ -71,7 +72,9 @@ class LineAuthenticator(_Handle):
         if not callable(hook):
             raise TypeError("hook must be callable or None")
 
-        c_hook = _ffi.SocketHook(_shielded(lambda _user_data, fd: _ffi.SOCKET_VERDICTS.get(hook(fd), 1), hook, 1))
+        # What the hook raises refuses the socket, and the failing run or apply raises from it.
+        c_hook = _ffi.SocketHook(_shielded(lambda _user_data, fd: _ffi.SOCKET_VERDICTS.get(hook(fd), 1), hook, 1,
+                                           carried=True))
         self._call(_lib.telenorid_line_auth_set_socket_hook, c_hook, None)
         # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
         self._keep_alive.append(c_hook)

@@ -6,11 +6,11 @@
  * The signer is the app's way to keep its DPoP key in the Android Keystore: the library calls it with
  * each proof's signing input, on whichever thread makes the request. The bridge keeps the Java side (a
  * HostKeySignerCall, which calls the app's HostKeySigner and turns what it throws into a failure) as a global
- * reference in a `java_ref` the Java side holds as a long. An auth state keeps using the signer its
- * sign-in was made with, even after the client's signer is replaced and after the client is freed (auth
- * states keep the native client alive), so the bridge never releases a signer by itself: Client keeps
- * every signer it installed and releases them all once the native client and every auth state made from
- * it are freed (dpopSignerFree).
+ * reference in a `java_ref` the Java side holds as a long. An auth state keeps using the client's signer
+ * for its key after the client is freed (auth states keep the native client alive); the library stops
+ * calling a signer once it is removed or replaced (include/telenorid.h), but the bridge keeps it simple:
+ * Client keeps every signer it installed and releases them all once the native client and every auth
+ * state made from it are freed (dpopSignerFree).
  */
 
 #include "telenorid_jni.h"

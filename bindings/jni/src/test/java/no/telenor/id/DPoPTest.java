@@ -288,16 +288,18 @@ class DPoPTest {
         Client client = new Client(config());
         client.setDPoPSigner("ES256", publicJwk(pair), signer(pair, calls));
         AuthState state = client.restore(state("DPoP", ",\"dpop_jkt\":\"" + thumbprint(pair) + "\""));
-        client.setDPoPSigner("ES256", publicJwk(p256()), signer(pair, new AtomicInteger())); // replaced
+        AtomicInteger replacement = new AtomicInteger();
+        client.setDPoPSigner("ES256", publicJwk(pair), signer(pair, replacement)); // the same key, set again
         client.close();
-        // The state keeps the native client, and the signer it was restored with, alive.
+        // The state keeps the native client, and the signer for its key, alive.
         AtomicReference<RequestHeaders> other = new AtomicReference<>();
         Thread thread = new Thread(() -> other.set(state.requestHeaders("GET", "https://api.example.com/", null)));
         thread.start();
         thread.join();
         assertEquals("DPoP at", other.get().authorization());
         assertEquals("DPoP at", state.requestHeaders("GET", "https://api.example.com/", null).authorization());
-        assertEquals(2, calls.get());
+        assertEquals(0, calls.get());
+        assertEquals(2, replacement.get());
         state.close();
     }
 }
