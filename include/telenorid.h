@@ -239,11 +239,17 @@ typedef int32_t telenorid_config_key;
                                                        every request (RFC 9126), also to a provider that does
                                                        not require it; default "false" (push only when the
                                                        provider's require_pushed_authorization_requests says) */
-#define TELENORID_CONFIG_DPOP_SIGNING_ALG       32  /* "ES256", "EdDSA" or "PS256": each sign-in makes a DPoP key
-                                                       (RFC 9449) of that algorithm, kept with the auth state,
-                                                       and every request proves possession of it; tokens are
-                                                       then bound to it. Unset (default): no DPoP, unless
-                                                       telenorid_client_set_dpop_signer() gives a signer */
+#define TELENORID_CONFIG_DPOP_SIGNING_ALG       32  /* "ES256", "EdDSA" or "PS256", or several by preference
+                                                       ("EdDSA ES256 PS256", since 0.4.0): each sign-in makes a
+                                                       DPoP key (RFC 9449) of the first algorithm the provider's
+                                                       dpop_signing_alg_values_supported lists (the first one
+                                                       when it lists none; no overlap is
+                                                       TELENORID_E_CONFIGURATION naming both lists), kept with
+                                                       the auth state, and every request proves possession of
+                                                       it; tokens are then bound to it. Unset (default): no
+                                                       DPoP, unless telenorid_client_set_dpop_signer() gives a
+                                                       signer, whose algorithm must then be one the metadata
+                                                       lists */
 #define TELENORID_CONFIG_DPOP_BIND_AUTHORIZATION_CODE 33 /* "true": send dpop_jkt (RFC 9449 §10) with the
                                                        authorization request; default "false", and a pushed
                                                        request is bound by a DPoP proof on the push (§10.1)
@@ -256,6 +262,11 @@ typedef int32_t telenorid_config_key;
                                                        or the host's client signer (RFC 9101); default "false" */
 #define TELENORID_CONFIG_SECURITY_PROFILE       36  /* "fapi2": follow and enforce the FAPI 2.0 Security
                                                        Profile (see "FAPI 2.0" below); default none */
+#define TELENORID_CONFIG_CLIENT_KEY_ID          37  /* the `kid` the provider registered
+                                                       TELENORID_CONFIG_CLIENT_PRIVATE_KEY under, sent in the
+                                                       header of assertions and request objects; default the
+                                                       JWK's own "kid", else the key's RFC 7638 thumbprint.
+                                                       Since 0.4.0 */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);

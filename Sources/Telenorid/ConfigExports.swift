@@ -41,6 +41,7 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_ALLOW_BEARER_DOWNGRADE: .allowBearerDowngrade
     case TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS: .signAuthorizationRequests
     case TELENORID_CONFIG_SECURITY_PROFILE: .securityProfile
+    case TELENORID_CONFIG_CLIENT_KEY_ID: .clientKeyID
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

@@ -53,13 +53,28 @@ final class FAPI2ProfileTests: XCTestCase {
         }
     }
 
-    func testAPublicClientNeedsDPoP() {
-        assertRule([:], removing: [.dpopSigningAlgorithm], "§5.3.3.1 item 1", mentioning: "token_endpoint_auth_method none")
-    }
-
-    func testAConfidentialClientNeedsDPoPToo() throws {
-        assertRule([.clientPrivateKey: try Self.es256Key()], removing: [.dpopSigningAlgorithm], "§5.3.3.1 item 1",
-                   mentioning: "set dpop_signing_alg")
+    /// Without dpop_signing_alg the configuration is accepted, since the host may set a DPoP signer on the
+    /// client, whose algorithm is then the profile's; a sign-in with neither is refused.
+    func testASignInNeedsDPoPFromTheSettingsOrAHostSigner() throws {
+        for extra: [ClientConfiguration.Setting: String] in [[:], [.clientPrivateKey: try Self.es256Key()]] {
+            var settings: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .authorizationEndpoint: "https://id.example.com/authorize",
+                                                                   .pushedAuthorizationRequestEndpoint: "https://id.example.com/par"]
+            settings.merge(extra) { $1 }
+            let client = try OIDCClient(configuration: try testConfiguration(settings), transport: FAPIRecordingTransport())
+            do {
+                _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+                XCTFail("a sign-in without DPoP was started")
+            } catch {
+                XCTAssertEqual(error.kind, .configuration)
+                XCTAssertTrue(error.message.hasPrefix("FAPI 2.0 Security Profile §5.3.3.1 item 1: "), error.message)
+            }
+            let key = try DPoPKey.generate(algorithm: "ES256")
+            let signer = try HostKeySigner(algorithm: "ES256", publicJWK: key.publicJWK) { input throws(TelenoridError) in
+                try JWS.signature(over: String(decoding: input, as: UTF8.self), key: key.privateKey)
+            }
+            try client.setDPoPSigner(signer)
+            XCTAssertNoThrow(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)))
+        }
     }
 
     func testBearerDowngradeIsRefused() {
@@ -71,20 +86,25 @@ final class FAPI2ProfileTests: XCTestCase {
         XCTAssertEqual(try fapi([.idTokenAlgorithms: "PS256 ES256 EdDSA"]).idTokenAlgorithms, ["PS256", "ES256", "EdDSA"])
     }
 
-    /// A PEM RSA key signs client assertions with RS256, which the profile does not allow.
-    func testAClientKeyThatSignsRS256IsRefused() {
-        assertRule([.clientPrivateKey: JOSEFixtures.rsaPrivatePem], "§5.4.1 item 1", mentioning: "signs RS256")
+    /// An RSA key that declares RS256 is refused; one that declares nothing (PEM) signs PS256 in the mode.
+    func testAClientKeyThatSignsRS256IsRefused() throws {
+        var jwk = try XCTUnwrap(try JSON.parse(try PrivateKey(pem: JOSEFixtures.rsaPrivatePem).privateJWK().string).objectValue)
+        jwk.set("alg", .string("RS256"))
+        assertRule([.clientPrivateKey: JSON.serialize(.object(jwk))], "§5.4.1 item 1", mentioning: "signs RS256")
+        XCTAssertEqual(try fapi([.clientPrivateKey: JOSEFixtures.rsaPrivatePem]).clientPrivateKey?.algorithm, "PS256")
+        XCTAssertEqual(try testConfiguration([.clientPrivateKey: JOSEFixtures.rsaPrivatePem, .clientAuthMethod: "private_key_jwt"])
+                        .clientPrivateKey?.algorithm, "RS256")
     }
 
     func testValidConfigurations() throws {
         let confidential = try fapi([.clientPrivateKey: try Self.es256Key()])
         XCTAssertEqual(confidential.clientAuthMethod.name, "private_key_jwt")
-        XCTAssertEqual(confidential.dpopAlgorithm, "ES256")
+        XCTAssertEqual(confidential.dpopAlgorithms, ["ES256"])
         XCTAssertEqual(confidential.securityProfile, .fapi2)
         XCTAssertEqual(try fapi([.clientPrivateKey: Self.ed25519Key, .dpopSigningAlgorithm: "EdDSA"]).clientAuthMethod.name, "private_key_jwt")
         let publicClient = try fapi()
         XCTAssertEqual(publicClient.clientAuthMethod, .none)
-        XCTAssertEqual(publicClient.dpopAlgorithm, "ES256")
+        XCTAssertEqual(publicClient.dpopAlgorithms, ["ES256"])
         // The same settings the profile refuses are the host's own business without it.
         XCTAssertTrue(try testConfiguration([.allowPlainPKCE: "true", .allowBearerDowngrade: "true"]).allowBearerDowngrade)
     }
@@ -168,5 +188,14 @@ final class FAPI2TransportTests: XCTestCase {
             return XCTFail("a cipher list naming no cipher must fail")
         }
         XCTAssertEqual(error.kind, .tls, error.message)
+    }
+}
+
+/// A provider without discovery whose push endpoint (RFC 9126) takes every request.
+private final class FAPIRecordingTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
+        guard request.url == "https://id.example.com/par" else { return HTTPResponse(status: 404, headers: [], body: []) }
+        let body = #"{"request_uri":"urn:ietf:params:oauth:request_uri:fapi","expires_in":60}"#
+        return HTTPResponse(status: 201, headers: [("content-type", "application/json")], body: Array(body.utf8))
     }
 }

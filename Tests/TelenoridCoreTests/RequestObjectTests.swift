@@ -148,7 +148,8 @@ final class RequestObjectTests: XCTestCase {
         let (header, claims) = try verified(try XCTUnwrap(pushed["request"]), with: JOSEFixtures.rsaJwk)
         XCTAssertEqual(header["alg"], .string("RS256"))
         XCTAssertEqual(header["typ"], .string("oauth-authz-req+jwt"))
-        XCTAssertNil(header["kid"], "a PEM key has no kid")
+        let thumbprint = try JWKThumbprint.sha256(of: try XCTUnwrap(try JSON.parse(JOSEFixtures.rsaJwk).objectValue))
+        XCTAssertEqual(header["kid"], .string(thumbprint), "a PEM key is named by its RFC 7638 thumbprint")
         XCTAssertEqual(claims["iss"], .string("s6BhdRkqt3"))
         XCTAssertEqual(claims["aud"], .string("https://id.example.com"))
         XCTAssertEqual(claims["state"], .string(pending.state))
@@ -295,5 +296,17 @@ final class RequestObjectTests: XCTestCase {
         }
         let relaxed = try client(JARProvider(), [:], sign: false)
         XCTAssertNoThrow(try AuthorizationRequest(configuration: try relaxed.effectiveConfiguration()).build())
+    }
+
+    func testAnRSAKeyWithoutAnAlgorithmSignsWhatTheProviderListsAndClientKeyIDNamesIt() throws {
+        let provider = JARProvider(requirePush: true, requestObjectAlgorithms: ["PS256"])
+        let client = try client(provider, [.clientPrivateKey: JOSEFixtures.rsaPrivatePem, .clientKeyID: "registered-2024"])
+        _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+        let (header, _) = try verified(try XCTUnwrap(try provider.pushedForm()["request"]), with: JOSEFixtures.rsaJwk)
+        XCTAssertEqual(header["alg"], .string("PS256"))
+        XCTAssertEqual(header["kid"], .string("registered-2024"))
+        // A key that declares its algorithm keeps it: a provider that lists others refuses it before the browser.
+        let es = try self.client(JARProvider(requirePush: true, requestObjectAlgorithms: ["PS256"]), [.clientPrivateKey: Self.ecPrivate])
+        XCTAssertEqual(errorKind { _ = try es.buildAuthorization(AuthorizationRequest(configuration: es.configuration)) }, .configuration)
     }
 }

@@ -189,7 +189,8 @@ public struct AuthorizationRequest: Sendable {
     /// the code exchange proves possession of it (a host's own signer is the client's: build through
     /// `OIDCClient.buildAuthorization` to use it).
     public func build(state: String, nonce: String, pkce: PKCE) throws(TelenoridError) -> PendingAuthorization {
-        guard let algorithm = configuration.dpopAlgorithm else {
+        // Without a client there is no metadata to negotiate with: the host's first choice.
+        guard let algorithm = configuration.dpopAlgorithms.first else {
             // No per-sign-in key, so no `dpop_jkt`: everything but the three secrets is in the template.
             let url = try urlTemplate().url(state: state, nonce: nonce, challenge: pkce.challenge(pkceMethod))
             return pending(url: url, state: state, nonce: nonce, pkce: pkce, dpopSigner: nil)

@@ -4,9 +4,32 @@ extension OIDCClient {
     /// The signer for a new sign-in's tokens: the host's own (`setDPoPSigner`), else a new key of the
     /// configured `dpop_signing_alg` (one key per sign-in, so two users of one app share nothing), else none.
     func newSignInSigner() throws(TelenoridError) -> DPoPSigner? {
-        if let external = hostSigner { return .external(external) }
-        guard let algorithm = configuration.dpopAlgorithm else { return nil }
-        return .key(try DPoPKey.generate(algorithm: algorithm))
+        if configuration.securityProfile == .fapi2 {
+            try FAPI2Profile.checkSenderConstraint(hasDPoP: hostSigner != nil || !configuration.dpopAlgorithms.isEmpty)
+        }
+        if let external = hostSigner {
+            let advertised = try availableMetadata()?.dpopSigningAlgorithms ?? []
+            guard advertised.isEmpty || advertised.contains(external.algorithm) else {
+                throw TelenoridError(.configuration, "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
+                                     + "\(advertised.joined(separator: " ")), not with the DPoP signer's \(external.algorithm)")
+            }
+            return .external(external)
+        }
+        guard !configuration.dpopAlgorithms.isEmpty else { return nil }
+        return .key(try DPoPKey.generate(algorithm: try negotiatedDPoPAlgorithm()))
+    }
+
+    /// The host's most preferred DPoP algorithm that the provider's `dpop_signing_alg_values_supported`
+    /// (RFC 9449 §5.1) lists; the most preferred when it lists none or the client can't discover it.
+    func negotiatedDPoPAlgorithm() throws(TelenoridError) -> String {
+        let preferred = configuration.dpopAlgorithms
+        let advertised = try availableMetadata()?.dpopSigningAlgorithms ?? []
+        guard !advertised.isEmpty else { return preferred[0] }
+        guard let chosen = preferred.first(where: advertised.contains) else {
+            throw TelenoridError(.configuration, "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
+                                 + "\(advertised.joined(separator: " ")), and dpop_signing_alg lists \(preferred.joined(separator: " "))")
+        }
+        return chosen
     }
 
     /// Sends the request `make` makes, with a proof by `signer` when there is one (`accessToken` is the

@@ -70,7 +70,7 @@ extension OIDCClient {
 
     /// The provider's metadata, or nil for a client configured with its authorization endpoint whose
     /// provider serves no discovery document.
-    private func availableMetadata() throws(TelenoridError) -> ProviderMetadata? {
+    func availableMetadata() throws(TelenoridError) -> ProviderMetadata? {
         if configuration.settings[.authorizationEndpoint] != nil { return try? discover() }
         return try discover()
     }
@@ -79,11 +79,15 @@ extension OIDCClient {
     /// algorithm the provider takes when its metadata lists them: one it does not take would be refused
     /// only after the user has been sent to the browser.
     private func requestObject(_ parameters: FormParameters) throws(TelenoridError) -> String {
-        let key = try clientKey(for: "sign_authorization_requests (RFC 9101)")
+        var key = try clientKey(for: "sign_authorization_requests (RFC 9101)")
         if let advertised = try availableMetadata()?.requestObjectSigningAlgorithms, !advertised.isEmpty,
            !advertised.contains(key.algorithm) {
-            throw TelenoridError(.configuration, "the provider takes request objects (RFC 9101) signed with "
-                                 + "\(advertised.joined(separator: ", ")), not with the client key's \(key.algorithm)")
+            // An RSA key that declared no algorithm signs whichever RSA algorithm the provider lists first.
+            guard case .held(let held) = key, let chosen = advertised.lazy.compactMap({ held.signing(with: $0) }).first else {
+                throw TelenoridError(.configuration, "the provider takes request objects (RFC 9101) signed with "
+                                     + "\(advertised.joined(separator: ", ")), not with the client key's \(key.algorithm)")
+            }
+            key = .held(chosen)
         }
         return try RequestObject.sign(parameters, clientID: configuration.clientID,
                                       audience: configuration.settings[.issuer] ?? "", key: key, now: clock())

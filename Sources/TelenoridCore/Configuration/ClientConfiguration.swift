@@ -17,6 +17,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         case pushedAuthorizationRequestEndpoint, pushAuthorizationRequests
         /// Sender-constrained tokens (RFC 9449), signed request objects (RFC 9101) and the FAPI 2.0 Security Profile.
         case dpopSigningAlgorithm, dpopBindAuthorizationCode, allowBearerDowngrade, signAuthorizationRequests, securityProfile
+        /// The `kid` the provider registered the client's key under (RFC 7515 §4.1.4).
+        case clientKeyID
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -57,6 +59,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .allowBearerDowngrade: "allow_bearer_downgrade"
             case .signAuthorizationRequests: "sign_authorization_requests"
             case .securityProfile: "security_profile"
+            case .clientKeyID: "client_key_id"
             }
         }
 
@@ -142,9 +145,10 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// when the configuration is built so that a bad key fails there, not at the first token request, and
     /// no request parses it again.
     public let clientPrivateKey: PrivateKey?
-    /// The algorithm of the DPoP key (RFC 9449) each sign-in makes, when the client proves possession:
-    /// one of `DPoPKey.algorithms`. Nil: no DPoP, unless the host hands the client a signer of its own.
-    public let dpopAlgorithm: String?
+    /// The algorithms of the DPoP keys (RFC 9449) sign-ins make, in the host's order of preference (each one
+    /// of `DPoPKey.algorithms`): a sign-in uses the first that the provider's `dpop_signing_alg_values_supported`
+    /// lists, or the first when it lists none. Empty: no DPoP, unless the host hands the client a signer.
+    public let dpopAlgorithms: [String]
     /// Send `dpop_jkt` (RFC 9449 §10) with the authorization request, binding the code to the DPoP key.
     public let dpopBindAuthorizationCode: Bool
     /// Accept a `Bearer` token from a token request that carried a DPoP proof (RFC 9449 §5 lets a server
@@ -243,25 +247,24 @@ public final class ClientConfiguration: Sendable, Equatable {
         allowPlainPKCE = try Self.flag(settings, .allowPlainPKCE)
         pushAuthorizationRequests = try Self.flag(settings, .pushAuthorizationRequests)
         clientAuthMethod = try ClientAuthMethod(settings)
-        dpopAlgorithm = settings[.dpopSigningAlgorithm]
-        if let dpopAlgorithm, !DPoPKey.algorithms.contains(dpopAlgorithm) {
-            throw TelenoridError(.configuration, "dpop_signing_alg must be one of \(DPoPKey.algorithms.joined(separator: ", "))")
-        }
+        dpopAlgorithms = try Self.dpopAlgorithms(settings[.dpopSigningAlgorithm])
         dpopBindAuthorizationCode = try Self.flag(settings, .dpopBindAuthorizationCode)
         allowBearerDowngrade = try Self.flag(settings, .allowBearerDowngrade)
         signAuthorizationRequests = try Self.flag(settings, .signAuthorizationRequests)
         // Only a key something signs with is read (and must be valid).
         let signs = clientAuthMethod == .privateKeyJWT || signAuthorizationRequests
-        clientPrivateKey = try settings.clientPrivateKey.flatMap { text throws(TelenoridError) in
-            text.count == 0 || !signs ? nil : try PrivateKey(text: text)
-        }
+        let profile: SecurityProfile?
         switch settings[.securityProfile] {
-        case nil: securityProfile = nil
+        case nil: profile = nil
         case let text?:
-            guard let profile = SecurityProfile(rawValue: text) else {
+            guard let named = SecurityProfile(rawValue: text) else {
                 throw TelenoridError(.configuration, "security_profile must be \"fapi2\"")
             }
-            securityProfile = profile
+            profile = named
+        }
+        securityProfile = profile
+        clientPrivateKey = try settings.clientPrivateKey.flatMap { text throws(TelenoridError) -> PrivateKey? in
+            text.count == 0 || !signs ? nil : try Self.clientKey(text, keyID: settings[.clientKeyID], profile: profile)
         }
         var http = HTTPSettings()
         http.caFile = settings[.caFile]
@@ -302,6 +305,34 @@ public final class ClientConfiguration: Sendable, Equatable {
 
     /// Asymmetric algorithms only (RFC 7518 §3.1, RFC 8037 §3.1): HMAC-signed tokens are accepted only
     /// from a provider that advertises them, by clients that have a secret.
+    /// `client_private_key` as the client signs with it: named by `client_key_id`, else by its own `kid`,
+    /// else by its RFC 7638 thumbprint (the form TelenorID's example assertion's `kid` has), so the provider
+    /// can pick the registered key; an RSA key that declares no algorithm signs PS256 under FAPI 2.0
+    /// (Security Profile §5.4.1 item 1), RS256 otherwise.
+    static func clientKey(_ text: SecretBytes, keyID: String?, profile: SecurityProfile?) throws(TelenoridError) -> PrivateKey {
+        var key = try PrivateKey(text: text)
+        if let keyID {
+            guard !keyID.isEmpty else { throw TelenoridError(.configuration, "client_key_id is empty") }
+            key = key.identified(as: keyID)
+        } else if key.keyID == nil {
+            key = key.identified(as: try key.thumbprint())
+        }
+        if profile == .fapi2, key.algorithmIsDefault, let ps256 = key.signing(with: "PS256") { key = ps256 }
+        return key
+    }
+
+    /// `dpop_signing_alg`: one algorithm or several separated by spaces, each one the library makes keys of,
+    /// none twice.
+    static func dpopAlgorithms(_ text: String?) throws(TelenoridError) -> [String] {
+        guard let text else { return [] }
+        let list = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard !list.isEmpty, list.allSatisfy({ DPoPKey.algorithms.contains($0) }), Set(list).count == list.count else {
+            throw TelenoridError(.configuration, "dpop_signing_alg must list, by preference and once each, algorithms among "
+                                 + DPoPKey.algorithms.joined(separator: ", "))
+        }
+        return list
+    }
+
     public static let defaultAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
                                                          "ES256", "ES384", "ES512", "EdDSA"]
     static let hmacAlgorithms: Set<String> = ["HS256", "HS384", "HS512"]

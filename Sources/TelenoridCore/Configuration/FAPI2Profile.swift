@@ -36,10 +36,18 @@ enum FAPI2Profile {
         }
     }
 
+    /// §5.3.3.1 item 1 at sign-in, when the client knows whether the host set a DPoP signer: access tokens
+    /// are sender-constrained, which this library does with DPoP (RFC 9449), for public clients too (above).
+    static func checkSenderConstraint(hasDPoP: Bool) throws(TelenoridError) {
+        guard hasDPoP else {
+            throw TelenoridError(.configuration, "FAPI 2.0 Security Profile §5.3.3.1 item 1: access tokens are sender-constrained, "
+                                 + "and this library does it with DPoP (RFC 9449): set dpop_signing_alg or a DPoP signer on the client")
+        }
+    }
+
     /// Throws `.configuration` naming the first rule of the profile the configuration breaks.
     static func check(_ configuration: ClientConfiguration) throws(TelenoridError) {
         let method = configuration.clientAuthMethod
-        let dpop = configuration.dpopAlgorithm != nil
         // The algorithm client assertions (and request objects) are signed with, when the client has a
         // key; a host-held key is checked when the host sets it (`OIDCClient.setClientSigner`).
         let keyAlgorithm = configuration.clientPrivateKey?.algorithm
@@ -50,10 +58,6 @@ enum FAPI2Profile {
              "PKCE uses S256 only, so allow_plain_pkce must not be set"),
             (method.name.hasPrefix("client_secret"), "§5.3.3.1 item 2",
              "clients authenticate with private_key_jwt (or MTLS, which this library does not do), not \(method.name)"),
-            (method.name == "none" && !dpop, "§5.3.3.1 item 1",
-             "a public client (token_endpoint_auth_method none) is accepted only with DPoP-bound tokens: set dpop_signing_alg"),
-            (!dpop, "§5.3.3.1 item 1",
-             "access tokens are sender-constrained, and this library does it with DPoP (RFC 9449): set dpop_signing_alg"),
             (configuration.allowBearerDowngrade, "§5.3.3.1 item 1",
              "access tokens are sender-constrained, so allow_bearer_downgrade must not be set"),
             (configuration.clientAssertionAudience != .issuer, "§5.3.3.1 item 5",

@@ -7,8 +7,43 @@ public struct PrivateKey: Sendable {
     /// The JWS algorithm this key signs with: RS256 (or the RSA algorithm a JWK declares), ES256/384/512
     /// by curve, or EdDSA.
     public let algorithm: String
-    /// A JWK's `kid`, sent in the assertion's header so the provider knows which registered key to use.
-    public let keyID: String?
+    /// A JWK's `kid` (or the one the configuration gives, `identified(as:)`), sent in the header of what the
+    /// key signs so the provider knows which registered key to use.
+    public internal(set) var keyID: String?
+    /// Whether `algorithm` is only this key type's default (RS256 for an RSA key that declared none), so
+    /// that another algorithm of the same family may be chosen for it (`signing(with:)`).
+    let algorithmIsDefault: Bool
+
+    static let rsaAlgorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]
+
+    /// The same key with `keyID` as its `kid`.
+    func identified(as keyID: String) -> PrivateKey {
+        var copy = self
+        copy.keyID = keyID
+        return copy
+    }
+
+    /// The same key signing with `algorithm`: itself when that is its algorithm, an RSA key that declared
+    /// none with any RSA algorithm (RFC 7518 §3.3, §3.5), else nil.
+    func signing(with algorithm: String) -> PrivateKey? {
+        if algorithm == self.algorithm { return self }
+        guard algorithmIsDefault, PrivateKey.rsaAlgorithms.contains(self.algorithm), PrivateKey.rsaAlgorithms.contains(algorithm) else {
+            return nil
+        }
+        return PrivateKey(key: key, algorithm: algorithm, keyID: keyID, algorithmIsDefault: false)
+    }
+
+    private init(key: PKey, algorithm: String, keyID: String?, algorithmIsDefault: Bool) {
+        self.key = key
+        self.algorithm = algorithm
+        self.keyID = keyID
+        self.algorithmIsDefault = algorithmIsDefault
+    }
+
+    /// The RFC 7638 thumbprint of the public key, the `kid` a key without one is known by.
+    func thumbprint() throws(TelenoridError) -> String {
+        try JWKThumbprint.sha256(of: try publicJWK())
+    }
 
     /// A JWK when the text is a JSON object, PEM otherwise.
     public init(text: String) throws(TelenoridError) {
@@ -37,6 +72,7 @@ public struct PrivateKey: Sendable {
 
     private init(pemBytes text: SecretBytes) throws(TelenoridError) {
         keyID = nil
+        var algorithmIsDefault = false
         let parsed: OpaquePointer? = text.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(truncatingIfNeeded: raw.count)) else { return nil }
             defer { BIO_free(bio) }
@@ -46,7 +82,9 @@ public struct PrivateKey: Sendable {
         guard let parsed else { throw TelenoridError(.configuration, "client_private_key is not a PEM private key") }
         key = PKey(parsed)
         switch EVP_PKEY_get_base_id(parsed) {
-        case EVP_PKEY_RSA: algorithm = "RS256"
+        case EVP_PKEY_RSA:
+            algorithm = "RS256"
+            algorithmIsDefault = true
         case EVP_PKEY_ED25519: algorithm = "EdDSA"
         case EVP_PKEY_EC:
             switch EVP_PKEY_get_bits(parsed) {
@@ -57,6 +95,7 @@ public struct PrivateKey: Sendable {
             }
         default: throw TelenoridError(.configuration, "client_private_key must be RSA, EC or Ed25519")
         }
+        self.algorithmIsDefault = algorithmIsDefault
     }
 
     /// A key the library made itself (a DPoP key pair, DPoPKey.swift), whose algorithm the caller chose
@@ -65,6 +104,7 @@ public struct PrivateKey: Sendable {
         self.key = key
         self.algorithm = algorithm
         keyID = nil
+        algorithmIsDefault = false
     }
 }
 

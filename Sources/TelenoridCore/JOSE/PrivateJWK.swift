@@ -54,9 +54,9 @@ extension PrivateKey {
             for (member, parameter) in members { numbers.append((parameter, try bytes(member))) }
             key = try PrivateKey.assemble("RSA", numbers: numbers)
             guard EVP_PKEY_get_bits(key.pointer) >= 2048 else { throw TelenoridError(.configuration, "client_private_key: RSA keys under 2048 bits are refused") }
-            let algorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]
-            if let declared, !algorithms.contains(declared) { throw TelenoridError(.configuration, "client_private_key: an RSA key can't sign \(declared)") }
+            if let declared, !PrivateKey.rsaAlgorithms.contains(declared) { throw TelenoridError(.configuration, "client_private_key: an RSA key can't sign \(declared)") }
             algorithm = declared ?? "RS256"
+            algorithmIsDefault = declared == nil
         case "EC":
             guard let curve = try string("crv"), let size = JWK.coordinateSize[curve], let group = JWK.curveNames[curve] else {
                 throw TelenoridError(.configuration, "client_private_key: EC curve \((try? string("crv")) ?? "none") is not supported")
@@ -70,6 +70,7 @@ extension PrivateKey {
             let expected = ["P-256": "ES256", "P-384": "ES384", "P-521": "ES512"][curve] ?? ""
             if let declared, declared != expected { throw TelenoridError(.configuration, "client_private_key: a \(curve) key signs \(expected), not \(declared)") }
             algorithm = expected
+            algorithmIsDefault = false
         case "OKP":
             guard try string("crv") == "Ed25519" else { throw TelenoridError(.configuration, "client_private_key: only the Ed25519 OKP curve is supported") }
             let d = try bytes("d"), x = try bytes("x")
@@ -86,6 +87,7 @@ extension PrivateKey {
             }
             if let declared, declared != "EdDSA" { throw TelenoridError(.configuration, "client_private_key: an Ed25519 key signs EdDSA, not \(declared)") }
             algorithm = "EdDSA"
+            algorithmIsDefault = false
         case let other:
             throw TelenoridError(.configuration, "client_private_key: key type \(other ?? "none") can't sign client assertions")
         }

@@ -21,6 +21,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var requestObjectSigningAlgorithms: [String]
     /// OIDC Discovery §3: whether the provider takes a request object by value in `request`.
     public var requestParameterSupported: Bool
+    /// RFC 9449 §5.1: the algorithms the provider takes for DPoP proofs; empty when it does not say.
+    public var dpopSigningAlgorithms: [String]
     /// RFC 9101 §10.5: the provider takes authorization requests only as signed request objects.
     public var requireSignedRequestObject: Bool
 
@@ -91,6 +93,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         requestObjectSigningAlgorithms = try strings("request_object_signing_alg_values_supported")
         requestParameterSupported = try flag("request_parameter_supported")
         requireSignedRequestObject = try flag("require_signed_request_object")
+        dpopSigningAlgorithms = try strings("dpop_signing_alg_values_supported")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
@@ -114,6 +117,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         if requestObjectSigningAlgorithms.isEmpty { merged.requestObjectSigningAlgorithms = other.requestObjectSigningAlgorithms }
         merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
         merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
+        if dpopSigningAlgorithms.isEmpty { merged.dpopSigningAlgorithms = other.dpopSigningAlgorithms }
         return merged
     }
 

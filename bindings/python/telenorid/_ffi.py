@@ -303,6 +303,7 @@ CONFIG_KEYS = {
     "jwks_max_age_s": 28, "client_assertion_audience": 29, "pushed_authorization_request_endpoint": 30,
     "push_authorization_requests": 31, "dpop_signing_alg": 32, "dpop_bind_authorization_code": 33,
     "allow_bearer_downgrade": 34, "sign_authorization_requests": 35, "security_profile": 36,
+    "client_key_id": 37,
 }
 SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}
 PKCE_METHODS = {"S256": 0, "plain": 1}

@@ -61,7 +61,10 @@ public final class Config extends NativeObject {
         PUSHED_AUTHORIZATION_REQUEST_ENDPOINT(30),
         /** {@code "true"}: {@link Client#buildAuthorization} pushes every request (RFC 9126). */
         PUSH_AUTHORIZATION_REQUESTS(31),
-        /** {@code "ES256"}, {@code "EdDSA"} or {@code "PS256"}: sender-constrained tokens (RFC 9449). */
+        /**
+         * {@code "ES256"}, {@code "EdDSA"} or {@code "PS256"}, or several by preference ({@code "EdDSA ES256"}):
+         * sender-constrained tokens (RFC 9449), with the first algorithm the provider lists.
+         */
         DPOP_SIGNING_ALG(32),
         /** {@code "true"}: {@code dpop_jkt} on the authorization request (RFC 9449 §10). */
         DPOP_BIND_AUTHORIZATION_CODE(33),
@@ -70,7 +73,9 @@ public final class Config extends NativeObject {
         /** {@code "true"}: signed request objects (RFC 9101). */
         SIGN_AUTHORIZATION_REQUESTS(35),
         /** {@code "fapi2"}: the FAPI 2.0 Security Profile. */
-        SECURITY_PROFILE(36);
+        SECURITY_PROFILE(36),
+        /** The {@code kid} the provider registered the client's key under; default the JWK's, else its thumbprint. */
+        CLIENT_KEY_ID(37);
 
         private final int code;
 
@@ -378,6 +383,14 @@ public final class Config extends NativeObject {
         /** {@code "fapi2"} to follow and enforce the FAPI 2.0 Security Profile; null for none. */
         public @NonNull Builder securityProfile(@Nullable String profile) {
             return set(Key.SECURITY_PROFILE, profile);
+        }
+
+        /**
+         * The {@code kid} the provider registered the client's private key under, sent with what it signs;
+         * null for the JWK's own {@code kid}, else the key's RFC 7638 thumbprint.
+         */
+        public @NonNull Builder clientKeyId(@Nullable String keyId) {
+            return set(Key.CLIENT_KEY_ID, keyId);
         }
 
         /**
