@@ -84,4 +84,29 @@ final class LoopbackListenerTests: XCTestCase {
         XCTAssertEqual(try listener.waitForRedirect(timeoutMilliseconds: 10_000), "http://127.0.0.1:\(listener.port)/cb?code=c")
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
     }
+
+    /// Connections that send one byte and stall, more than the listener keeps open, queued around the
+    /// browser's: the one pushed out to make room is one idle longest, never the browser's fresh one.
+    func testDribblersAroundTheBrowsersConnectionDoNotPushItOut() throws {
+        for round in 0..<5 {
+            let listener = try LoopbackListener(path: "/cb")
+            func dribbler() -> Int32 {
+                let fd = connect(listener.port)
+                XCTAssertEqual(send(fd, "G", 1, 0), 1)
+                return fd
+            }
+            let before = (0..<LoopbackConnections.limit + 6).map { _ in dribbler() }
+            let browser = connect(listener.port)
+            let request = "GET /cb?code=c\(round) HTTP/1.1\r\nHost: 127.0.0.1:\(listener.port)\r\n\r\n"
+            XCTAssertEqual(request.withCString { send(browser, $0, strlen($0), 0) }, request.utf8.count)
+            let after = (0..<LoopbackConnections.limit / 2).map { _ in dribbler() }
+            defer { (before + [browser] + after).forEach { close($0) } }
+
+            XCTAssertEqual(try listener.waitForRedirect(timeoutMilliseconds: 3000), "http://127.0.0.1:\(listener.port)/cb?code=c\(round)",
+                           "round \(round)")
+            var page = [UInt8](repeating: 0, count: 4096)
+            let count = page.withUnsafeMutableBytes { recv(browser, $0.baseAddress, $0.count, 0) }
+            XCTAssertTrue(String(decoding: page.prefix(max(count, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"), "round \(round)")
+        }
+    }
 }

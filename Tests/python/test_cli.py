@@ -79,6 +79,35 @@ def test_logout_revokes_and_deletes_the_state(provider, tmp_path):
     assert not state_file.exists()
 
 
+# A local process that knows the callback path sends its own redirect first; then the browser signs in.
+STRAY_THEN_BROWSER = """
+import subprocess, sys, urllib.error, urllib.parse, urllib.request
+url = sys.argv[-1]
+redirect_uri = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["redirect_uri"][0]
+try:
+    status = urllib.request.urlopen(redirect_uri + "?code=stray&state=not-the-request-state", timeout=10).status
+except urllib.error.HTTPError as error:
+    status = error.code
+with open(sys.argv[1], "w") as file:
+    file.write(str(status))
+subprocess.run([sys.executable, *sys.argv[2:]], check=True)
+"""
+
+
+def test_login_waits_for_the_redirect_with_its_own_state(provider, tmp_path):
+    """The CLI tells the listener the request's state: a stray callback is refused and the wait goes on."""
+    user = provider["user"]
+    script, stray_status = tmp_path / "stray.py", tmp_path / "stray-status"
+    script.write_text(STRAY_THEN_BROWSER)
+    login = telenorid("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
+                      "--port", "53682", "--timeout", "60", "--state-file", str(tmp_path / "state.json"),
+                      "--browser-command",
+                      f"{sys.executable} {script} {stray_status} {BROWSER} --follow {user['username']} {user['password']}")
+    assert stray_status.read_text() == "400"
+    assert login.returncode == 0, login.stderr
+    assert json.loads(login.stdout)["iss"] == provider["issuer"]
+
+
 def test_usage_and_unreachable_provider(tmp_path):
     assert telenorid("login").returncode == 2  # no issuer, no client id
     assert telenorid("frobnicate").returncode == 2

@@ -100,6 +100,65 @@ def test_a_flood_of_idle_and_slow_connections_does_not_keep_the_redirect_out():
         assert elapsed < 2, elapsed
 
 
+def test_a_flood_of_one_byte_connections_around_the_browsers_does_not_push_it_out():
+    """Connections that each send one byte and stall, more than the 64 the listener keeps open, queued before
+    the wait and still coming during it. The browser's connection arrives in the listen queue between them
+    (even rounds) or during the flood (odd rounds): either way it gets its page and ends the wait."""
+    for round in range(6):
+        with telenorid.LoopbackListener(path="/cb") as listener:
+            port = port_of(listener)
+            dribblers = []
+
+            def dribble():
+                connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+                try:
+                    connection.send(b"G")
+                except OSError:  # already pushed out by the listener
+                    pass
+                dribblers.append(connection)
+                if len(dribblers) > 300:  # this process's descriptors: the oldest go, the flood goes on
+                    dribblers.pop(0).close()
+
+            def browse():
+                browser = socket.create_connection(("127.0.0.1", port), timeout=10)
+                browser.sendall(f"GET /cb?code=c{round}&state=s HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+                return browser
+            for _ in range(80):
+                dribble()
+            queued = round % 2 == 0
+            if queued:
+                browser = browse()
+                for _ in range(40):
+                    dribble()
+            waiting, result = in_background(lambda: listener.wait(timeout=5))
+            stop = threading.Event()
+
+            def flood():
+                while not stop.is_set():
+                    dribble()
+            flooder = threading.Thread(target=flood)
+            flooder.start()
+            try:
+                if not queued:
+                    time.sleep(0.3)
+                    browser = browse()
+                page = b""
+                try:
+                    while chunk := browser.recv(4096):
+                        page += chunk
+                except ConnectionResetError:  # closed unanswered, its request unread
+                    pass
+                browser.close()
+                waiting.join(10)
+            finally:
+                stop.set()
+                flooder.join()
+                for connection in dribblers:
+                    connection.close()
+            assert page.startswith(b"HTTP/1.1 200 OK") and b"close this window" in page, (round, page[:100])
+            assert result == {"value": f"{listener.redirect_uri}?code=c{round}&state=s"}, round
+
+
 def test_a_request_for_another_host_gets_400_and_the_wait_goes_on():
     """DNS rebinding: a page on another origin whose name now resolves to 127.0.0.1 sends its own Host."""
     with telenorid.LoopbackListener(path="/cb") as listener:

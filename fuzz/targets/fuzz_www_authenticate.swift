@@ -3,9 +3,12 @@
 // (RFC 9470), DPoPNonces.parseHeader (DPoP-Nonce) and DPoPNonces.asksForNonce (RFC 9449 §8, §9).
 //
 // Properties besides not crashing (a violation traps, which libFuzzer reports with the input saved):
-//  - schemes and parameter names are non-empty lower-case tokens;
+//  - schemes and parameter names are non-empty lower-case tokens; a token68 is RFC 9110 §11.2's token68
+//    and comes without parameters;
 //  - the challenges written back out (every value quoted) parse to the same challenges, and the step-up
 //    and nonce verdicts on that text are the same: they depend on the challenges, not their spelling;
+//  - a token68 challenge with `=` padding in front of them (`Negotiate YII...==, `) changes neither the
+//    challenges after it nor the step-up and nonce verdicts: a Bearer or DPoP challenge after it is found;
 //  - a step-up is found (or refused as .invalidResponse, nothing else) exactly when a bearer or dpop
 //    challenge has error=insufficient_user_authentication; a found one has 0 <= max_age <= 10 digits and
 //    non-empty acr values without spaces, and applying it to a request never fails and sets acr_values,
@@ -42,9 +45,23 @@ private func written(_ challenges: [AuthenticationChallenge]) -> String {
         return String(decoding: bytes, as: UTF8.self)
     }
     return challenges.map { challenge in
-        challenge.parameters.isEmpty ? challenge.scheme
+        if let token68 = challenge.token68 { return challenge.scheme + " " + token68 }
+        return challenge.parameters.isEmpty ? challenge.scheme
             : challenge.scheme + " " + challenge.parameters.map { "\($0.name)=\(quoted($0.value))" }.joined(separator: ", ")
     }.joined(separator: ", ")
+}
+
+/// A SPNEGO-like challenge (RFC 4559 §4) whose token68 ends in padding, put in front of other challenges.
+private let negotiate = AuthenticationChallenge(scheme: "negotiate", token68: "YIIBhwYJKoZIhvcSAQICAQBu+/gF2MIIBcqA==")
+
+private func behindToken68(_ challenges: [AuthenticationChallenge]) -> String {
+    written([negotiate] + challenges)
+}
+
+private func isToken68(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    let body = bytes.prefix { ASCII.isAlpha($0) || ASCII.isDigit($0) || "-._~+/".utf8.contains($0) }
+    return !body.isEmpty && bytes.dropFirst(body.count).allSatisfy { $0 == UInt8(ascii: "=") }
 }
 
 private enum StepUpOutcome: Equatable {
@@ -67,8 +84,16 @@ private func checkChallenges(_ text: String) -> [AuthenticationChallenge] {
             fail("challenge name \(name) is not a lower-case token", text)
         }
     }
+    for challenge in challenges {
+        if let token68 = challenge.token68, !isToken68(token68) || !challenge.parameters.isEmpty {
+            fail("challenge \(challenge.scheme) has token68 \(token68) and \(challenge.parameters.count) parameters", text)
+        }
+    }
     guard AuthenticationChallenge.parse(written(challenges)) == challenges else {
         fail("the challenges written out parse differently: \(written(challenges).prefix(512))", text)
+    }
+    guard AuthenticationChallenge.parse(behindToken68(challenges)) == [negotiate] + challenges else {
+        fail("the challenges behind a token68 challenge parse differently: \(behindToken68(challenges).prefix(512))", text)
     }
     return challenges
 }
@@ -76,6 +101,7 @@ private func checkChallenges(_ text: String) -> [AuthenticationChallenge] {
 private func checkStepUp(_ text: String, _ challenges: [AuthenticationChallenge]) {
     let outcome = stepUp(text)
     guard stepUp(written(challenges)) == outcome else { fail("the challenges written out give another step-up verdict", text) }
+    guard stepUp(behindToken68(challenges)) == outcome else { fail("a token68 challenge in front changes the step-up verdict", text) }
     let isStepUp = challenges.contains {
         ($0.scheme == "bearer" || $0.scheme == "dpop") && $0.parameter("error") == "insufficient_user_authentication"
     }
@@ -122,6 +148,9 @@ private func checkAsksForNonce(_ text: String, _ challenges: [AuthenticationChal
     let asks = DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: text)
     guard DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: written(challenges)) == asks else {
         fail("the challenges written out give another nonce verdict", text)
+    }
+    guard DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: behindToken68(challenges)) == asks else {
+        fail("a token68 challenge in front changes the nonce verdict", text)
     }
     guard DPoPNonces.asksForNonce(status: 401, oauthError: "use_dpop_nonce", wwwAuthenticate: text) == asks else {
         fail("a 401's body error changed the nonce verdict", text)

@@ -1,23 +1,38 @@
-
 /// The connections one wait serves side by side, so that none can hold up the one carrying the redirect:
 /// a browser opens speculative connections it never sends on, and any local process can open hundreds
 /// that send nothing or a byte at a time. Each has its own deadline for its request head; at most `limit`
-/// are open, and past that a new connection pushes out the oldest idle one instead of being left in the
-/// listen queue, where a flood would keep the browser's out.
+/// are open, and past that the one idle longest (its last byte, or its accept, furthest back) is closed
+/// instead of a new connection being left in the listen queue, where a flood would keep the browser's out.
+/// A new connection is read as soon as it is accepted, before the choice: the browser's request is usually
+/// there already, and one that is not yet has at least been idle the shortest.
 final class LoopbackConnections {
     /// Far below any descriptor limit, and more than a browser ever opens to one origin.
     static let limit = 64
-    /// At most this many accepted per turn, so a connection accepted in one turn is read in the next
-    /// (reads come first) before a steady flood could push it out again.
+    /// At most this many accepted per turn, so a connection accepted before its request arrived is read
+    /// again in the next turn (reads come first) before a steady flood could push it out.
     static let acceptsPerTurn = limit / 2
 
     struct Connection {
         let fd: Int32
         let deadline: Int64
         var head: [UInt8] = []
+        /// When it was accepted or last sent a byte (monotonic milliseconds).
+        var lastActive: Int64
     }
 
     enum Received { case waiting, closed, tooLarge, head([UInt8]) }
+
+    enum Accepted {
+        /// A new connection, at the end of `open`, maybe one over the limit until `makeRoom`.
+        case accepted
+        /// Nothing taken this time (an aborted connection, a signal, or a descriptor given back): try again.
+        case retry
+        /// The listen queue is empty.
+        case empty
+        /// The process is out of descriptors with none of ours to give back: the caller stops polling the
+        /// listening socket for a moment rather than spin on it.
+        case outOfDescriptors
+    }
 
     /// Oldest first.
     private(set) var open: [Connection] = []
@@ -37,42 +52,45 @@ final class LoopbackConnections {
         close(open.remove(at: index).fd)
     }
 
-    /// Accepts what the listen queue holds, each with a deadline of `deadline`. False when the process is
-    /// out of descriptors with none of ours to give back: the caller then stops polling the listening
-    /// socket for a moment rather than spin on it.
-    func accept(from socket: Int32, deadline: Int64) -> Bool {
-        for _ in 0..<LoopbackConnections.acceptsPerTurn {
-            let fd = LibC.accept(socket)  // accept4 is not in Swift's Glibc module
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                if open.count >= LoopbackConnections.limit { drop(at: oldestIdle()) }
-                open.append(Connection(fd: fd, deadline: deadline))
-                continue
-            }
-            switch errno {
-            case EINTR, ECONNABORTED: continue
-            case EMFILE, ENFILE:
-                guard !open.isEmpty else { return false }
-                drop(at: oldestIdle())
-            default: return true  // EAGAIN: the queue is empty
-            }
+    /// Accepts one connection from the listen queue, with a deadline of `deadline`.
+    func accept(from socket: Int32, deadline: Int64, now: Int64) -> Accepted {
+        let fd = LibC.accept(socket)  // accept4 is not in Swift's Glibc module
+        if fd >= 0 {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            open.append(Connection(fd: fd, deadline: deadline, lastActive: now))
+            return .accepted
         }
-        return true
+        switch errno {
+        case EINTR, ECONNABORTED: return .retry
+        case EMFILE, ENFILE:
+            guard let victim = longestIdle(among: open.indices) else { return .outOfDescriptors }
+            drop(at: victim)
+            return .retry
+        default: return .empty  // EAGAIN
+        }
     }
 
-    /// The oldest connection that has sent nothing yet, else the oldest: one that has begun its request is
-    /// more likely the browser's.
-    private func oldestIdle() -> Int {
-        open.firstIndex { $0.head.isEmpty } ?? 0
+    /// Back to `limit` open connections, closing those idle longest but never the newest, which has just
+    /// been accepted and read.
+    func makeRoom() {
+        while open.count > LoopbackConnections.limit, let victim = longestIdle(among: open.indices.dropLast()) {
+            drop(at: victim)
+        }
+    }
+
+    /// The least recently active connection; of equals, the oldest.
+    private func longestIdle(among indices: some Sequence<Int>) -> Int? {
+        indices.min { open[$0].lastActive < open[$1].lastActive }
     }
 
     /// Reads what connection `index` has sent; its head once the blank line has arrived.
-    func receive(at index: Int, maxBytes: Int) -> Received {
+    func receive(at index: Int, maxBytes: Int, now: Int64) -> Received {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { recv(open[index].fd, $0.baseAddress, $0.count, 0) }
         if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return .waiting }
         guard count > 0 else { return .closed }
+        open[index].lastActive = now
         open[index].head.append(contentsOf: chunk.prefix(count))
         if let end = LoopbackRequest.endOfHead(open[index].head) { return .head(Array(open[index].head.prefix(end))) }
         return open[index].head.count >= maxBytes ? .tooLarge : .waiting

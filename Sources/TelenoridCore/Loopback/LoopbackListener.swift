@@ -106,35 +106,62 @@ public final class LoopbackListener: Sendable {
             // Reads before accepts: a connection accepted last turn is served before a flood can push it out.
             var finished: [Int] = []
             for (index, entry) in entries.enumerated().dropFirst() where entry.revents != 0 {
-                let position = index - 1
-                switch connections.receive(at: position, maxBytes: LoopbackListener.maxRequestBytes) {
-                case .waiting: continue
-                case .closed: break
-                case .head(let head):
-                    let state = expectedState.withLock { $0 }
-                    switch LoopbackRequest.outcome(ofHead: head, path: path, port: port, state: state) {
-                    case .redirect(let target):
-                        connections.respond(at: position, status: "200 OK",
-                                            body: "Sign-in is complete. You can close this window and return to the application.")
-                        return "http://127.0.0.1:\(port)" + target
-                    case .notFound:
-                        connections.respond(at: position, status: "404 Not Found", body: "Not found.")
-                    case .badRequest:
-                        connections.respond(at: position, status: "400 Bad Request", body: "Bad request.")
-                    }
-                case .tooLarge:
-                    connections.respond(at: position, status: "400 Bad Request", body: "Bad request.")
+                switch serve(connections, at: index - 1) {
+                case .open: continue
+                case .finished: finished.append(index - 1)
+                case .redirect(let url): return url
                 }
-                finished.append(position)
             }
             for position in finished.reversed() { connections.drop(at: position) }
-            if entries[0].revents != 0 {
-                let connectionDeadline = min(deadline, LoopbackListener.nowMilliseconds() &+ Int64(LoopbackListener.connectionTimeoutMilliseconds))
-                if !connections.accept(from: socket, deadline: connectionDeadline) {
+            guard entries[0].revents != 0 else { continue }
+            let connectionDeadline = min(deadline, LoopbackListener.nowMilliseconds() &+ Int64(LoopbackListener.connectionTimeoutMilliseconds))
+            accepting: for _ in 0..<LoopbackConnections.acceptsPerTurn {
+                switch connections.accept(from: socket, deadline: connectionDeadline, now: LoopbackListener.nowMilliseconds()) {
+                case .accepted:
+                    // Read before judged: only then is the room made, among the others.
+                    let position = connections.open.count - 1
+                    switch serve(connections, at: position) {
+                    case .open: connections.makeRoom()
+                    case .finished: connections.drop(at: position)
+                    case .redirect(let url): return url
+                    }
+                case .retry: continue
+                case .empty: break accepting
+                case .outOfDescriptors:
                     acceptPausedUntil = LoopbackListener.nowMilliseconds() &+ LoopbackListener.acceptPauseMilliseconds
+                    break accepting
                 }
             }
         }
+    }
+
+    /// `finished`: answered, or closed by its peer; either way the caller drops it.
+    private enum Served { case open, finished, redirect(String) }
+
+    /// Reads what connection `position` has sent and, once its request head is complete (or too large),
+    /// answers it: the redirect with the page that ends sign-in, anything else with an error page.
+    private func serve(_ connections: LoopbackConnections, at position: Int) -> Served {
+        switch connections.receive(at: position, maxBytes: LoopbackListener.maxRequestBytes, now: LoopbackListener.nowMilliseconds()) {
+        case .waiting:
+            return .open
+        case .closed:
+            return .finished
+        case .head(let head):
+            let state = expectedState.withLock { $0 }
+            switch LoopbackRequest.outcome(ofHead: head, path: path, port: port, state: state) {
+            case .redirect(let target):
+                connections.respond(at: position, status: "200 OK",
+                                    body: "Sign-in is complete. You can close this window and return to the application.")
+                return .redirect("http://127.0.0.1:\(port)" + target)
+            case .notFound:
+                connections.respond(at: position, status: "404 Not Found", body: "Not found.")
+            case .badRequest:
+                connections.respond(at: position, status: "400 Bad Request", body: "Bad request.")
+            }
+        case .tooLarge:
+            connections.respond(at: position, status: "400 Bad Request", body: "Bad request.")
+        }
+        return .finished
     }
 
     // MARK: Sockets

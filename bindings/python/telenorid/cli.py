@@ -132,6 +132,9 @@ def login(args: argparse.Namespace) -> None:
             # Through the client, which pushes (RFC 9126) and signs (RFC 9101) when the settings, the FAPI 2.0
             # profile or the provider's metadata require it.
             pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+            # Any local process can reach the listener: only the redirect carrying this request's state ends
+            # the wait (RFC 8252 §8.1, RFC 6749 §10.12); other callbacks are answered 400.
+            listener.expect_state(pending.state)
             open_browser(pending.url, args.browser_command)
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
             callback = pending.handle_callback(listener.wait(timeout=args.timeout))
