@@ -104,3 +104,16 @@ def test_fapi2_sign_in_refresh_and_userinfo(provider):
     assert state.get("token_type") == "DPoP" and state.fresh_access_token() != token
     assert state.userinfo()["sub"] == state.id_token_claims["sub"]
     assert provider.at("userinfo")[-1]["dpop"]["payload"]["ath"] == b64url_sha256(state.fresh_access_token())
+
+
+def test_the_provider_refuses_an_assertion_addressed_to_the_endpoint():
+    """The harness's provider holds the issuer as the assertion's one audience (FAPI 2.0 §5.3.2.1): outside
+    FAPI 2.0 mode, an assertion addressed to the push endpoint's URL is refused there."""
+    with start_fapi_provider() as provider:
+        client = fapi2_client(provider, security_profile=None, client_assertion_audience="endpoint",
+                              push_authorization_requests=True)
+        with pytest.raises(telenorid.TelenoridError):
+            client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+        (refused,) = provider.at("par")
+        assert refused["assertion"][1]["aud"] == provider.issuer + "/par"
+        assert refused["status"] == 401 and refused["response"]["error"] == "invalid_client"

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from socketserver import ThreadingMixIn
 from typing import Any, Callable, Iterator
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import requests
