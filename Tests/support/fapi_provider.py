@@ -8,19 +8,23 @@ callback URL, and `seen`: what the provider received at each endpoint, decoded, 
 
 What idpyoidc 5.0.0 is configured to enforce:
 - pushed authorization requests (RFC 9126) at /par with `private_key_jwt`; the authorization endpoint takes
-  only a pushed request (the harness refuses one without a `request_uri`, and idpyoidc resolves each
-  `request_uri` once); a `request_uri` lives 60 s (FAPI 2.0 §5.3.2.2 asks for less than 600 s);
+  only a pushed request (the harness refuses one without a `request_uri`), and idpyoidc resolves each
+  `request_uri` once; the push answers `expires_in` 60 (FAPI 2.0 §5.3.2.2 asks for less than 600 s), which
+  idpyoidc announces but does not itself time out;
 - client assertions whose `aud` is the issuer and nothing else (FAPI 2.0 §5.3.2.1), at /par and /token,
   signed with the client's registered key, each `jti` used once;
 - PKCE with S256 only (RFC 7636), required;
 - `iss` in every authorization response (RFC 9207), as idpyoidc always adds it;
-- DPoP (RFC 9449) at /token and /userinfo: a proof with `typ dpop+jwt`, a public `jwk`, a valid signature
-  by one of ES256, PS256, EdDSA, `htm` and `htu` of the request; access tokens carry `cnf.jkt` and are of
-  type DPoP; at /userinfo the proof's `ath` must be the token's hash.
+- DPoP (RFC 9449) at /token and /userinfo: a proof whose signature verifies under its own `jwk`, with `htm`
+  and `htu` of the request; access tokens carry `cnf.jkt` and are of type DPoP; at /userinfo the proof's
+  `ath` must be the token's hash.
 idpyoidc 5.0.0 compares `ath` with the hex SHA-256 of the token, where RFC 9449 §4.2 asks for base64url;
-the harness puts the RFC's comparison in place of that one check. idpyoidc does not check a proof's `iat`
-or `jti`, does not read a proof at /par, and does not compare the proof's key with the token's `cnf.jkt`
-at /userinfo: `seen` carries each proof's thumbprint so the tests do."""
+the harness puts the RFC's comparison in place of that one check. idpyoidc does not check a proof's `typ`,
+`alg` against dpop_signing_alg_values_supported, `iat` or `jti`, does not read a proof at /par, and does not
+compare the proof's key with the token's `cnf.jkt` at /userinfo: `seen` carries each proof, decoded, with
+its key's thumbprint, so the tests check those. idpyoidc 5.0.0 also wants response_type, scope and
+redirect_uri in the front-channel query beside `request_uri`; the harness copies them from the pushed request
+(RFC 9126 §4 sends client_id and request_uri only)."""
 from __future__ import annotations
 
 import base64
