@@ -29,6 +29,9 @@ command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org too
 # filtered, and pipefail keeps pip's exit status.
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
+# idpyoidc: the FAPI 2.0 provider of Tests/support/fapi_provider.py, pinned with its JOSE library (the
+# harness adapts two of its internals, see there).
 .venv/bin/python -m pip install -q --disable-pip-version-check \
-    pytest mypy authlib requests django-oauth-toolkit cryptography 2>&1 | { grep -v "Running pip as the 'root'" || true; }
+    pytest mypy authlib requests django-oauth-toolkit cryptography idpyoidc==5.0.0 cryptojwt==1.11.0 \
+    2>&1 | { grep -v "Running pip as the 'root'" || true; }
 echo "setup: ok"
