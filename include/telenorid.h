@@ -113,6 +113,13 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_TEMPORARILY_UNAVAILABLE 25 /* HTTP 5xx or 429 (or a redirect where an OAuth answer was
                                                 expected), whatever OAuth `error` it carried: no verdict,
                                                 try again later (see telenorid_error_retry_after) */
+#define TELENORID_E_PUSH_REFUSED         26  /* the pushed authorization request endpoint refused the
+                                                request (RFC 9126 §2.3) with an OAuth `error` (other than
+                                                the client's own rejection, _CLIENT_REJECTED): nothing
+                                                reached the user's browser. Since 0.4.0 */
+#define TELENORID_E_PROVIDER_UNSUPPORTED 27  /* the provider's metadata lacks what the configuration needs,
+                                                e.g. a pushed_authorization_request_endpoint where
+                                                requests must be pushed. Since 0.4.0 */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */

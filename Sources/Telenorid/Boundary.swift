@@ -84,6 +84,8 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .lineAuthUnavailable: TELENORID_E_LINE_AUTH_UNAVAILABLE
     case .clientRejected: TELENORID_E_CLIENT_REJECTED
     case .temporarilyUnavailable: TELENORID_E_TEMPORARILY_UNAVAILABLE
+    case .pushRefused: TELENORID_E_PUSH_REFUSED
+    case .providerUnsupported: TELENORID_E_PROVIDER_UNSUPPORTED
     }
 }
 

@@ -37,6 +37,8 @@ enum StaticCStrings {
         "line authentication unavailable",  // TELENORID_E_LINE_AUTH_UNAVAILABLE
         "client rejected",                  // TELENORID_E_CLIENT_REJECTED
         "temporarily unavailable",          // TELENORID_E_TEMPORARILY_UNAVAILABLE
+        "pushed request refused",           // TELENORID_E_PUSH_REFUSED
+        "provider lacks a capability",      // TELENORID_E_PROVIDER_UNSUPPORTED
     ]
 
     static func status(_ status: telenorid_status) -> UnsafePointer<CChar> {

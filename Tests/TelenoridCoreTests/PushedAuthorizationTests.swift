@@ -102,12 +102,12 @@ final class PushedAuthorizationTests: XCTestCase {
         XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
     }
 
-    func testARequiredPushWithoutAnEndpointIsAConfigurationError() throws {
+    func testARequiredPushWithoutAnEndpointIsTheProvidersShortcoming() throws {
         let provider = PARProvider(requirePush: true, hasEndpoint: false)
         let client = try client(provider)
         XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
             let error = $0 as! TelenoridError
-            XCTAssertEqual(error.kind, .configuration)
+            XCTAssertEqual(error.kind, .providerUnsupported)
             XCTAssertTrue(error.message.contains("RFC 9126"), error.message)
         }
     }
@@ -117,7 +117,7 @@ final class PushedAuthorizationTests: XCTestCase {
         let client = try client(provider)
         XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
             let error = $0 as! TelenoridError
-            XCTAssertEqual(error.kind, .authorizationError)
+            XCTAssertEqual(error.kind, .pushRefused, "RFC 9126 §2.3: the push endpoint's refusal, not an error redirect")
             XCTAssertEqual(error.oauthError, "invalid_request")
             XCTAssertEqual(error.oauthErrorDescription, "bad scope")
             XCTAssertEqual(error.httpStatus, 400)

@@ -285,6 +285,8 @@ static const struct { telenorid_status code; const char *name; } all_statuses[] 
     STATUS_ENTRY(TELENORID_E_LINE_AUTH_UNAVAILABLE),
     STATUS_ENTRY(TELENORID_E_CLIENT_REJECTED),
     STATUS_ENTRY(TELENORID_E_TEMPORARILY_UNAVAILABLE),
+    STATUS_ENTRY(TELENORID_E_PUSH_REFUSED),
+    STATUS_ENTRY(TELENORID_E_PROVIDER_UNSUPPORTED),
 };
 #define STATUS_COUNT ((int)(sizeof all_statuses / sizeof all_statuses[0]))
 

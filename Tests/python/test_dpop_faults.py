@@ -189,8 +189,10 @@ def test_a_push_answer_without_a_usable_request_uri_is_refused(provider, name, a
 def test_the_providers_refusal_of_a_push_keeps_its_fields(provider):
     provider.par_behaviour = lambda form: Response(400, {"error": "invalid_request", "error_description": "bad scope"})
     with make_client(provider, push_authorization_requests=True) as client:
-        with pytest.raises(telenorid.AuthorizationError) as caught:
+        with pytest.raises(telenorid.PushRefused) as caught:
             client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+    # Its own class, told apart from an error redirect at the callback, and still an AuthorizationError.
+    assert isinstance(caught.value, telenorid.AuthorizationError) and caught.value.code == 26
     assert (caught.value.oauth_error, caught.value.oauth_error_description, caught.value.http_status) == (
         "invalid_request", "bad scope", 400)
     assert len(at(provider, "/par")) == 1

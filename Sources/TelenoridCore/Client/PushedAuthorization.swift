@@ -98,8 +98,8 @@ extension OIDCClient {
         let url: String
         do { url = try endpoint(.pushedAuthorizationRequestEndpoint) } catch {
             guard error.kind == .configuration else { throw error }
-            throw TelenoridError(.configuration, "authorization requests must be pushed (RFC 9126), but the provider has "
-                                 + "no pushed_authorization_request_endpoint and none is configured")
+            throw TelenoridError(.providerUnsupported, "authorization requests must be pushed (RFC 9126), but the provider's "
+                                 + "metadata has no pushed_authorization_request_endpoint and none is configured")
         }
         // Every method but client_secret_basic sends client_id with its authentication (the JWT methods
         // beside their assertion), so the request's own is left out for them; basic carries it in a header.
@@ -111,7 +111,16 @@ extension OIDCClient {
         let response = try send(proofBy: signer) { () throws(TelenoridError) in try authenticatedRequest(url: url, parameters: body) }
         let what = "pushed authorization request"
         // 201 Created is the RFC's answer; some providers say 200.
-        let (object, _) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(), successStatuses: [201, 200])
+        let object: JSONObject
+        do {
+            (object, _) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(), successStatuses: [201, 200])
+        } catch {
+            // RFC 9126 §2.3: the endpoint's OAuth error refuses this request, not an authorization the user saw.
+            guard error.kind == .authorizationError else { throw error }
+            var refused = error
+            refused.kind = .pushRefused
+            throw refused
+        }
         return try Self.requestURI(from: object, httpStatus: response.status,
                                    maxLifetime: configuration.securityProfile == .fapi2 ? FAPI2Profile.maxRequestURILifetime : nil)
     }

@@ -43,6 +43,11 @@ public struct TelenoridError: Error, Sendable, Equatable {
         /// where an OAuth answer was expected. Whatever OAuth `error` such a response holds, it is no
         /// verdict on the request or the grant (gateways and caches say anything).
         case temporarilyUnavailable
+        /// The pushed authorization request endpoint (RFC 9126 §2.3) refused the request with an OAuth error:
+        /// told apart from an error redirect at the callback, since the user never saw the provider.
+        case pushRefused
+        /// The provider's metadata lacks what the configuration needs (an endpoint the request must use).
+        case providerUnsupported
     }
 
     public var kind: Kind

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .errors import (AuthorizationError, AuthorizationLost, ClientRejected, ConfigurationError, Consumed,
                          HTTPStatusError, Insecure, InvalidArgument, InvalidResponse, IssuerMismatch,
                          LineAuthUnavailable, Malformed, NetworkError, NotSignedIn, ParameterConflict, ProviderError,
-                         RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
+                         ProviderUnsupported, PushRefused, RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
                          TemporarilyUnavailable, Timeout, TLSError, TokenInvalid, TransportError, Unsupported,
                          UsageError, ValidationError, VersionError, status_is_transient, status_str)
     from .idp_app import IdPAppRequest, IdPAppResponse
@@ -64,7 +64,7 @@ __all__ = [
     "ParameterConflict", "RandomFailure", "StateMismatch", "RedirectMismatch", "IssuerMismatch",
     "AuthorizationError", "Consumed", "VersionError", "Timeout", "NetworkError", "TLSError", "HTTPStatusError",
     "ResponseTooLarge", "InvalidResponse", "TokenInvalid", "AuthorizationLost", "NotSignedIn",
-    "LineAuthUnavailable", "ClientRejected", "TemporarilyUnavailable",
+    "LineAuthUnavailable", "ClientRejected", "TemporarilyUnavailable", "PushRefused", "ProviderUnsupported",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]

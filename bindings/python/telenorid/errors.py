@@ -10,8 +10,8 @@ Every class but :class:`RandomFailure` belongs to one of four families, so a cal
   :class:`Timeout`, :class:`NetworkError`, :class:`TLSError`, :class:`ResponseTooLarge`,
   :class:`HTTPStatusError` (and so :class:`TemporarilyUnavailable`), :class:`LineAuthUnavailable`.
 - :class:`ProviderError` — the provider answered, and said no or said nonsense:
-  :class:`AuthorizationError` (and so :class:`ClientRejected`), :class:`AuthorizationLost`,
-  :class:`InvalidResponse`.
+  :class:`AuthorizationError` (and so :class:`ClientRejected` and :class:`PushRefused`),
+  :class:`AuthorizationLost`, :class:`InvalidResponse`, :class:`ProviderUnsupported`.
 - :class:`ValidationError` — a response failed the library's checks: :class:`StateMismatch`,
   :class:`RedirectMismatch`, :class:`IssuerMismatch`, :class:`TokenInvalid`, :class:`Malformed`.
 
@@ -216,12 +216,26 @@ class TemporarilyUnavailable(HTTPStatusError):
     code = 25
 
 
+class PushRefused(AuthorizationError):
+    """TELENORID_E_PUSH_REFUSED: the pushed authorization request endpoint refused the request with an OAuth
+    error (RFC 9126 §2.3); the user's browser was never sent anywhere. An :class:`AuthorizationError`, so
+    handlers written before this status existed still catch it."""
+    code = 26
+
+
+class ProviderUnsupported(ProviderError):
+    """TELENORID_E_PROVIDER_UNSUPPORTED: the provider's metadata lacks what the configuration needs, such as
+    a pushed authorization request endpoint where requests must be pushed."""
+    code = 27
+
+
 _BY_STATUS: Dict[int, Type[TelenoridError]] = {
     cls.code: cls for cls in (
         InvalidArgument, Malformed, ConfigurationError, Insecure, Unsupported, ParameterConflict, RandomFailure,
         StateMismatch, RedirectMismatch, IssuerMismatch, AuthorizationError, Consumed, VersionError, Timeout,
         NetworkError, TLSError, HTTPStatusError, ResponseTooLarge, InvalidResponse, TokenInvalid,
-        AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable)
+        AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable, PushRefused,
+        ProviderUnsupported)
 }
 
 

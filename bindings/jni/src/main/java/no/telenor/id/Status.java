@@ -31,10 +31,12 @@ public enum Status {
     LINE_AUTH_UNAVAILABLE(23),
     CLIENT_REJECTED(24),
     TEMPORARILY_UNAVAILABLE(25),
+    PUSH_REFUSED(26),
+    PROVIDER_UNSUPPORTED(27),
     /** A code from a newer library than this binding. */
     UNKNOWN(-1);
 
-    private static final Status[] BY_CODE = new Status[26];
+    private static final Status[] BY_CODE = new Status[28];
 
     static {
         for (Status status : values()) {

@@ -178,6 +178,8 @@ public class TelenoridException extends RuntimeException {
             case LINE_AUTH_UNAVAILABLE: return new LineAuthUnavailableException(name, message, oauthError, description, uri, httpStatus);
             case CLIENT_REJECTED: return new ClientRejectedException(name, message, oauthError, description, uri, httpStatus);
             case TEMPORARILY_UNAVAILABLE: return new TemporarilyUnavailableException(name, message, oauthError, description, uri, httpStatus);
+            case PUSH_REFUSED: return new PushRefusedException(name, message, oauthError, description, uri, httpStatus);
+            case PROVIDER_UNSUPPORTED: return new ProviderUnsupportedException(name, message, oauthError, description, uri, httpStatus);
             default: return new TelenoridException(statusCode, name, message, oauthError, description, uri, httpStatus);
         }
     }

@@ -54,7 +54,7 @@ class IntegrationTest {
         }
         try (Config settings = provider.config().pushAuthorizationRequests(true).build(); Client client = new Client(settings);
              AuthorizationRequest request = new AuthorizationRequest(settings)) {
-            ConfigurationException refused = assertThrows(ConfigurationException.class, () -> client.buildAuthorization(request));
+            ProviderUnsupportedException refused = assertThrows(ProviderUnsupportedException.class, () -> client.buildAuthorization(request));
             assertTrue(refused.getMessage().contains("RFC 9126"), refused.getMessage());
         }
     }
