@@ -153,6 +153,27 @@ def test_dpop_bound_sign_in_with_pushed_signed_request_and_private_key_jwt(glewl
     assert not restored.signed_in
 
 
+def test_a_pem_key_is_named_by_its_thumbprint_or_by_client_key_id(glewlwyd):
+    """private_key_jwt with PEM keys at a client whose keys glewlwyd picks from a JWK Set by kid: a PEM key
+    carries none, so the library names it by its RFC 7638 thumbprint, or by client_key_id when the
+    registration gave it another name. Both sign in and refresh (the refresh is where glewlwyd checks the
+    assertion against the set)."""
+    for key, extra in ((glewlwyd.jwks_thumbprint_key_pem, {}),
+                       (glewlwyd.jwks_named_key_pem, {"client_key_id": glewlwyd.jwks_key_id})):
+        _, _, state = sign_in(glewlwyd, client_id=glewlwyd.jwks_client_id, client_private_key=key,
+                              token_endpoint_auth_method="private_key_jwt", client_assertion_audience="endpoint",
+                              **extra)
+        access = state.fresh_access_token()
+        state.refresh()
+        assert state.fresh_access_token() != access, extra
+    # The key registered by name is not found under its thumbprint: the provider refuses its assertion
+    # (glewlwyd 2.7.5 with a bodyless 403 at the code exchange).
+    with pytest.raises(telenorid.HTTPStatusError):
+        _, _, state = sign_in(glewlwyd, client_id=glewlwyd.jwks_client_id, client_private_key=glewlwyd.jwks_named_key_pem,
+                              token_endpoint_auth_method="private_key_jwt", client_assertion_audience="endpoint")
+        state.refresh()
+
+
 def test_dpop_nonces_are_asked_for_and_answered(tmp_path):
     """A provider that demands DPoP nonces (RFC 9449 §8, §9): the library retries once with each nonce
     it is given and keeps the latest for the next request."""

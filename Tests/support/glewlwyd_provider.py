@@ -40,6 +40,9 @@ CONFIDENTIAL_CLIENT_ID, CONFIDENTIAL_CLIENT_SECRET = "backend-app", "backend-sec
 # (not an array, not the issuer): {issuer}/par, {issuer}/token, {issuer}/revoke; at /token only with a client_id
 # in the body as well.
 FAPI_CLIENT_ID = "fapi-app"
+# A client whose keys glewlwyd holds as a JWK Set (its "jwks" property) and picks by `kid`: one key named by
+# its RFC 7638 thumbprint, one by a name of the registration's own (JWKS_KEY_ID).
+JWKS_CLIENT_ID, JWKS_KEY_ID = "jwks-app", "registered-key-1"
 REDIRECT_URI = "http://127.0.0.1:53682/callback"
 PLUGIN = "oidc"  # the plugin's name is its URL segment: /api/oidc/...
 SCOPE = "openid"
@@ -58,6 +61,12 @@ class Glewlwyd:
     # JWK (RFC 7517 §4, RFC 7518 §6.2.2: kty, crv, x, y, d).
     fapi_private_key_pem: str = ""
     fapi_private_jwk: dict = field(default_factory=dict)
+    # jwks-app's two private keys as PKCS#8 PEM: the one registered under its thumbprint, the one under
+    # JWKS_KEY_ID.
+    jwks_client_id: str = JWKS_CLIENT_ID
+    jwks_thumbprint_key_pem: str = ""
+    jwks_named_key_pem: str = ""
+    jwks_key_id: str = JWKS_KEY_ID
 
 
 def _free_port() -> int:
@@ -97,6 +106,18 @@ def _ec_key_pair() -> tuple[str, str, dict]:
            "y": _b64url(numbers.public_numbers.y.to_bytes(32, "big")),
            "d": _b64url(numbers.private_value.to_bytes(32, "big"))}
     return private, public, jwk
+
+
+def _public_jwk(private_jwk: dict) -> dict:
+    return {name: private_jwk[name] for name in ("crv", "kty", "x", "y")}
+
+
+def _thumbprint(public_jwk: dict) -> str:
+    """RFC 7638 §3: SHA-256 of the required members, sorted, without whitespace."""
+    import hashlib
+    import json
+    canonical = json.dumps({k: public_jwk[k] for k in sorted(public_jwk)}, separators=(",", ":"))
+    return _b64url(hashlib.sha256(canonical.encode()).digest())
 
 
 def _write_config(workdir: Path, port: int) -> Path:
@@ -148,7 +169,7 @@ def _expect(response: requests.Response, what: str) -> None:
     assert response.status_code == 200, f"{what}: HTTP {response.status_code} {response.text}"
 
 
-def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_required: bool) -> None:
+def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_required: bool, jwks: dict) -> None:
     admin = _sign_in(base_url, *ADMIN)
     _expect(admin.post(base_url + "/api/user/", json={
         "username": USER["username"], "password": USER["password"], "name": USER["name"], "email": USER["email"],
@@ -204,11 +225,16 @@ def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_requ
         "token_endpoint_auth_method": ["private_key_jwt"], "pubkey": fapi_public_pem,
         "token_endpoint_signing_alg": "ES256", "request_object_signing_alg": "ES256",
         "scope": []}, timeout=10), "adding the FAPI client")
+    _expect(admin.post(base_url + "/api/client/", json={
+        "client_id": JWKS_CLIENT_ID, "name": "App with a key set", "enabled": True, "confidential": True,
+        "redirect_uri": [REDIRECT_URI], "authorization_type": ["code", "refresh_token"],
+        "token_endpoint_auth_method": ["private_key_jwt"], "jwks": jwks,
+        "token_endpoint_signing_alg": "ES256", "scope": []}, timeout=10), "adding the client with a key set")
 
     # Glewlwyd asks the user to grant a client its scopes once; granting them here through the user's
     # own API (PUT /api/auth/grant/{client_id}) is what its consent page would do.
     user = _sign_in(base_url, USER["username"], USER["password"])
-    for client_id in (CLIENT_ID, CONFIDENTIAL_CLIENT_ID, FAPI_CLIENT_ID):
+    for client_id in (CLIENT_ID, CONFIDENTIAL_CLIENT_ID, FAPI_CLIENT_ID, JWKS_CLIENT_ID):
         _expect(user.put(f"{base_url}/api/auth/grant/{client_id}", json={"scope": SCOPE}, timeout=10),
                 f"granting {client_id} the scope")
 
@@ -268,11 +294,16 @@ def start_glewlwyd(dpop_nonce_required: bool = False) -> Iterator[Glewlwyd]:
                                        cwd=workdir)
         _wait_ready(process, base_url, time.monotonic() + 10)
         fapi_private_pem, fapi_public_pem, fapi_private_jwk = _ec_key_pair()
-        _configure(base_url, issuer, fapi_public_pem, dpop_nonce_required)
+        by_thumbprint_pem, _, by_thumbprint_jwk = _ec_key_pair()
+        named_pem, _, named_jwk = _ec_key_pair()
+        jwks = {"keys": [dict(_public_jwk(by_thumbprint_jwk), kid=_thumbprint(_public_jwk(by_thumbprint_jwk)), use="sig", alg="ES256"),
+                         dict(_public_jwk(named_jwk), kid=JWKS_KEY_ID, use="sig", alg="ES256")]}
+        _configure(base_url, issuer, fapi_public_pem, dpop_nonce_required, jwks)
         yield Glewlwyd(issuer=issuer, client_id=CLIENT_ID, confidential_client_id=CONFIDENTIAL_CLIENT_ID,
                        confidential_client_secret=CONFIDENTIAL_CLIENT_SECRET, redirect_uri=REDIRECT_URI,
                        login=lambda authorization_url: _login(base_url, log, authorization_url),
-                       fapi_private_key_pem=fapi_private_pem, fapi_private_jwk=fapi_private_jwk)
+                       fapi_private_key_pem=fapi_private_pem, fapi_private_jwk=fapi_private_jwk,
+                       jwks_thumbprint_key_pem=by_thumbprint_pem, jwks_named_key_pem=named_pem)
     except BaseException:
         for name in ("stdout.log", "glewlwyd.log"):
             path = workdir / name
