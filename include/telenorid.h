@@ -54,11 +54,17 @@ extern "C" {
  *          telenorid_pkce_generate), 5 configuration
  *          keys (32-36), 2 token fields (7-8), "endpoint" for TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE;
  *          DPoP tokens are accepted when DPoP is in use; private_key_jwt may come without
- *          client_private_key (a host signer). Nothing removed. */
+ *          client_private_key (a host signer). Nothing removed.
+ *   0.4.0  Negotiation with the provider's metadata and the host's edges: 2 status codes
+ *          (TELENORID_E_PUSH_REFUSED, TELENORID_E_PROVIDER_UNSUPPORTED), 1 configuration key (37,
+ *          TELENORID_CONFIG_CLIENT_KEY_ID); TELENORID_CONFIG_DPOP_SIGNING_ALG takes a preference list;
+ *          telenorid_auth_request_build() refuses a request that must be pushed or signed; a removed host
+ *          signer is detached from every auth state; calls from inside host callbacks are refused.
+ *          Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
-#define TELENORID_VERSION_MINOR 3
+#define TELENORID_VERSION_MINOR 4
 #define TELENORID_VERSION_PATCH 0
-#define TELENORID_VERSION_STRING "0.3.0"
+#define TELENORID_VERSION_STRING "0.4.0"
 
 /* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
 #define TELENORID_VERSION_NUMBER \
