@@ -22,10 +22,12 @@ let package = Package(
         // reflection metadata either (20 KB): nothing uses Mirror, and no message prints a type's fields.
         .target(name: "TelenoridCore", dependencies: ["COpenSSL", "CCurl"],
                 swiftSettings: [.unsafeFlags(["-Osize", "-Xfrontend", "-disable-reflection-metadata"])]),
-        // The export layer: converts handles, strings and status codes, nothing more.
+        // The export layer: converts handles, strings and status codes, nothing more. Optimised for size
+        // like the core: its cost is the calls it makes, not the code around them.
         .target(
             name: "Telenorid",
             dependencies: ["TelenoridCore", "CTelenorid"],
+            swiftSettings: [.unsafeFlags(["-Osize"])],
             linkerSettings: [
                 // Only the C API is exported: public Swift symbols of the core stay local.
                 .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "--gc-sections",
