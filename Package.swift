@@ -21,10 +21,13 @@ let package = Package(
         // stripped library's budget is 7.0 MB, of which the static Swift runtime takes about 5.9 MB (a
         // library with one empty export, linked the same way; scripts/size_map.sh). No reflection metadata
         // either (20 KB): nothing uses Mirror, and no message prints a type's fields. Each function in a
-        // section of its own, so --gc-sections drops the ones nothing calls (70 KB).
+        // section of its own, so --gc-sections drops the ones nothing calls (70 KB); and its public
+        // functions are not marked as kept, since every caller of them is linked into the same library (the
+        // C exports; the tests link the core into their own binary), so unused ones are dropped too (37 KB).
         .target(name: "TelenoridCore", dependencies: ["COpenSSL", "CCurl"],
                 swiftSettings: [.unsafeFlags(["-Osize", "-Xfrontend", "-disable-reflection-metadata",
-                                              "-Xfrontend", "-function-sections"])]),
+                                              "-Xfrontend", "-function-sections",
+                                              "-Xfrontend", "-internalize-at-link"])]),
         // The export layer: converts handles, strings and status codes, nothing more. Optimised for size
         // like the core: its cost is the calls it makes, not the code around them.
         .target(
