@@ -29,11 +29,12 @@ let package = Package(
                                               "-Xfrontend", "-function-sections",
                                               "-Xfrontend", "-internalize-at-link"])]),
         // The export layer: converts handles, strings and status codes, nothing more. Optimised for size
-        // like the core: its cost is the calls it makes, not the code around them.
+        // like the core, its functions in sections of their own: its cost is the calls it makes, not the
+        // code around them.
         .target(
             name: "Telenorid",
             dependencies: ["TelenoridCore", "CTelenorid"],
-            swiftSettings: [.unsafeFlags(["-Osize"])],
+            swiftSettings: [.unsafeFlags(["-Osize", "-Xfrontend", "-function-sections"])],
             linkerSettings: [
                 // Only the C API is exported: public Swift symbols of the core stay local.
                 .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "--gc-sections",
