@@ -12,9 +12,17 @@ func exportCall(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
         try body()
         return TELENORID_OK
     } catch {
-        LastError.record(error)
-        return statusCode(error.kind)
+        return failure(error)
     }
+}
+
+/// A failed export's status, with the error kept as the thread's last error. Out of line, as is
+/// `HostCallbackDepth.refuseInside`: `exportCall` is specialized for every export's body, and each copy
+/// would otherwise carry its own copy of both (about 30 KB of the library in all).
+@inline(never)
+private func failure(_ error: TelenoridError) -> telenorid_status {
+    LastError.record(error)
+    return statusCode(error.kind)
 }
 
 // MARK: Calls into host code
@@ -49,6 +57,7 @@ enum HostCallbackDepth {
         return call()
     }
 
+    @inline(never)
     static func refuseInside() throws(TelenoridError) {
         guard current == 0 else {
             throw TelenoridError(.invalidArgument, "called from inside a host callback (a signer or a socket hook), "
