@@ -296,8 +296,15 @@ def test_private_key_jwt_and_client_secret_jwt_assertions(provider):
     def hmac_check(data, signature):
         assert hmac.compare_digest(hmac.new(b"shared-secret", data, hashlib.sha256).digest(), signature)
 
-    cases = [({"client_private_key": pem(rsa_key)}, "RS256", rsa_check, None),
-             ({"client_private_key": pem(ec_key)}, "ES256", ec_check, None),
+    def thumbprint(key):
+        """RFC 7638: the kid a PEM key, which has none, is sent under."""
+        public = {k: v for k, v in json.loads(jwk(key, None)).items() if k in ("crv", "e", "kty", "n", "x", "y")}
+        canonical = json.dumps(dict(sorted(public.items())), separators=(",", ":")).encode()
+        return base64.urlsafe_b64encode(hashlib.sha256(canonical).digest()).rstrip(b"=").decode()
+
+    cases = [({"client_private_key": pem(rsa_key)}, "RS256", rsa_check, thumbprint(rsa_key)),
+             ({"client_private_key": pem(ec_key)}, "ES256", ec_check, thumbprint(ec_key)),
+             ({"client_private_key": pem(ec_key), "client_key_id": "registered-1"}, "ES256", ec_check, "registered-1"),
              ({"client_private_key": jwk(rsa_key, "rsa-jwk")}, "RS256", rsa_check, "rsa-jwk"),
              ({"client_private_key": jwk(ec_key, "ec-jwk")}, "ES256", ec_check, "ec-jwk"),
              ({"client_private_key": jwk(ed_key, "ed-jwk")}, "EdDSA", ed_check, "ed-jwk"),
