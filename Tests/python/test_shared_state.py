@@ -7,6 +7,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,105 @@ def test_without_the_file_the_same_race_loses_the_grant(provider, tmp_path):
     with pytest.raises(telenorid.AuthorizationLost):
         copies[1].refresh()
     client.close()
+
+
+# A state file written by hand, as a bound state would write it, for tests that never reach a provider: the
+# issuer is a loopback port nothing listens on.
+OFFLINE_ISSUER = "http://127.0.0.1:9"
+OFFLINE_CLIENT = "shared-state-test"
+
+
+def offline_state_file(path, **members):
+    document = dict(version=1, issuer=OFFLINE_ISSUER, client_id=OFFLINE_CLIENT, access_token="access-0",
+                    token_type="Bearer", expires_at=1, refresh_token="refresh-0")
+    document.update(members)
+    path.write_text(json.dumps(document))
+    path.chmod(0o600)
+
+
+def offline_client(**settings):
+    return telenorid.Client(telenorid.Config.from_settings(issuer=OFFLINE_ISSUER, client_id=OFFLINE_CLIENT,
+                                                           redirect_uri=REDIRECT, **settings))
+
+
+OPEN_FILE = r"""
+import sys, telenorid
+config = telenorid.Config.from_settings(issuer=sys.argv[1], client_id=sys.argv[2], redirect_uri="http://127.0.0.1:53682/callback")
+with telenorid.Client(config) as client:
+    try:
+        client.open_auth_state_file(sys.argv[3])
+        print("opened")
+    except telenorid.TelenoridError as error:
+        print(type(error).__name__, error.message)
+"""
+
+
+@pytest.mark.parametrize("where", ["state", "lock"])
+def test_a_fifo_at_the_state_or_lock_path_is_refused_at_once(tmp_path, where):
+    """Opening a FIFO for reading blocks until a writer comes: a FIFO planted at the state path, or at its
+    lock, must be refused instead of hanging every process that opens the state (in a child process, which
+    the test can kill if it hangs)."""
+    path = tmp_path / "state.json"
+    os.mkfifo(tmp_path / ("state.json" if where == "state" else "state.json.lock"))
+    environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", OPEN_FILE, OFFLINE_ISSUER, OFFLINE_CLIENT, str(path)],
+                              capture_output=True, text=True, env=environment, timeout=15)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"open_auth_state_file blocked on a FIFO at the {where} path")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ConfigurationError") and "not a regular file" in done.stdout, done.stdout
+    assert time.monotonic() - started < 10
+
+
+def test_a_directory_or_symbolic_link_at_the_state_path_is_refused(tmp_path):
+    (tmp_path / "state.json").mkdir()
+    with offline_client() as client, pytest.raises(telenorid.ConfigurationError, match="not a regular file"):
+        client.open_auth_state_file(str(tmp_path / "state.json"))
+    offline_state_file(tmp_path / "real.json")
+    (tmp_path / "link.json").symlink_to(tmp_path / "real.json")
+    with offline_client() as client, pytest.raises(telenorid.ConfigurationError, match="symbolic link"):
+        client.open_auth_state_file(str(tmp_path / "link.json"))
+
+
+HOLD_LOCK = r"""
+import fcntl, os, sys, time
+with open(sys.argv[1], "a+") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    # As the library's holders do: the pid, for a process that gives up waiting to name.
+    lock.seek(0); lock.truncate(); lock.write(f"{os.getpid()}\n"); lock.flush()
+    print("locked", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_the_wait_for_the_lock_is_bounded_by_the_timeout(tmp_path):
+    """A process that holds the lock and never lets go (stopped in a debugger, say) costs the others the
+    configured timeout, then a transient status naming the lock and its holder; nothing is lost."""
+    path = tmp_path / "state.json"
+    offline_state_file(path)
+    saved = path.read_bytes()
+    with offline_client(timeout_ms=400) as client:
+        state = client.open_auth_state_file(str(path))
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(path) + ".lock"], stdout=subprocess.PIPE, text=True)
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+            started = time.monotonic()
+            with pytest.raises(telenorid.TemporarilyUnavailable) as caught:
+                state.refresh()
+            waited = time.monotonic() - started
+            assert 0.35 < waited < 3, waited
+            assert str(path) + ".lock" in caught.value.message and f"process {holder.pid}" in caught.value.message
+            assert telenorid.status_is_transient(caught.value.status)
+            with pytest.raises(telenorid.TemporarilyUnavailable):
+                state.revoke()
+        finally:
+            holder.kill()
+            holder.wait()
+        assert state.signed_in and state.get("refresh_token") == "refresh-0"
+        assert path.read_bytes() == saved
+        # The lock free again, the refresh goes out (and finds no provider there).
+        with pytest.raises(telenorid.TransportError):
+            state.refresh()
+        assert state.signed_in and path.read_bytes() == saved
