@@ -206,3 +206,22 @@ def test_the_wait_for_the_lock_is_bounded_by_the_timeout(tmp_path):
         with pytest.raises(telenorid.TransportError):
             state.refresh()
         assert state.signed_in and path.read_bytes() == saved
+
+
+@pytest.mark.parametrize("member", [dict(client_id="another-client"), dict(issuer="http://127.0.0.1:10")])
+def test_a_state_saved_for_another_client_is_never_taken_up(tmp_path, member):
+    """Another client's state in the file (a misconfigured second app, a file copied over): the re-read
+    under the lock refuses it as restoring it would, so its refresh token never reaches this client's token
+    endpoint (refused before any request: a request would fail with a transport error here), and neither
+    the state nor the file changes."""
+    path = tmp_path / "state.json"
+    offline_state_file(path)
+    with offline_client() as client:
+        state = client.open_auth_state_file(str(path))
+        offline_state_file(path, access_token="their-access", refresh_token="their-refresh", **member)
+        saved = path.read_bytes()
+        for call in (state.refresh, state.revoke):
+            with pytest.raises(telenorid.ConfigurationError, match="another issuer or client id"):
+                call()
+            assert state.signed_in and state.get("refresh_token") == "refresh-0"
+            assert path.read_bytes() == saved

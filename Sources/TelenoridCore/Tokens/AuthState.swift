@@ -5,6 +5,15 @@ public protocol TokenRefresher: Sendable {
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet
     /// Revokes the grant of `tokens` at the provider (the refresh token, else the access token; RFC 7009).
     func revokeGrant(_ tokens: TokenSet) throws(TelenoridError)
+    /// The signer of the host-held DPoP key whose RFC 7638 thumbprint a saved state records (RFC 9449 §6):
+    /// tokens bound to it go on only with it. Fails when the refresher has no signer for that key.
+    func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner
+}
+
+extension TokenRefresher {
+    public func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner {
+        throw TelenoridError(.configuration, "the auth state is bound to a DPoP key the host holds, and nothing here signs with it")
+    }
 }
 
 /// What AppAuth calls AuthState: the tokens of one signed-in user, handed out fresh. Safe to share
@@ -92,10 +101,54 @@ public final class AuthState: Sendable {
 
     /// Forgets the tokens (after a logout or revocation the host asked for). A refresh in flight loses to
     /// it: its result is discarded, and revoked at the provider when it brought new tokens. Gives the
-    /// tokens that were held, for the caller to revoke.
+    /// tokens that were held, for the caller to revoke. Bound to a store, the state first re-reads it under
+    /// its lock and records the sign-out there, so the tokens given are the live ones, which another
+    /// process may have rotated to; when the store can't be reached (its lock held too long, say), the
+    /// state signs out here only.
     @discardableResult
     public func signOut() -> TokenSet? {
-        let previous = snapshot.withLock { state -> TokenSet? in
+        if let (previous, changed) = try? signOutRecorded() {
+            if changed { notify() }
+            return previous
+        }
+        let previous = clearTokens()
+        notify()
+        return previous
+    }
+
+    /// Signs out, then revokes the grant at the provider (RFC 7009). Signing out first means no refresh in
+    /// flight can bring the grant back; a failed revocation is reported, but the state stays signed out
+    /// (the user asked to be). Bound to a store, the sign-out is recorded there first, under its lock, and
+    /// what is revoked is what the store held: when the store can't be read or locked, or holds a state
+    /// of another client, that error is thrown and nothing changes.
+    public func revoke() throws(TelenoridError) {
+        let (tokens, changed) = try signOutRecorded()
+        if changed { notify() }
+        // Nothing to revoke: the state (and why it was signed out) stays as it is.
+        guard let tokens else { throw notSignedInError() }
+        try refresher.revokeGrant(tokens)
+    }
+
+    /// Signs out in memory and, when bound, in the store, after adopting what the store holds. Gives the
+    /// tokens that were live and whether this state changed.
+    private func signOutRecorded() throws(TelenoridError) -> (TokenSet?, Bool) {
+        guard let store = storeSlot.withLock({ $0 }) else {
+            let previous = clearTokens()
+            return (previous, previous != nil)
+        }
+        return try store.withExclusiveAccess { () throws(TelenoridError) -> (TokenSet?, Bool) in
+            let adopted = try adoptStored(from: store)
+            let previous = clearTokens()
+            // A write that fails leaves the memory state authoritative (the store is the host's durability,
+            // not its truth in this process); the grant is revoked all the same, so what the store still
+            // holds is of no use to anyone.
+            try? store.save(serialized())
+            return (previous, adopted || previous != nil)
+        }
+    }
+
+    private func clearTokens() -> TokenSet? {
+        snapshot.withLock { state -> TokenSet? in
             defer {
                 state.tokens = nil
                 state.lostReason = nil
@@ -104,18 +157,6 @@ public final class AuthState: Sendable {
             }
             return state.tokens
         }
-        persist()
-        notify()
-        return previous
-    }
-
-    /// Signs out, then revokes the grant at the provider (RFC 7009). Signing out first means no refresh in
-    /// flight can bring the grant back; a failed revocation is reported, but the state stays signed out
-    /// (the user asked to be).
-    public func revoke() throws(TelenoridError) {
-        // Nothing to revoke: the state (and why it was signed out) stays as it is.
-        guard isSignedIn, let tokens = signOut() else { throw notSignedInError() }
-        try refresher.revokeGrant(tokens)
     }
 
     // MARK: Store
@@ -134,17 +175,12 @@ public final class AuthState: Sendable {
         storeSlot.withLock { $0 = store }
     }
 
-    /// Writes the state to its store; a write that fails leaves the memory state authoritative (a later
-    /// change writes again), since the store is the host's durability, not its truth in this process.
-    private func persist() {
-        guard let store = storeSlot.withLock({ $0 }) else { return }
-        try? store.withExclusiveAccess { () throws(TelenoridError) in try store.save(serialized()) }
-    }
-
-    /// What the store holds, when it differs from memory: another process refreshed or signed out.
+    /// What the store holds, when it differs from memory: another process refreshed or signed out. The
+    /// stored state passes the checks a restore makes (the same issuer and client id; tokens bound to a
+    /// host-held key only with that key's signer), or nothing changes.
     private func adoptStored(from store: any AuthStateStore) throws(TelenoridError) -> Bool {
         guard let text = try store.load() else { return false }
-        let stored = try AuthState.tokens(fromSerialized: text).tokens
+        let stored = try AuthState.restoredTokens(text, issuer: issuer, clientID: clientID, refresher: refresher)
         return snapshot.withLock { state in
             let same: Bool
             switch (state.tokens, stored) {
