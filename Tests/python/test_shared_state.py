@@ -2,12 +2,16 @@
 against django-oauth-toolkit, which rotates refresh tokens and refuses a used one: processes refreshing at
 the same moment each start from the file under its lock, so none redeems a refresh token another already
 used, and the sign-in survives. The same processes without the file would race to redeem one token."""
+import http.client
+import http.server
 import json
 import os
 import stat
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -48,7 +52,8 @@ def provider():
 
 def signed_in_state(provider):
     config = telenorid.Config.from_settings(issuer=provider["issuer"], client_id=provider["clients"]["public"]["client_id"],
-                                            redirect_uri=REDIRECT, scope="openid profile")
+                                            redirect_uri=REDIRECT, scope="openid profile",
+                                            revocation_endpoint=provider["issuer"] + "/revoke_token/")
     client = telenorid.Client(config)
     pending = telenorid.AuthorizationRequest(client.config()).build()
     redirect = complete_login(pending.url, provider["user"]["username"], provider["user"]["password"])
@@ -225,3 +230,136 @@ def test_a_state_saved_for_another_client_is_never_taken_up(tmp_path, member):
                 call()
             assert state.signed_in and state.get("refresh_token") == "refresh-0"
             assert path.read_bytes() == saved
+
+
+
+# One refresh by another process, through `proxy` when one is given.
+REFRESH_ONCE = r"""
+import sys, telenorid
+issuer, client_id, path, proxy = sys.argv[1:5]
+settings = dict(issuer=issuer, client_id=client_id, redirect_uri="http://127.0.0.1:53682/callback",
+                revocation_endpoint=issuer + "/revoke_token/", proxy=proxy or None)
+with telenorid.Client(telenorid.Config.from_settings(**settings)) as client:
+    state = client.open_auth_state_file(path)
+    try:
+        state.refresh()
+        print("ok", state.signed_in)
+    except telenorid.TelenoridError as error:
+        print(type(error).__name__, state.signed_in, error.message)
+"""
+
+
+def refresh_elsewhere(provider, path, proxy=""):
+    environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+    return subprocess.Popen([sys.executable, "-c", REFRESH_ONCE, provider["issuer"], provider["clients"]["public"]["client_id"],
+                             str(path), proxy], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+
+
+def outcome_of(worker):
+    out, err = worker.communicate(timeout=120)
+    assert worker.returncode == 0, err
+    return out.strip()
+
+
+def refused_at_the_provider(client, saved, **tokens):
+    """Whether the provider refuses the refresh token of `saved` (with `tokens` in place of its own)."""
+    document = dict(saved, **tokens)
+    try:
+        client.restore(json.dumps(document)).refresh()
+    except telenorid.AuthorizationLost:
+        return True
+    return False
+
+
+def test_revoke_revokes_what_the_file_holds_not_what_this_process_last_saw(provider, tmp_path):
+    client, state = signed_in_state(provider)
+    path = tmp_path / "state.json"
+    state.bind_file(str(path))
+    assert outcome_of(refresh_elsewhere(provider, path)) == "ok True"
+    live = json.loads(path.read_text())
+    assert live["refresh_token"] != state.get("refresh_token")  # this process still holds the rotated-away one
+
+    state.revoke()
+    assert not state.signed_in and "refresh_token" not in json.loads(path.read_text())
+    assert refused_at_the_provider(client, live), "the live refresh token survived the revocation"
+    client.close()
+
+
+class HoldingProxy:
+    """An HTTP forward proxy (absolute-form requests, RFC 9112 §3.2.2) for the other process: it passes
+    every request on at once, and holds the provider's answer to a refresh until released, so that the
+    refresh is answered at the provider but not yet landed in the process that sent it."""
+
+    def __init__(self):
+        self.refresh_answered = threading.Event()
+        self.release = threading.Event()
+        self.answers = []
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def forward(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                target = urllib.parse.urlsplit(self.path)
+                headers = {name: value for name, value in self.headers.items()
+                           if name.lower() not in ("host", "connection", "proxy-connection")}
+                upstream = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+                upstream.request(self.command, target.path + ("?" + target.query if target.query else ""),
+                                 body=body or None, headers=headers)
+                response = upstream.getresponse()
+                data = response.read()
+                if b"grant_type=refresh_token" in body:
+                    proxy.answers.append(json.loads(data))
+                    proxy.refresh_answered.set()
+                    proxy.release.wait(60)
+                self.send_response(response.status)
+                for name, value in response.getheaders():
+                    if name.lower() not in ("connection", "content-length", "transfer-encoding"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = forward
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_sign_out_recorded_while_another_process_refreshes_wins(provider, tmp_path):
+    """This process signs out (revokes) while another's refresh is out: the sign-out does not wait for it,
+    and the other process, re-reading the file before it keeps its refresh, finds the sign-out there:
+    it revokes the tokens it got, keeps none, and reports not signed in."""
+    client, state = signed_in_state(provider)
+    path = tmp_path / "state.json"
+    state.bind_file(str(path))
+    before = json.loads(path.read_text())
+    proxy = HoldingProxy()
+    try:
+        worker = refresh_elsewhere(provider, path, proxy.url)
+        assert proxy.refresh_answered.wait(60), "the other process's refresh never reached the provider"
+        signed_out = threading.Event()
+        revoking = threading.Thread(target=lambda: (state.revoke(), signed_out.set()))
+        revoking.start()
+        revoking.join(10)
+        assert signed_out.is_set(), "the sign-out waited for the other process's refresh"
+    finally:
+        proxy.release.set()
+    outcome = outcome_of(worker)
+    revoking.join(30)
+    proxy.close()
+    assert outcome.startswith("NotSignedIn False"), outcome
+    assert not state.signed_in and "refresh_token" not in json.loads(path.read_text())
+    fetched = proxy.answers[0]
+    assert refused_at_the_provider(client, before, access_token=fetched["access_token"],
+                                   refresh_token=fetched["refresh_token"]), "the other process kept its refresh alive"
+    client.close()

@@ -10,12 +10,6 @@ public protocol TokenRefresher: Sendable {
     func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner
 }
 
-extension TokenRefresher {
-    public func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner {
-        throw TelenoridError(.configuration, "the auth state is bound to a DPoP key the host holds, and nothing here signs with it")
-    }
-}
-
 /// What AppAuth calls AuthState: the tokens of one signed-in user, handed out fresh. Safe to share
 /// between threads; when many ask for a token that must be refreshed, one refresh goes out and all of
 /// them get its outcome. Bound to a store (`AuthStateStore`), it is also safe to share between processes.
@@ -107,12 +101,8 @@ public final class AuthState: Sendable {
     /// state signs out here only.
     @discardableResult
     public func signOut() -> TokenSet? {
-        if let (previous, changed) = try? signOutRecorded() {
-            if changed { notify() }
-            return previous
-        }
-        let previous = clearTokens()
-        notify()
+        let (previous, changed) = (try? signOutRecorded()) ?? (clearTokens(), true)
+        if changed { notify() }
         return previous
     }
 
@@ -136,7 +126,9 @@ public final class AuthState: Sendable {
             let previous = clearTokens()
             return (previous, previous != nil)
         }
-        return try store.withExclusiveAccess { () throws(TelenoridError) -> (TokenSet?, Bool) in
+        // The update lock only: a refresh out in another process does not hold up the sign-out, and sees it
+        // when it lands.
+        return try store.withUpdateAccess { () throws(TelenoridError) -> (TokenSet?, Bool) in
             let adopted = try adoptStored(from: store)
             let previous = clearTokens()
             // A write that fails leaves the memory state authoritative (the store is the host's durability,
@@ -207,14 +199,13 @@ public final class AuthState: Sendable {
             if let last = snapshot.withLock({ $0.attempts != seenAttempts ? $0.lastOutcome : nil }) {
                 return (last, false, nil)
             }
-            guard let store = storeSlot.withLock({ $0 }) else { return attempt(force: force) }
+            guard let store = storeSlot.withLock({ $0 }) else { return attempt(force: force, store: nil) }
             do throws(TelenoridError) {
                 return try store.withExclusiveAccess { () throws(TelenoridError) in
                     let adopted = try adoptStored(from: store)
                     // Tokens another process refreshed since this one last looked answer this call, a forced
                     // refresh too: as threads waiting on one refresh share it, processes do.
-                    let result = attempt(force: force && !adopted)
-                    if result.1 || adopted { try? store.save(serialized()) }
+                    let result = attempt(force: force && !adopted, store: store)
                     return (result.0, result.1 || adopted, result.2)
                 }
             } catch {
@@ -226,9 +217,10 @@ public final class AuthState: Sendable {
         return try outcome.get()
     }
 
-    /// One refresh under the gate (and the store's lock, when bound): skipped when the tokens no longer
-    /// need it; its result stored unless a sign-out came first.
-    private func attempt(force: Bool) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+    /// One refresh under the gate (and the store's exclusive lock, when bound): skipped when the tokens no
+    /// longer need it; its result kept and stored unless a sign-out came first, in this process or, recorded
+    /// in the store while the request was out, in another.
+    private func attempt(force: Bool, store: (any AuthStateStore)?) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
         let (current, rejected, signOuts) = snapshot.withLock { ($0.tokens, $0.accessTokenRejected, $0.signOuts) }
         guard let tokens = current else { return (.failure(notSignedInError()), false, nil) }
         if !force && !rejected && !tokens.expires(within: refreshMarginSeconds, now: clock()) {
@@ -239,12 +231,44 @@ public final class AuthState: Sendable {
                 ? "the access token was refused and there is no refresh token"
                 : "the access token expired and there is no refresh token")), false, nil)
         }
-        var result: Result<TokenSet, TelenoridError>
+        let result: Result<TokenSet, TelenoridError>
         do throws(TelenoridError) {
             result = .success(try refresher.refresh(tokens))
         } catch {
             result = .failure(error)
         }
+        guard let store else { return land(result, signOuts: signOuts) }
+        if let landed = try? store.withUpdateAccess({ () throws(TelenoridError) in
+            land(result, signOuts: signOuts, in: store, reread: true)
+        }) {
+            return landed
+        }
+        // A store that can't be locked now still gets the outcome: the provider has already rotated the
+        // refresh token it replaces.
+        return land(result, signOuts: signOuts, in: store, reread: false)
+    }
+
+    /// Lands an outcome in a bound state, under the store's update lock when `reread`, after a re-read:
+    /// only a sign-out writes without the exclusive lock the refresh holds, so a stored state with no
+    /// tokens is one made while the request was out, and it wins as one made here does.
+    @inline(never)
+    private func land(_ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64, in store: any AuthStateStore,
+                      reread: Bool) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+        var signedOutThere = false
+        if reread, let text = try? store.load(), let saved = try? AuthState.tokens(fromSerialized: text) {
+            signedOutThere = saved.tokens == nil
+        }
+        if signedOutThere { _ = clearTokens() }
+        let landed = land(outcome, signOuts: signOuts)
+        if landed.1 { try? store.save(serialized()) }
+        return (landed.0, landed.1 || signedOutThere, landed.2)
+    }
+
+    /// Takes the outcome of a refresh that started when the state had counted `signOuts` sign-outs.
+    @inline(never)
+    private func land(_ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64)
+        -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+        var result = outcome
         var orphaned: TokenSet? = nil
         let changed = snapshot.withLock { current -> Bool in
             current.attempts &+= 1

@@ -59,7 +59,7 @@ public final class Session: Sendable {
         let tokens = try state.freshTokens()
         guard tokens.isDPoPBound else { return (tokens.authorization, nil) }
         // A DPoP token without its proof is refused by the resource (RFC 9449 §7.1): never handed out so.
-        guard let signer = tokens.resourceSigner else {
+        guard let signer = tokens.dpopSigner else {
             throw TelenoridError(.configuration, "the auth state holds a DPoP token without its DPoP key")
         }
         let proof = try DPoPProof.make(signer: signer, method: method, url: url, accessToken: tokens.accessToken,
