@@ -139,4 +139,25 @@ final class SharedStateFileTests: XCTestCase {
         let stored = try XCTUnwrap(try AuthStateFile(path: path).load())
         XCTAssertNil(try AuthState.tokens(fromSerialized: stored).tokens)
     }
+
+    // The same race within one process: the sign-out is told to the observer once, not again when the
+    // refresh lands and finds it in the file.
+    func testASignOutHereDuringARefreshIsAnnouncedOnce() throws {
+        let path = directory + "/state.json"
+        let (state, refresher) = try boundState(path: path)
+        refresher.delayMicroseconds.store(300_000, ordering: .relaxed)
+        let changes = Atomic<Int>(0)
+        state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? state.forceRefresh()
+            done.signal()
+        }
+        usleep(100_000)
+        XCTAssertEqual(state.signOut()?.refreshToken?.string, "refresh-0")
+        done.wait()
+        XCTAssertFalse(state.isSignedIn)
+        XCTAssertEqual(changes.load(ordering: .relaxed), 1)
+        XCTAssertEqual(refresher.revoked.withLock { $0 }, ["refresh-1"])
+    }
 }

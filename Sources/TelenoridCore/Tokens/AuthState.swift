@@ -258,10 +258,11 @@ public final class AuthState: Sendable {
         if reread, let text = try? store.load(), let saved = try? AuthState.tokens(fromSerialized: text) {
             signedOutThere = saved.tokens == nil
         }
-        if signedOutThere { _ = clearTokens() }
+        // Taken up here unless this process's own sign-out put it there (and told the observer).
+        let cleared = signedOutThere && clearTokens() != nil
         let landed = land(outcome, signOuts: signOuts)
         if landed.1 { try? store.save(serialized()) }
-        return (landed.0, landed.1 || signedOutThere, landed.2)
+        return (landed.0, landed.1 || cleared, landed.2)
     }
 
     /// Takes the outcome of a refresh that started when the state had counted `signOuts` sign-outs.
