@@ -171,26 +171,29 @@ def test_a_directory_or_symbolic_link_at_the_state_path_is_refused(tmp_path):
         client.open_auth_state_file(str(tmp_path / "link.json"))
 
 
-HOLD_LOCK = r"""
+HOLD_LOCKS = r"""
 import fcntl, os, sys, time
-with open(sys.argv[1], "a+") as lock:
+locks = [open(path, "a+") for path in sys.argv[1:]]
+for lock in locks:
     fcntl.flock(lock, fcntl.LOCK_EX)
     # As the library's holders do: the pid, for a process that gives up waiting to name.
     lock.seek(0); lock.truncate(); lock.write(f"{os.getpid()}\n"); lock.flush()
-    print("locked", flush=True)
-    time.sleep(60)
+print("locked", flush=True)
+time.sleep(60)
 """
 
 
 def test_the_wait_for_the_lock_is_bounded_by_the_timeout(tmp_path):
-    """A process that holds the lock and never lets go (stopped in a debugger, say) costs the others the
-    configured timeout, then a transient status naming the lock and its holder; nothing is lost."""
+    """A process that holds the locks and never lets go (stopped in a debugger, say) costs the others the
+    configured timeout, then a transient status naming the lock and its holder; nothing is lost. A refresh
+    waits for the exclusive lock, a sign-out for the update lock only."""
     path = tmp_path / "state.json"
     offline_state_file(path)
     saved = path.read_bytes()
     with offline_client(timeout_ms=400) as client:
         state = client.open_auth_state_file(str(path))
-        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(path) + ".lock"], stdout=subprocess.PIPE, text=True)
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCKS, str(path) + ".lock", str(path) + ".update.lock"],
+                                  stdout=subprocess.PIPE, text=True)
         try:
             assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
             started = time.monotonic()
@@ -200,8 +203,9 @@ def test_the_wait_for_the_lock_is_bounded_by_the_timeout(tmp_path):
             assert 0.35 < waited < 3, waited
             assert str(path) + ".lock" in caught.value.message and f"process {holder.pid}" in caught.value.message
             assert telenorid.status_is_transient(caught.value.status)
-            with pytest.raises(telenorid.TemporarilyUnavailable):
+            with pytest.raises(telenorid.TemporarilyUnavailable) as caught:
                 state.revoke()
+            assert str(path) + ".update.lock" in caught.value.message and f"process {holder.pid}" in caught.value.message
         finally:
             holder.kill()
             holder.wait()

@@ -14,8 +14,8 @@ public final class AuthStateFile: AuthStateStore {
     public let path: String
     let lockPath: String
     let updateLockPath: String
-    /// How long to wait for another process to release the lock: the client's total HTTP timeout, so a
-    /// refresh waiting for another process's refresh gives up no sooner than that refresh would.
+    /// How long to wait for another process to release a lock. The exports pass the client's total HTTP
+    /// timeout: as long as one request of the refresh that holds the lock may take.
     public let lockTimeoutMilliseconds: Int
     /// A state is a few kilobytes; anything far larger is not one.
     static let maximumBytes = 1 << 20
