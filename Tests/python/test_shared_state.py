@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -237,12 +238,12 @@ def test_a_state_saved_for_another_client_is_never_taken_up(tmp_path, member):
 
 
 
-# One refresh by another process, through `proxy` when one is given.
+# One refresh by another process, at `token_endpoint` when one is given.
 REFRESH_ONCE = r"""
 import sys, telenorid
-issuer, client_id, path, proxy = sys.argv[1:5]
+issuer, client_id, path, token_endpoint = sys.argv[1:5]
 settings = dict(issuer=issuer, client_id=client_id, redirect_uri="http://127.0.0.1:53682/callback",
-                revocation_endpoint=issuer + "/revoke_token/", proxy=proxy or None)
+                revocation_endpoint=issuer + "/revoke_token/", token_endpoint=token_endpoint or None)
 with telenorid.Client(telenorid.Config.from_settings(**settings)) as client:
     state = client.open_auth_state_file(path)
     try:
@@ -253,10 +254,11 @@ with telenorid.Client(telenorid.Config.from_settings(**settings)) as client:
 """
 
 
-def refresh_elsewhere(provider, path, proxy=""):
+def refresh_elsewhere(provider, path, token_endpoint=""):
     environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
     return subprocess.Popen([sys.executable, "-c", REFRESH_ONCE, provider["issuer"], provider["clients"]["public"]["client_id"],
-                             str(path), proxy], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+                             str(path), token_endpoint], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=environment)
 
 
 def outcome_of(worker):
@@ -289,32 +291,31 @@ def test_revoke_revokes_what_the_file_holds_not_what_this_process_last_saw(provi
     client.close()
 
 
-class HoldingProxy:
-    """An HTTP forward proxy (absolute-form requests, RFC 9112 §3.2.2) for the other process: it passes
-    every request on at once, and holds the provider's answer to a refresh until released, so that the
-    refresh is answered at the provider but not yet landed in the process that sent it."""
+class HoldingGateway:
+    """A gateway in front of the provider's token endpoint for the other process (the library sends
+    nothing on loopback through a proxy): it passes each request on at once, and holds the provider's
+    answer to a refresh until released, so that the refresh is answered at the provider but not yet
+    landed in the process that sent it."""
 
-    def __init__(self):
+    def __init__(self, token_endpoint):
+        self.target = urllib.parse.urlsplit(token_endpoint)
         self.refresh_answered = threading.Event()
         self.release = threading.Event()
         self.answers = []
-        proxy = self
+        gateway = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def forward(self):
+            def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                target = urllib.parse.urlsplit(self.path)
-                headers = {name: value for name, value in self.headers.items()
-                           if name.lower() not in ("host", "connection", "proxy-connection")}
-                upstream = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
-                upstream.request(self.command, target.path + ("?" + target.query if target.query else ""),
-                                 body=body or None, headers=headers)
+                headers = {name: value for name, value in self.headers.items() if name.lower() not in ("host", "connection")}
+                upstream = http.client.HTTPConnection(gateway.target.hostname, gateway.target.port, timeout=30)
+                upstream.request("POST", gateway.target.path, body=body, headers=headers)
                 response = upstream.getresponse()
                 data = response.read()
                 if b"grant_type=refresh_token" in body:
-                    proxy.answers.append(json.loads(data))
-                    proxy.refresh_answered.set()
-                    proxy.release.wait(60)
+                    gateway.answers.append(json.loads(data))
+                    gateway.refresh_answered.set()
+                    gateway.release.wait(60)
                 self.send_response(response.status)
                 for name, value in response.getheaders():
                     if name.lower() not in ("connection", "content-length", "transfer-encoding"):
@@ -324,13 +325,11 @@ class HoldingProxy:
                 self.end_headers()
                 self.wfile.write(data)
 
-            do_GET = do_POST = forward
-
             def log_message(self, *args):
                 pass
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{self.target.path}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
@@ -347,23 +346,24 @@ def test_a_sign_out_recorded_while_another_process_refreshes_wins(provider, tmp_
     path = tmp_path / "state.json"
     state.bind_file(str(path))
     before = json.loads(path.read_text())
-    proxy = HoldingProxy()
+    with urllib.request.urlopen(provider["issuer"] + "/.well-known/openid-configuration", timeout=10) as response:
+        gateway = HoldingGateway(json.load(response)["token_endpoint"])
     try:
-        worker = refresh_elsewhere(provider, path, proxy.url)
-        assert proxy.refresh_answered.wait(60), "the other process's refresh never reached the provider"
+        worker = refresh_elsewhere(provider, path, gateway.url)
+        assert gateway.refresh_answered.wait(60), "the other process's refresh never reached the provider"
         signed_out = threading.Event()
         revoking = threading.Thread(target=lambda: (state.revoke(), signed_out.set()))
         revoking.start()
         revoking.join(10)
         assert signed_out.is_set(), "the sign-out waited for the other process's refresh"
     finally:
-        proxy.release.set()
+        gateway.release.set()
     outcome = outcome_of(worker)
     revoking.join(30)
-    proxy.close()
+    gateway.close()
     assert outcome.startswith("NotSignedIn False"), outcome
     assert not state.signed_in and "refresh_token" not in json.loads(path.read_text())
-    fetched = proxy.answers[0]
+    fetched = gateway.answers[0]
     assert refused_at_the_provider(client, before, access_token=fetched["access_token"],
                                    refresh_token=fetched["refresh_token"]), "the other process kept its refresh alive"
     client.close()
