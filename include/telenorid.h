@@ -783,7 +783,17 @@ telenorid_status telenorid_auth_state_access_token_rejected(telenorid_auth_state
 /* Signs the state out, then revokes the refresh token (or, without one, the access token) at the provider
  * (RFC 7009). Signing out first means a refresh in flight cannot bring the grant back. When the revocation
  * fails, its error is returned and the state stays signed out (the user asked to be). A signed-out state
- * gives TELENORID_E_NOT_SIGNED_IN. The change callback runs once. */
+ * gives TELENORID_E_NOT_SIGNED_IN. The change callback runs once.
+ * On a state bound to a file (telenorid_auth_state_bind_file), the file is re-read under its update lock
+ * first and the sign-out recorded there: what is revoked is what the file held (the live refresh token,
+ * which another process may have rotated to), not what this state last saw. The update lock is never held
+ * across a network call, so a refresh out in another process does not hold the sign-out up; that refresh,
+ * re-reading the file before it keeps its tokens, finds the sign-out, revokes what it got (best effort),
+ * keeps and announces nothing, and fails with TELENORID_E_NOT_SIGNED_IN. When the file says the state was
+ * signed out already, this state takes that up (the callback runs) and TELENORID_E_NOT_SIGNED_IN is
+ * returned. When the file holds a state of another issuer or client id (TELENORID_E_CONFIGURATION) or its
+ * lock can't be had in time (TELENORID_E_TEMPORARILY_UNAVAILABLE, see bind_file), nothing changes and
+ * nothing is sent. */
 telenorid_status telenorid_auth_state_revoke(telenorid_auth_state *state);
 
 /* The RP-initiated logout URL to open in the browser, with id_token_hint, client_id and, when given,
@@ -803,19 +813,34 @@ telenorid_status telenorid_auth_state_restore(telenorid_client *client, const ch
 
 /* Keeps the state in the file at `path` from now on, for hosts where several processes share one
  * sign-in (an app and its widget or extension, two runs of a command). The file is written now and after
- * every change; it is created with mode 0600 and replaced atomically (a new file renamed over it), and a
- * companion file "<path>.lock" is created beside it for the lock. Every refresh holds an exclusive
- * flock() on that lock file, reads the file first and uses a refresh another process already made
- * instead of redeeming the same refresh token twice (providers that rotate refresh tokens revoke the
- * whole grant when one is reused, RFC 9700 §4.14.2). A sign-out by another process is seen at the next
- * refresh. The directory must exist. TELENORID_E_CONFIGURATION when the file cannot be written (the
- * message names the system's reason). Any thread. */
+ * every change; it is created with mode 0600 and replaced atomically (a new file, opened with O_CLOEXEC so
+ * no child process inherits it, renamed over it; the directory is then fsynced), and two companion files
+ * are created beside it for the locks, "<path>.lock" and "<path>.update.lock". Every refresh holds an
+ * exclusive flock() on "<path>.lock" for its whole round trip, reads the file first and uses a refresh
+ * another process already made instead of redeeming the same refresh token twice (providers that rotate
+ * refresh tokens revoke the whole grant when one is reused, RFC 9700 §4.14.2); before it keeps its new
+ * tokens it re-reads the file under "<path>.update.lock", and a sign-out recorded there meanwhile wins
+ * (see telenorid_auth_state_revoke). A sign-out by another process is otherwise seen at the next refresh.
+ * What is taken up from the file passes the checks of telenorid_auth_state_restore(): a state saved for
+ * another issuer or client id is TELENORID_E_CONFIGURATION, and tokens bound to a DPoP key the host holds
+ * stay bound to it, so the client's signer (telenorid_client_set_dpop_signer) must be that key (else
+ * TELENORID_E_CONFIGURATION); either way the state and the file stay as they were and nothing is sent.
+ * The wait for a lock is bounded by the client's total HTTP timeout (TELENORID_CONFIG_TIMEOUT_MS): a
+ * process that holds it longer (stopped in a debugger, say) makes the call fail with
+ * TELENORID_E_TEMPORARILY_UNAVAILABLE, whose message names the lock file and, when known, the holder's pid
+ * (each holder writes its pid into the lock file); nothing changes, and the call may be made again.
+ * A state or lock path that exists and is not a regular file (a FIFO, a directory, a device, a symbolic
+ * link) is refused at once with TELENORID_E_CONFIGURATION. The directory must exist.
+ * TELENORID_E_CONFIGURATION when the file cannot be written (the message names the system's reason). Any
+ * thread. */
 telenorid_status telenorid_auth_state_bind_file(telenorid_auth_state *state, const char *path);
 
 /* The state kept in the file at `path`, bound to it as telenorid_auth_state_bind_file() does: signed out
  * when the file does not exist yet (it is then created), so a host opens the same file at every start and
- * signs in when telenorid_auth_state_is_signed_in() says 0. Errors as telenorid_auth_state_restore(), and
- * TELENORID_E_CONFIGURATION when the file cannot be read or written. */
+ * signs in when telenorid_auth_state_is_signed_in() says 0. Errors as telenorid_auth_state_restore(),
+ * TELENORID_E_CONFIGURATION when the file cannot be read or written or is not a regular file (a FIFO at
+ * the path is refused, not waited on), and TELENORID_E_TEMPORARILY_UNAVAILABLE when the lock is held
+ * longer than the client's total HTTP timeout (see telenorid_auth_state_bind_file). */
 telenorid_status telenorid_auth_state_open_file(telenorid_client *client, const char *path,
                                                 telenorid_auth_state **out);
 

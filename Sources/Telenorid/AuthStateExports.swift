@@ -145,7 +145,8 @@ public func telenorid_auth_state_open_file(_ client: OpaquePointer?, _ path: Uns
                                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let clientHandle = try borrow(client, as: ClientHandle.self, "client")
-        let file = try AuthStateFile(path: try inputString(path, "path"))
+        let file = try AuthStateFile(path: try inputString(path, "path"),
+                                     lockTimeoutMilliseconds: clientHandle.client.configuration.http.totalTimeoutMilliseconds)
         let out = try outPointer(out)
         out.pointee = retainedHandle(AuthStateHandle(try clientHandle.client.openAuthState(file), client: clientHandle.client))
     }
@@ -155,7 +156,8 @@ public func telenorid_auth_state_open_file(_ client: OpaquePointer?, _ path: Uns
 public func telenorid_auth_state_bind_file(_ state: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(state, as: AuthStateHandle.self, "state")
-        try handle.state.bind(to: try AuthStateFile(path: try inputString(path, "path")))
+        try handle.state.bind(to: try AuthStateFile(path: try inputString(path, "path"),
+                                                    lockTimeoutMilliseconds: handle.session.client.configuration.http.totalTimeoutMilliseconds))
     }
 }
 

@@ -338,17 +338,9 @@ extension OIDCClient {
 
     /// An auth state from `AuthState.serialized()`, refreshing through this client.
     public func restoreAuthState(_ serialized: SecretBytes) throws(TelenoridError) -> AuthState {
-        var saved = try AuthState.tokens(fromSerialized: serialized)
-        // A state saved for another provider or client would send its refresh token to the wrong place.
-        guard saved.issuer == nil || saved.issuer == configuration.settings[.issuer],
-              saved.clientID == nil || saved.clientID == configuration.clientID else {
-            throw TelenoridError(.configuration, "the auth state was saved for another issuer or client id")
-        }
-        if let thumbprint = saved.hostKeyThumbprint {
-            // Tokens bound to a key the host holds go on only with that key (RFC 9449 §6: its thumbprint).
-            saved.tokens?.dpopSigner = try hostSigner(forThumbprint: thumbprint, "the auth state")
-        }
-        return AuthState(tokens: saved.tokens, refresher: self, clock: clock,
+        let tokens = try AuthState.restoredTokens(serialized, issuer: configuration.settings[.issuer],
+                                                  clientID: configuration.clientID, refresher: self)
+        return AuthState(tokens: tokens, refresher: self, clock: clock,
                          refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
                          clientID: configuration.clientID)
     }

@@ -5,6 +5,9 @@ public protocol TokenRefresher: Sendable {
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet
     /// Revokes the grant of `tokens` at the provider (the refresh token, else the access token; RFC 7009).
     func revokeGrant(_ tokens: TokenSet) throws(TelenoridError)
+    /// The signer of the host-held DPoP key whose RFC 7638 thumbprint a saved state records (RFC 9449 §6):
+    /// tokens bound to it go on only with it. Fails when the refresher has no signer for that key.
+    func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner
 }
 
 /// What AppAuth calls AuthState: the tokens of one signed-in user, handed out fresh. Safe to share
@@ -92,10 +95,52 @@ public final class AuthState: Sendable {
 
     /// Forgets the tokens (after a logout or revocation the host asked for). A refresh in flight loses to
     /// it: its result is discarded, and revoked at the provider when it brought new tokens. Gives the
-    /// tokens that were held, for the caller to revoke.
+    /// tokens that were held, for the caller to revoke. Bound to a store, the state first re-reads it under
+    /// its lock and records the sign-out there, so the tokens given are the live ones, which another
+    /// process may have rotated to; when the store can't be reached (its lock held too long, say), the
+    /// state signs out here only.
     @discardableResult
     public func signOut() -> TokenSet? {
-        let previous = snapshot.withLock { state -> TokenSet? in
+        let (previous, changed) = (try? signOutRecorded()) ?? (clearTokens(), true)
+        if changed { notify() }
+        return previous
+    }
+
+    /// Signs out, then revokes the grant at the provider (RFC 7009). Signing out first means no refresh in
+    /// flight can bring the grant back; a failed revocation is reported, but the state stays signed out
+    /// (the user asked to be). Bound to a store, the sign-out is recorded there first, under its lock, and
+    /// what is revoked is what the store held: when the store can't be read or locked, or holds a state
+    /// of another client, that error is thrown and nothing changes.
+    public func revoke() throws(TelenoridError) {
+        let (tokens, changed) = try signOutRecorded()
+        if changed { notify() }
+        // Nothing to revoke: the state (and why it was signed out) stays as it is.
+        guard let tokens else { throw notSignedInError() }
+        try refresher.revokeGrant(tokens)
+    }
+
+    /// Signs out in memory and, when bound, in the store, after adopting what the store holds. Gives the
+    /// tokens that were live and whether this state changed.
+    private func signOutRecorded() throws(TelenoridError) -> (TokenSet?, Bool) {
+        guard let store = storeSlot.withLock({ $0 }) else {
+            let previous = clearTokens()
+            return (previous, previous != nil)
+        }
+        // The update lock only: a refresh out in another process does not hold up the sign-out, and sees it
+        // when it lands.
+        return try store.withUpdateAccess { () throws(TelenoridError) -> (TokenSet?, Bool) in
+            let adopted = try adoptStored(from: store)
+            let previous = clearTokens()
+            // A write that fails leaves the memory state authoritative (the store is the host's durability,
+            // not its truth in this process); the grant is revoked all the same, so what the store still
+            // holds is of no use to anyone.
+            try? store.save(serialized())
+            return (previous, adopted || previous != nil)
+        }
+    }
+
+    private func clearTokens() -> TokenSet? {
+        snapshot.withLock { state -> TokenSet? in
             defer {
                 state.tokens = nil
                 state.lostReason = nil
@@ -104,18 +149,6 @@ public final class AuthState: Sendable {
             }
             return state.tokens
         }
-        persist()
-        notify()
-        return previous
-    }
-
-    /// Signs out, then revokes the grant at the provider (RFC 7009). Signing out first means no refresh in
-    /// flight can bring the grant back; a failed revocation is reported, but the state stays signed out
-    /// (the user asked to be).
-    public func revoke() throws(TelenoridError) {
-        // Nothing to revoke: the state (and why it was signed out) stays as it is.
-        guard isSignedIn, let tokens = signOut() else { throw notSignedInError() }
-        try refresher.revokeGrant(tokens)
     }
 
     // MARK: Store
@@ -134,17 +167,12 @@ public final class AuthState: Sendable {
         storeSlot.withLock { $0 = store }
     }
 
-    /// Writes the state to its store; a write that fails leaves the memory state authoritative (a later
-    /// change writes again), since the store is the host's durability, not its truth in this process.
-    private func persist() {
-        guard let store = storeSlot.withLock({ $0 }) else { return }
-        try? store.withExclusiveAccess { () throws(TelenoridError) in try store.save(serialized()) }
-    }
-
-    /// What the store holds, when it differs from memory: another process refreshed or signed out.
+    /// What the store holds, when it differs from memory: another process refreshed or signed out. The
+    /// stored state passes the checks a restore makes (the same issuer and client id; tokens bound to a
+    /// host-held key only with that key's signer), or nothing changes.
     private func adoptStored(from store: any AuthStateStore) throws(TelenoridError) -> Bool {
         guard let text = try store.load() else { return false }
-        let stored = try AuthState.tokens(fromSerialized: text).tokens
+        let stored = try AuthState.restoredTokens(text, issuer: issuer, clientID: clientID, refresher: refresher)
         return snapshot.withLock { state in
             let same: Bool
             switch (state.tokens, stored) {
@@ -171,14 +199,13 @@ public final class AuthState: Sendable {
             if let last = snapshot.withLock({ $0.attempts != seenAttempts ? $0.lastOutcome : nil }) {
                 return (last, false, nil)
             }
-            guard let store = storeSlot.withLock({ $0 }) else { return attempt(force: force) }
+            guard let store = storeSlot.withLock({ $0 }) else { return attempt(force: force, store: nil) }
             do throws(TelenoridError) {
                 return try store.withExclusiveAccess { () throws(TelenoridError) in
                     let adopted = try adoptStored(from: store)
                     // Tokens another process refreshed since this one last looked answer this call, a forced
                     // refresh too: as threads waiting on one refresh share it, processes do.
-                    let result = attempt(force: force && !adopted)
-                    if result.1 || adopted { try? store.save(serialized()) }
+                    let result = attempt(force: force && !adopted, store: store)
                     return (result.0, result.1 || adopted, result.2)
                 }
             } catch {
@@ -190,9 +217,10 @@ public final class AuthState: Sendable {
         return try outcome.get()
     }
 
-    /// One refresh under the gate (and the store's lock, when bound): skipped when the tokens no longer
-    /// need it; its result stored unless a sign-out came first.
-    private func attempt(force: Bool) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+    /// One refresh under the gate (and the store's exclusive lock, when bound): skipped when the tokens no
+    /// longer need it; its result kept and stored unless a sign-out came first, in this process or, recorded
+    /// in the store while the request was out, in another.
+    private func attempt(force: Bool, store: (any AuthStateStore)?) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
         let (current, rejected, signOuts) = snapshot.withLock { ($0.tokens, $0.accessTokenRejected, $0.signOuts) }
         guard let tokens = current else { return (.failure(notSignedInError()), false, nil) }
         if !force && !rejected && !tokens.expires(within: refreshMarginSeconds, now: clock()) {
@@ -203,12 +231,45 @@ public final class AuthState: Sendable {
                 ? "the access token was refused and there is no refresh token"
                 : "the access token expired and there is no refresh token")), false, nil)
         }
-        var result: Result<TokenSet, TelenoridError>
+        let result: Result<TokenSet, TelenoridError>
         do throws(TelenoridError) {
             result = .success(try refresher.refresh(tokens))
         } catch {
             result = .failure(error)
         }
+        guard let store else { return land(result, signOuts: signOuts) }
+        if let landed = try? store.withUpdateAccess({ () throws(TelenoridError) in
+            land(result, signOuts: signOuts, in: store, reread: true)
+        }) {
+            return landed
+        }
+        // A store that can't be locked now still gets the outcome: the provider has already rotated the
+        // refresh token it replaces.
+        return land(result, signOuts: signOuts, in: store, reread: false)
+    }
+
+    /// Lands an outcome in a bound state, under the store's update lock when `reread`, after a re-read:
+    /// only a sign-out writes without the exclusive lock the refresh holds, so a stored state with no
+    /// tokens is one made while the request was out, and it wins as one made here does.
+    @inline(never)
+    private func land(_ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64, in store: any AuthStateStore,
+                      reread: Bool) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+        var signedOutThere = false
+        if reread, let text = try? store.load(), let saved = try? AuthState.tokens(fromSerialized: text) {
+            signedOutThere = saved.tokens == nil
+        }
+        // Taken up here unless this process's own sign-out put it there (and told the observer).
+        let cleared = signedOutThere && clearTokens() != nil
+        let landed = land(outcome, signOuts: signOuts)
+        if landed.1 { try? store.save(serialized()) }
+        return (landed.0, landed.1 || cleared, landed.2)
+    }
+
+    /// Takes the outcome of a refresh that started when the state had counted `signOuts` sign-outs.
+    @inline(never)
+    private func land(_ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64)
+        -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+        var result = outcome
         var orphaned: TokenSet? = nil
         let changed = snapshot.withLock { current -> Bool in
             current.attempts &+= 1

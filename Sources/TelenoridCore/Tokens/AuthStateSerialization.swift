@@ -88,4 +88,21 @@ extension AuthState {
         }
         return (tokens, issuer, clientID, hostKeyThumbprint)
     }
+
+    /// The tokens of a serialized state, for a client of `issuer` and `clientID` that refreshes through
+    /// `refresher`: what restoring a state and re-reading a bound store both check. A state saved for
+    /// another provider or client would send its refresh token to the wrong place; tokens bound to a key the
+    /// host holds go on only with that key (RFC 9449 §6: its thumbprint).
+    @inline(never)
+    static func restoredTokens(_ serialized: SecretBytes, issuer: String?, clientID: String?,
+                               refresher: any TokenRefresher) throws(TelenoridError) -> TokenSet? {
+        var saved = try tokens(fromSerialized: serialized)
+        guard saved.issuer == nil || saved.issuer == issuer, saved.clientID == nil || saved.clientID == clientID else {
+            throw TelenoridError(.configuration, "the auth state was saved for another issuer or client id")
+        }
+        if let thumbprint = saved.hostKeyThumbprint {
+            saved.tokens?.dpopSigner = try refresher.hostKeySigner(forThumbprint: thumbprint)
+        }
+        return saved.tokens
+    }
 }

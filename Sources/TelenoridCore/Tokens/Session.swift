@@ -57,7 +57,11 @@ public final class Session: Sendable {
             client.dpopNonces.remember(nonce, for: url)
         }
         let tokens = try state.freshTokens()
-        guard let signer = tokens.resourceSigner else { return (tokens.authorization, nil) }
+        guard tokens.isDPoPBound else { return (tokens.authorization, nil) }
+        // A DPoP token without its proof is refused by the resource (RFC 9449 §7.1): never handed out so.
+        guard let signer = tokens.dpopSigner else {
+            throw TelenoridError(.configuration, "the auth state holds a DPoP token without its DPoP key")
+        }
         let proof = try DPoPProof.make(signer: signer, method: method, url: url, accessToken: tokens.accessToken,
                                        nonce: client.dpopNonces.nonce(for: url), now: client.clock())
         return (tokens.authorization, proof)

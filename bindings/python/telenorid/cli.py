@@ -74,7 +74,8 @@ def load_settings(state_file: Path) -> Dict[str, Any]:
 
 
 def remove_files(state_file: Path) -> None:
-    for path in (state_file, settings_path(state_file), Path(str(state_file) + ".lock")):
+    for path in (state_file, settings_path(state_file), Path(str(state_file) + ".lock"),
+                 Path(str(state_file) + ".update.lock")):
         path.unlink(missing_ok=True)
 
 
