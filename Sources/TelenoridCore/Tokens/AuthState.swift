@@ -101,7 +101,7 @@ public final class AuthState: Sendable {
     /// state signs out here only.
     @discardableResult
     public func signOut() -> TokenSet? {
-        let (previous, changed) = (try? signOutRecorded()) ?? (clearTokens(), true)
+        let (previous, changed) = (try? signOutRecorded(keepingReason: false)) ?? (clearTokens(), true)
         if changed { notify() }
         return previous
     }
@@ -112,7 +112,7 @@ public final class AuthState: Sendable {
     /// what is revoked is what the store held: when the store can't be read or locked, or holds a state
     /// of another client, that error is thrown and nothing changes.
     public func revoke() throws(TelenoridError) {
-        let (tokens, changed) = try signOutRecorded()
+        let (tokens, changed) = try signOutRecorded(keepingReason: true)
         if changed { notify() }
         // Nothing to revoke: the state (and why it was signed out) stays as it is.
         guard let tokens else { throw notSignedInError() }
@@ -120,9 +120,11 @@ public final class AuthState: Sendable {
     }
 
     /// Signs out in memory and, when bound, in the store, after adopting what the store holds. Gives the
-    /// tokens that were live and whether this state changed.
-    private func signOutRecorded() throws(TelenoridError) -> (TokenSet?, Bool) {
+    /// tokens that were live and whether this state changed. `keepingReason`: a state already signed out
+    /// stays as it is, with why it was (a revoke with nothing to revoke changes nothing).
+    private func signOutRecorded(keepingReason: Bool) throws(TelenoridError) -> (TokenSet?, Bool) {
         guard let store = storeSlot.withLock({ $0 }) else {
+            if keepingReason && !isSignedIn { return (nil, false) }
             let previous = clearTokens()
             return (previous, previous != nil)
         }
@@ -130,6 +132,7 @@ public final class AuthState: Sendable {
         // when it lands.
         return try store.withUpdateAccess { () throws(TelenoridError) -> (TokenSet?, Bool) in
             let adopted = try adoptStored(from: store)
+            if keepingReason && !isSignedIn { return (nil, adopted) }
             let previous = clearTokens()
             // A write that fails leaves the memory state authoritative (the store is the host's durability,
             // not its truth in this process); the grant is revoked all the same, so what the store still

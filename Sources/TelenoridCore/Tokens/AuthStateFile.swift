@@ -41,9 +41,8 @@ public final class AuthStateFile: AuthStateStore {
     }
 
     private func holding<T>(_ file: String, _ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
-        guard let descriptor = try openRegular(file, O_RDWR | O_CREAT) else {
-            throw TelenoridError(.configuration, "cannot create the lock file \(file)")
-        }
+        // Nil only for ENOENT, which O_CREAT gives when the directory does not exist: errno still says so.
+        guard let descriptor = try openRegular(file, O_RDWR | O_CREAT) else { throw failure("cannot create the lock file \(file)") }
         defer { close(descriptor) }  // closing releases the lock
         try lock(descriptor, file)
         recordHolder(descriptor)

@@ -106,7 +106,10 @@ class AuthState(_Handle):
 
     def bind_file(self, path: str) -> None:
         """Keeps the state in the file at ``path`` from now on (0600, replaced atomically); every refresh
-        locks it and uses another process's refresh instead of redeeming one refresh token twice."""
+        locks it (``path + ".lock"``) and uses another process's refresh instead of redeeming one refresh
+        token twice, and a sign-out recorded in the file (under ``path + ".update.lock"``) wins over a refresh
+        in flight elsewhere. A lock held past the configured ``timeout_ms`` raises
+        :class:`TemporarilyUnavailable`."""
         self._call(_lib.telenorid_auth_state_bind_file, _str(path, "path"))
 
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:

@@ -232,8 +232,11 @@ public final class AuthState extends NativeObject {
      * every change, created with mode 0600 and replaced atomically; {@code path + ".lock"} beside it holds
      * an exclusive {@code flock()} during every refresh, which reads the file first and takes a refresh
      * another process already made instead of redeeming the same refresh token twice (a provider that
-     * rotates refresh tokens revokes the whole grant on reuse, RFC 9700 §4.14.2). The directory must exist.
-     * Any thread. See {@link Client#openAuthStateFile}.
+     * rotates refresh tokens revokes the whole grant on reuse, RFC 9700 §4.14.2); {@code path + ".update.lock"}
+     * is held briefly while the file is read and written, so a sign-out recorded there wins over another
+     * process's refresh in flight. Waits for either lock end after the configured total timeout with
+     * {@link TemporarilyUnavailableException}. The directory must exist. Any thread. See
+     * {@link Client#openAuthStateFile}.
      *
      * @throws ConfigurationException when the file can't be written (the message names the system's reason)
      */
