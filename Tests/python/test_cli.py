@@ -28,7 +28,7 @@ def telenorid(*args, env=None):
                           env=environment)
 
 
-def test_login_token_userinfo_refresh_decode_revoke_logout(provider, tmp_path):
+def test_login_token_userinfo_refresh_verify_revoke_logout(provider, tmp_path):
     state_file = tmp_path / "state" / "telenorid.json"
     user = provider["user"]
     common = ["--state-file", str(state_file)]
@@ -53,9 +53,9 @@ def test_login_token_userinfo_refresh_decode_revoke_logout(provider, tmp_path):
     assert stat.S_IMODE(state_file.stat().st_mode) == 0o600
 
     id_token = json.loads(state_file.read_text())["id_token"]
-    decoded = telenorid("decode", id_token, *common)
-    assert decoded.returncode == 0 and json.loads(decoded.stdout)["claims"]["sub"] == claims["sub"]
-    forged = telenorid("decode", id_token[:-4] + "AAAA", *common)
+    verified = telenorid("verify", id_token, *common)
+    assert verified.returncode == 0 and json.loads(verified.stdout)["claims"]["sub"] == claims["sub"]
+    forged = telenorid("verify", id_token[:-4] + "AAAA", *common)
     assert forged.returncode == 1 and "signature" in forged.stderr
 
     assert telenorid("revoke", *common).returncode == 0
@@ -64,6 +64,38 @@ def test_login_token_userinfo_refresh_decode_revoke_logout(provider, tmp_path):
     assert telenorid("logout", *common).returncode == 3  # nothing left to log out of
     assert not os.path.exists(tmp_path / "missing.json")
     assert telenorid("token", "--state-file", str(tmp_path / "missing.json")).returncode == 3
+
+
+def test_verify_needs_no_redirect_uri_and_decode_is_its_alias(provider, tmp_path):
+    """Verifying reads the issuer, the client id and the provider's keys: from the flags alone, or from a
+    --config without redirect_uri, with no sign-in kept. `decode` is the same command under its old name."""
+    client_id = provider["clients"]["public"]["client_id"]
+    user = provider["user"]
+    login = telenorid("login", "--issuer", provider["issuer"], "--client-id", client_id, "--port", "53682",
+                      "--timeout", "60", "--state-file", str(tmp_path / "signed-in.json"),
+                      "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+    assert login.returncode == 0, login.stderr
+    id_token = json.loads((tmp_path / "signed-in.json").read_text())["id_token"]
+    nothing_kept = ["--state-file", str(tmp_path / "none.json")]
+    flags = ["--issuer", provider["issuer"], "--client-id", client_id, *nothing_kept]
+
+    verified = telenorid("verify", id_token, *flags)
+    assert verified.returncode == 0, verified.stderr
+    assert json.loads(verified.stdout)["claims"]["sub"] == json.loads(login.stdout)["sub"]
+    config = tmp_path / "verify.json"
+    config.write_text(json.dumps({"issuer": provider["issuer"], "client_id": client_id}))
+    from_config = telenorid("verify", id_token, "--config", str(config), *nothing_kept)
+    assert from_config.returncode == 0 and from_config.stdout == verified.stdout, from_config.stderr
+    forged = telenorid("verify", id_token[:-4] + "AAAA", *flags)
+    assert forged.returncode == 1 and "signature" in forged.stderr
+    not_ours = telenorid("verify", id_token, "--issuer", provider["issuer"], "--client-id", "another-client",
+                         *nothing_kept)
+    assert not_ours.returncode == 1 and "aud" in not_ours.stderr
+
+    decoded = telenorid("decode", id_token, *flags)
+    assert decoded.returncode == 0 and decoded.stdout == verified.stdout, decoded.stderr
+    assert telenorid("decode", id_token[:-4] + "AAAA", *flags).returncode == 1
+    assert not (tmp_path / "none.json").exists(), "verifying keeps nothing"
 
 
 def test_logout_revokes_and_deletes_the_state(provider, tmp_path):

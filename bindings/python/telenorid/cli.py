@@ -8,7 +8,8 @@ browser, keeps the state file and prints.
     telenorid refresh                refresh now
     telenorid revoke                 revoke the refresh token at the provider and sign out
     telenorid logout                 revoke, print the provider's end-session URL, delete the state file
-    telenorid decode ID_TOKEN        an ID token's header and claims, verified with the provider's keys
+    telenorid verify ID_TOKEN        an ID token's header and claims, verified with the provider's keys
+                                     (`decode` is an alias of `verify`)
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
 lost (sign in again); 4 a network, TLS or server problem that may pass (try again later).
@@ -183,9 +184,18 @@ def logout(args: argparse.Namespace) -> None:
         print(end_session)
 
 
-def decode(args: argparse.Namespace) -> None:
+# Verifying an ID token (OIDC Core §3.1.3.7) reads the issuer, the client id and the provider's keys, never
+# a redirect URI; the library's configuration still asks for one, so when none is set this loopback
+# address stands in for it. No request is ever sent to it.
+UNUSED_REDIRECT_URI = "http://127.0.0.1/"
+
+
+def verify(args: argparse.Namespace) -> None:
     saved = load_settings(args.state_file) if settings_path(args.state_file).exists() else None
-    with client_for(settings_from(args, saved)) as client:
+    settings = settings_from(args, saved)
+    if not settings.get("redirect_uri"):
+        settings["redirect_uri"] = UNUSED_REDIRECT_URI
+    with client_for(settings) as client:
         print(json.dumps(client.verify_id_token(args.id_token), indent=2, sort_keys=True))
 
 
@@ -215,9 +225,10 @@ def parser() -> argparse.ArgumentParser:
                             ("refresh", refresh, "refresh the tokens now"), ("revoke", revoke, "revoke and sign out"),
                             ("logout", logout, "revoke, print the end-session URL, delete the state file")):
         commands.add_parser(name, parents=[common], help=text).set_defaults(run=run)
-    verify = commands.add_parser("decode", parents=[common], help="an ID token's header and claims, verified")
-    verify.add_argument("id_token")
-    verify.set_defaults(run=decode)
+    check = commands.add_parser("verify", aliases=["decode"], parents=[common],
+                                help="an ID token's header and claims, verified with the provider's keys")
+    check.add_argument("id_token")
+    check.set_defaults(run=verify)
     return top
 
 
