@@ -44,7 +44,7 @@ after=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["refr
 echo "== refresh token rotated and saved: $([ "$before" != "$after" ] && echo yes || echo NO)"
 id_token=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["id_token"])' "$state")
 echo "== the ID token, verified again with the provider's keys:"
-telenorid decode "$id_token" | "$PYTHON" -c 'import json, sys; d = json.load(sys.stdin); print("header", d["header"]); print("sub", d["claims"]["sub"], "iss", d["claims"]["iss"])'
+telenorid verify "$id_token" | "$PYTHON" -c 'import json, sys; d = json.load(sys.stdin); print("header", d["header"]); print("sub", d["claims"]["sub"], "iss", d["claims"]["iss"])'
 telenorid revoke
 echo "== after revocation:"
 telenorid token || echo "(exit code $?: signed out, as expected)"
