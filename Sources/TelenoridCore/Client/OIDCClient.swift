@@ -114,13 +114,10 @@ public final class OIDCClient: Sendable {
     /// provider requires of authorization requests, so a request made from it knows it must be built here.
     public func effectiveConfiguration() throws(TelenoridError) -> ClientConfiguration {
         var settings = configuration.settings
-        let pairs: [(ClientConfiguration.Setting, String?)]
         let metadata = try discover()
-        pairs = [(.authorizationEndpoint, metadata.authorizationEndpoint), (.tokenEndpoint, metadata.tokenEndpoint),
-                 (.userinfoEndpoint, metadata.userinfoEndpoint), (.jwksURI, metadata.jwksURI),
-                 (.revocationEndpoint, metadata.revocationEndpoint), (.endSessionEndpoint, metadata.endSessionEndpoint),
-                 (.pushedAuthorizationRequestEndpoint, metadata.pushedAuthorizationRequestEndpoint)]
-        for (setting, value) in pairs where settings[setting] == nil { settings[setting] = value }
+        for setting in ClientConfiguration.Setting.allCases where settings[setting] == nil {
+            settings[setting] = metadata.endpoint(for: setting)
+        }
         return try ClientConfiguration(settings, providerRequiresPush: metadata.requirePushedAuthorizationRequests,
                                        providerRequiresSignedRequests: metadata.requireSignedRequestObject)
     }
@@ -128,19 +125,7 @@ public final class OIDCClient: Sendable {
     /// An endpoint: the one configured, else the discovered one (discovering on first use).
     func endpoint(_ setting: ClientConfiguration.Setting) throws(TelenoridError) -> String {
         if let explicit = configuration.settings[setting] { return explicit }
-        let metadata = try discover()
-        let value: String?
-        switch setting {
-        case .tokenEndpoint: value = metadata.tokenEndpoint
-        case .userinfoEndpoint: value = metadata.userinfoEndpoint
-        case .jwksURI: value = metadata.jwksURI
-        case .revocationEndpoint: value = metadata.revocationEndpoint
-        case .endSessionEndpoint: value = metadata.endSessionEndpoint
-        case .authorizationEndpoint: value = metadata.authorizationEndpoint
-        case .pushedAuthorizationRequestEndpoint: value = metadata.pushedAuthorizationRequestEndpoint
-        default: value = nil
-        }
-        guard let value else {
+        guard let value = try discover().endpoint(for: setting) else {
             throw TelenoridError(.configuration, "the provider has no \(setting.jsonName) and none is configured")
         }
         return value
@@ -213,9 +198,13 @@ public final class OIDCClient: Sendable {
         var tokens = TokenSet(response: response, receivedAt: now, previous: nil)
         tokens.dpopSigner = signer
         tokens.resources = pending.resources
-        return AuthState(tokens: tokens, refresher: self, clock: clock,
-                         refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
-                         clientID: configuration.clientID)
+        return authState(tokens)
+    }
+
+    /// An auth state of this client's, refreshing through it.
+    func authState(_ tokens: TokenSet?) -> AuthState {
+        AuthState(tokens: tokens, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
+                  issuer: configuration.settings[.issuer], clientID: configuration.clientID)
     }
 
     // MARK: Userinfo, revocation, logout
@@ -340,17 +329,14 @@ extension OIDCClient {
     public func restoreAuthState(_ serialized: SecretBytes) throws(TelenoridError) -> AuthState {
         let tokens = try AuthState.restoredTokens(serialized, issuer: configuration.settings[.issuer],
                                                   clientID: configuration.clientID, refresher: self)
-        return AuthState(tokens: tokens, refresher: self, clock: clock,
-                         refreshMarginSeconds: configuration.refreshMarginSeconds, issuer: configuration.settings[.issuer],
-                         clientID: configuration.clientID)
+        return authState(tokens)
     }
 
     /// The auth state kept in `store`, bound to it: signed out when the store holds nothing yet.
     public func openAuthState(_ store: any AuthStateStore) throws(TelenoridError) -> AuthState {
         let state = try store.withExclusiveAccess { () throws(TelenoridError) -> AuthState in
             if let serialized = try store.load() { return try restoreAuthState(serialized) }
-            let empty = AuthState(tokens: nil, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
-                                  issuer: configuration.settings[.issuer], clientID: configuration.clientID)
+            let empty = authState(nil)
             try store.save(empty.serialized())
             return empty
         }

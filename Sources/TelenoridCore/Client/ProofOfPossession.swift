@@ -97,3 +97,21 @@ extension TokenSet {
     /// The signer whose proofs go with the access token: only a bound token needs one at a resource.
     var resourceSigner: DPoPSigner? { isDPoPBound ? dpopSigner : nil }
 }
+
+extension OIDCClient {
+    // MARK: Signers for saved bindings (SavedDPoPBinding)
+
+    /// The host's signer for an auth state's saved binding (`TokenRefresher`).
+    public func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner {
+        try hostSigner(forThumbprint: thumbprint, "the auth state")
+    }
+
+    /// The host's signer for a saved binding to its key: it must be set, and be that key (RFC 7638 thumbprint).
+    func hostSigner(forThumbprint thumbprint: String, _ what: String) throws(TelenoridError) -> DPoPSigner {
+        guard let signer = hostSigner, signer.thumbprint == thumbprint else {
+            throw TelenoridError(.configuration, "\(what) is bound to a DPoP key the host holds (thumbprint \(thumbprint)); "
+                                 + "set that signer on the client first")
+        }
+        return .external(signer)
+    }
+}
