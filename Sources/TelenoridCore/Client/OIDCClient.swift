@@ -116,7 +116,7 @@ public final class OIDCClient: Sendable {
         var settings = configuration.settings
         let metadata = try discover()
         for setting in ClientConfiguration.Setting.allCases where settings[setting] == nil {
-            settings[setting] = metadata.endpoint(for: setting)
+            settings[setting] = Self.endpoint(setting, in: metadata)
         }
         return try ClientConfiguration(settings, providerRequiresPush: metadata.requirePushedAuthorizationRequests,
                                        providerRequiresSignedRequests: metadata.requireSignedRequestObject)
@@ -125,10 +125,25 @@ public final class OIDCClient: Sendable {
     /// An endpoint: the one configured, else the discovered one (discovering on first use).
     func endpoint(_ setting: ClientConfiguration.Setting) throws(TelenoridError) -> String {
         if let explicit = configuration.settings[setting] { return explicit }
-        guard let value = try discover().endpoint(for: setting) else {
+        guard let value = Self.endpoint(setting, in: try discover()) else {
             throw TelenoridError(.configuration, "the provider has no \(setting.jsonName) and none is configured")
         }
         return value
+    }
+
+    /// The endpoint the provider's metadata gives for a configuration setting, nil for a setting that is no
+    /// endpoint of the provider's (or one it does not name): the one map from settings to metadata.
+    static func endpoint(_ setting: ClientConfiguration.Setting, in metadata: ProviderMetadata) -> String? {
+        switch setting {
+        case .authorizationEndpoint: metadata.authorizationEndpoint
+        case .tokenEndpoint: metadata.tokenEndpoint
+        case .userinfoEndpoint: metadata.userinfoEndpoint
+        case .jwksURI: metadata.jwksURI
+        case .revocationEndpoint: metadata.revocationEndpoint
+        case .endSessionEndpoint: metadata.endSessionEndpoint
+        case .pushedAuthorizationRequestEndpoint: metadata.pushedAuthorizationRequestEndpoint
+        default: nil
+        }
     }
 
     // MARK: Token endpoint

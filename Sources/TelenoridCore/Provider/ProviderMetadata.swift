@@ -96,21 +96,6 @@ public struct ProviderMetadata: Sendable, Equatable {
         dpopSigningAlgorithms = try strings("dpop_signing_alg_values_supported")
     }
 
-    /// The endpoint this document gives for a configuration setting, nil for a setting that is no endpoint
-    /// of the provider's (or one it does not name): the one map from settings to metadata.
-    public func endpoint(for setting: ClientConfiguration.Setting) -> String? {
-        switch setting {
-        case .authorizationEndpoint: authorizationEndpoint
-        case .tokenEndpoint: tokenEndpoint
-        case .userinfoEndpoint: userinfoEndpoint
-        case .jwksURI: jwksURI
-        case .revocationEndpoint: revocationEndpoint
-        case .endSessionEndpoint: endSessionEndpoint
-        case .pushedAuthorizationRequestEndpoint: pushedAuthorizationRequestEndpoint
-        default: nil
-        }
-    }
-
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
     /// endpoint, say); the OIDC document wins where both speak.
     public func filling(from other: ProviderMetadata) -> ProviderMetadata {
