@@ -8,15 +8,8 @@
 #      (a JNI misuse warning fails the run).
 # Prints the launcher's summary and a last line "N passed, M failed"; exits non-zero on any failure.
 # Works from any directory. JAVA_HOME defaults to the Debian JDK 17; JUNIT_JAR to Debian's junit5 package.
-set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-cd "$root"
-
-JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
-[ -x "$JAVA_HOME/bin/javac" ] || JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 JUNIT_JAR="${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}"
-CC="${CC:-gcc}"
 java="$JAVA_HOME/bin/java"
 javac="$JAVA_HOME/bin/javac"
 

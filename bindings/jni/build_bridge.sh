@@ -5,14 +5,7 @@
 # $ORIGIN/../lib. Then checks that it exports only JNI_OnLoad, needs libtelenorid.so.0, uses only functions
 # the header declares and binds every one of them. Runs `make build` first when the library is missing.
 # JAVA_HOME defaults to the Debian JDK 17, CC to gcc. Works from any directory.
-set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-cd "$root"
-
-JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
-[ -x "$JAVA_HOME/bin/javac" ] || JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64
-CC="${CC:-gcc}"
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 lib=out/lib
 out=out/jni
 bridge="$out/libtelenorid_jni.so"

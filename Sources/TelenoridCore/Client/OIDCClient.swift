@@ -33,12 +33,7 @@ public final class OIDCClient: Sendable {
     /// the new one if it is the same key, else their requests fail. Under the FAPI 2.0 profile its
     /// algorithm must be one the profile allows.
     public func setDPoPSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
-        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: "DPoP signer") }
-        let previous = hostSignerSlot.withLock { slot in
-            defer { slot = signer }
-            return slot
-        }
-        if let previous, previous !== signer { previous.retire(replacedBy: signer, role: "DPoP signer") }
+        try replace(hostSignerSlot, with: signer, role: "DPoP signer")
     }
 
     var hostSigner: HostKeySigner? { hostSignerSlot.withLock { $0 } }
@@ -47,16 +42,21 @@ public final class OIDCClient: Sendable {
     /// instead of `client_private_key` from now on; nil goes back to the configured key. Under the FAPI 2.0
     /// profile its algorithm must be one the profile allows.
     public func setClientSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
-        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: "client signer") }
-        let previous = clientSignerSlot.withLock { slot in
-            defer { slot = signer }
-            return slot
-        }
-        // A request that took it before the change may be about to sign with it.
-        if let previous, previous !== signer { previous.retire(replacedBy: signer, role: "client signer") }
+        try replace(clientSignerSlot, with: signer, role: "client signer")
     }
 
     var clientSigner: HostKeySigner? { clientSignerSlot.withLock { $0 } }
+
+    /// Puts `signer` in `slot` (checked against the FAPI 2.0 profile first), then retires the one it held: a
+    /// request that took that one before the change may be about to sign with it.
+    private func replace(_ slot: Locked<HostKeySigner?>, with signer: HostKeySigner?, role: String) throws(TelenoridError) {
+        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: role) }
+        let previous = slot.withLock { held in
+            defer { held = signer }
+            return held
+        }
+        if let previous, previous !== signer { previous.retire(replacedBy: signer, role: role) }
+    }
 
     // MARK: Discovery
 
