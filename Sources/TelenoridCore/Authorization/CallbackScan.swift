@@ -143,7 +143,7 @@ struct CallbackScan {
     /// The parameters of `component` of `bytes`, decoded, in order: for the component of a redirect that
     /// passed a scan, the pairs `FormParameters(parsing:)` reads from it (the scan found every name
     /// unescaped, non-empty and unique, and `checkTail` let through only escapes of ASCII other than NUL).
-    /// Unlike that parse it can't fail, so a scanned callback never parses its redirect a second time.
+    /// Unlike that parse it can't fail: reading a scanned callback's parameters leaves nothing to disagree on.
     static func parameters(_ bytes: UnsafeBufferPointer<UInt8>, in component: Range<Int>) -> FormParameters {
         var parameters = FormParameters()
         var pairs = Pairs(bytes, component.clamped(to: 0..<bytes.count))
