@@ -5,7 +5,10 @@
   Sources/TelenoridCore/Support/Platform.swift, which re-exports it: any other import would keep the core from
   compiling for the platforms that file switches between;
 - no committed file holds an absolute path of a build machine (/work/..., /root/..., /home/NAME/..., /Users/...):
-  such a path works only where it was written.
+  such a path works only where it was written;
+- no Swift file under Sources/ calls `preconditionFailure(`, `fatalError(` or writes `try!` or `as!`: each traps,
+  and Swift has no way to stop a trap at the C boundary, so it would kill the host (an app, a Python interpreter).
+  Tests and fuzz targets may trap.
 
 It reads `git ls-files`, so only what a clone holds is judged. Python 3.9+, standard library only.
 """
@@ -20,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PLATFORM_FILE = "Sources/TelenoridCore/Support/Platform.swift"
 C_LIBRARY_IMPORT = re.compile(r"^\s*(?:@_exported\s+)?import\s+(?:Glibc|Musl|Android|Darwin|WinSDK)\b", re.MULTILINE)
 MACHINE_PATH = re.compile(r"(?<![\w.~-])/(?:work|root|Users|home/[a-z_][a-z0-9_-]*)/[\w.-]+")
+TRAP = re.compile(r"\b(?:preconditionFailure\(|fatalError\(|try!|as!)")
+STRING_LITERAL = re.compile(r'"(?:\\.|[^"\\])*"')
 
 
 def committed() -> list[str]:
@@ -42,6 +47,12 @@ def main() -> int:
             for match in C_LIBRARY_IMPORT.finditer(text):
                 line = text.count("\n", 0, match.start()) + 1
                 problems.append(f"{name}:{line}: imports the C library; only {PLATFORM_FILE} may (the core gets it from there)")
+        if name.startswith("Sources/") and name.endswith(".swift"):
+            for number, line_text in enumerate(text.splitlines(), start=1):
+                code = STRING_LITERAL.sub('""', line_text).split("//", 1)[0]
+                for match in TRAP.finditer(code):
+                    problems.append(f"{name}:{number}: {match.group(0).rstrip('(')} traps on failure, and nothing may trap "
+                                    "across the C boundary: throw a TelenoridError (or return nil) instead")
         if name != "scripts/check_tree.py":
             for match in MACHINE_PATH.finditer(text):
                 line = text.count("\n", 0, match.start()) + 1
@@ -51,7 +62,7 @@ def main() -> int:
     if problems:
         return 1
     print(f"check_tree: ok ({len(files)} committed files: the C library imported in {PLATFORM_FILE} only, "
-          "no build machine's paths)")
+          "no build machine's paths, no trapping call in Sources/)")
     return 0
 
 

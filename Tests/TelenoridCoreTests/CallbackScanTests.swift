@@ -81,6 +81,66 @@ final class CallbackScanTests: XCTestCase {
         try assertSameAsFullParse(base + "?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.com", fapi2)
     }
 
+    /// What CallbackScan reads of `redirect` (nil when it leaves it to the full parse), beside what
+    /// URI(parsing:) and FormParameters(parsing:) read of its query.
+    func readings(_ redirect: String) throws -> (scan: FormParameters, fields: [String?], full: FormParameters)? {
+        var text = redirect, prefix = "telenorid-example://authcallback/"
+        let scanned: (FormParameters, [String?])? = text.withUTF8 { bytes in
+            prefix.withUTF8 { prefix in
+                guard let scan = CallbackScan(bytes, redirectURI: prefix, inFragment: false) else { return nil }
+                return (CallbackScan.parameters(bytes, in: scan.component),
+                        [scan.state, scan.code, scan.iss, scan.error].map { $0.map(scan.decoded) })
+            }
+        }
+        guard let (parameters, fields) = scanned else { return nil }
+        return (parameters, fields, try FormParameters(parsing: (try URI(parsing: redirect).query ?? "")[...]))
+    }
+
+    func testTheScanReadsPlainRedirectsAsTheFullParseDoes() throws {
+        let base = "telenorid-example://authcallback/?"
+        let plain = [
+            "code=c&state=\(state)&&&flag&empty=&a==b=&plus=+&escapes=%2B%25%26%3D%23%20%7E&",
+            "&state=\(state)&iss=https%3A%2F%2Fid.example.com&code=%41+b#frag%41+x",
+            "error=access_denied&error_description=User+said+%22no%22&state=\(state)",
+            "x",
+        ]
+        for query in plain {
+            let reading = try XCTUnwrap(try readings(base + query), query)
+            XCTAssertEqual(reading.scan, reading.full, query)
+            XCTAssertEqual(reading.fields, ["state", "code", "iss", "error"].map { reading.full[$0] }, query)
+        }
+        let reading = try XCTUnwrap(try readings(base + "&state=\(state)&iss=https%3A%2F%2Fid.example.com&code=%41+b#f"))
+        XCTAssertEqual(reading.scan.pairs.map(\.name), ["state", "iss", "code"])
+        XCTAssertEqual(reading.scan["code"], "A b")
+        XCTAssertEqual(reading.scan["iss"], "https://id.example.com")
+    }
+
+    func testAScannedCallbacksParametersAreTheFullParses() throws {
+        let redirect = "telenorid-example://authcallback/?code=%41+b&state=\(state)&&flag&scope=openid%20profile&x=a=b#f"
+        let scanned = try XCTUnwrap(try pending().acceptPlainCallback(redirect))
+        let full = try pending().parseCallback(redirect)
+        XCTAssertEqual(scanned.code, "A b")
+        XCTAssertEqual(scanned.parameters, full.parameters)
+        XCTAssertEqual(scanned.parameters.pairs.map(\.name), ["code", "state", "flag", "scope", "x"])
+        XCTAssertEqual(scanned.parameters["x"], "a=b")
+    }
+
+    /// The scan's reading of parameters has no way to fail, whatever bytes and range it is given: an
+    /// escape cut short by the end of the range stands for itself and nothing is read past it.
+    func testReadingParametersNeverFails() {
+        func read(_ text: String, _ range: Range<Int>) -> [String] {
+            var text = text
+            return text.withUTF8 { CallbackScan.parameters($0, in: range).pairs.map { "\($0.name)=\($0.value)" } }
+        }
+        XCTAssertEqual(read("a=%4", 0..<4), ["a=%4"])
+        XCTAssertEqual(read("a=%41", 0..<4), ["a=%4"])
+        XCTAssertEqual(read("a=%41", 0..<5), ["a=A"])
+        XCTAssertEqual(read("a=%", 0..<3), ["a=%"])
+        XCTAssertEqual(read("a=%zz&a=%FF", 0..<11), ["a=%zz", "a=\u{FFFD}"])
+        XCTAssertEqual(read("a=b", 1..<99), ["=b"])
+        XCTAssertEqual(read("a=b", 0..<0), [])
+    }
+
     func testAnsweredRequestIsRefusedTheSecondTime() throws {
         let p = try pending()
         let redirect = "telenorid-example://authcallback/?code=c&state=\(state)"

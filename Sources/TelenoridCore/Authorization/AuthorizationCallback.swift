@@ -23,27 +23,23 @@ public final class AuthorizationCallback: Sendable {
         self.pending = pending
     }
 
-    /// A callback whose `redirect` passed `CallbackScan`, with its response parameters at `component`.
-    init(code: String, redirect: String, component: Range<Int>, pending: PendingAuthorization) {
+    /// A callback whose `redirect` passed `CallbackScan`, with its response parameters at `component`:
+    /// only `acceptPlainCallback`, below, makes one.
+    fileprivate init(code: String, redirect: String, component: Range<Int>, pending: PendingAuthorization) {
         self.code = code
         form = .encoded(redirect, component)
         self.pending = pending
     }
 
-    /// Every parameter of the response, decoded on each read.
+    /// Every parameter of the response, decoded on each read. A scanned redirect's are CallbackScan's
+    /// reading, which can't fail; fuzz/targets/fuzz_callback_scan.swift holds it equal to the full parse.
     public var parameters: FormParameters {
         switch form {
         case .read(let parameters):
             return parameters
         case .encoded(let redirect, let component):
-            let utf8 = redirect.utf8
-            let text = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: component.lowerBound)
-                                      ..< utf8.index(utf8.startIndex, offsetBy: component.upperBound)])
-            // CallbackScan only lets through a component that FormParameters(parsing:) accepts.
-            guard let parameters = try? FormParameters(parsing: text) else {
-                preconditionFailure("a scanned callback's parameters no longer parse")
-            }
-            return parameters
+            var redirect = redirect  // withUTF8 needs it mutable; a native string's bytes are not copied
+            return redirect.withUTF8 { CallbackScan.parameters($0, in: component) }
         }
     }
 

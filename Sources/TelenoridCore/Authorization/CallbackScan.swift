@@ -92,8 +92,10 @@ struct CallbackScan {
     }
 
     /// Whether the text at `range` holds a "%" escape or a "+" (a space): whether decoding would change it.
+    func isEncoded(_ range: Range<Int>) -> Bool { Self.isEncoded(bytes, range) }
+
     @_optimize(speed)
-    func isEncoded(_ range: Range<Int>) -> Bool {
+    private static func isEncoded(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
             if bytes[index] == UInt8(ascii: "%") || bytes[index] == UInt8(ascii: "+") { return true }
@@ -127,7 +129,8 @@ struct CallbackScan {
         return expected.withUTF8 { target in
             var index = range.lowerBound, position = 0
             while index < range.upperBound {
-                guard position < target.count, decodedByte(at: &index) == target[position] else { return false }
+                guard position < target.count,
+                      Self.decodedByte(bytes, at: &index, end: range.upperBound) == target[position] else { return false }
                 position &+= 1
             }
             return position == target.count
@@ -135,24 +138,41 @@ struct CallbackScan {
     }
 
     /// The value at `range`, decoded.
-    func decoded(_ range: Range<Int>) -> String {
-        if !isEncoded(range) {
-            return String(decoding: slice(range), as: UTF8.self)
+    func decoded(_ range: Range<Int>) -> String { Self.decoded(bytes, range) }
+
+    /// The parameters of `component` of `bytes`, decoded, in order: for the component of a redirect that
+    /// passed a scan, the pairs `FormParameters(parsing:)` reads from it (the scan found every name
+    /// unescaped, non-empty and unique, and `checkTail` let through only escapes of ASCII other than NUL).
+    /// Unlike that parse it can't fail: reading a scanned callback's parameters leaves nothing to disagree on.
+    static func parameters(_ bytes: UnsafeBufferPointer<UInt8>, in component: Range<Int>) -> FormParameters {
+        var parameters = FormParameters()
+        var pairs = Pairs(bytes, component.clamped(to: 0..<bytes.count))
+        while let (name, value) = pairs.next() {
+            parameters.appendUnique(decoded(bytes, name), decoded(bytes, value))
+        }
+        return parameters
+    }
+
+    private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        if !isEncoded(bytes, range) {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count) { out in
             var index = range.lowerBound, written = 0
             while index < range.upperBound {
-                out[written] = decodedByte(at: &index)
+                out[written] = decodedByte(bytes, at: &index, end: range.upperBound)
                 written &+= 1
             }
             return String(decoding: UnsafeBufferPointer(rebasing: out[0..<written]), as: UTF8.self)
         }
     }
 
-    /// The byte the form encoding at `index` stands for, advancing past it; escapes were checked by `checkTail`.
-    private func decodedByte(at index: inout Int) -> UInt8 {
+    /// The byte the form encoding at `index` stands for, advancing past it. A "%" without two hex digits
+    /// before `end` stands for itself (`checkTail` lets none through; this keeps every read inside the range).
+    private static func decodedByte(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, end: Int) -> UInt8 {
         let byte = bytes[index]
-        if byte == UInt8(ascii: "%"), let high = ASCII.hexValue(bytes[index &+ 1]), let low = ASCII.hexValue(bytes[index &+ 2]) {
+        if byte == UInt8(ascii: "%"), index &+ 2 < end, let high = ASCII.hexValue(bytes[index &+ 1]),
+           let low = ASCII.hexValue(bytes[index &+ 2]) {
             index &+= 3
             return high << 4 | low
         }
