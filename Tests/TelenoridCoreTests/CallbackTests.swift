@@ -27,6 +27,18 @@ final class CallbackTests: XCTestCase {
         XCTAssertEqual(kind { _ = try q.handleCallback("telenorid-example://authcallback/?code=c&state=218gz18yveu1ybajwh2g1h3g") }, .stateMismatch)
     }
 
+    func testARedirectMismatchNamesBothAddressesButNotWhatTheyCarried() throws {
+        let p = try pending([.redirectURI: "http://127.0.0.1:53682/callback"])
+        do {
+            _ = try p.handleCallback("http://127.0.0.1:53683/callback?code=secret-code&state=218gz18yveu1ybajwh2g1h3g")
+            XCTFail("accepted")
+        } catch {
+            XCTAssertEqual(error.kind, .redirectMismatch)
+            XCTAssertEqual(error.message, "the callback arrived at http://127.0.0.1:53683/callback, not at the configured "
+                           + "redirect_uri http://127.0.0.1:53682/callback")
+        }
+    }
+
     func testStateMustMatch() throws {
         let p = try pending()
         XCTAssertEqual(kind { _ = try p.handleCallback("telenorid-example://authcallback/?code=c&state=other") }, .stateMismatch)

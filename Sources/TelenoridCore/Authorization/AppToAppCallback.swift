@@ -17,7 +17,8 @@ extension PendingAuthorization {
         func normalized(_ path: String) -> String { path.isEmpty ? "/" : path }
         guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
               normalized(uri.path) == normalized(expected.path) else {
-            throw TelenoridError(.redirectMismatch, "the app callback did not arrive at the app_callback_uri")
+            throw TelenoridError(.redirectMismatch, "the app callback arrived at \(uri.address), not at the app_callback_uri "
+                                 + "\(expected.address)")
         }
         var parameters = try FormParameters(parsing: (uri.query ?? "")[...])
         // The provider's documented error callbacks read "?state=…?error=unknown_error": a state never holds

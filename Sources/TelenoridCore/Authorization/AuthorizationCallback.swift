@@ -67,7 +67,8 @@ extension PendingAuthorization {
     func parseCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
         let uri = try URI(parsing: redirect)
         guard uri.hasSameOriginAndPath(as: configuration.redirectURI) else {
-            throw TelenoridError(.redirectMismatch, "the callback did not arrive at the configured redirect_uri")
+            throw TelenoridError(.redirectMismatch, "the callback arrived at \(uri.address), not at the configured "
+                                 + "redirect_uri \(configuration.redirectURI.address)")
         }
         let component = responseMode == "fragment" ? uri.fragment : uri.query
         let parameters = try FormParameters(parsing: (component ?? "")[...])

@@ -89,6 +89,14 @@ public struct URI: Sendable, Equatable {
     /// Whether `other` names the same place: scheme, user info, host, port and path equal, query and
     /// fragment aside. A redirect arrived at its redirect URI (RFC 6749 §3.1.2) when this holds and the
     /// redirect URI's own query pairs are kept.
+    /// Scheme, authority (without user info) and path: where a request went, without what it carried in
+    /// its query or fragment (a callback's code and state), for messages that name an address.
+    public var address: String {
+        guard hasAuthority else { return "\(scheme):\(path)" }
+        let hostPart = host.map { $0.utf8.contains(UInt8(ascii: ":")) ? "[\($0)]" : $0 } ?? ""
+        return "\(scheme)://\(hostPart)\(port.map { ":\($0)" } ?? "")\(path)"
+    }
+
     public func hasSameOriginAndPath(as other: URI) -> Bool {
         scheme == other.scheme && userInfo == other.userInfo && host == other.host && port == other.port
             && path == other.path
