@@ -1,84 +1,15 @@
 import CTelenorid
 import TelenoridCore
 
-// The IdP-app flow (Salesforce Mobile SDK identity provider style): key-value pairs for Android bundles,
-// the request an SP app sends an IdP app, the IdP app's response, and the SP's check of that response.
+// The IdP-app flow (Salesforce Mobile SDK identity provider style): the request an SP app sends an IdP app,
+// the IdP app's response, and the SP's check of that response. Their key-value form (an Android bundle)
+// is in ParamsExports.swift.
 
 /// The value of a `telenorid_idp_response` handle: the IdP app's response and the SP app's redirect URI,
 /// taken from the request it answers, that the response is sent to.
 struct IdPResponseToSend {
     let response: IdPAppResponse
     let redirectURI: String
-}
-
-/// Reads a caller's array of `count` strings; NULL is accepted only for an empty array.
-func inputStrings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ what: String) throws(TelenoridError) -> [String] {
-    guard count > 0 else { return [] }
-    guard let pointer else { throw TelenoridError(.invalidArgument, "\(what) is NULL") }
-    guard count <= 4096 else { throw TelenoridError(.invalidArgument, "\(what) has more than 4096 entries") }
-    var out: [String] = []
-    for index in 0..<count { out.append(try inputString(pointer[index], "\(what)[\(index)]")) }
-    return out
-}
-
-func pairAt(_ parameters: FormParameters, _ index: Int) throws(TelenoridError) -> FormParameters.Pair {
-    guard index >= 0, index < parameters.pairs.count else {
-        throw TelenoridError(.invalidArgument, "index \(index) is past the \(parameters.pairs.count) pairs")
-    }
-    return parameters.pairs[index]
-}
-
-// MARK: Key-value pairs
-
-@c @implementation
-public func telenorid_params_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
-    exportCall { () throws(TelenoridError) in
-        try outPointer(out).pointee = retainedHandle(FormParameters())
-    }
-}
-
-@c @implementation
-public func telenorid_params_add(_ params: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                 _ value: UnsafePointer<CChar>?) -> telenorid_status {
-    exportCall { () throws(TelenoridError) in
-        let handle = try borrow(params, as: FormParameters.self, "params")
-        let key = try inputString(name, "name"), text = try inputString(value, "value")
-        guard !key.isEmpty else { throw TelenoridError(.invalidArgument, "a parameter needs a name") }
-        try handle.value.append(key, text)
-    }
-}
-
-@c @implementation
-public func telenorid_params_count(_ params: OpaquePointer?, _ out: UnsafeMutablePointer<Int>?) -> telenorid_status {
-    exportCall { () throws(TelenoridError) in
-        let handle = try borrow(params, as: FormParameters.self, "params")
-        try outPointer(out).pointee = handle.value.pairs.count
-    }
-}
-
-@c @implementation
-public func telenorid_params_name(_ params: OpaquePointer?, _ index: Int,
-                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
-    exportCall { () throws(TelenoridError) in
-        let handle = try borrow(params, as: FormParameters.self, "params")
-        let out = try outPointer(out)
-        try writeString(try pairAt(handle.value, index).name, to: out)
-    }
-}
-
-@c @implementation
-public func telenorid_params_value(_ params: OpaquePointer?, _ index: Int,
-                                   _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
-    exportCall { () throws(TelenoridError) in
-        let handle = try borrow(params, as: FormParameters.self, "params")
-        let out = try outPointer(out)
-        try writeString(try pairAt(handle.value, index).value, to: out)
-    }
-}
-
-@c @implementation
-public func telenorid_params_free(_ params: OpaquePointer?) {
-    release(params)
 }
 
 // MARK: SP side
