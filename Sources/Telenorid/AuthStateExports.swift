@@ -7,11 +7,10 @@ import TelenoridCore
 public func telenorid_client_exchange_code(_ client: OpaquePointer?, _ callback: OpaquePointer?,
                                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
-        let callbackHandle = try borrow(callback, as: CallbackHandle.self, "callback")
+        let client = try borrow(client, as: OIDCClient.self, "client").value
+        let callback = try borrow(callback, as: AuthorizationCallback.self, "callback").value
         let out = try outPointer(out)
-        out.pointee = retainedHandle(AuthStateHandle(try clientHandle.client.exchangeCode(callbackHandle.callback),
-                                                     client: clientHandle.client))
+        out.pointee = retainedHandle(Session(state: try client.exchangeCode(callback), client: client))
     }
 }
 
@@ -19,24 +18,24 @@ public func telenorid_client_exchange_code(_ client: OpaquePointer?, _ callback:
 public func telenorid_auth_state_fresh_access_token(_ state: OpaquePointer?,
                                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let session = try borrow(state, as: Session.self, "state").value
         let out = try outPointer(out)
-        try writeSecret(try handle.state.freshTokens().accessToken, to: out)
+        try writeSecret(try session.state.freshTokens().accessToken, to: out)
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_refresh(_ state: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        _ = try borrow(state, as: AuthStateHandle.self, "state").state.forceRefresh()
+        _ = try borrow(state, as: Session.self, "state").value.state.forceRefresh()
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_is_signed_in(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
-        try outPointer(out).pointee = handle.state.isSignedIn ? 1 : 0
+        let session = try borrow(state, as: Session.self, "state").value
+        try outPointer(out).pointee = session.state.isSignedIn ? 1 : 0
     }
 }
 
@@ -44,9 +43,9 @@ public func telenorid_auth_state_is_signed_in(_ state: OpaquePointer?, _ out: Un
 public func telenorid_auth_state_get(_ state: OpaquePointer?, _ field: telenorid_token_field,
                                      _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let session = try borrow(state, as: Session.self, "state").value
         let out = try outPointer(out)
-        let tokens = handle.state.tokens
+        let tokens = session.state.tokens
         let value: String?
         switch field {
         case TELENORID_TOKEN_ACCESS_TOKEN: return try writeSecret(tokens?.accessToken, to: out)
@@ -66,8 +65,8 @@ public func telenorid_auth_state_get(_ state: OpaquePointer?, _ field: telenorid
 @c @implementation
 public func telenorid_auth_state_expires_at(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
-        try outPointer(out).pointee = handle.state.tokens?.accessTokenExpiresAt ?? 0
+        let session = try borrow(state, as: Session.self, "state").value
+        try outPointer(out).pointee = session.state.tokens?.accessTokenExpiresAt ?? 0
     }
 }
 
@@ -75,16 +74,16 @@ public func telenorid_auth_state_expires_at(_ state: OpaquePointer?, _ out: Unsa
 public func telenorid_auth_state_userinfo(_ state: OpaquePointer?,
                                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let session = try borrow(state, as: Session.self, "state").value
         let out = try outPointer(out)
-        try writeString(JSON.serialize(.object(try handle.session.userinfo())), to: out)
+        try writeString(JSON.serialize(.object(try session.userinfo())), to: out)
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_check(_ state: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try borrow(state, as: AuthStateHandle.self, "state").session.checkAlive()
+        try borrow(state, as: Session.self, "state").value.checkAlive()
     }
 }
 
@@ -92,16 +91,16 @@ public func telenorid_auth_state_check(_ state: OpaquePointer?) -> telenorid_sta
 public func telenorid_auth_state_access_token_rejected(_ state: OpaquePointer?,
                                                        _ accessToken: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let session = try borrow(state, as: Session.self, "state").value
         let token = try optionalInputString(accessToken, "access_token").map { SecretBytes(Array($0.utf8)) }
-        handle.state.accessTokenRejected(token)
+        session.state.accessTokenRejected(token)
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_revoke(_ state: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try borrow(state, as: AuthStateHandle.self, "state").state.revoke()
+        try borrow(state, as: Session.self, "state").value.state.revoke()
     }
 }
 
@@ -110,11 +109,11 @@ public func telenorid_auth_state_end_session_url(_ state: OpaquePointer?, _ post
                                                  _ logoutState: UnsafePointer<CChar>?,
                                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let session = try borrow(state, as: Session.self, "state").value
         let redirect = try optionalInputString(postLogoutRedirectURI, "post_logout_redirect_uri")
         let stateValue = try optionalInputString(logoutState, "logout_state")
         let out = try outPointer(out)
-        try writeString(try handle.session.endSessionURL(postLogoutRedirectURI: redirect, logoutState: stateValue), to: out)
+        try writeString(try session.endSessionURL(postLogoutRedirectURI: redirect, logoutState: stateValue), to: out)
     }
 }
 
@@ -122,8 +121,8 @@ public func telenorid_auth_state_end_session_url(_ state: OpaquePointer?, _ post
 public func telenorid_auth_state_serialize(_ state: OpaquePointer?,
                                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
-        try writeSecret(handle.state.serialized(), to: try outPointer(out))
+        let session = try borrow(state, as: Session.self, "state").value
+        try writeSecret(session.state.serialized(), to: try outPointer(out))
     }
 }
 
@@ -131,12 +130,12 @@ public func telenorid_auth_state_serialize(_ state: OpaquePointer?,
 public func telenorid_auth_state_restore(_ client: OpaquePointer?, _ json: UnsafePointer<CChar>?,
                                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
+        let client = try borrow(client, as: OIDCClient.self, "client").value
         // Into wiping storage, as the tokens and the DPoP key it holds are read from it.
         let serialized = try inputSecret(json, "json")
         let out = try outPointer(out)
-        let state = try clientHandle.client.restoreAuthState(serialized)
-        out.pointee = retainedHandle(AuthStateHandle(state, client: clientHandle.client))
+        let state = try client.restoreAuthState(serialized)
+        out.pointee = retainedHandle(Session(state: state, client: client))
     }
 }
 
@@ -144,20 +143,20 @@ public func telenorid_auth_state_restore(_ client: OpaquePointer?, _ json: Unsaf
 public func telenorid_auth_state_open_file(_ client: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
+        let client = try borrow(client, as: OIDCClient.self, "client").value
         let file = try AuthStateFile(path: try inputString(path, "path"),
-                                     lockTimeoutMilliseconds: clientHandle.client.configuration.http.totalTimeoutMilliseconds)
+                                     lockTimeoutMilliseconds: client.configuration.http.totalTimeoutMilliseconds)
         let out = try outPointer(out)
-        out.pointee = retainedHandle(AuthStateHandle(try clientHandle.client.openAuthState(file), client: clientHandle.client))
+        out.pointee = retainedHandle(Session(state: try client.openAuthState(file), client: client))
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_bind_file(_ state: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
-        try handle.state.bind(to: try AuthStateFile(path: try inputString(path, "path"),
-                                                    lockTimeoutMilliseconds: handle.session.client.configuration.http.totalTimeoutMilliseconds))
+        let session = try borrow(state, as: Session.self, "state").value
+        try session.state.bind(to: try AuthStateFile(path: try inputString(path, "path"),
+                                                    lockTimeoutMilliseconds: session.client.configuration.http.totalTimeoutMilliseconds))
     }
 }
 
@@ -172,13 +171,13 @@ private struct HostCallback: @unchecked Sendable {
 public func telenorid_auth_state_set_change_callback(_ state: OpaquePointer?, _ callback: telenorid_auth_state_callback?,
                                                      _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let session = try borrow(state, as: Session.self, "state").value
         guard let callback else {
-            handle.state.setObserver(nil)
+            session.state.setObserver(nil)
             return
         }
         let host = HostCallback(function: callback, userData: userData)
-        handle.state.setObserver { host.function(host.userData) }
+        session.state.setObserver { host.function(host.userData) }
     }
 }
 

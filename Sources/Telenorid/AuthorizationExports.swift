@@ -29,8 +29,8 @@ private func json(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(Telen
 public func telenorid_auth_request_new(_ config: OpaquePointer?,
                                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
-        try outPointer(out).pointee = retainedHandle(AuthRequestHandle(SharedAuthorizationRequest(configuration: configuration)))
+        let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
+        try outPointer(out).pointee = retainedHandle(SharedAuthorizationRequest(configuration: configuration))
     }
 }
 
@@ -38,10 +38,10 @@ public func telenorid_auth_request_new(_ config: OpaquePointer?,
 public func telenorid_auth_request_set(_ request: OpaquePointer?, _ param: telenorid_auth_param,
                                        _ value: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let parameter = try parameter(param)
         let value = try optionalInputString(value, "value")
-        try handle.request.set(parameter, value)
+        try request.set(parameter, value)
     }
 }
 
@@ -49,17 +49,17 @@ public func telenorid_auth_request_set(_ request: OpaquePointer?, _ param: telen
 public func telenorid_auth_request_add_parameter(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                                  _ value: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let name = try inputString(name, "name"), value = try inputString(value, "value")
-        try handle.request.addParameter(name, value)
+        try request.addParameter(name, value)
     }
 }
 
 @c @implementation
 public func telenorid_auth_request_add_resource(_ request: OpaquePointer?, _ uri: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
-        try handle.request.addResource(try inputString(uri, "uri"))
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
+        try request.addResource(try inputString(uri, "uri"))
     }
 }
 
@@ -67,8 +67,8 @@ public func telenorid_auth_request_add_resource(_ request: OpaquePointer?, _ uri
 public func telenorid_auth_request_set_authorization_details(_ request: OpaquePointer?,
                                                              _ json: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
-        try handle.request.setAuthorizationDetails(json: try optionalInputString(json, "json"))
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
+        try request.setAuthorizationDetails(json: try optionalInputString(json, "json"))
     }
 }
 
@@ -76,8 +76,8 @@ public func telenorid_auth_request_set_authorization_details(_ request: OpaquePo
 public func telenorid_auth_request_set_token_authorization_details(_ request: OpaquePointer?,
                                                                    _ json: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
-        try handle.request.setTokenAuthorizationDetails(json: try optionalInputString(json, "json"))
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
+        try request.setTokenAuthorizationDetails(json: try optionalInputString(json, "json"))
     }
 }
 
@@ -85,10 +85,10 @@ public func telenorid_auth_request_set_token_authorization_details(_ request: Op
 public func telenorid_auth_request_apply_step_up(_ request: OpaquePointer?, _ wwwAuthenticate: UnsafePointer<CChar>?,
                                                  _ applied: UnsafeMutablePointer<Int32>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let value = try inputString(wwwAuthenticate, "www_authenticate")
         let out = try outPointer(applied)
-        out.pointee = try handle.request.applyStepUp(wwwAuthenticate: value) ? 1 : 0
+        out.pointee = try request.applyStepUp(wwwAuthenticate: value) ? 1 : 0
     }
 }
 
@@ -98,7 +98,7 @@ public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target
                                              _ purpose: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?,
                                              _ valuesJSON: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let destination: ClaimsRequest.Target
         switch target {
         case TELENORID_CLAIMS_ID_TOKEN: destination = .idToken
@@ -122,7 +122,7 @@ public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target
         let claim = ClaimsRequest.Claim(name: try inputString(name, "name"), essential: essentialFlag,
                                         purpose: try optionalInputString(purpose, "purpose"),
                                         value: try json(valueJSON, "value_json"), values: values)
-        try handle.request.addClaim(claim, to: destination)
+        try request.addClaim(claim, to: destination)
     }
 }
 
@@ -130,9 +130,9 @@ public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target
 public func telenorid_auth_request_set_app_to_app(_ request: OpaquePointer?,
                                                   _ appCallbackURI: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let uri = try inputString(appCallbackURI, "app_callback_uri")
-        try handle.request.setAppToApp(callbackURI: uri)
+        try request.setAppToApp(callbackURI: uri)
     }
 }
 
@@ -140,14 +140,14 @@ public func telenorid_auth_request_set_app_to_app(_ request: OpaquePointer?,
 public func telenorid_auth_request_set_pkce_method(_ request: OpaquePointer?,
                                                    _ method: telenorid_pkce_method) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let chosen: PKCE.Method
         switch method {
         case TELENORID_PKCE_S256: chosen = .s256
         case TELENORID_PKCE_PLAIN: chosen = .plain
         default: throw TelenoridError(.invalidArgument, "unknown PKCE method \(method)")
         }
-        try handle.request.setPKCEMethod(chosen)
+        try request.setPKCEMethod(chosen)
     }
 }
 
@@ -160,10 +160,10 @@ public func telenorid_auth_request_free(_ request: OpaquePointer?) {
 public func telenorid_auth_request_build(_ request: OpaquePointer?,
                                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let out = try outPointer(out)
-        let pending = try handle.request.build()
-        out.pointee = retainedHandle(PendingAuthHandle(pending))
+        let pending = try request.build()
+        out.pointee = retainedHandle(pending)
     }
 }
 
@@ -171,8 +171,8 @@ public func telenorid_auth_request_build(_ request: OpaquePointer?,
 private func pendingString(_ pending: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                            _ field: (PendingAuthorization) -> String) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
-        try writeString(field(handle.pending), to: try outPointer(out))
+        let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
+        try writeString(field(pending), to: try outPointer(out))
     }
 }
 
@@ -198,8 +198,8 @@ public func telenorid_pending_auth_nonce(_ pending: OpaquePointer?,
 public func telenorid_pending_auth_code_verifier(_ pending: OpaquePointer?,
                                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
-        try writeSecret(handle.pending.pkce.verifier, to: try outPointer(out))
+        let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
+        try writeSecret(pending.pkce.verifier, to: try outPointer(out))
     }
 }
 
@@ -207,8 +207,8 @@ public func telenorid_pending_auth_code_verifier(_ pending: OpaquePointer?,
 public func telenorid_pending_auth_serialize(_ pending: OpaquePointer?,
                                              _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
-        try writeSecret(handle.pending.serialized(), to: try outPointer(out))
+        let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
+        try writeSecret(pending.serialized(), to: try outPointer(out))
     }
 }
 
@@ -216,11 +216,11 @@ public func telenorid_pending_auth_serialize(_ pending: OpaquePointer?,
 public func telenorid_pending_auth_restore(_ config: OpaquePointer?, _ json: UnsafePointer<CChar>?,
                                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
+        let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         // Into wiping storage, as the verifier and the DPoP key it holds are read from it.
         let serialized = try inputSecret(json, "json")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(PendingAuthHandle(try PendingAuthorization(restoring: serialized, configuration: configuration)))
+        out.pointee = retainedHandle(try PendingAuthorization(restoring: serialized, configuration: configuration))
     }
 }
 

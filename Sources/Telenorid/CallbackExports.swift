@@ -7,10 +7,10 @@ import TelenoridCore
 public func telenorid_pending_auth_handle_callback(_ pending: OpaquePointer?, _ redirectURL: UnsafePointer<CChar>?,
                                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
+        let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
         let url = try inputString(redirectURL, "redirect_url")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(CallbackHandle(try handle.pending.handleCallback(url)))
+        out.pointee = retainedHandle(try pending.handleCallback(url))
     }
 }
 
@@ -18,8 +18,8 @@ public func telenorid_pending_auth_handle_callback(_ pending: OpaquePointer?, _ 
 public func telenorid_callback_code(_ callback: OpaquePointer?,
                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(callback, as: CallbackHandle.self, "callback")
-        try writeString(handle.callback.code, to: try outPointer(out))
+        let callback = try borrow(callback, as: AuthorizationCallback.self, "callback").value
+        try writeString(callback.code, to: try outPointer(out))
     }
 }
 
@@ -27,9 +27,9 @@ public func telenorid_callback_code(_ callback: OpaquePointer?,
 public func telenorid_callback_parameter(_ callback: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                          _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(callback, as: CallbackHandle.self, "callback")
+        let callback = try borrow(callback, as: AuthorizationCallback.self, "callback").value
         let key = try inputString(name, "name")
-        try writeString(handle.callback.parameters[key], to: try outPointer(out))
+        try writeString(callback.parameters[key], to: try outPointer(out))
     }
 }
 
@@ -43,11 +43,11 @@ public func telenorid_pending_auth_handle_app_callback(_ pending: OpaquePointer?
                                                        _ allowedResumeHost: UnsafePointer<CChar>?,
                                                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(pending, as: PendingAuthHandle.self, "pending")
+        let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
         let url = try inputString(callbackURL, "callback_url")
         let host = try optionalInputString(allowedResumeHost, "allowed_resume_host")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(AppCallbackHandle(try handle.pending.handleAppCallback(url, allowedResumeHost: host)))
+        out.pointee = retainedHandle(try pending.handleAppCallback(url, allowedResumeHost: host))
     }
 }
 
@@ -55,8 +55,8 @@ public func telenorid_pending_auth_handle_app_callback(_ pending: OpaquePointer?
 public func telenorid_app_callback_resume_uri(_ callback: OpaquePointer?,
                                               _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(callback, as: AppCallbackHandle.self, "callback")
-        try writeString(handle.callback.resumeURI, to: try outPointer(out))
+        let callback = try borrow(callback, as: AppToAppCallback.self, "callback").value
+        try writeString(callback.resumeURI, to: try outPointer(out))
     }
 }
 

@@ -6,25 +6,25 @@ import TelenoridCore
 @c @implementation
 public func telenorid_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
+        let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         let out = try outPointer(out)
-        out.pointee = retainedHandle(ClientHandle(try OIDCClient(configuration: configuration)))
+        out.pointee = retainedHandle(try OIDCClient(configuration: configuration))
     }
 }
 
 @c @implementation
 public func telenorid_client_discover(_ client: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        _ = try borrow(client, as: ClientHandle.self, "client").client.discover()
+        _ = try borrow(client, as: OIDCClient.self, "client").value.discover()
     }
 }
 
 @c @implementation
 public func telenorid_client_config(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(client, as: ClientHandle.self, "client")
+        let client = try borrow(client, as: OIDCClient.self, "client").value
         let out = try outPointer(out)
-        out.pointee = retainedHandle(ConfigHandle(try handle.client.effectiveConfiguration()))
+        out.pointee = retainedHandle(try client.effectiveConfiguration())
     }
 }
 
@@ -38,11 +38,11 @@ public func telenorid_client_verify_id_token(_ client: OpaquePointer?, _ idToken
                                              _ nonce: UnsafePointer<CChar>?,
                                              _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(client, as: ClientHandle.self, "client")
+        let client = try borrow(client, as: OIDCClient.self, "client").value
         let token = try inputString(idToken, "id_token")
         let expectedNonce = try optionalInputString(nonce, "nonce")
         let out = try outPointer(out)
-        try writeString(handle.client.verifyIDTokenJSON(token, nonce: expectedNonce), to: out)
+        try writeString(client.verifyIDTokenJSON(token, nonce: expectedNonce), to: out)
     }
 }
 
@@ -50,9 +50,9 @@ public func telenorid_client_verify_id_token(_ client: OpaquePointer?, _ idToken
 public func telenorid_client_build_auth_request(_ client: OpaquePointer?, _ request: OpaquePointer?,
                                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let clientHandle = try borrow(client, as: ClientHandle.self, "client")
-        let requestHandle = try borrow(request, as: AuthRequestHandle.self, "request")
+        let client = try borrow(client, as: OIDCClient.self, "client").value
+        let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let out = try outPointer(out)
-        out.pointee = retainedHandle(PendingAuthHandle(try clientHandle.client.buildAuthorization(requestHandle.request.current)))
+        out.pointee = retainedHandle(try client.buildAuthorization(request.current))
     }
 }

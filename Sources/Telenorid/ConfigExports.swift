@@ -49,7 +49,7 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
 @c @implementation
 public func telenorid_config_builder_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try outPointer(out).pointee = retainedHandle(ConfigBuilderHandle())
+        try outPointer(out).pointee = retainedHandle(ClientConfiguration.Settings())
     }
 }
 
@@ -57,12 +57,12 @@ public func telenorid_config_builder_new(_ out: UnsafeMutablePointer<OpaquePoint
 public func telenorid_config_builder_set(_ builder: OpaquePointer?, _ key: telenorid_config_key,
                                          _ value: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(builder, as: ConfigBuilderHandle.self, "builder")
+        let handle = try borrow(builder, as: ClientConfiguration.Settings.self, "builder")
         let setting = try setting(key)
         if setting.isSecret {
-            handle.settings[secret: setting] = value == nil ? nil : try inputSecret(value, "value")
+            handle.value[secret: setting] = value == nil ? nil : try inputSecret(value, "value")
         } else {
-            handle.settings[setting] = try optionalInputString(value, "value")
+            handle.value[setting] = try optionalInputString(value, "value")
         }
     }
 }
@@ -71,9 +71,9 @@ public func telenorid_config_builder_set(_ builder: OpaquePointer?, _ key: telen
 public func telenorid_config_builder_build(_ builder: OpaquePointer?,
                                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(builder, as: ConfigBuilderHandle.self, "builder")
+        let handle = try borrow(builder, as: ClientConfiguration.Settings.self, "builder")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(ConfigHandle(try ClientConfiguration(handle.settings)))
+        out.pointee = retainedHandle(try ClientConfiguration(handle.value))
     }
 }
 
@@ -90,7 +90,7 @@ public func telenorid_config_from_json(_ json: UnsafePointer<CChar>?, _ environm
         let document = try inputSecret(json, "json")
         let name = try optionalInputString(environment, "environment")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(ConfigHandle(try ClientConfiguration(json: document, environment: name)))
+        out.pointee = retainedHandle(try ClientConfiguration(json: document, environment: name))
     }
 }
 
@@ -98,10 +98,10 @@ public func telenorid_config_from_json(_ json: UnsafePointer<CChar>?, _ environm
 public func telenorid_config_get(_ config: OpaquePointer?, _ key: telenorid_config_key,
                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(config, as: ConfigHandle.self, "config")
+        let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         let setting = try setting(key)
         let out = try outPointer(out)
-        let settings = handle.configuration.settings
+        let settings = configuration.settings
         if setting.isSecret {
             try writeSecret(settings[secret: setting], to: out)
         } else {

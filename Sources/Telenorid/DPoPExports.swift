@@ -8,8 +8,8 @@ public func telenorid_client_set_dpop_signer(_ client: OpaquePointer?, _ algorit
                                              _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
                                              _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(client, as: ClientHandle.self, "client")
-        try handle.client.setDPoPSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
+        let client = try borrow(client, as: OIDCClient.self, "client").value
+        try client.setDPoPSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
     }
 }
 
@@ -19,13 +19,13 @@ public func telenorid_auth_state_request_headers(_ state: OpaquePointer?, _ meth
                                                  _ authorization: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                                                  _ dpop: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(state, as: AuthStateHandle.self, "state")
+        let session = try borrow(state, as: Session.self, "state").value
         let method = try inputString(method, "method")
         let url = try inputString(url, "url")
         let nonce = try optionalInputString(resourceNonce, "resource_nonce")
         let authorizationOut = try outPointer(authorization)
         let dpopOut = try outPointer(dpop)
-        let headers = try handle.session.requestHeaders(method: method, url: url, resourceNonce: nonce)
+        let headers = try session.requestHeaders(method: method, url: url, resourceNonce: nonce)
         try writeString(headers.dpop, to: dpopOut)
         do throws(TelenoridError) { try writeSecret(headers.authorization, to: authorizationOut) } catch {
             telenorid_string_free(dpopOut.pointee)

@@ -1,81 +1,43 @@
 import TelenoridCore
 
-// Handles are retained Swift objects passed as opaque pointers. Every handle class derives from
-// `Handle`, so a pointer of the wrong kind (a configuration passed where a PKCE pair belongs) is caught
-// by a checked cast instead of being misread.
+// Handles are retained Swift objects passed as opaque pointers: one box, `Handle<Value>`, around the
+// core object a C type stands for. Each C type has its own Value type, so a pointer of the wrong kind
+// (a configuration passed where a PKCE pair belongs) is caught by a checked cast instead of being misread.
+// A child handle keeps its parent alive through the core object it holds (an auth state's session holds
+// its client, a pending authorization its configuration), so hosts may free handles in any order.
+//
+// The Value of each C type (a new C type needs a Value type no other handle uses):
+//   telenorid_config_builder  ClientConfiguration.Settings    telenorid_config        ClientConfiguration
+//   telenorid_pkce            PKCE                            telenorid_auth_request  SharedAuthorizationRequest
+//   telenorid_pending_auth    PendingAuthorization            telenorid_callback      AuthorizationCallback
+//   telenorid_app_callback    AppToAppCallback                telenorid_client        OIDCClient
+//   telenorid_auth_state      Session (the state and its client)
+//   telenorid_line_auth       LineAuthenticator               telenorid_loopback      LoopbackListener
+//   telenorid_params          FormParameters                  telenorid_idp_request   IdPAppRequest
+//   telenorid_idp_response    IdPResponseToSend               telenorid_error         ErrorCopy
 
-class Handle {}
-
-func retainedHandle(_ object: Handle) -> OpaquePointer {
-    OpaquePointer(Unmanaged.passRetained(object).toOpaque())
+final class Handle<Value> {
+    /// Mutable only for the handles C fills in step by step (a configuration builder, key-value pairs).
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
-/// Borrows the object behind a handle for the duration of a call.
-func borrow<T: Handle>(_ pointer: OpaquePointer?, as type: T.Type, _ what: String) throws(TelenoridError) -> T {
+/// A new handle holding `value`, with one reference for the caller; its `_free` releases it.
+func retainedHandle<Value>(_ value: Value) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(Handle(value)).toOpaque())
+}
+
+/// Borrows the handle behind a pointer for the duration of a call.
+func borrow<Value>(_ pointer: OpaquePointer?, as type: Value.Type, _ what: String) throws(TelenoridError) -> Handle<Value> {
     guard let pointer else { throw TelenoridError(.invalidArgument, "\(what) is NULL") }
-    guard let object = Unmanaged<Handle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue() as? T else {
+    guard let handle = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue() as? Handle<Value> else {
         throw TelenoridError(.invalidArgument, "\(what) is a handle of another kind")
     }
-    return object
+    return handle
 }
 
 /// Releases the reference handed out at creation. NULL is a no-op.
 func release(_ pointer: OpaquePointer?) {
     guard let pointer else { return }
-    Unmanaged<Handle>.fromOpaque(UnsafeRawPointer(pointer)).release()
-}
-
-final class ConfigBuilderHandle: Handle {
-    var settings = ClientConfiguration.Settings()
-}
-
-final class ConfigHandle: Handle {
-    let configuration: ClientConfiguration
-    init(_ configuration: ClientConfiguration) { self.configuration = configuration }
-}
-
-final class PKCEHandle: Handle {
-    let pkce: PKCE
-    init(_ pkce: PKCE) { self.pkce = pkce }
-}
-
-final class AuthRequestHandle: Handle {
-    let request: SharedAuthorizationRequest
-    init(_ request: SharedAuthorizationRequest) { self.request = request }
-}
-
-final class PendingAuthHandle: Handle {
-    let pending: PendingAuthorization
-    init(_ pending: PendingAuthorization) { self.pending = pending }
-}
-
-final class CallbackHandle: Handle {
-    let callback: AuthorizationCallback
-    init(_ callback: AuthorizationCallback) { self.callback = callback }
-}
-
-final class AppCallbackHandle: Handle {
-    let callback: AppToAppCallback
-    init(_ callback: AppToAppCallback) { self.callback = callback }
-}
-
-final class ClientHandle: Handle {
-    let client: OIDCClient
-    init(_ client: OIDCClient) { self.client = client }
-}
-
-final class AuthStateHandle: Handle {
-    let session: Session
-    var state: AuthState { session.state }
-    init(_ state: AuthState, client: OIDCClient) { session = Session(state: state, client: client) }
-}
-
-final class LineAuthHandle: Handle {
-    let authenticator: LineAuthenticator
-    init(_ authenticator: LineAuthenticator) { self.authenticator = authenticator }
-}
-
-final class LoopbackHandle: Handle {
-    let listener: LoopbackListener
-    init(_ listener: LoopbackListener) { self.listener = listener }
+    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(pointer)).release()
 }

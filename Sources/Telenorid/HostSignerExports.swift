@@ -51,7 +51,7 @@ public func telenorid_client_set_client_signer(_ client: OpaquePointer?, _ algor
                                                _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
                                                _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(client, as: ClientHandle.self, "client")
-        try handle.client.setClientSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
+        let client = try borrow(client, as: OIDCClient.self, "client").value
+        try client.setClientSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
     }
 }

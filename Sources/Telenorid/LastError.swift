@@ -34,8 +34,9 @@ enum LastError {
     static var current: TelenoridError? { slot()?.error }
 }
 
-/// An immutable copy of one error whose strings stay valid as long as the copy lives.
-final class ErrorHandle: Handle {
+/// An immutable copy of one error whose strings stay valid as long as the copy lives: the value of a
+/// `telenorid_error` handle, so the strings are freed when the handle is.
+final class ErrorCopy {
     let status: telenorid_status
     let httpStatus: Int32
     let retryAfter: Int64

@@ -22,9 +22,9 @@ private struct CSocketHook: @unchecked Sendable {
 @c @implementation
 public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let configuration = try borrow(config, as: ConfigHandle.self, "config").configuration
+        let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         let out = try outPointer(out)
-        out.pointee = retainedHandle(LineAuthHandle(try LineAuthenticator(configuration: configuration)))
+        out.pointee = retainedHandle(try LineAuthenticator(configuration: configuration))
     }
 }
 
@@ -32,34 +32,34 @@ public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutab
 public func telenorid_line_auth_set_socket_hook(_ lineAuth: OpaquePointer?, _ hook: telenorid_socket_hook?,
                                                 _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(lineAuth, as: LineAuthHandle.self, "line_auth")
-        guard let hook else { return handle.authenticator.setSocketHook(nil) }
+        let authenticator = try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value
+        guard let hook else { return authenticator.setSocketHook(nil) }
         let host = CSocketHook(function: hook, user: userData)
-        handle.authenticator.setSocketHook(SocketHook { fd in host.decide(fd) })
+        authenticator.setSocketHook(SocketHook { fd in host.decide(fd) })
     }
 }
 
 @c @implementation
 public func telenorid_line_auth_run(_ lineAuth: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try borrow(lineAuth, as: LineAuthHandle.self, "line_auth").authenticator.run()
+        try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value.run()
     }
 }
 
 @c @implementation
 public func telenorid_line_auth_valid_for(_ lineAuth: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(lineAuth, as: LineAuthHandle.self, "line_auth")
+        let authenticator = try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value
         let out = try outPointer(out)
-        out.pointee = handle.authenticator.validFor
+        out.pointee = authenticator.validFor
     }
 }
 
 @c @implementation
 public func telenorid_line_auth_apply(_ lineAuth: OpaquePointer?, _ request: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let authenticator = try borrow(lineAuth, as: LineAuthHandle.self, "line_auth").authenticator
-        try borrow(request, as: AuthRequestHandle.self, "request").request.applyLineAuthentication(authenticator)
+        let authenticator = try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value
+        try borrow(request, as: SharedAuthorizationRequest.self, "request").value.applyLineAuthentication(authenticator)
     }
 }
 

@@ -9,7 +9,7 @@ public func telenorid_loopback_new(_ port: UInt16, _ path: UnsafePointer<CChar>?
     exportCall { () throws(TelenoridError) in
         let path = try optionalInputString(path, "path") ?? "/callback"
         let out = try outPointer(out)
-        out.pointee = retainedHandle(LoopbackHandle(try LoopbackListener(port: port, path: path)))
+        out.pointee = retainedHandle(try LoopbackListener(port: port, path: path))
     }
 }
 
@@ -17,8 +17,8 @@ public func telenorid_loopback_new(_ port: UInt16, _ path: UnsafePointer<CChar>?
 public func telenorid_loopback_redirect_uri(_ listener: OpaquePointer?,
                                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(listener, as: LoopbackHandle.self, "listener")
-        try writeString(handle.listener.redirectURI, to: try outPointer(out))
+        let listener = try borrow(listener, as: LoopbackListener.self, "listener").value
+        try writeString(listener.redirectURI, to: try outPointer(out))
     }
 }
 
@@ -26,17 +26,17 @@ public func telenorid_loopback_redirect_uri(_ listener: OpaquePointer?,
 public func telenorid_loopback_wait(_ listener: OpaquePointer?, _ timeoutMS: Int32,
                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(listener, as: LoopbackHandle.self, "listener")
+        let listener = try borrow(listener, as: LoopbackListener.self, "listener").value
         let out = try outPointer(out)
-        try writeString(try handle.listener.waitForRedirect(timeoutMilliseconds: timeoutMS), to: out)
+        try writeString(try listener.waitForRedirect(timeoutMilliseconds: timeoutMS), to: out)
     }
 }
 
 @c @implementation
 public func telenorid_loopback_expect_state(_ listener: OpaquePointer?, _ state: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(listener, as: LoopbackHandle.self, "listener")
-        try handle.listener.expectState(try optionalInputString(state, "state"))
+        let listener = try borrow(listener, as: LoopbackListener.self, "listener").value
+        try listener.expectState(try optionalInputString(state, "state"))
     }
 }
 

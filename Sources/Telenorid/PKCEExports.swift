@@ -7,7 +7,7 @@ import TelenoridCore
 public func telenorid_pkce_new(_ length: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let out = try outPointer(out)
-        out.pointee = retainedHandle(PKCEHandle(try PKCE(length: length == 0 ? PKCE.defaultLength : length)))
+        out.pointee = retainedHandle(try PKCE(length: length == 0 ? PKCE.defaultLength : length))
     }
 }
 
@@ -17,7 +17,7 @@ public func telenorid_pkce_from_verifier(_ verifier: UnsafePointer<CChar>?,
     exportCall { () throws(TelenoridError) in
         let text = try inputString(verifier, "verifier")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(PKCEHandle(try PKCE(verifier: text)))
+        out.pointee = retainedHandle(try PKCE(verifier: text))
     }
 }
 
@@ -25,8 +25,8 @@ public func telenorid_pkce_from_verifier(_ verifier: UnsafePointer<CChar>?,
 public func telenorid_pkce_verifier(_ pkce: OpaquePointer?,
                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(pkce, as: PKCEHandle.self, "pkce")
-        try writeSecret(handle.pkce.verifier, to: try outPointer(out))
+        let pkce = try borrow(pkce, as: PKCE.self, "pkce").value
+        try writeSecret(pkce.verifier, to: try outPointer(out))
     }
 }
 
@@ -34,8 +34,8 @@ public func telenorid_pkce_verifier(_ pkce: OpaquePointer?,
 public func telenorid_pkce_challenge(_ pkce: OpaquePointer?,
                                      _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let handle = try borrow(pkce, as: PKCEHandle.self, "pkce")
-        try writeString(handle.pkce.s256Challenge, to: try outPointer(out))
+        let pkce = try borrow(pkce, as: PKCE.self, "pkce").value
+        try writeString(pkce.s256Challenge, to: try outPointer(out))
     }
 }
 

@@ -26,43 +26,43 @@ public func telenorid_status_is_transient(_ status: telenorid_status) -> Int32 {
 @c @implementation
 public func telenorid_error_last() -> OpaquePointer? {
     guard let error = LastError.current else { return nil }
-    return retainedHandle(ErrorHandle(error))
+    return retainedHandle(ErrorCopy(error))
 }
 
 @c @implementation
 public func telenorid_error_status(_ error: OpaquePointer?) -> telenorid_status {
-    (try? borrow(error, as: ErrorHandle.self, "error"))?.status ?? TELENORID_E_INVALID_ARGUMENT
+    (try? borrow(error, as: ErrorCopy.self, "error"))?.value.status ?? TELENORID_E_INVALID_ARGUMENT
 }
 
 @c @implementation
 public func telenorid_error_message(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
-    guard let handle = try? borrow(error, as: ErrorHandle.self, "error") else { return StaticCStrings.noError }
-    return UnsafePointer(handle.message) ?? StaticCStrings.noError
+    guard let copy = try? borrow(error, as: ErrorCopy.self, "error").value else { return StaticCStrings.noError }
+    return UnsafePointer(copy.message) ?? StaticCStrings.noError
 }
 
 @c @implementation
 public func telenorid_error_oauth_error(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
-    UnsafePointer((try? borrow(error, as: ErrorHandle.self, "error"))?.oauthError)
+    UnsafePointer((try? borrow(error, as: ErrorCopy.self, "error"))?.value.oauthError)
 }
 
 @c @implementation
 public func telenorid_error_oauth_description(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
-    UnsafePointer((try? borrow(error, as: ErrorHandle.self, "error"))?.oauthDescription)
+    UnsafePointer((try? borrow(error, as: ErrorCopy.self, "error"))?.value.oauthDescription)
 }
 
 @c @implementation
 public func telenorid_error_oauth_uri(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
-    UnsafePointer((try? borrow(error, as: ErrorHandle.self, "error"))?.oauthURI)
+    UnsafePointer((try? borrow(error, as: ErrorCopy.self, "error"))?.value.oauthURI)
 }
 
 @c @implementation
 public func telenorid_error_http_status(_ error: OpaquePointer?) -> Int32 {
-    (try? borrow(error, as: ErrorHandle.self, "error"))?.httpStatus ?? 0
+    (try? borrow(error, as: ErrorCopy.self, "error"))?.value.httpStatus ?? 0
 }
 
 @c @implementation
 public func telenorid_error_retry_after(_ error: OpaquePointer?) -> Int64 {
-    (try? borrow(error, as: ErrorHandle.self, "error"))?.retryAfter ?? -1
+    (try? borrow(error, as: ErrorCopy.self, "error"))?.value.retryAfter ?? -1
 }
 
 @c @implementation
