@@ -14,7 +14,6 @@ import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from glewlwyd_provider import BINARY, start_glewlwyd  # noqa: E402
 
 if not os.access(BINARY, os.X_OK):
