@@ -15,7 +15,7 @@ export PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build install demo check-facts check-tree test test-swift test-c test-python test-wheel test-jni test-jar jni jar dist wheel \
+.PHONY: all setup build install demo check-facts check-tree check-bindings test test-swift test-c test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -61,7 +61,15 @@ check-facts:
 check-tree:
 	$(PYTHON) scripts/check_tree.py
 
-test: check-facts check-tree build test-swift test-c test-python test-wheel test-jni test-jar fuzz
+# bindings/python/telenorid/_bindings.py is what scripts/gen_python_bindings.py makes of include/telenorid.h now.
+check-bindings:
+	@tmp=$$(mktemp --suffix=.py) && trap 'rm -f "$$tmp"' EXIT && \
+	    $(PYTHON) scripts/gen_python_bindings.py --output "$$tmp" && \
+	    diff -u bindings/python/telenorid/_bindings.py "$$tmp" || \
+	    { echo "bindings/python/telenorid/_bindings.py differs from include/telenorid.h:" \
+	           "run $(PYTHON) scripts/gen_python_bindings.py" >&2; exit 1; }
+
+test: check-facts check-tree check-bindings build test-swift test-c test-python test-wheel test-jni test-jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:

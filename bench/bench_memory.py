@@ -21,7 +21,7 @@ _PROGRAM = """
 import array, ctypes, json
 from pathlib import Path
 import telenorid
-from telenorid import _ffi
+from telenorid import _bindings, _ffi
 
 def rss():
     with open("/proc/self/status") as status:
@@ -41,7 +41,7 @@ saved = json.dumps({"version": 1, "issuer": claims["iss"], "client_id": claims["
 restore, pointer = _ffi.lib.telenorid_auth_state_restore, client._pointer
 
 def one():
-    state = _ffi.AuthStateP()
+    state = _bindings.AuthStateP()
     if restore(pointer, saved, state):
         raise RuntimeError("auth_state_restore failed")
     return ctypes.cast(state, ctypes.c_void_p).value

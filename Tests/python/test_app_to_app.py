@@ -6,8 +6,6 @@ final redirect (code + state) back to the backend, which checks it and exchanges
 
 DOT has no Vipps app: it ignores requested_flow and app_callback_uri, so its part ends at the normal
 redirect; the app-callback checks run on the library's side exactly as a phone would drive them."""
-import sys
-from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
@@ -15,7 +13,6 @@ import requests
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
 from browser import _fields, complete_login  # noqa: E402
 from oidc_provider import start_provider  # noqa: E402
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
 from oidc_provider import start_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,16 +5,13 @@ RFC allows, and an existing auth state stays as it was."""
 import hashlib
 import json
 import os
-import sys
 import time
-from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from fault_provider import FaultProvider, Response, b64, jwk_thumbprint, verify_proof  # noqa: E402
 
 CLIENT = "dpop-client"

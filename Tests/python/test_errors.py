@@ -3,13 +3,7 @@ family caught as a group — with errors raised by the real library where that i
 
 Run with Tests/python/run.sh (PYTHONPATH=bindings/python); also works with plain pytest from anywhere.
 """
-import sys
-from pathlib import Path
-
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(REPO / "bindings" / "python"))
 
 import telenorid  # noqa: E402
 from telenorid import _ffi, errors  # noqa: E402

@@ -6,16 +6,13 @@ with the bound token. Each step is also checked on the provider's side, from wha
 import hashlib
 import json
 import base64
-import sys
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
 import telenorid
 
 pytest.importorskip("idpyoidc", reason="idpyoidc is not installed (scripts/setup.sh installs it)")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from fapi_provider import start_fapi_provider  # noqa: E402
 
 # idpyoidc warns that its password login form is for tests only, as it is used here.

@@ -5,14 +5,11 @@ import hashlib
 import hmac
 import json
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from fault_provider import FaultProvider, Response, SigningKey, b64  # noqa: E402
 
 CLIENT = "fault-client"

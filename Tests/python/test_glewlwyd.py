@@ -2,17 +2,14 @@
 an OpenID provider written by someone else), started on 127.0.0.1 by Tests/support/glewlwyd_provider.py."""
 import base64
 import os
-import sys
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from glewlwyd_provider import BINARY, USER, start_glewlwyd  # noqa: E402
 
 if not os.access(BINARY, os.X_OK):

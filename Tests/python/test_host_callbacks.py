@@ -3,15 +3,11 @@ in with the documented status, raised from the exception (never a proof signed w
 buffer); calls back into the library from inside a signer are refused instead of deadlocking; a removed
 signer's auth states fail with a clear error."""
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 import telenorid
 
-SUPPORT = Path(__file__).resolve().parent.parent / "support"
-sys.path.insert(0, str(SUPPORT))
 from aloha_server import start_aloha  # noqa: E402
 
 ISSUER = "https://id.example.com"

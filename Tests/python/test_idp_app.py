@@ -5,8 +5,6 @@ The service-provider (SP) app builds a request for the IdP app; the IdP app chec
 redirect URIs, asks the provider for a code on the SP's behalf (the SP's client id, redirect URI, state,
 nonce and S256 challenge), and hands back only the code; the SP checks the response and exchanges the code
 with its own verifier. Once with URLs (iOS custom schemes), once with bundles (Android intents)."""
-import sys
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -14,7 +12,6 @@ import requests
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
 from browser import complete_login, deny_login  # noqa: E402
 from oidc_provider import start_provider  # noqa: E402
 

@@ -1,9 +1,7 @@
 """The whole sign-in against a real OpenID provider someone else wrote (django-oauth-toolkit, started on
 127.0.0.1), through the C ABI via the ctypes binding: discovery → PKCE → authorize → login → callback →
 code exchange → ID token validation → userinfo → refresh (rotation) → revoke → refresh refused."""
-import sys
 import threading
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import base64
@@ -14,7 +12,6 @@ import requests
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
 from browser import complete_login, deny_login  # noqa: E402
 from oidc_provider import start_provider  # noqa: E402
 

@@ -4,18 +4,13 @@ real OpenID provider (django-oauth-toolkit) for the sign-in that carries the alo
 import os
 import re
 import stat
-import sys
 import threading
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 import telenorid
 
-SUPPORT = Path(__file__).resolve().parent.parent / "support"
-sys.path.insert(0, str(SUPPORT))
-sys.path.insert(0, str(SUPPORT / "provider"))
 from aloha_server import UUID4, start_aloha  # noqa: E402
 from browser import complete_login  # noqa: E402
 from oidc_provider import start_provider  # noqa: E402

@@ -1,16 +1,13 @@
 """The loopback redirect listener (RFC 8252 §7.3) over real sockets: what it accepts, what it refuses and
 answers, and a whole sign-in at django-oauth-toolkit whose redirect comes back through it."""
 import socket
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import requests
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
 from browser import complete_login  # noqa: E402
 from oidc_provider import start_provider  # noqa: E402
 

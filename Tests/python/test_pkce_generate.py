@@ -8,14 +8,9 @@ import base64
 import ctypes
 import hashlib
 import re
-import sys
 import threading
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(REPO / "bindings" / "python"))
 
 import telenorid  # noqa: E402
 from telenorid import _ffi  # noqa: E402

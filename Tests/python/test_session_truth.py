@@ -4,16 +4,13 @@ racing a refresh, a code whose exchange never left, and token types the client c
 from the programmable stand-in (Tests/support/fault_provider.py); the happy paths of the same rules run
 against real providers in test_glewlwyd.py and test_shared_state.py."""
 import os
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from fault_provider import FaultProvider, Response  # noqa: E402
 
 CLIENT = "truth-client"

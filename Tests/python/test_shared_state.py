@@ -19,7 +19,6 @@ import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support" / "provider"))
 from browser import complete_login  # noqa: E402
 from oidc_provider import start_provider  # noqa: E402
 

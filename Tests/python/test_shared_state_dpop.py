@@ -14,7 +14,6 @@ import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from glewlwyd_provider import BINARY, start_glewlwyd  # noqa: E402
 
 if not os.access(BINARY, os.X_OK):
@@ -81,8 +80,10 @@ def client_settings(glewlwyd):
 
 def other_process_refreshes(glewlwyd, path, host_key):
     job = json.dumps({"settings": client_settings(glewlwyd), "host_key": host_key, "path": str(path)})
+    # The worker imports this file as a module, outside pytest and so without conftest.py's paths.
+    path = [str(ROOT / "bindings" / "python"), str(HERE), str(ROOT / "Tests" / "support")]
     done = subprocess.run([sys.executable, "-c", WORKER], input=job, capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "bindings" / "python"), str(HERE)])))
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(path)))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

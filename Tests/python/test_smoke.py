@@ -19,7 +19,6 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(REPO / "bindings" / "python"))
 
 import telenorid  # noqa: E402
 from telenorid import _ffi  # noqa: E402

@@ -8,13 +8,11 @@ import sys
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 import telenorid
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
 from fault_provider import FaultProvider, Response  # noqa: E402
 
 CLIENT = "thread-client"

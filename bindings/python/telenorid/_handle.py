@@ -1,92 +1,17 @@
-"""The machinery under every telenorid object: argument conversion for C, strings copied out of C, and
-_Handle, which owns one C handle and counts the calls in flight on it so that close() never frees a handle
-under a running call. Nothing here is public API.
+"""_Handle, which owns one C handle and counts the calls in flight on it so that close() never frees a handle
+under a running call, and the helpers that enter a handle around a C call. Nothing here is public API.
 """
 from __future__ import annotations
 
 import atexit
-import ctypes
 import sys
 import threading
-import traceback
-from ctypes import addressof, byref, c_char_p, c_size_t, c_void_p
-from typing import Any, Callable, Dict, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypeVar
+from ctypes import byref, c_char_p
+from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type, TypeVar
 
-from . import _ffi
-from .errors import InvalidArgument, _callback_errors, _raise
+from ._convert import _string_call, _string_free
+from .errors import InvalidArgument, _raise
 
-_lib = _ffi.lib
-_string_free = _lib.telenorid_string_free
-_char_p_at = c_char_p.from_address  # reads the char* held by a c_void_p without a ctypes call
-
-
-# ------------------------------------------------------------------------------------------------------
-# Argument checks: wrong Python types are refused here, before C sees them (_int is in errors.py)
-# ------------------------------------------------------------------------------------------------------
-
-
-def _str(value: Any, name: str) -> bytes:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    if "\0" in value:
-        raise InvalidArgument(f"{name} contains a NUL character, which a C string cannot carry")
-    return value.encode("utf-8", "surrogatepass")  # a lone surrogate reaches C as invalid UTF-8, refused there
-
-
-def _opt_str(value: Any, name: str) -> Optional[bytes]:
-    return None if value is None else _str(value, name)
-
-
-def _name(value: Any, table: Mapping[str, int], what: str) -> int:
-    if not isinstance(value, str):
-        raise TypeError(f"{what} must be a str, not {type(value).__name__}")
-    try:
-        return table[value]
-    except KeyError:
-        raise ValueError(f"unknown {what} {value!r}; one of: {', '.join(table)}") from None
-
-
-def _copy_out(out: c_void_p) -> Optional[str]:
-    """Copies a string the library handed out, then lets the library wipe and free it."""
-    if out.value is None:
-        return None
-    try:
-        return _char_p_at(addressof(out)).value.decode("utf-8")  # type: ignore[union-attr]
-    finally:
-        _string_free(out)
-
-
-# Outputs are passed as the object itself, not byref(object): for a POINTER(T) parameter ctypes passes a T
-# instance by reference on its own, and skipping the byref() call saves about a tenth of a short call's cost.
-
-
-def _raw(name: str, restype: Any = _ffi.status_t) -> Any:
-    """The library's function ``name`` without argtypes, for the calls on the benchmarked path: ctypes then
-    converts no argument, where checking and converting by argtypes is about a third of a short call. Every
-    argument must then already be of the header's type: a handle's POINTER object, bytes or None for a
-    ``const char *``, byref() of the output (ctypes passes a bare int as a C int, which would truncate).
-    ``restype`` None for the ``*_free`` functions."""
-    function = _lib[name]  # a new function object: the argtypes of _lib.<name> stay as _ffi set them
-    function.restype = restype
-    return function
-
-
-def _string_call(function: Callable[..., int], *args: Any) -> Optional[str]:
-    """Calls a function whose last parameter is `char **out` and returns the string (None for NULL)."""
-    out = c_void_p()
-    status = function(*args, out)
-    if status:
-        _raise(status)
-    return _copy_out(out)
-
-
-_string_free_raw = _raw("telenorid_string_free", None)  # takes _Handle._text's c_char_p as it is
-
-
-# ------------------------------------------------------------------------------------------------------
-# Handles
-# ------------------------------------------------------------------------------------------------------
-#
 # ctypes releases the GIL for the length of every C call, so one thread may close() a handle while another
 # is inside C with it; the C contract forbids freeing a handle then. So every C call that takes a handle
 # enters it first (counting a call in flight; refused with InvalidArgument once closed) and leaves it when C
@@ -198,7 +123,7 @@ class _Handle:
     when ``native.pointer`` became None meanwhile, ``_free_if_idle(native)``. The helpers _call,
     _string_call and _text (this handle), _enter_argument/_leave and _call_on (a handle passed as an
     argument) do that; PendingAuthorization.handle_callback, the tightest benchmarked path, takes _enter and
-    _leave around its _raw function itself. Never hand the pointer to C without entering.
+    _leave around its function itself. Never hand the pointer to C without entering.
     """
 
     __slots__ = ("_native", "_parents", "__weakref__")
@@ -269,7 +194,7 @@ class _Handle:
 
     def _text(self, function: Callable[..., int]) -> str:
         """``function(handle, &out)``'s string ("" for NULL), for the getters on the benchmarked path, with
-        ``function`` a _raw one: _string_call with the copying inlined, and ``out`` a c_char_p,
+        ``function`` one of _ffi.functions: _string_call with the copying inlined, and ``out`` a c_char_p,
         whose .value is the bytes without the from_address() read a c_void_p needs. The string is the
         caller's, not the handle's, so it is copied after leaving."""
         pointer = self._enter()
@@ -285,7 +210,7 @@ class _Handle:
             value = out.value
             return "" if value is None else value.decode("utf-8")
         finally:
-            _string_free_raw(out)  # NULL is a no-op
+            _string_free(out)  # NULL is a no-op
 
     def _closed(self) -> NoReturn:
         raise InvalidArgument(f"this {type(self).__name__} is closed")
@@ -351,84 +276,3 @@ def _call_on(value: Any, cls: Type[_Handle], name: str, function: Callable[..., 
         _leave(value._native)
 
 
-# ------------------------------------------------------------------------------------------------------
-# Key-value bundles (telenorid_params) and string arrays, for the identity-provider app flow
-# ------------------------------------------------------------------------------------------------------
-
-
-def _params_in(bundle: Any) -> Any:
-    """A new telenorid_params holding a dict's pairs; the caller frees it."""
-    if not isinstance(bundle, dict):
-        raise TypeError(f"bundle must be a dict[str, str], not {type(bundle).__name__}")
-    pointer = _ffi.ParamsP()
-    status = _lib.telenorid_params_new(pointer)
-    if status:
-        _raise(status)
-    for name, value in bundle.items():
-        status = _lib.telenorid_params_add(pointer, _str(name, "bundle key"), _str(value, "bundle value"))
-        if status:
-            _lib.telenorid_params_free(pointer)
-            _raise(status)
-    return pointer
-
-
-def _params_out(pointer: Any) -> Dict[str, str]:
-    """The pairs of a telenorid_params as a dict, freeing it."""
-    try:
-        count = c_size_t()
-        status = _lib.telenorid_params_count(pointer, ctypes.byref(count))
-        if status:
-            _raise(status)
-        return {_string_call(_lib.telenorid_params_name, pointer, index) or "":
-                _string_call(_lib.telenorid_params_value, pointer, index) or ""
-                for index in range(count.value)}
-    finally:
-        _lib.telenorid_params_free(pointer)
-
-
-def _string_array(values: Sequence[str], name: str) -> Tuple[Any, int]:
-    if isinstance(values, str):
-        raise TypeError(f"{name} must be a sequence of str, not one str")
-    encoded = [_str(value, name) for value in values]
-    return (c_char_p * len(encoded))(*encoded), len(encoded)
-
-
-# What sys.unraisablehook gets for an exception a Python callback raised while C called it (see _shielded).
-class _Unraisable:
-    def __init__(self, error: BaseException, obj: Any) -> None:
-        self.exc_type = type(error)
-        self.exc_value = error
-        self.exc_traceback = error.__traceback__
-        self.err_msg = "Exception ignored in a telenorid callback"
-        self.object = obj
-
-
-def _report_unraisable(error: BaseException, host_callable: Any) -> None:
-    hook = sys.unraisablehook
-    if hook is sys.__unraisablehook__:
-        # The interpreter's own hook takes only its own argument type, which Python code cannot make.
-        print(f"Exception ignored in a telenorid callback: {host_callable!r}", file=sys.stderr)
-        traceback.print_exception(type(error), error, error.__traceback__)
-    else:
-        hook(_Unraisable(error, host_callable))  # type: ignore[arg-type]
-
-
-def _shielded(body: Callable[..., Any], host_callable: Any, on_error: Any, carried: bool = False) -> Callable[..., Any]:
-    """``body`` as a function C may call: an exception cannot unwind through C, so C gets ``on_error`` (the
-    failure the header documents) and the exception is kept: ``carried``, for the failing call it ran in
-    to raise from (errors._raise; a signer's or socket hook's failure fails that call), else reported to
-    sys.unraisablehook naming ``host_callable``, the host's function. Nothing escapes: an exception leaving
-    a ctypes callback would hand C an undefined value."""
-    def trampoline(*args: Any) -> Any:
-        try:
-            return body(*args)
-        except BaseException as error:
-            try:
-                if carried:
-                    _callback_errors.error = error
-                else:
-                    _report_unraisable(error, host_callable)
-            except BaseException:  # the report itself failed (stderr closed): C still gets its value
-                pass
-            return on_error
-    return trampoline

@@ -1,18 +1,20 @@
 """AuthState: a signed-in user's tokens, refreshed, checked, persisted and revoked through the library."""
 from __future__ import annotations
 
-from ctypes import c_int32, c_int64, c_void_p
+from ctypes import byref, c_int32, c_int64, c_void_p
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import _ffi
-from ._handle import _copy_out, _Handle, _name, _opt_str, _raw, _shielded, _str
+from . import _bindings, _ffi
+from ._callbacks import _shielded
+from ._convert import _copy_out, _name, _opt_str, _str
+from ._handle import _Handle
 
-_lib = _ffi.lib
-_refresh = _raw("telenorid_auth_state_refresh")  # on the benchmarked path: no argtypes conversion
+_c = _ffi.functions
+_refresh = _c.telenorid_auth_state_refresh  # on the benchmarked path: one global lookup
 
 
 def _free_auth_state(pointer: Any, keep_alive: List[Any]) -> None:
-    _lib.telenorid_auth_state_free(pointer)
+    _c.telenorid_auth_state_free(pointer)
     keep_alive.clear()  # the change callback may go only once C can no longer call it
 
 
@@ -20,7 +22,7 @@ class AuthState(_Handle):
     """A signed-in user's tokens; shareable between threads. Made by :class:`Client`."""
 
     __slots__ = ("_keep_alive",)
-    _free = staticmethod(_lib.telenorid_auth_state_free)
+    _free = staticmethod(_c.telenorid_auth_state_free)
     _keep_alive: List[Any]
 
     @classmethod
@@ -33,7 +35,7 @@ class AuthState(_Handle):
 
     def fresh_access_token(self) -> str:
         """An access token valid for at least the refresh margin, refreshing first when needed."""
-        return self._string_call(_lib.telenorid_auth_state_fresh_access_token) or ""
+        return self._string_call(_c.telenorid_auth_state_fresh_access_token) or ""
 
     def refresh(self) -> None:
         self._call(_refresh)
@@ -41,13 +43,13 @@ class AuthState(_Handle):
     @property
     def signed_in(self) -> bool:
         flag = c_int32()
-        self._call(_lib.telenorid_auth_state_is_signed_in, flag)
+        self._call(_c.telenorid_auth_state_is_signed_in, byref(flag))
         return bool(flag.value)
 
     def get(self, field: str) -> Optional[str]:
         """access_token, refresh_token, id_token, id_token_claims (JSON), scope or token_type; None if absent."""
         number = _name(field, _ffi.TOKEN_FIELDS, "token field")
-        return self._string_call(_lib.telenorid_auth_state_get, number)
+        return self._string_call(_c.telenorid_auth_state_get, number)
 
     @property
     def id_token_claims(self) -> Optional[Dict[str, Any]]:
@@ -72,8 +74,8 @@ class AuthState(_Handle):
         otherwise. When the resource answers 401 with ``WWW-Authenticate: DPoP error="use_dpop_nonce"``,
         call again with its ``DPoP-Nonce`` header as ``resource_nonce`` and resend."""
         authorization, dpop = c_void_p(), c_void_p()
-        self._call(_lib.telenorid_auth_state_request_headers, _str(method, "method"), _str(url, "url"),
-                   _opt_str(resource_nonce, "resource_nonce"), authorization, dpop)
+        self._call(_c.telenorid_auth_state_request_headers, _str(method, "method"), _str(url, "url"),
+                   _opt_str(resource_nonce, "resource_nonce"), byref(authorization), byref(dpop))
         dpop_value = _copy_out(dpop)
         return _copy_out(authorization) or "", dpop_value
 
@@ -81,28 +83,28 @@ class AuthState(_Handle):
     def expires_at(self) -> Optional[int]:
         """The access token's expiry in Unix seconds, or None when unknown or signed out."""
         value = c_int64()
-        self._call(_lib.telenorid_auth_state_expires_at, value)
+        self._call(_c.telenorid_auth_state_expires_at, byref(value))
         return value.value or None
 
     def userinfo(self) -> Dict[str, Any]:
         import json
 
-        claims: Dict[str, Any] = json.loads(self._string_call(_lib.telenorid_auth_state_userinfo) or "{}")
+        claims: Dict[str, Any] = json.loads(self._string_call(_c.telenorid_auth_state_userinfo) or "{}")
         return claims
 
     def check(self) -> None:
         """Is the grant still alive? Asks userinfo (rotating nothing) and refreshes only when it must.
         Returns when alive; raises AuthorizationLost (now signed out), NotSignedIn, or a transient error."""
-        self._call(_lib.telenorid_auth_state_check)
+        self._call(_c.telenorid_auth_state_check)
 
     def access_token_rejected(self, access_token: Optional[str] = None) -> None:
         """Reports that a resource server refused ``access_token`` (None: the current one) with 401, so the
         next :meth:`fresh_access_token` refreshes. A token already replaced changes nothing."""
-        self._call(_lib.telenorid_auth_state_access_token_rejected, _opt_str(access_token, "access_token"))
+        self._call(_c.telenorid_auth_state_access_token_rejected, _opt_str(access_token, "access_token"))
 
     def revoke(self) -> None:
         """Signs out, then revokes the grant at the provider; the state stays signed out if that fails."""
-        self._call(_lib.telenorid_auth_state_revoke)
+        self._call(_c.telenorid_auth_state_revoke)
 
     def bind_file(self, path: str) -> None:
         """Keeps the state in the file at ``path`` from now on (0600, replaced atomically); every refresh
@@ -110,16 +112,16 @@ class AuthState(_Handle):
         token twice, and a sign-out recorded in the file (under ``path + ".update.lock"``) wins over a refresh
         in flight elsewhere. A lock held past the configured ``timeout_ms`` raises
         :class:`TemporarilyUnavailable`."""
-        self._call(_lib.telenorid_auth_state_bind_file, _str(path, "path"))
+        self._call(_c.telenorid_auth_state_bind_file, _str(path, "path"))
 
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:
         redirect = _opt_str(post_logout_redirect_uri, "post_logout_redirect_uri")
         logout_state = _opt_str(state, "state")
-        return self._string_call(_lib.telenorid_auth_state_end_session_url, redirect, logout_state) or ""
+        return self._string_call(_c.telenorid_auth_state_end_session_url, redirect, logout_state) or ""
 
     def serialize(self) -> str:
         """Versioned JSON holding the refresh token: keep it in secure storage."""
-        return self._string_call(_lib.telenorid_auth_state_serialize) or ""
+        return self._string_call(_c.telenorid_auth_state_serialize) or ""
 
     def on_change(self, callback: Optional[Callable[[], None]]) -> None:
         """Calls ``callback()`` after every change to persist (refresh, rotation, sign-out), on the thread
@@ -127,13 +129,13 @@ class AuthState(_Handle):
         if self._native.pointer is None:  # refused before the callback is checked
             self._closed()
         if callback is None:
-            self._call(_lib.telenorid_auth_state_set_change_callback, _ffi.AuthStateCallback(), None)
+            self._call(_c.telenorid_auth_state_set_change_callback, _bindings.AuthStateCallback(), None)
             return
         if not callable(callback):
             raise TypeError("callback must be callable or None")
 
-        c_callback = _ffi.AuthStateCallback(_shielded(lambda _user_data: callback(), callback, None))
-        self._call(_lib.telenorid_auth_state_set_change_callback, c_callback, None)
+        c_callback = _bindings.AuthStateCallback(_shielded(lambda _user_data: callback(), callback, None))
+        self._call(_c.telenorid_auth_state_set_change_callback, c_callback, None)
         # Kept until the C state is freed (by the finalizer), not just until the next on_change: C may be
         # calling the previous one on another thread right now.
         self._keep_alive.append(c_callback)

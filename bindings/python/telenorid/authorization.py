@@ -6,12 +6,13 @@ from __future__ import annotations
 from ctypes import byref
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union
 
-from . import _ffi
-from ._handle import _call_on, _Handle, _leave, _name, _opt_str, _params_in, _raw, _str, _string_array
+from . import _bindings, _ffi
+from ._convert import _name, _opt_str, _params_in, _str, _string_array
+from ._handle import _call_on, _Handle, _leave
 from .config import Config
 from .errors import _raise
 
-_lib = _ffi.lib
+_c = _ffi.functions
 
 
 _ParamValue = Union[str, int, None]
@@ -25,11 +26,11 @@ class AuthorizationRequest(_Handle):
     """
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_auth_request_free)
+    _free = staticmethod(_c.telenorid_auth_request_free)
 
     def __new__(cls, config: Config, **params: _ParamValue) -> "AuthorizationRequest":
-        pointer = _ffi.AuthRequestP()
-        _call_on(config, Config, "config", _lib.telenorid_auth_request_new, pointer)
+        pointer = _bindings.AuthRequestP()
+        _call_on(config, Config, "config", _c.telenorid_auth_request_new, byref(pointer))
         self = cls._adopt(pointer, config)
         if params:
             try:
@@ -55,7 +56,7 @@ class AuthorizationRequest(_Handle):
         if isinstance(value, int) and not isinstance(value, bool) and number == _ffi.AUTH_PARAMS["max_age"]:
             value = str(value)
         encoded = _opt_str(value, param)
-        self._call(_lib.telenorid_auth_request_set, number, encoded)
+        self._call(_c.telenorid_auth_request_set, number, encoded)
         return self
 
     def update(self, **params: _ParamValue) -> "AuthorizationRequest":
@@ -69,7 +70,7 @@ class AuthorizationRequest(_Handle):
     def add_parameter(self, name: str, value: str) -> "AuthorizationRequest":
         """Adds an extra parameter, sent as given; one the library owns raises :class:`ParameterConflict`."""
         encoded_name, encoded_value = _str(name, "name"), _str(value, "value")
-        self._call(_lib.telenorid_auth_request_add_parameter, encoded_name, encoded_value)
+        self._call(_c.telenorid_auth_request_add_parameter, encoded_name, encoded_value)
         return self
 
     def add_parameters(self, parameters: Union[Mapping[str, str], Iterable[Sequence[str]]]) -> "AuthorizationRequest":
@@ -92,13 +93,13 @@ class AuthorizationRequest(_Handle):
         encoded_name, encoded_purpose = _str(name, "name"), _opt_str(purpose, "purpose")
         value_json = None if value is None else _str(json.dumps(value), "value")
         values_json = None if values is None else _str(json.dumps(list(values)), "values")
-        self._call(_lib.telenorid_auth_request_add_claim, number, encoded_name,
+        self._call(_c.telenorid_auth_request_add_claim, number, encoded_name,
                    -1 if essential is None else int(essential), encoded_purpose, value_json, values_json)
         return self
 
     def add_resource(self, uri: str) -> "AuthorizationRequest":
         """Adds a resource indicator (RFC 8707), sent with the request and again with the code exchange."""
-        self._call(_lib.telenorid_auth_request_add_resource, _str(uri, "uri"))
+        self._call(_c.telenorid_auth_request_add_resource, _str(uri, "uri"))
         return self
 
     def set_authorization_details(self, details: Optional[Sequence[Mapping[str, Any]]]) -> "AuthorizationRequest":
@@ -106,7 +107,7 @@ class AuthorizationRequest(_Handle):
         What the provider granted is ``AuthState.authorization_details``."""
         import json
 
-        self._call(_lib.telenorid_auth_request_set_authorization_details,
+        self._call(_c.telenorid_auth_request_set_authorization_details,
                    None if details is None else _str(json.dumps(details), "authorization_details"))
         return self
 
@@ -115,7 +116,7 @@ class AuthorizationRequest(_Handle):
         those authorized; None clears it. By default none is sent and the provider decides."""
         import json
 
-        self._call(_lib.telenorid_auth_request_set_token_authorization_details,
+        self._call(_c.telenorid_auth_request_set_token_authorization_details,
                    None if details is None else _str(json.dumps(details), "authorization_details"))
         return self
 
@@ -126,19 +127,20 @@ class AuthorizationRequest(_Handle):
         from ctypes import c_int32
 
         applied = c_int32()
-        self._call(_lib.telenorid_auth_request_apply_step_up, _str(www_authenticate, "www_authenticate"), applied)
+        self._call(_c.telenorid_auth_request_apply_step_up, _str(www_authenticate, "www_authenticate"),
+                   byref(applied))
         return bool(applied.value)
 
     def set_app_to_app(self, app_callback_uri: str) -> "AuthorizationRequest":
         """Asks for Vipps/MobilePay's app-to-app flow, returning to ``app_callback_uri``."""
         encoded = _str(app_callback_uri, "app_callback_uri")
-        self._call(_lib.telenorid_auth_request_set_app_to_app, encoded)
+        self._call(_c.telenorid_auth_request_set_app_to_app, encoded)
         return self
 
     def set_pkce_method(self, method: str) -> "AuthorizationRequest":
         """"S256" (the default) or "plain" (refused unless the configuration allows it)."""
         number = _name(method, _ffi.PKCE_METHODS, "PKCE method")
-        self._call(_lib.telenorid_auth_request_set_pkce_method, number)
+        self._call(_c.telenorid_auth_request_set_pkce_method, number)
         return self
 
     def build(self) -> "PendingAuthorization":
@@ -148,8 +150,9 @@ class AuthorizationRequest(_Handle):
         return PendingAuthorization._adopt(pending, self._parents[0])
 
 
-_auth_request_build = _raw("telenorid_auth_request_build")
-_PendingAuthP = _ffi.PendingAuthP
+# Module globals for the benchmarked path: one lookup each, not a module's and an attribute's.
+_auth_request_build = _c.telenorid_auth_request_build
+_PendingAuthP = _bindings.PendingAuthP
 
 
 class PendingAuthorization(_Handle):
@@ -159,7 +162,7 @@ class PendingAuthorization(_Handle):
     """
 
     __slots__ = ()
-    _free = staticmethod(_raw("telenorid_pending_auth_free", None))  # argtypes-free: on the benchmarked path
+    _free = staticmethod(_c.telenorid_pending_auth_free)
 
     @property
     def url(self) -> str:
@@ -181,14 +184,14 @@ class PendingAuthorization(_Handle):
 
     def serialize(self) -> str:
         """Versioned JSON to restore from after the app was killed; it holds the verifier: keep it private."""
-        return self._string_call(_lib.telenorid_pending_auth_serialize) or ""
+        return self._string_call(_c.telenorid_pending_auth_serialize) or ""
 
     @classmethod
     def restore(cls, config: Config, json: str) -> "PendingAuthorization":
         """Restores :meth:`serialize`'s output for ``config``."""
         encoded = _str(json, "json")
-        pending = _ffi.PendingAuthP()
-        _call_on(config, Config, "config", _lib.telenorid_pending_auth_restore, encoded, pending)
+        pending = _bindings.PendingAuthP()
+        _call_on(config, Config, "config", _c.telenorid_pending_auth_restore, encoded, byref(pending))
         return cls._adopt(pending, config)
 
     def handle_callback(self, url: str) -> "AuthorizationCallback":
@@ -211,8 +214,8 @@ class PendingAuthorization(_Handle):
     def handle_app_callback(self, url: str, allowed_resume_host: Optional[str] = None) -> "AppCallback":
         """Checks what the Vipps/MobilePay app opened at the app callback URI. Does not consume."""
         encoded, host = _str(url, "url"), _opt_str(allowed_resume_host, "allowed_resume_host")
-        callback = _ffi.AppCallbackP()
-        self._call(_lib.telenorid_pending_auth_handle_app_callback, encoded, host, callback)
+        callback = _bindings.AppCallbackP()
+        self._call(_c.telenorid_pending_auth_handle_app_callback, encoded, host, byref(callback))
         return AppCallback._adopt(callback, self)
 
     def handle_idp_response(self, response: Union[str, Dict[str, str]],
@@ -221,32 +224,33 @@ class PendingAuthorization(_Handle):
         if self._native.pointer is None:  # refused before the arguments are converted, as before
             self._closed()
         array, count = _string_array(allowed_login_hosts, "allowed_login_hosts")
-        callback = _ffi.CallbackP()
+        callback = _bindings.CallbackP()
         if isinstance(response, str):
-            self._call(_lib.telenorid_pending_auth_handle_idp_response_url, _str(response, "url"), array, count,
-                       callback)
+            self._call(_c.telenorid_pending_auth_handle_idp_response_url, _str(response, "url"), array, count,
+                       byref(callback))
         else:
             params = _params_in(response)
             try:
-                self._call(_lib.telenorid_pending_auth_handle_idp_response_params, params, array, count, callback)
+                self._call(_c.telenorid_pending_auth_handle_idp_response_params, params, array, count,
+                           byref(callback))
             finally:
-                _lib.telenorid_params_free(params)
+                _c.telenorid_params_free(params)
         return AuthorizationCallback._adopt(callback, self)
 
 
-_pending_url = _raw("telenorid_pending_auth_url")
-_pending_state = _raw("telenorid_pending_auth_state")
-_pending_nonce = _raw("telenorid_pending_auth_nonce")
-_pending_code_verifier = _raw("telenorid_pending_auth_code_verifier")
-_handle_callback = _raw("telenorid_pending_auth_handle_callback")
-_CallbackP = _ffi.CallbackP
+_pending_url = _c.telenorid_pending_auth_url
+_pending_state = _c.telenorid_pending_auth_state
+_pending_nonce = _c.telenorid_pending_auth_nonce
+_pending_code_verifier = _c.telenorid_pending_auth_code_verifier
+_handle_callback = _c.telenorid_pending_auth_handle_callback
+_CallbackP = _bindings.CallbackP
 
 
 class AuthorizationCallback(_Handle):
     """A validated redirect; :meth:`Client.exchange_code` takes it."""
 
     __slots__ = ()
-    _free = staticmethod(_raw("telenorid_callback_free", None))  # argtypes-free: on the benchmarked path
+    _free = staticmethod(_c.telenorid_callback_free)
 
     @property
     def code(self) -> str:
@@ -256,19 +260,19 @@ class AuthorizationCallback(_Handle):
     def parameter(self, name: str) -> Optional[str]:
         """Any parameter of the callback by name (e.g. "scope"), or None when absent."""
         encoded = _str(name, "name")
-        return self._string_call(_lib.telenorid_callback_parameter, encoded)
+        return self._string_call(_c.telenorid_callback_parameter, encoded)
 
 
-_callback_code = _raw("telenorid_callback_code")
+_callback_code = _c.telenorid_callback_code
 
 
 class AppCallback(_Handle):
     """The Vipps/MobilePay app's return to the merchant app."""
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_app_callback_free)
+    _free = staticmethod(_c.telenorid_app_callback_free)
 
     @property
     def resume_uri(self) -> Optional[str]:
         """The ``resume_uri`` to open in the same browser, or None when the provider sent none."""
-        return self._string_call(_lib.telenorid_app_callback_resume_uri)
+        return self._string_call(_c.telenorid_app_callback_resume_uri)

@@ -1,32 +1,34 @@
 """Client: one provider — discovery, keys, HTTP — and the calls that make an AuthState."""
 from __future__ import annotations
 
-from ctypes import memmove
+from ctypes import byref, memmove
 from typing import Any, Callable, Dict, List, Optional, Union
 
-from . import _ffi
-from ._handle import _call_on, _enter_argument, _Handle, _leave, _opt_str, _shielded, _str
+from . import _bindings, _ffi
+from ._callbacks import _shielded
+from ._convert import _opt_str, _str
+from ._handle import _call_on, _enter_argument, _Handle, _leave
 from .auth_state import AuthState
 from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
 from .config import Config
 
-_lib = _ffi.lib
+_c = _ffi.functions
 
 
 class Client(_Handle):
     """One provider: discovery, keys and HTTP connections. Share it between threads. Its calls block."""
 
     __slots__ = ("_keep_alive",)
-    _free = staticmethod(_lib.telenorid_client_free)
+    _free = staticmethod(_c.telenorid_client_free)
     _keep_alive: List[Any]
 
     def __new__(cls, config: Config) -> "Client":
-        pointer = _ffi.ClientP()
-        _call_on(config, Config, "config", _lib.telenorid_client_new, pointer)
+        pointer = _bindings.ClientP()
+        _call_on(config, Config, "config", _c.telenorid_client_new, byref(pointer))
         self = object.__new__(cls)
         self._parents = (config,)
         self._keep_alive = []
-        self._own(pointer, _lib.telenorid_client_free)
+        self._own(pointer, _c.telenorid_client_free)
         return self
 
     def set_dpop_signer(self, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
@@ -37,14 +39,14 @@ class Client(_Handle):
         are restored only while it is set; removing it, or setting another key's, makes their requests fail.
         What ``sign`` raises fails the request, whose error is raised from it. From inside ``sign`` the
         library refuses calls on its objects (InvalidArgument)."""
-        self._set_signer(_lib.telenorid_client_set_dpop_signer, algorithm, public_jwk, sign)
+        self._set_signer(_c.telenorid_client_set_dpop_signer, algorithm, public_jwk, sign)
 
     def set_client_signer(self, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
                           sign: Optional[Callable[[bytes], bytes]]) -> None:
         """Signs as the client (private_key_jwt assertions, RFC 7523; request objects, RFC 9101) with a key
         you hold instead of ``client_private_key``; ``sign`` and ``public_jwk`` as for :meth:`set_dpop_signer`
         (the JWK's ``kid`` goes into the JWS header). ``sign`` None goes back to the configured key."""
-        self._set_signer(_lib.telenorid_client_set_client_signer, algorithm, public_jwk, sign)
+        self._set_signer(_c.telenorid_client_set_client_signer, algorithm, public_jwk, sign)
 
     def _set_signer(self, setter: Any, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
                     sign: Optional[Callable[[bytes], bytes]]) -> None:
@@ -53,7 +55,7 @@ class Client(_Handle):
         if self._native.pointer is None:
             self._closed()
         if sign is None:
-            self._call(setter, None, None, _ffi.SignCallback(), None)
+            self._call(setter, None, None, _bindings.SignCallback(), None)
             return
         if not callable(sign):
             raise TypeError("sign must be callable or None")
@@ -72,7 +74,7 @@ class Client(_Handle):
             return 0
 
         # What the signer raises fails the request, which raises from it.
-        c_sign = _ffi.SignCallback(_shielded(sign_into, sign, 1, carried=True))
+        c_sign = _bindings.SignCallback(_shielded(sign_into, sign, 1, carried=True))
         self._call(setter, _str(algorithm, "algorithm"), _str(jwk, "public_jwk"), c_sign, None)
         # Kept as long as this object, which every AuthState made from it references: requests in flight and
         # auth states outliving close() may still call it.
@@ -83,33 +85,33 @@ class Client(_Handle):
 
     def discover(self) -> None:
         """Fetches and checks the provider's metadata now."""
-        self._call(_lib.telenorid_client_discover)
+        self._call(_c.telenorid_client_discover)
 
     def config(self) -> Config:
         """The configuration with discovered endpoints filled in, for :class:`AuthorizationRequest`."""
-        config = _ffi.ConfigP()
-        self._call(_lib.telenorid_client_config, config)
+        config = _bindings.ConfigP()
+        self._call(_c.telenorid_client_config, byref(config))
         return Config._adopt(config)
 
     def build_authorization(self, request: AuthorizationRequest) -> PendingAuthorization:
         """Builds ``request`` with this client's endpoints (configured or discovered) and, when the
         configuration sets ``push_authorization_requests`` or the provider requires it, pushes it first
         (RFC 9126): the URL then carries only ``client_id`` and ``request_uri``. Blocks on the network."""
-        pending = _ffi.PendingAuthP()
+        pending = _bindings.PendingAuthP()
         request_pointer = _enter_argument(request, AuthorizationRequest, "request")
         try:
-            self._call(_lib.telenorid_client_build_auth_request, request_pointer, pending)
+            self._call(_c.telenorid_client_build_auth_request, request_pointer, byref(pending))
         finally:
             _leave(request._native)
         return PendingAuthorization._adopt(pending, request._parents[0])
 
     def exchange_code(self, callback: AuthorizationCallback) -> "AuthState":
         """Exchanges a validated callback's code for tokens and validates the ID token."""
-        state = _ffi.AuthStateP()
+        state = _bindings.AuthStateP()
         # Entered as an argument: closing the callback mid-call is safe too.
         callback_pointer = _enter_argument(callback, AuthorizationCallback, "callback")
         try:
-            self._call(_lib.telenorid_client_exchange_code, callback_pointer, state)
+            self._call(_c.telenorid_client_exchange_code, callback_pointer, byref(state))
         finally:
             _leave(callback._native)
         return AuthState._adopt(state, self)
@@ -119,7 +121,7 @@ class Client(_Handle):
         nonce when given) and returns ``{"header": {...}, "claims": {...}}``; raises TokenInvalid."""
         import json
 
-        text = self._string_call(_lib.telenorid_client_verify_id_token, _str(id_token, "id_token"),
+        text = self._string_call(_c.telenorid_client_verify_id_token, _str(id_token, "id_token"),
                             _opt_str(nonce, "nonce"))
         verified: Dict[str, Any] = json.loads(text or "{}")
         return verified
@@ -127,14 +129,14 @@ class Client(_Handle):
     def restore(self, json: str) -> "AuthState":
         """Restores :meth:`AuthState.serialize`'s output for this client."""
         encoded = _str(json, "json")
-        state = _ffi.AuthStateP()
-        self._call(_lib.telenorid_auth_state_restore, encoded, state)
+        state = _bindings.AuthStateP()
+        self._call(_c.telenorid_auth_state_restore, encoded, byref(state))
         return AuthState._adopt(state, self)
 
     def open_auth_state_file(self, path: str) -> "AuthState":
         """The auth state kept in the file at ``path`` (signed out when there is none yet), bound to it: see
         :meth:`AuthState.bind_file`. Processes that open the same file share one sign-in safely."""
         encoded = _str(path, "path")
-        state = _ffi.AuthStateP()
-        self._call(_lib.telenorid_auth_state_open_file, encoded, state)
+        state = _bindings.AuthStateP()
+        self._call(_c.telenorid_auth_state_open_file, encoded, byref(state))
         return AuthState._adopt(state, self)

@@ -1,13 +1,15 @@
 """Config: an immutable client configuration, from settings or a JSON document."""
 from __future__ import annotations
 
+from ctypes import byref
 from typing import Optional, Union
 
-from . import _ffi
-from ._handle import _Handle, _name, _opt_str, _str
+from . import _bindings, _ffi
+from ._convert import _name, _opt_str, _str
+from ._handle import _Handle
 from .errors import _raise
 
-_lib = _ffi.lib
+_c = _ffi.functions
 
 
 _SettingValue = Union[str, int, bool, None]
@@ -20,7 +22,7 @@ class Config(_Handle):
     """
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_config_free)
+    _free = staticmethod(_c.telenorid_config_free)
 
     @classmethod
     def from_settings(cls, **settings: _SettingValue) -> "Config":
@@ -42,30 +44,30 @@ class Config(_Handle):
             elif isinstance(value, int) and key in _NUMERIC_SETTINGS:
                 value = str(value)
             values.append((key, _opt_str(value, name)))
-        builder = _ffi.ConfigBuilderP()
-        status = _lib.telenorid_config_builder_new(builder)
+        builder = _bindings.ConfigBuilderP()
+        status = _c.telenorid_config_builder_new(byref(builder))
         if status:
             _raise(status)
         try:
             for key, encoded in values:
-                status = _lib.telenorid_config_builder_set(builder, key, encoded)
+                status = _c.telenorid_config_builder_set(builder, key, encoded)
                 if status:
                     _raise(status)
-            config = _ffi.ConfigP()
-            status = _lib.telenorid_config_builder_build(builder, config)
+            config = _bindings.ConfigP()
+            status = _c.telenorid_config_builder_build(builder, byref(config))
             if status:
                 _raise(status)
         finally:
-            _lib.telenorid_config_builder_free(builder)
+            _c.telenorid_config_builder_free(builder)
         return cls._adopt(config)
 
     @classmethod
     def from_json(cls, text: str, environment: Optional[str] = None) -> "Config":
         """A configuration from a JSON document: one object of settings, or
         ``{"default_environment": ..., "environments": {name: {...}}}`` with ``environment`` choosing one."""
-        config = _ffi.ConfigP()
-        status = _lib.telenorid_config_from_json(_str(text, "text"), _opt_str(environment, "environment"),
-                                                 config)
+        config = _bindings.ConfigP()
+        status = _c.telenorid_config_from_json(_str(text, "text"), _opt_str(environment, "environment"),
+                                               byref(config))
         if status:
             _raise(status)
         return cls._adopt(config)
@@ -73,7 +75,7 @@ class Config(_Handle):
     def get(self, key: str) -> Optional[str]:
         """The value of a setting by name (e.g. "client_id"), or None when it is not set."""
         number = _name(key, _ffi.CONFIG_KEYS, "configuration key")
-        return self._string_call(_lib.telenorid_config_get, number)
+        return self._string_call(_c.telenorid_config_get, number)
 
 
 _NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (

@@ -26,7 +26,7 @@ from typing import Any, Dict, NoReturn, Optional, Type
 
 from . import _ffi
 
-_lib = _ffi.lib
+_c = _ffi.functions
 
 
 class TelenoridError(Exception):
@@ -246,21 +246,21 @@ def _text(value: Optional[bytes]) -> Optional[str]:
 def _error_for(status: int) -> TelenoridError:
     """The exception for a non-zero status, with this thread's last error (read right after the call)."""
     cls = _BY_STATUS.get(status, TelenoridError)
-    error = _lib.telenorid_error_last()
+    error = _c.telenorid_error_last()
     if not error:  # no error recorded on this thread: the library broke its contract; say what we know
-        return cls(_text(_lib.telenorid_status_str(status)) or f"status {status}", status)
+        return cls(_text(_c.telenorid_status_str(status)) or f"status {status}", status)
     try:
-        if _lib.telenorid_error_status(error) != status:  # a stale record: don't attach its detail
-            return cls(_text(_lib.telenorid_status_str(status)) or f"status {status}", status)
-        return cls(_text(_lib.telenorid_error_message(error)) or "",
+        if _c.telenorid_error_status(error) != status:  # a stale record: don't attach its detail
+            return cls(_text(_c.telenorid_status_str(status)) or f"status {status}", status)
+        return cls(_text(_c.telenorid_error_message(error)) or "",
                    status,
-                   _text(_lib.telenorid_error_oauth_error(error)),
-                   _text(_lib.telenorid_error_oauth_description(error)),
-                   _text(_lib.telenorid_error_oauth_uri(error)),
-                   _lib.telenorid_error_http_status(error) or None,
-                   _retry_after(_lib.telenorid_error_retry_after(error)))
+                   _text(_c.telenorid_error_oauth_error(error)),
+                   _text(_c.telenorid_error_oauth_description(error)),
+                   _text(_c.telenorid_error_oauth_uri(error)),
+                   _c.telenorid_error_http_status(error) or None,
+                   _retry_after(_c.telenorid_error_retry_after(error)))
     finally:
-        _lib.telenorid_error_free(error)
+        _c.telenorid_error_free(error)
 
 
 def _retry_after(seconds: int) -> Optional[int]:
@@ -287,19 +287,19 @@ def _raise(status: int) -> NoReturn:
 
 def status_str(status: int) -> str:
     """The library's readable name for a status code, e.g. "state mismatch"."""
-    text: bytes = _lib.telenorid_status_str(_int(status, "status"))
+    text: bytes = _c.telenorid_status_str(_int(status, "status"))
     return text.decode("utf-8", "replace")
 
 
 def status_is_transient(status: int) -> bool:
     """True when a failure with this status may pass on its own (network, TLS, a server that could not
     answer now): the library's rule, asked rather than copied."""
-    return bool(_lib.telenorid_status_is_transient(_int(status, "status")))
+    return bool(_c.telenorid_status_is_transient(_int(status, "status")))
 
 
 def _int(value: Any, name: str) -> int:
-    """An int argument (not a bool); anything else is TypeError. Here rather than in _handle with the other
-    argument checks because status_str needs it and _handle imports this module."""
+    """An int argument (not a bool); anything else is TypeError. Here rather than in _convert with the other
+    argument checks because status_str needs it and _convert imports this module."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     return value

@@ -2,14 +2,16 @@
 IdPAppResponse. Bundles are dict[str, str]; the pairs cross as telenorid_params."""
 from __future__ import annotations
 
+from ctypes import byref
 from typing import Dict, Optional, Sequence
 
-from . import _ffi
-from ._handle import _call_on, _Handle, _opt_str, _params_in, _params_out, _str, _string_array
+from . import _bindings, _ffi
+from ._convert import _opt_str, _params_in, _params_out, _str, _string_array
+from ._handle import _call_on, _Handle
 from .authorization import PendingAuthorization
 from .errors import _raise
 
-_lib = _ffi.lib
+_c = _ffi.functions
 
 
 class IdPAppRequest(_Handle):
@@ -17,22 +19,22 @@ class IdPAppRequest(_Handle):
     :meth:`for_pending`; the IdP app parses it with :meth:`parse_url` or :meth:`parse_bundle`."""
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_idp_request_free)
+    _free = staticmethod(_c.telenorid_idp_request_free)
 
     @classmethod
     def for_pending(cls, pending: PendingAuthorization, login_host: Optional[str] = None,
                     user_hint: Optional[str] = None) -> "IdPAppRequest":
         host, hint = _opt_str(login_host, "login_host"), _opt_str(user_hint, "user_hint")
-        pointer = _ffi.IdPRequestP()
-        _call_on(pending, PendingAuthorization, "pending", _lib.telenorid_idp_request_new, host, hint, pointer)
+        pointer = _bindings.IdpRequestP()
+        _call_on(pending, PendingAuthorization, "pending", _c.telenorid_idp_request_new, host, hint, byref(pointer))
         return cls._adopt(pointer, pending)
 
     @classmethod
     def parse_url(cls, url: str, idp_app_uri: str, caller_redirect_uris: Sequence[str]) -> "IdPAppRequest":
         array, count = _string_array(caller_redirect_uris, "caller_redirect_uris")
-        pointer = _ffi.IdPRequestP()
-        status = _lib.telenorid_idp_request_parse_url(_str(url, "url"), _str(idp_app_uri, "idp_app_uri"),
-                                                      array, count, pointer)
+        pointer = _bindings.IdpRequestP()
+        status = _c.telenorid_idp_request_parse_url(_str(url, "url"), _str(idp_app_uri, "idp_app_uri"),
+                                                      array, count, byref(pointer))
         if status:
             _raise(status)
         return cls._adopt(pointer)
@@ -42,34 +44,34 @@ class IdPAppRequest(_Handle):
         array, count = _string_array(caller_redirect_uris, "caller_redirect_uris")
         params = _params_in(bundle)
         try:
-            pointer = _ffi.IdPRequestP()
-            status = _lib.telenorid_idp_request_parse_params(params, array, count, pointer)
+            pointer = _bindings.IdpRequestP()
+            status = _c.telenorid_idp_request_parse_params(params, array, count, byref(pointer))
         finally:
-            _lib.telenorid_params_free(params)
+            _c.telenorid_params_free(params)
         if status:
             _raise(status)
         return cls._adopt(pointer)
 
     def url(self, idp_app_uri: str) -> str:
         """The request as a URL on the IdP app's URI (iOS)."""
-        return self._string_call(_lib.telenorid_idp_request_url, _str(idp_app_uri, "idp_app_uri")) or ""
+        return self._string_call(_c.telenorid_idp_request_url, _str(idp_app_uri, "idp_app_uri")) or ""
 
     def bundle(self) -> Dict[str, str]:
         """The request as key-value pairs (an Android intent bundle)."""
-        pointer = _ffi.ParamsP()
-        self._call(_lib.telenorid_idp_request_params, pointer)
+        pointer = _bindings.ParamsP()
+        self._call(_c.telenorid_idp_request_params, byref(pointer))
         return _params_out(pointer)
 
     def authorization_url(self, authorization_endpoint: str) -> str:
         """IdP side: the provider URL that asks for a code on the SP's behalf."""
-        return self._string_call(_lib.telenorid_idp_request_authorization_url,
+        return self._string_call(_c.telenorid_idp_request_authorization_url,
                             _str(authorization_endpoint, "authorization_endpoint")) or ""
 
     def respond(self, provider_redirect_url: str, login_host: str) -> "IdPAppResponse":
         """IdP side: the provider's redirect turned into the response for the SP."""
-        pointer = _ffi.IdPResponseP()
-        self._call(_lib.telenorid_idp_request_respond, _str(provider_redirect_url, "provider_redirect_url"),
-                   _str(login_host, "login_host"), pointer)
+        pointer = _bindings.IdpResponseP()
+        self._call(_c.telenorid_idp_request_respond, _str(provider_redirect_url, "provider_redirect_url"),
+                   _str(login_host, "login_host"), byref(pointer))
         return IdPAppResponse._adopt(pointer, self)
 
 
@@ -77,14 +79,14 @@ class IdPAppResponse(_Handle):
     """What the IdP app sends back: the code (or an error), the login host and the SP's state."""
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_idp_response_free)
+    _free = staticmethod(_c.telenorid_idp_response_free)
 
     def url(self) -> str:
         """The response as a URL on the SP's redirect URI (iOS)."""
-        return self._string_call(_lib.telenorid_idp_response_url) or ""
+        return self._string_call(_c.telenorid_idp_response_url) or ""
 
     def bundle(self) -> Dict[str, str]:
         """The response as key-value pairs (an Android intent bundle)."""
-        pointer = _ffi.ParamsP()
-        self._call(_lib.telenorid_idp_response_params, pointer)
+        pointer = _bindings.ParamsP()
+        self._call(_c.telenorid_idp_response_params, byref(pointer))
         return _params_out(pointer)

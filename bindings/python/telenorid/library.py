@@ -62,14 +62,14 @@ def load() -> Tuple[ctypes.CDLL, str]:
 
 def library_version() -> str:
     """The loaded library's version string, e.g. "0.3.0"."""
-    from ._ffi import lib  # loads the library on first use
+    from ._ffi import functions  # loads the library on first use
 
-    text: bytes = lib.telenorid_version_string()
+    text: bytes = functions.telenorid_version_string()
     return text.decode()
 
 
 def library_version_number() -> int:
     """The loaded library's version as 0xMMmmpp."""
-    from ._ffi import lib
+    from ._ffi import functions
 
-    return int(lib.telenorid_version())
+    return int(functions.telenorid_version())

@@ -1,13 +1,15 @@
 """LoopbackListener: the loopback redirect listener (RFC 8252 §7.3) for desktop and command-line sign-in."""
 from __future__ import annotations
 
+from ctypes import byref, c_uint16
 from typing import Optional
 
-from . import _ffi
-from ._handle import _Handle, _opt_str
+from . import _bindings, _ffi
+from ._convert import _opt_str
+from ._handle import _Handle
 from .errors import _raise
 
-_lib = _ffi.lib
+_c = _ffi.functions
 
 
 class LoopbackListener(_Handle):
@@ -16,13 +18,13 @@ class LoopbackListener(_Handle):
     :meth:`wait` for the redirect and pass it to :meth:`PendingAuthorization.handle_callback`."""
 
     __slots__ = ()
-    _free = staticmethod(_lib.telenorid_loopback_free)
+    _free = staticmethod(_c.telenorid_loopback_free)
 
     def __new__(cls, port: int = 0, path: Optional[str] = None) -> "LoopbackListener":
         if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
             raise TypeError("port must be an int from 0 to 65535")
-        pointer = _ffi.LoopbackP()
-        status = _lib.telenorid_loopback_new(port, _opt_str(path, "path"), pointer)
+        pointer = _bindings.LoopbackP()
+        status = _c.telenorid_loopback_new(c_uint16(port), _opt_str(path, "path"), byref(pointer))
         if status:
             _raise(status)
         return cls._adopt(pointer)
@@ -33,7 +35,7 @@ class LoopbackListener(_Handle):
     @property
     def redirect_uri(self) -> str:
         """``http://127.0.0.1:<port><path>``."""
-        return self._string_call(_lib.telenorid_loopback_redirect_uri) or ""
+        return self._string_call(_c.telenorid_loopback_redirect_uri) or ""
 
     def wait(self, timeout: float = 300.0) -> str:
         """Blocks until the browser's redirect arrives (its full URL) or raises Timeout, after which it can
@@ -41,10 +43,10 @@ class LoopbackListener(_Handle):
         milliseconds = int(timeout * 1000)
         if not 0 < milliseconds <= 0x7FFFFFFF:
             raise ValueError("timeout must be positive and under 24 days")
-        return self._string_call(_lib.telenorid_loopback_wait, milliseconds) or ""
+        return self._string_call(_c.telenorid_loopback_wait, milliseconds) or ""
 
     def expect_state(self, state: Optional[str]) -> None:
         """Only a callback whose query carries exactly ``state`` (the pending request's) ends the wait; others
         are answered 400 and the wait goes on. None accepts any. Also from another thread during a wait.
         Query responses only: with ``response_mode=fragment`` the state never reaches the listener."""
-        self._call(_lib.telenorid_loopback_expect_state, _opt_str(state, "state"))
+        self._call(_c.telenorid_loopback_expect_state, _opt_str(state, "state"))

@@ -6,11 +6,12 @@ import threading
 from ctypes import byref
 from typing import Tuple
 
-from . import _ffi
-from ._handle import _Handle, _raw, _str
+from . import _bindings, _ffi
+from ._convert import _str
+from ._handle import _Handle
 from .errors import InvalidArgument, _int, _raise
 
-_lib = _ffi.lib
+_c = _ffi.functions
 
 
 class Pkce(_Handle):
@@ -21,7 +22,7 @@ class Pkce(_Handle):
     """
 
     __slots__ = ()
-    _free = staticmethod(_raw("telenorid_pkce_free", None))  # argtypes-free: on the benchmarked path
+    _free = staticmethod(_c.telenorid_pkce_free)
 
     def __new__(cls, length: int = 0) -> "Pkce":
         return cls.new(length)
@@ -44,8 +45,8 @@ class Pkce(_Handle):
 
     @classmethod
     def from_verifier(cls, verifier: str) -> "Pkce":
-        pointer = _ffi.PkceP()
-        status = _lib.telenorid_pkce_from_verifier(_str(verifier, "verifier"), pointer)
+        pointer = _PkceP()
+        status = _c.telenorid_pkce_from_verifier(_str(verifier, "verifier"), byref(pointer))
         if status:
             _raise(status)
         return cls._adopt(pointer)
@@ -98,11 +99,10 @@ _ZEROS = bytes(_VERIFIER_SIZE.value)
 # to 42 itself).
 _LENGTHS = tuple(ctypes.c_size_t(length) for length in range(_MAX_LENGTH + 1))
 _buffers = threading.local()
-# The same function as _lib.telenorid_pkce_generate but without argtypes: ctypes converts each argument by
-# its argtypes on every call, which for these five costs more than half the library's own work. Every
-# argument above is already a ctypes object of the header's type (size_t, or a char array passed as char *).
-_pkce_generate = _raw("telenorid_pkce_generate")
-_PkceP = _ffi.PkceP
-_pkce_new = _raw("telenorid_pkce_new")
-_pkce_verifier = _raw("telenorid_pkce_verifier")
-_pkce_challenge = _raw("telenorid_pkce_challenge")
+# Module globals for the benchmarked path: one lookup each, not a module's and an attribute's. The arguments
+# above are already ctypes objects of the header's types (size_t, or a char array passed as char *).
+_pkce_generate = _c.telenorid_pkce_generate
+_PkceP = _bindings.PkceP
+_pkce_new = _c.telenorid_pkce_new
+_pkce_verifier = _c.telenorid_pkce_verifier
+_pkce_challenge = _c.telenorid_pkce_challenge

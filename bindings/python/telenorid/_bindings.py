@@ -1,0 +1,220 @@
+"""ctypes declarations of include/telenorid.h, generated from it by scripts/gen_python_bindings.py.
+
+DO NOT EDIT: change the header and run `python3 scripts/gen_python_bindings.py`; `make check-bindings`
+fails when this file and the header disagree. The binding calls each function through telenorid._ffi.
+"""
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int32, c_int64, c_size_t, c_uint8,
+                    c_uint16, c_uint32, c_void_p)
+from typing import Any, Dict, List, Tuple
+
+# Handles: each its own incomplete struct, so a pointer to one is refused where another belongs.
+
+
+class telenorid_error(Structure):
+    pass
+
+
+class telenorid_config_builder(Structure):
+    pass
+
+
+class telenorid_config(Structure):
+    pass
+
+
+class telenorid_pkce(Structure):
+    pass
+
+
+class telenorid_auth_request(Structure):
+    pass
+
+
+class telenorid_pending_auth(Structure):
+    pass
+
+
+class telenorid_callback(Structure):
+    pass
+
+
+class telenorid_app_callback(Structure):
+    pass
+
+
+class telenorid_client(Structure):
+    pass
+
+
+class telenorid_auth_state(Structure):
+    pass
+
+
+class telenorid_line_auth(Structure):
+    pass
+
+
+class telenorid_loopback(Structure):
+    pass
+
+
+class telenorid_params(Structure):
+    pass
+
+
+class telenorid_idp_request(Structure):
+    pass
+
+
+class telenorid_idp_response(Structure):
+    pass
+
+
+ErrorP = POINTER(telenorid_error)
+ConfigBuilderP = POINTER(telenorid_config_builder)
+ConfigP = POINTER(telenorid_config)
+PkceP = POINTER(telenorid_pkce)
+AuthRequestP = POINTER(telenorid_auth_request)
+PendingAuthP = POINTER(telenorid_pending_auth)
+CallbackP = POINTER(telenorid_callback)
+AppCallbackP = POINTER(telenorid_app_callback)
+ClientP = POINTER(telenorid_client)
+AuthStateP = POINTER(telenorid_auth_state)
+LineAuthP = POINTER(telenorid_line_auth)
+LoopbackP = POINTER(telenorid_loopback)
+ParamsP = POINTER(telenorid_params)
+IdpRequestP = POINTER(telenorid_idp_request)
+IdpResponseP = POINTER(telenorid_idp_response)
+
+# Integer typedefs.
+telenorid_status = c_int32
+telenorid_config_key = c_int32
+telenorid_pkce_method = c_int32
+telenorid_auth_param = c_int32
+telenorid_claim_target = c_int32
+telenorid_token_field = c_int32
+
+# Callback types.
+SignCallback = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
+AuthStateCallback = CFUNCTYPE(None, c_void_p)
+SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
+
+# name: (restype, argtypes), for every function of the header in its order.
+SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
+    "telenorid_version": (c_uint32, []),
+    "telenorid_version_string": (c_char_p, []),
+    "telenorid_status_str": (c_char_p, [telenorid_status]),
+    "telenorid_status_is_transient": (c_int32, [telenorid_status]),
+    "telenorid_error_last": (ErrorP, []),
+    "telenorid_error_status": (telenorid_status, [ErrorP]),
+    "telenorid_error_message": (c_char_p, [ErrorP]),
+    "telenorid_error_oauth_error": (c_char_p, [ErrorP]),
+    "telenorid_error_oauth_description": (c_char_p, [ErrorP]),
+    "telenorid_error_oauth_uri": (c_char_p, [ErrorP]),
+    "telenorid_error_http_status": (c_int32, [ErrorP]),
+    "telenorid_error_retry_after": (c_int64, [ErrorP]),
+    "telenorid_error_free": (None, [ErrorP]),
+    "telenorid_string_free": (None, [c_char_p]),
+    "telenorid_config_builder_new": (telenorid_status, [POINTER(ConfigBuilderP)]),
+    "telenorid_config_builder_set": (telenorid_status, [ConfigBuilderP, telenorid_config_key, c_char_p]),
+    "telenorid_config_builder_build": (telenorid_status, [ConfigBuilderP, POINTER(ConfigP)]),
+    "telenorid_config_builder_free": (None, [ConfigBuilderP]),
+    "telenorid_config_from_json": (telenorid_status, [c_char_p, c_char_p, POINTER(ConfigP)]),
+    "telenorid_config_get": (telenorid_status, [ConfigP, telenorid_config_key, POINTER(c_void_p)]),
+    "telenorid_config_free": (None, [ConfigP]),
+    "telenorid_pkce_new": (telenorid_status, [c_size_t, POINTER(PkceP)]),
+    "telenorid_pkce_from_verifier": (telenorid_status, [c_char_p, POINTER(PkceP)]),
+    "telenorid_pkce_verifier": (telenorid_status, [PkceP, POINTER(c_void_p)]),
+    "telenorid_pkce_challenge": (telenorid_status, [PkceP, POINTER(c_void_p)]),
+    "telenorid_pkce_free": (None, [PkceP]),
+    "telenorid_pkce_generate": (telenorid_status, [c_size_t, c_char_p, c_size_t, c_char_p, c_size_t]),
+    "telenorid_auth_request_new": (telenorid_status, [ConfigP, POINTER(AuthRequestP)]),
+    "telenorid_auth_request_set": (telenorid_status, [AuthRequestP, telenorid_auth_param, c_char_p]),
+    "telenorid_auth_request_add_parameter": (telenorid_status, [AuthRequestP, c_char_p, c_char_p]),
+    "telenorid_auth_request_add_claim": (telenorid_status, [AuthRequestP, telenorid_claim_target, c_char_p, c_int32,
+                                                            c_char_p, c_char_p, c_char_p]),
+    "telenorid_auth_request_add_resource": (telenorid_status, [AuthRequestP, c_char_p]),
+    "telenorid_auth_request_set_authorization_details": (telenorid_status, [AuthRequestP, c_char_p]),
+    "telenorid_auth_request_set_token_authorization_details": (telenorid_status, [AuthRequestP, c_char_p]),
+    "telenorid_auth_request_apply_step_up": (telenorid_status, [AuthRequestP, c_char_p, POINTER(c_int32)]),
+    "telenorid_auth_request_set_app_to_app": (telenorid_status, [AuthRequestP, c_char_p]),
+    "telenorid_auth_request_set_pkce_method": (telenorid_status, [AuthRequestP, telenorid_pkce_method]),
+    "telenorid_auth_request_free": (None, [AuthRequestP]),
+    "telenorid_auth_request_build": (telenorid_status, [AuthRequestP, POINTER(PendingAuthP)]),
+    "telenorid_pending_auth_url": (telenorid_status, [PendingAuthP, POINTER(c_void_p)]),
+    "telenorid_pending_auth_state": (telenorid_status, [PendingAuthP, POINTER(c_void_p)]),
+    "telenorid_pending_auth_nonce": (telenorid_status, [PendingAuthP, POINTER(c_void_p)]),
+    "telenorid_pending_auth_code_verifier": (telenorid_status, [PendingAuthP, POINTER(c_void_p)]),
+    "telenorid_pending_auth_serialize": (telenorid_status, [PendingAuthP, POINTER(c_void_p)]),
+    "telenorid_pending_auth_restore": (telenorid_status, [ConfigP, c_char_p, POINTER(PendingAuthP)]),
+    "telenorid_pending_auth_free": (None, [PendingAuthP]),
+    "telenorid_pending_auth_handle_callback": (telenorid_status, [PendingAuthP, c_char_p, POINTER(CallbackP)]),
+    "telenorid_callback_code": (telenorid_status, [CallbackP, POINTER(c_void_p)]),
+    "telenorid_callback_parameter": (telenorid_status, [CallbackP, c_char_p, POINTER(c_void_p)]),
+    "telenorid_callback_free": (None, [CallbackP]),
+    "telenorid_pending_auth_handle_app_callback": (telenorid_status, [PendingAuthP, c_char_p, c_char_p,
+                                                                      POINTER(AppCallbackP)]),
+    "telenorid_app_callback_resume_uri": (telenorid_status, [AppCallbackP, POINTER(c_void_p)]),
+    "telenorid_app_callback_free": (None, [AppCallbackP]),
+    "telenorid_client_new": (telenorid_status, [ConfigP, POINTER(ClientP)]),
+    "telenorid_client_discover": (telenorid_status, [ClientP]),
+    "telenorid_client_config": (telenorid_status, [ClientP, POINTER(ConfigP)]),
+    "telenorid_client_build_auth_request": (telenorid_status, [ClientP, AuthRequestP, POINTER(PendingAuthP)]),
+    "telenorid_client_verify_id_token": (telenorid_status, [ClientP, c_char_p, c_char_p, POINTER(c_void_p)]),
+    "telenorid_client_free": (None, [ClientP]),
+    "telenorid_client_set_dpop_signer": (telenorid_status, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
+    "telenorid_client_set_client_signer": (telenorid_status, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
+    "telenorid_client_exchange_code": (telenorid_status, [ClientP, CallbackP, POINTER(AuthStateP)]),
+    "telenorid_auth_state_fresh_access_token": (telenorid_status, [AuthStateP, POINTER(c_void_p)]),
+    "telenorid_auth_state_refresh": (telenorid_status, [AuthStateP]),
+    "telenorid_auth_state_is_signed_in": (telenorid_status, [AuthStateP, POINTER(c_int32)]),
+    "telenorid_auth_state_get": (telenorid_status, [AuthStateP, telenorid_token_field, POINTER(c_void_p)]),
+    "telenorid_auth_state_expires_at": (telenorid_status, [AuthStateP, POINTER(c_int64)]),
+    "telenorid_auth_state_userinfo": (telenorid_status, [AuthStateP, POINTER(c_void_p)]),
+    "telenorid_auth_state_check": (telenorid_status, [AuthStateP]),
+    "telenorid_auth_state_request_headers": (telenorid_status, [AuthStateP, c_char_p, c_char_p, c_char_p,
+                                                                POINTER(c_void_p), POINTER(c_void_p)]),
+    "telenorid_auth_state_access_token_rejected": (telenorid_status, [AuthStateP, c_char_p]),
+    "telenorid_auth_state_revoke": (telenorid_status, [AuthStateP]),
+    "telenorid_auth_state_end_session_url": (telenorid_status, [AuthStateP, c_char_p, c_char_p, POINTER(c_void_p)]),
+    "telenorid_auth_state_serialize": (telenorid_status, [AuthStateP, POINTER(c_void_p)]),
+    "telenorid_auth_state_restore": (telenorid_status, [ClientP, c_char_p, POINTER(AuthStateP)]),
+    "telenorid_auth_state_bind_file": (telenorid_status, [AuthStateP, c_char_p]),
+    "telenorid_auth_state_open_file": (telenorid_status, [ClientP, c_char_p, POINTER(AuthStateP)]),
+    "telenorid_auth_state_set_change_callback": (telenorid_status, [AuthStateP, AuthStateCallback, c_void_p]),
+    "telenorid_auth_state_free": (None, [AuthStateP]),
+    "telenorid_line_auth_new": (telenorid_status, [ConfigP, POINTER(LineAuthP)]),
+    "telenorid_line_auth_set_socket_hook": (telenorid_status, [LineAuthP, SocketHook, c_void_p]),
+    "telenorid_line_auth_run": (telenorid_status, [LineAuthP]),
+    "telenorid_line_auth_valid_for": (telenorid_status, [LineAuthP, POINTER(c_int64)]),
+    "telenorid_line_auth_apply": (telenorid_status, [LineAuthP, AuthRequestP]),
+    "telenorid_line_auth_free": (None, [LineAuthP]),
+    "telenorid_loopback_new": (telenorid_status, [c_uint16, c_char_p, POINTER(LoopbackP)]),
+    "telenorid_loopback_redirect_uri": (telenorid_status, [LoopbackP, POINTER(c_void_p)]),
+    "telenorid_loopback_wait": (telenorid_status, [LoopbackP, c_int32, POINTER(c_void_p)]),
+    "telenorid_loopback_free": (None, [LoopbackP]),
+    "telenorid_loopback_expect_state": (telenorid_status, [LoopbackP, c_char_p]),
+    "telenorid_params_new": (telenorid_status, [POINTER(ParamsP)]),
+    "telenorid_params_add": (telenorid_status, [ParamsP, c_char_p, c_char_p]),
+    "telenorid_params_count": (telenorid_status, [ParamsP, POINTER(c_size_t)]),
+    "telenorid_params_name": (telenorid_status, [ParamsP, c_size_t, POINTER(c_void_p)]),
+    "telenorid_params_value": (telenorid_status, [ParamsP, c_size_t, POINTER(c_void_p)]),
+    "telenorid_params_free": (None, [ParamsP]),
+    "telenorid_idp_request_new": (telenorid_status, [PendingAuthP, c_char_p, c_char_p, POINTER(IdpRequestP)]),
+    "telenorid_idp_request_url": (telenorid_status, [IdpRequestP, c_char_p, POINTER(c_void_p)]),
+    "telenorid_idp_request_params": (telenorid_status, [IdpRequestP, POINTER(ParamsP)]),
+    "telenorid_pending_auth_handle_idp_response_url": (telenorid_status, [PendingAuthP, c_char_p, POINTER(c_char_p),
+                                                                          c_size_t, POINTER(CallbackP)]),
+    "telenorid_pending_auth_handle_idp_response_params": (telenorid_status, [PendingAuthP, ParamsP, POINTER(c_char_p),
+                                                                             c_size_t, POINTER(CallbackP)]),
+    "telenorid_idp_request_parse_url": (telenorid_status, [c_char_p, c_char_p, POINTER(c_char_p), c_size_t,
+                                                           POINTER(IdpRequestP)]),
+    "telenorid_idp_request_parse_params": (telenorid_status, [ParamsP, POINTER(c_char_p), c_size_t,
+                                                              POINTER(IdpRequestP)]),
+    "telenorid_idp_request_authorization_url": (telenorid_status, [IdpRequestP, c_char_p, POINTER(c_void_p)]),
+    "telenorid_idp_request_respond": (telenorid_status, [IdpRequestP, c_char_p, c_char_p, POINTER(IdpResponseP)]),
+    "telenorid_idp_request_free": (None, [IdpRequestP]),
+    "telenorid_idp_response_url": (telenorid_status, [IdpResponseP, POINTER(c_void_p)]),
+    "telenorid_idp_response_params": (telenorid_status, [IdpResponseP, POINTER(ParamsP)]),
+    "telenorid_idp_response_free": (None, [IdpResponseP]),
+}
