@@ -7,8 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifdef CHECK_SHARED_COUNTS
+/* A program of several files keeps one count: one of its files defines these. */
+extern int checks_passed, checks_failed;
+extern pthread_mutex_t checks_lock;
+#else
 static int checks_passed, checks_failed;
 static pthread_mutex_t checks_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
 
 static inline void check_count(int ok) {
     pthread_mutex_lock(&checks_lock);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C tests of libtelenorid (out/lib, from `make build`):
-#   1. compiles test_api (linked) and test_dlopen (dlopen, not linked) with -std=c99 -Wall -Wextra -Werror
-#      -pedantic, and test_api again with -fsanitize=address,undefined;
+#   1. compiles test_api (test_api*.c, linked) and test_dlopen (dlopen, not linked) with -std=c99 -Wall -Wextra
+#      -Werror -pedantic, and test_api again with -fsanitize=address,undefined;
 #   2. check_symbols.sh: header functions == exported symbols, no libswift*, SONAME, header alone, status names;
 #   3. test_api under valgrind (when installed), then plain;
 #   4. test_dlopen;
@@ -41,10 +41,10 @@ step() { # step NAME COMMAND...: runs it, records a failure
 
 # No stale binary may stand in for one that failed to build.
 rm -f "$out/test_api" "$out/test_dlopen" "$out/test_api_asan" "$out/test_idp_app" "$out/test_idp_app_asan"
-step "compile test_api" "$cc" "${cflags[@]}" Tests/c/test_api.c "${link[@]}" -o "$out/test_api"
+step "compile test_api" "$cc" "${cflags[@]}" Tests/c/test_api*.c "${link[@]}" -o "$out/test_api"
 step "compile test_dlopen" "$cc" "${cflags[@]}" Tests/c/test_dlopen.c -ldl -lpthread -o "$out/test_dlopen"
 step "compile test_api with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
-    -fno-sanitize-recover=undefined Tests/c/test_api.c "${link[@]}" -o "$out/test_api_asan"
+    -fno-sanitize-recover=undefined Tests/c/test_api*.c "${link[@]}" -o "$out/test_api_asan"
 # Line authentication against the Aloha stand-in (Tests/support/aloha_server.py, started by the test).
 rm -f "$out/test_line_auth" "$out/test_line_auth_asan"
 step "compile test_line_auth" "$cc" "${cflags[@]}" Tests/c/test_line_auth.c "${link[@]}" -o "$out/test_line_auth"

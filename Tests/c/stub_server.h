@@ -42,21 +42,21 @@ struct stub_server {
     int requests;        /* every request, routed or not */
 };
 
-static char *stub_strdup(const char *text) {
+static inline char *stub_strdup(const char *text) {
     size_t size = strlen(text) + 1;
     char *copy = malloc(size);
     if (copy) memcpy(copy, text, size);
     return copy;
 }
 
-static void stub_sleep_ms(int ms) {
+static inline void stub_sleep_ms(int ms) {
     struct timespec delay;
     delay.tv_sec = ms / 1000;
     delay.tv_nsec = (long)(ms % 1000) * 1000000L;
     while (nanosleep(&delay, &delay) != 0 && errno == EINTR) {}
 }
 
-static struct stub_route *stub_find(struct stub_server *server, const char *method, const char *path) {
+static inline struct stub_route *stub_find(struct stub_server *server, const char *method, const char *path) {
     for (int i = 0; i < server->route_count; i++) {
         if (strcmp(server->routes[i].method, method) == 0 && strcmp(server->routes[i].path, path) == 0) {
             return &server->routes[i];
@@ -66,8 +66,8 @@ static struct stub_route *stub_find(struct stub_server *server, const char *meth
 }
 
 /* Sets (or replaces) the answer to `method path`. `headers` may be NULL; `body` is copied. */
-static void stub_set(struct stub_server *server, const char *method, const char *path, int status,
-                     const char *content_type, const char *body, const char *headers, int delay_ms) {
+static inline void stub_set(struct stub_server *server, const char *method, const char *path, int status,
+                            const char *content_type, const char *body, const char *headers, int delay_ms) {
     pthread_mutex_lock(&server->lock);
     struct stub_route *route = stub_find(server, method, path);
     if (!route && server->route_count < STUB_MAX_ROUTES) {
@@ -87,7 +87,7 @@ static void stub_set(struct stub_server *server, const char *method, const char 
     pthread_mutex_unlock(&server->lock);
 }
 
-static int stub_hits(struct stub_server *server, const char *method, const char *path) {
+static inline int stub_hits(struct stub_server *server, const char *method, const char *path) {
     pthread_mutex_lock(&server->lock);
     struct stub_route *route = stub_find(server, method, path);
     int hits = route ? route->hits : 0;
@@ -95,7 +95,7 @@ static int stub_hits(struct stub_server *server, const char *method, const char 
     return hits;
 }
 
-static int stub_requests(struct stub_server *server) {
+static inline int stub_requests(struct stub_server *server) {
     pthread_mutex_lock(&server->lock);
     int requests = server->requests;
     pthread_mutex_unlock(&server->lock);
@@ -103,7 +103,7 @@ static int stub_requests(struct stub_server *server) {
 }
 
 /* A copy of the last request to `method path` (free() it), or NULL when there was none. */
-static char *stub_last_request(struct stub_server *server, const char *method, const char *path) {
+static inline char *stub_last_request(struct stub_server *server, const char *method, const char *path) {
     pthread_mutex_lock(&server->lock);
     struct stub_route *route = stub_find(server, method, path);
     char *copy = route && route->last_request ? stub_strdup(route->last_request) : NULL;
@@ -111,7 +111,7 @@ static char *stub_last_request(struct stub_server *server, const char *method, c
     return copy;
 }
 
-static void stub_send_all(int fd, const char *data, size_t length) {
+static inline void stub_send_all(int fd, const char *data, size_t length) {
     while (length > 0) {
         ssize_t sent = send(fd, data, length, MSG_NOSIGNAL);
         if (sent < 0 && errno == EINTR) continue;
@@ -121,7 +121,7 @@ static void stub_send_all(int fd, const char *data, size_t length) {
     }
 }
 
-static void stub_answer(int fd, int status, const char *content_type, const char *headers, const char *body) {
+static inline void stub_answer(int fd, int status, const char *content_type, const char *headers, const char *body) {
     char head[512];
     int length = snprintf(head, sizeof head,
                           "HTTP/1.1 %d Stub\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%sConnection: close\r\n\r\n",
@@ -131,7 +131,7 @@ static void stub_answer(int fd, int status, const char *content_type, const char
 }
 
 /* Reads one request: the head up to the blank line, then Content-Length bytes of body. */
-static size_t stub_read_request(int fd, char *buffer, size_t capacity) {
+static inline size_t stub_read_request(int fd, char *buffer, size_t capacity) {
     size_t used = 0;
     size_t body_start = 0, body_length = 0;
     while (used + 1 < capacity) {
@@ -157,7 +157,7 @@ static size_t stub_read_request(int fd, char *buffer, size_t capacity) {
     return used;
 }
 
-static void *stub_serve(void *arg) {
+static inline void *stub_serve(void *arg) {
     struct stub_server *server = arg;
     char *buffer = malloc(STUB_MAX_REQUEST + 1);
     for (;;) {
@@ -208,7 +208,7 @@ static void *stub_serve(void *arg) {
 }
 
 /* Starts the server on an ephemeral loopback port. Returns 0 on success. */
-static int stub_start(struct stub_server *server) {
+static inline int stub_start(struct stub_server *server) {
     memset(server, 0, sizeof *server);
     pthread_mutex_init(&server->lock, NULL);
     server->listener = socket(AF_INET, SOCK_STREAM, 0);
@@ -231,7 +231,7 @@ static int stub_start(struct stub_server *server) {
     return 0;
 }
 
-static void stub_stop(struct stub_server *server) {
+static inline void stub_stop(struct stub_server *server) {
     shutdown(server->listener, SHUT_RDWR); /* wakes accept() */
     pthread_join(server->thread, NULL);
     close(server->listener);
@@ -244,7 +244,7 @@ static void stub_stop(struct stub_server *server) {
 
 /* A loopback port with a socket bound to it but not listening: connecting there is refused at once.
  * Keep the returned descriptor open while the port must stay refused; close it afterwards. */
-static int stub_refused_port(unsigned short *port) {
+static inline int stub_refused_port(unsigned short *port) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return -1;
     struct sockaddr_in address;

@@ -3,61 +3,6 @@ import Synchronization
 import XCTest
 @testable import TelenoridCore
 
-/// A provider stand-in for what a real one can't be made to do on cue: count refreshes, rotate, fail.
-final class ScriptedRefresher: TokenRefresher, Sendable {
-    enum Behaviour: Sendable {
-        case rotate, keepRefreshToken, lose(String), transient
-        /// The token endpoint answers this, judged as the OIDC client judges it.
-        case answer(HTTPResponse)
-    }
-    let behaviour = Locked<Behaviour>(.rotate)
-    let calls = Atomic<Int>(0)
-    /// Refresh tokens revoked through `revokeGrant`.
-    let revoked = Locked<[String]>([])
-    let delayMicroseconds = Atomic<UInt32>(0)
-    let clock: Clock
-    init(clock: @escaping Clock) { self.clock = clock }
-
-    func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet {
-        let call = calls.wrappingAdd(1, ordering: .relaxed).newValue
-        usleep(delayMicroseconds.load(ordering: .relaxed))
-        switch behaviour.withLock({ $0 }) {
-        case .lose(let code):
-            throw OIDCClient.refreshVerdict(TelenoridError(.authorizationError, "refused", oauthError: code, httpStatus: 400))
-        case .answer(let response):
-            throw OIDCClient.refreshVerdict(OAuthErrorResponse.error(from: response, during: "refresh", now: clock()))
-        case .transient:
-            throw TelenoridError(.network, "connection refused")
-        case .rotate, .keepRefreshToken:
-            let rotate = behaviour.withLock { if case .rotate = $0 { return true } else { return false } }
-            var next = tokens
-            next.accessToken = SecretBytes(Array("access-\(call)".utf8))
-            next.accessTokenExpiresAt = clock() + 300
-            if rotate { next.refreshToken = SecretBytes(Array("refresh-\(call)".utf8)) }
-            return next
-        }
-    }
-
-    func revokeGrant(_ tokens: TokenSet) throws(TelenoridError) {
-        revoked.withLock { $0.append(tokens.refreshToken?.string ?? tokens.accessToken.string) }
-    }
-}
-
-/// Time the tests move by hand.
-final class TestClock: Sendable {
-    let now = Atomic<Int64>(1_000_000)
-
-    /// A signed-in state (access-0, refresh-0) on this clock, refreshing through a scripted provider.
-    func signedInState(expiresIn: Int64) -> (AuthState, ScriptedRefresher) {
-        let clock: Clock = { [self] in self.now.load(ordering: .relaxed) }
-        let refresher = ScriptedRefresher(clock: clock)
-        let tokens = TokenSet(accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
-                              accessTokenExpiresAt: clock() + expiresIn, refreshToken: SecretBytes(Array("refresh-0".utf8)),
-                              idToken: "h.p.s", scope: "openid")
-        return (AuthState(tokens: tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60), refresher)
-    }
-}
-
 final class AuthStateTests: XCTestCase {
     let time = TestClock()
 

@@ -60,7 +60,7 @@ final class FAPI2ProfileTests: XCTestCase {
             var settings: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .authorizationEndpoint: "https://id.example.com/authorize",
                                                                    .pushedAuthorizationRequestEndpoint: "https://id.example.com/par"]
             settings.merge(extra) { $1 }
-            let client = try OIDCClient(configuration: try testConfiguration(settings), transport: FAPIRecordingTransport())
+            let client = try OIDCClient(configuration: try testConfiguration(settings), transport: fapiRecordingTransport())
             do {
                 _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
                 XCTFail("a sign-in without DPoP was started")
@@ -192,10 +192,8 @@ final class FAPI2TransportTests: XCTestCase {
 }
 
 /// A provider without discovery whose push endpoint (RFC 9126) takes every request.
-private final class FAPIRecordingTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-        guard request.url == "https://id.example.com/par" else { return HTTPResponse(status: 404, headers: [], body: []) }
-        let body = #"{"request_uri":"urn:ietf:params:oauth:request_uri:fapi","expires_in":60}"#
-        return HTTPResponse(status: 201, headers: [("content-type", "application/json")], body: Array(body.utf8))
-    }
+private func fapiRecordingTransport() -> MemoryProvider {
+    let provider = MemoryProvider(discovery: false)
+    provider.answer(.par, status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:fapi","expires_in":60}"#)
+    return provider
 }

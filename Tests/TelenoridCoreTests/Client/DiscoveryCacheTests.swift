@@ -2,32 +2,23 @@ import Synchronization
 import XCTest
 @testable import TelenoridCore
 
-/// A provider's discovery documents served from memory, with a switch to make them fail.
-private final class DiscoveryServer: HTTPTransport {
-    let requests = Locked<[String]>([])
-    let failure = Locked<TelenoridError?>(nil)
-    let tokenEndpoint = Locked("https://id.example.com/o/token/")
-    let issuer = "https://id.example.com/o"
-
-    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-        requests.withLock { $0.append(request.url) }
-        if let failure = failure.withLock({ $0 }) { throw failure }
-        let body: String
-        switch request.url {
-        case issuer + "/.well-known/openid-configuration":
-            body = #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize/","token_endpoint":"\#(tokenEndpoint.withLock { $0 })","jwks_uri":"\#(issuer)/jwks/","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}"#
-        // Only the issuer-appended RFC 8414 form, as django-oauth-toolkit mounted under /o/ serves it.
-        case issuer + "/.well-known/oauth-authorization-server":
-            body = #"{"issuer":"\#(issuer)","revocation_endpoint":"\#(issuer)/revoke_token/","code_challenge_methods_supported":["S256"]}"#
-        default:
-            return HTTPResponse(status: 404, headers: [], body: Array("not found".utf8))
-        }
-        return HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
-    }
+/// A provider's discovery documents served from memory, as django-oauth-toolkit mounted under /o/ serves them.
+private func discoveryServer() -> MemoryProvider {
+    let server = MemoryProvider(issuer: "https://id.example.com/o")
+    server.advertise("authorization_endpoint", string: "https://id.example.com/o/authorize/")
+    server.advertise("token_endpoint", string: "https://id.example.com/o/token/")
+    server.advertise("jwks_uri", string: "https://id.example.com/o/jwks/")
+    server.advertise("response_types_supported", strings: ["code"])
+    server.advertise("subject_types_supported", strings: ["public"])
+    server.advertise("id_token_signing_alg_values_supported", strings: ["RS256"])
+    // Only the issuer-appended RFC 8414 form.
+    server.answer(.authorizationServerMetadata, status: 200,
+                  body: #"{"issuer":"https://id.example.com/o","revocation_endpoint":"https://id.example.com/o/revoke_token/","code_challenge_methods_supported":["S256"]}"#)
+    return server
 }
 
 final class DiscoveryCacheTests: XCTestCase {
-    private func client(_ server: DiscoveryServer, time: TestClock) throws -> OIDCClient {
+    private func client(_ server: MemoryProvider, time: TestClock) throws -> OIDCClient {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = server.issuer
         settings[.clientID] = "native-app"
@@ -37,12 +28,12 @@ final class DiscoveryCacheTests: XCTestCase {
     }
 
     func testRFC8414IsFoundAtTheIssuerAppendedLocationToo() throws {
-        let server = DiscoveryServer()
+        let server = discoveryServer()
         let time = TestClock(); time.now.store(1_800_000_000, ordering: .relaxed)
         let metadata = try client(server, time: time).discover()
         XCTAssertEqual(metadata.revocationEndpoint, "https://id.example.com/o/revoke_token/")
         XCTAssertEqual(metadata.codeChallengeMethods, ["S256"])
-        XCTAssertEqual(server.requests.withLock { $0 }, [
+        XCTAssertEqual(server.requests.withLock { $0.map(\.url) }, [
             "https://id.example.com/o/.well-known/openid-configuration",
             "https://id.example.com/.well-known/oauth-authorization-server/o",  // RFC 8414 §3.1 first
             "https://id.example.com/o/.well-known/oauth-authorization-server",
@@ -50,7 +41,7 @@ final class DiscoveryCacheTests: XCTestCase {
     }
 
     func testMetadataIsFetchedAgainWhenItIsADayOld() throws {
-        let server = DiscoveryServer()
+        let server = discoveryServer()
         let time = TestClock(); time.now.store(1_800_000_000, ordering: .relaxed)
         let client = try client(server, time: time)
         _ = try client.discover()
@@ -58,7 +49,7 @@ final class DiscoveryCacheTests: XCTestCase {
         time.now.store(1_800_000_000 + OIDCClient.metadataLifetime - 1, ordering: .relaxed)
         _ = try client.discover()
         XCTAssertEqual(server.requests.withLock { $0.count }, fetches, "still fresh: no request")
-        server.tokenEndpoint.withLock { $0 = "https://id.example.com/o/token/v2/" }
+        server.advertise("token_endpoint", string: "https://id.example.com/o/token/v2/")
         time.now.store(1_800_000_000 + OIDCClient.metadataLifetime, ordering: .relaxed)
         XCTAssertEqual(try client.discover().tokenEndpoint, "https://id.example.com/o/token/v2/")
         XCTAssertEqual(server.requests.withLock { $0.count }, 2 * fetches)
@@ -69,7 +60,7 @@ final class DiscoveryCacheTests: XCTestCase {
     }
 
     func testAStaleCopyServesThroughATransientOutageButNotThroughABadDocument() throws {
-        let server = DiscoveryServer()
+        let server = discoveryServer()
         let time = TestClock(); time.now.store(1_800_000_000, ordering: .relaxed)
         let client = try client(server, time: time)
         XCTAssertThrowsError(try {

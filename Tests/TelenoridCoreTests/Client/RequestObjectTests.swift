@@ -3,40 +3,15 @@ import XCTest
 
 /// A provider served from memory whose metadata lists the request object algorithms the test chose and
 /// whose pushed authorization request endpoint (RFC 9126) records what was pushed.
-private final class JARProvider: HTTPTransport {
-    let issuer = "https://id.example.com"
-    let requirePush: Bool
-    let requireSigned: Bool
-    let requestObjectAlgorithms: [String]?
-    let pushed = Locked<[HTTPRequest]>([])
-
-    init(requirePush: Bool = false, requireSigned: Bool = false, requestObjectAlgorithms: [String]? = nil) {
-        self.requirePush = requirePush
-        self.requireSigned = requireSigned
-        self.requestObjectAlgorithms = requestObjectAlgorithms
-    }
-
-    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-        switch request.url {
-        case issuer + "/.well-known/openid-configuration":
-            let algorithms = requestObjectAlgorithms.map { list in
-                #","request_object_signing_alg_values_supported":[\#(list.map { "\"\($0)\"" }.joined(separator: ","))]"#
-            } ?? ""
-            let body = #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","pushed_authorization_request_endpoint":"\#(issuer)/par","require_pushed_authorization_requests":\#(requirePush),"require_signed_request_object":\#(requireSigned),"request_parameter_supported":true\#(algorithms)}"#
-            return HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
-        case issuer + "/par":
-            pushed.withLock { $0.append(request) }
-            let body = #"{"request_uri":"urn:ietf:params:oauth:request_uri:bwc4JK-ESC0w8acc191e-Y1LTC2","expires_in":60}"#
-            return HTTPResponse(status: 201, headers: [("content-type", "application/json")], body: Array(body.utf8))
-        default:
-            return HTTPResponse(status: 404, headers: [], body: [])
-        }
-    }
-
-    func pushedForm() throws -> FormParameters {
-        let request = try XCTUnwrap(pushed.withLock { $0.last })
-        return try FormParameters(parsing: try XCTUnwrap(request.body).string[...])
-    }
+private func jarProvider(requirePush: Bool = false, requireSigned: Bool = false, requestObjectAlgorithms: [String]? = nil) -> MemoryProvider {
+    let provider = MemoryProvider()
+    provider.advertise("pushed_authorization_request_endpoint", endpoint: .par)
+    provider.advertise("require_pushed_authorization_requests", json: "\(requirePush)")
+    provider.advertise("require_signed_request_object", json: "\(requireSigned)")
+    provider.advertise("request_parameter_supported", json: "true")
+    if let requestObjectAlgorithms { provider.advertise("request_object_signing_alg_values_supported", strings: requestObjectAlgorithms) }
+    provider.answer(.par, status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:bwc4JK-ESC0w8acc191e-Y1LTC2","expires_in":60}"#)
+    return provider
 }
 
 final class RequestObjectTests: XCTestCase {
@@ -45,7 +20,7 @@ final class RequestObjectTests: XCTestCase {
     static let ecPublic = #"{"kty":"EC","kid":"ec-1","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#
     static let ecPrivate = #"{"kty":"EC","kid":"ec-1","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}"#
 
-    private func client(_ provider: JARProvider, _ extra: [ClientConfiguration.Setting: String],
+    private func client(_ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String],
                         sign: Bool = true) throws -> OIDCClient {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = provider.issuer
@@ -79,7 +54,7 @@ final class RequestObjectTests: XCTestCase {
     }
 
     func testAnECRequestObjectInTheURLCarriesTheWholeRequestSigned() throws {
-        let provider = JARProvider()
+        let provider = jarProvider()
         let client = try client(provider, [.clientPrivateKey: Self.ecPrivate])
         let pending = try client.buildAuthorization(try request(for: client))
 
@@ -89,7 +64,7 @@ final class RequestObjectTests: XCTestCase {
         XCTAssertEqual(front["client_id"], "s6BhdRkqt3")
         XCTAssertEqual(front["response_type"], "code")
         XCTAssertEqual(front["scope"], "openid email")
-        XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
+        XCTAssertEqual(provider.requests(to: .par).count, 0)
 
         let (header, claims) = try verified(try XCTUnwrap(front["request"]), with: Self.ecPublic)
         XCTAssertEqual(header["alg"], .string("ES256"))
@@ -129,7 +104,7 @@ final class RequestObjectTests: XCTestCase {
     }
 
     func testAnRSARequestObjectIsPushedAsClientIDAndRequestWithTheClientsAssertion() throws {
-        let provider = JARProvider(requirePush: true)
+        let provider = jarProvider(requirePush: true)
         let client = try client(provider, [.clientPrivateKey: JOSEFixtures.rsaPrivatePem])
         let pending = try client.buildAuthorization(try request(for: client))
 
@@ -138,7 +113,7 @@ final class RequestObjectTests: XCTestCase {
         XCTAssertEqual(front["request_uri"], "urn:ietf:params:oauth:request_uri:bwc4JK-ESC0w8acc191e-Y1LTC2")
 
         // RFC 9126 §3: the request object alone, beside private_key_jwt's own members (client_id once).
-        let pushed = try provider.pushedForm()
+        let pushed = try provider.lastForm(to: .par)
         XCTAssertEqual(Set(pushed.pairs.map(\.name)), ["client_id", "request", "client_assertion_type", "client_assertion"])
         XCTAssertEqual(pushed.pairs.count, 4)
         XCTAssertEqual(pushed["client_id"], "s6BhdRkqt3")
@@ -160,29 +135,29 @@ final class RequestObjectTests: XCTestCase {
     }
 
     func testABasicAuthenticatedPushSendsClientIDAndRequestOnly() throws {
-        let provider = JARProvider()
+        let provider = jarProvider()
         let client = try client(provider, [.clientPrivateKey: Self.ecPrivate, .clientSecret: "s3cret",
                                            .clientAuthMethod: "client_secret_basic", .pushAuthorizationRequests: "true"])
         _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
-        let pushed = try provider.pushedForm()
+        let pushed = try provider.lastForm(to: .par)
         XCTAssertEqual(pushed.pairs.map(\.name), ["client_id", "request"])
-        XCTAssertEqual(provider.pushed.withLock { $0.first?.authorization?.string }, "Basic czZCaGRSa3F0MzpzM2NyZXQ=")
+        XCTAssertEqual(provider.requests(to: .par).first?.authorization?.string, "Basic czZCaGRSa3F0MzpzM2NyZXQ=")
         _ = try verified(try XCTUnwrap(pushed["request"]), with: Self.ecPublic)
     }
 
     func testWithoutAPrivateKeyNothingIsSigned() throws {
-        let provider = JARProvider(requirePush: true)
+        let provider = jarProvider(requirePush: true)
         let client = try client(provider, [.clientSecret: "s3cret"])
         XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
             let error = $0 as! TelenoridError
             XCTAssertEqual(error.kind, .configuration)
             XCTAssertTrue(error.message.contains("RFC 9101"), error.message)
         }
-        XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
+        XCTAssertEqual(provider.requests(to: .par).count, 0)
     }
 
     func testAKeyWhoseAlgorithmTheProviderDoesNotListIsRefused() throws {
-        let provider = JARProvider(requirePush: true, requestObjectAlgorithms: ["PS256", "RS256"])
+        let provider = jarProvider(requirePush: true, requestObjectAlgorithms: ["PS256", "RS256"])
         let client = try client(provider, [.clientPrivateKey: Self.ecPrivate])
         XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
             let error = $0 as! TelenoridError
@@ -190,23 +165,23 @@ final class RequestObjectTests: XCTestCase {
             XCTAssertTrue(error.message.contains("RFC 9101"), error.message)
             XCTAssertTrue(error.message.contains("ES256"), error.message)
         }
-        XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
+        XCTAssertEqual(provider.requests(to: .par).count, 0)
 
-        let listing = JARProvider(requirePush: true, requestObjectAlgorithms: ["PS256", "ES256"])
+        let listing = jarProvider(requirePush: true, requestObjectAlgorithms: ["PS256", "ES256"])
         let accepted = try self.client(listing, [.clientPrivateKey: Self.ecPrivate])
         XCTAssertNoThrow(try accepted.buildAuthorization(AuthorizationRequest(configuration: accepted.configuration)))
-        XCTAssertEqual(listing.pushed.withLock { $0.count }, 1)
+        XCTAssertEqual(listing.requests(to: .par).count, 1)
     }
 
     func testAnExtraParameterCantTakeTheNameOfAJWTClaim() throws {
-        let client = try client(JARProvider(), [.clientPrivateKey: Self.ecPrivate])
+        let client = try client(jarProvider(), [.clientPrivateKey: Self.ecPrivate])
         var request = AuthorizationRequest(configuration: client.configuration)
         try request.addParameter("exp", "4102444800")
         XCTAssertEqual(errorKind { _ = try client.buildAuthorization(request) }, .parameterConflict)
     }
 
     func testFAPI2PushesEvenWhenNeitherTheHostNorTheProviderAsks() throws {
-        let provider = JARProvider()
+        let provider = jarProvider()
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = provider.issuer
         settings[.clientID] = "s6BhdRkqt3"
@@ -217,9 +192,9 @@ final class RequestObjectTests: XCTestCase {
         let client = try OIDCClient(configuration: try ClientConfiguration(settings), transport: provider)
         let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
         XCTAssertEqual(try query(pending.url).pairs.map(\.name), ["client_id", "request_uri"])
-        XCTAssertEqual(provider.pushed.withLock { $0.count }, 1)
+        XCTAssertEqual(provider.requests(to: .par).count, 1)
         // FAPI 2.0 alone does not sign: the pushed request is the plain parameters.
-        let pushed = try provider.pushedForm()
+        let pushed = try provider.lastForm(to: .par)
         XCTAssertNil(pushed["request"])
         XCTAssertEqual(pushed["state"], pending.state)
     }
@@ -243,7 +218,7 @@ final class RequestObjectTests: XCTestCase {
     }
 
     func testRepeatedParametersAreOneArrayClaimAndJSONParametersTheirValue() throws {
-        let provider = JARProvider()
+        let provider = jarProvider()
         let client = try client(provider, [.clientPrivateKey: Self.ecPrivate])
         var request = AuthorizationRequest(configuration: client.configuration)
         try request.addResource("https://api.example.com/accounts")
@@ -263,11 +238,11 @@ final class RequestObjectTests: XCTestCase {
     }
 
     func testAProviderThatRequiresSignedRequestObjectsGetsThemPushedWithoutTheHostAsking() throws {
-        let provider = JARProvider(requireSigned: true)
+        let provider = jarProvider(requireSigned: true)
         let client = try client(provider, [.clientPrivateKey: Self.ecPrivate], sign: false)
         let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
         XCTAssertEqual(try query(pending.url).pairs.map(\.name), ["client_id", "request_uri"], "RFC 9101 §10.5, pushed as RFC 9126 allows")
-        let (_, claims) = try verified(try XCTUnwrap(try provider.pushedForm()["request"]), with: Self.ecPublic)
+        let (_, claims) = try verified(try XCTUnwrap(try provider.lastForm(to: .par)["request"]), with: Self.ecPublic)
         XCTAssertEqual(claims["state"], .string(pending.state))
 
         let metadata = try ProviderMetadata(json: Array(#"{"issuer":"https://id.example.com","require_signed_request_object":true}"#.utf8),
@@ -281,7 +256,7 @@ final class RequestObjectTests: XCTestCase {
         // By the configuration: pushed, signed, FAPI 2.0.
         for extra: [ClientConfiguration.Setting: String] in [[.pushAuthorizationRequests: "true"], [.signAuthorizationRequests: "true"],
                                                              [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]] {
-            let client = try client(JARProvider(), extra.merging([.clientPrivateKey: Self.ecPrivate]) { a, _ in a }, sign: false)
+            let client = try client(jarProvider(), extra.merging([.clientPrivateKey: Self.ecPrivate]) { a, _ in a }, sign: false)
             XCTAssertThrowsError(try AuthorizationRequest(configuration: client.configuration).build(), "\(extra)") {
                 let error = $0 as! TelenoridError
                 XCTAssertEqual(error.kind, .configuration)
@@ -289,24 +264,24 @@ final class RequestObjectTests: XCTestCase {
             }
         }
         // By the provider's metadata, known to the configuration the client filled in.
-        for provider in [JARProvider(requirePush: true), JARProvider(requireSigned: true)] {
+        for provider in [jarProvider(requirePush: true), jarProvider(requireSigned: true)] {
             let client = try client(provider, [.clientPrivateKey: Self.ecPrivate], sign: false)
             let effective = try client.effectiveConfiguration()
             XCTAssertEqual(errorKind { _ = try AuthorizationRequest(configuration: effective).build() }, .configuration)
         }
-        let relaxed = try client(JARProvider(), [:], sign: false)
+        let relaxed = try client(jarProvider(), [:], sign: false)
         XCTAssertNoThrow(try AuthorizationRequest(configuration: try relaxed.effectiveConfiguration()).build())
     }
 
     func testAnRSAKeyWithoutAnAlgorithmSignsWhatTheProviderListsAndClientKeyIDNamesIt() throws {
-        let provider = JARProvider(requirePush: true, requestObjectAlgorithms: ["PS256"])
+        let provider = jarProvider(requirePush: true, requestObjectAlgorithms: ["PS256"])
         let client = try client(provider, [.clientPrivateKey: JOSEFixtures.rsaPrivatePem, .clientKeyID: "registered-2024"])
         _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
-        let (header, _) = try verified(try XCTUnwrap(try provider.pushedForm()["request"]), with: JOSEFixtures.rsaJwk)
+        let (header, _) = try verified(try XCTUnwrap(try provider.lastForm(to: .par)["request"]), with: JOSEFixtures.rsaJwk)
         XCTAssertEqual(header["alg"], .string("PS256"))
         XCTAssertEqual(header["kid"], .string("registered-2024"))
         // A key that declares its algorithm keeps it: a provider that lists others refuses it before the browser.
-        let es = try self.client(JARProvider(requirePush: true, requestObjectAlgorithms: ["PS256"]), [.clientPrivateKey: Self.ecPrivate])
+        let es = try self.client(jarProvider(requirePush: true, requestObjectAlgorithms: ["PS256"]), [.clientPrivateKey: Self.ecPrivate])
         XCTAssertEqual(errorKind { _ = try es.buildAuthorization(AuthorizationRequest(configuration: es.configuration)) }, .configuration)
     }
 }

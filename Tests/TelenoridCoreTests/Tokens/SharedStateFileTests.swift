@@ -3,13 +3,6 @@ import Synchronization
 import XCTest
 @testable import TelenoridCore
 
-extension ScriptedRefresher {
-    /// A scripted provider holds no host keys.
-    func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner {
-        throw TelenoridError(.configuration, "no host-held DPoP key here")
-    }
-}
-
 /// The state file between processes (two states bound to one file stand for two): what is refused at its
 /// path, the bound on the wait for its lock, what a re-read under the lock takes up, and a sign-out
 /// recorded there while another refresh is out.

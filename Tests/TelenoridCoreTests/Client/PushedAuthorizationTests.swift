@@ -3,43 +3,18 @@ import XCTest
 
 /// A provider with a pushed authorization request endpoint (RFC 9126), served from memory: its metadata
 /// says whether pushing is required, and its PAR endpoint answers what the test set.
-private final class PARProvider: HTTPTransport {
-    let issuer = "https://id.example.com"
-    let requirePush: Bool
-    let hasEndpoint: Bool
-    let answer: Locked<(status: Int, body: String)>
-    let pushed = Locked<[HTTPRequest]>([])
-
-    init(requirePush: Bool, hasEndpoint: Bool = true,
-         answer: (status: Int, body: String) = (201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#)) {
-        self.requirePush = requirePush
-        self.hasEndpoint = hasEndpoint
-        self.answer = Locked(answer)
-    }
-
-    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-        switch request.url {
-        case issuer + "/.well-known/openid-configuration":
-            let endpoint = hasEndpoint ? #","pushed_authorization_request_endpoint":"\#(issuer)/par""# : ""
-            let body = #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks","require_pushed_authorization_requests":\#(requirePush)\#(endpoint)}"#
-            return HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
-        case issuer + "/par":
-            pushed.withLock { $0.append(request) }
-            let (status, body) = answer.withLock { $0 }
-            return HTTPResponse(status: status, headers: [("content-type", "application/json")], body: Array(body.utf8))
-        default:
-            return HTTPResponse(status: 404, headers: [], body: [])
-        }
-    }
-
-    func pushedForm() throws -> FormParameters {
-        let request = try XCTUnwrap(pushed.withLock { $0.last })
-        return try FormParameters(parsing: try XCTUnwrap(request.body).string[...])
-    }
+private func parProvider(requirePush: Bool, hasEndpoint: Bool = true,
+                         answer: (status: Int, body: String) = (201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#)) -> MemoryProvider {
+    let provider = MemoryProvider()
+    provider.advertise("jwks_uri", endpoint: .jwks)
+    provider.advertise("require_pushed_authorization_requests", json: "\(requirePush)")
+    if hasEndpoint { provider.advertise("pushed_authorization_request_endpoint", endpoint: .par) }
+    provider.answer(.par, status: answer.status, body: answer.body)
+    return provider
 }
 
 final class PushedAuthorizationTests: XCTestCase {
-    private func client(_ provider: PARProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws -> OIDCClient {
+    private func client(_ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws -> OIDCClient {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = provider.issuer
         settings[.clientID] = "native-app"
@@ -54,7 +29,7 @@ final class PushedAuthorizationTests: XCTestCase {
     }
 
     func testARequiredPushLeavesOnlyClientIDAndRequestURIInTheURL() throws {
-        let provider = PARProvider(requirePush: true)
+        let provider = parProvider(requirePush: true)
         let client = try client(provider)
         var request = AuthorizationRequest(configuration: client.configuration)
         try request.set(.loginHint, "+4799999999")
@@ -66,8 +41,8 @@ final class PushedAuthorizationTests: XCTestCase {
         XCTAssertEqual(front["client_id"], "native-app")
         XCTAssertEqual(front["request_uri"], "urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c")
 
-        let pushed = try provider.pushedForm()
-        XCTAssertEqual(provider.pushed.withLock { $0.first?.method }, "POST")
+        let pushed = try provider.lastForm(to: .par)
+        XCTAssertEqual(provider.requests(to: .par).first?.method, "POST")
         XCTAssertEqual(pushed["response_type"], "code")
         XCTAssertEqual(pushed["redirect_uri"], "com.example.app:/oauth2redirect")
         XCTAssertEqual(pushed["state"], pending.state)
@@ -83,15 +58,15 @@ final class PushedAuthorizationTests: XCTestCase {
     }
 
     func testTheHostCanAskForPushingWhenTheProviderDoesNotRequireIt() throws {
-        let provider = PARProvider(requirePush: false)
+        let provider = parProvider(requirePush: false)
         let client = try client(provider, [.pushAuthorizationRequests: "true"])
         let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
         XCTAssertNotNil(try query(pending.url)["request_uri"])
-        XCTAssertEqual(provider.pushed.withLock { $0.count }, 1)
+        XCTAssertEqual(provider.requests(to: .par).count, 1)
     }
 
     func testWithoutPushingTheURLCarriesTheWholeRequestAtTheDiscoveredEndpoint() throws {
-        let provider = PARProvider(requirePush: false)
+        let provider = parProvider(requirePush: false)
         let client = try client(provider)
         let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
         XCTAssertTrue(pending.url.hasPrefix("https://id.example.com/authorize?"))
@@ -99,11 +74,11 @@ final class PushedAuthorizationTests: XCTestCase {
         XCTAssertNil(front["request_uri"])
         XCTAssertEqual(front["state"], pending.state)
         XCTAssertEqual(front["code_challenge"], pending.pkce.challenge(.s256))
-        XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
+        XCTAssertEqual(provider.requests(to: .par).count, 0)
     }
 
     func testARequiredPushWithoutAnEndpointIsTheProvidersShortcoming() throws {
-        let provider = PARProvider(requirePush: true, hasEndpoint: false)
+        let provider = parProvider(requirePush: true, hasEndpoint: false)
         let client = try client(provider)
         XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
             let error = $0 as! TelenoridError
@@ -113,7 +88,7 @@ final class PushedAuthorizationTests: XCTestCase {
     }
 
     func testTheProvidersRefusalKeepsItsOAuthError() throws {
-        let provider = PARProvider(requirePush: true, answer: (400, #"{"error":"invalid_request","error_description":"bad scope"}"#))
+        let provider = parProvider(requirePush: true, answer: (400, #"{"error":"invalid_request","error_description":"bad scope"}"#))
         let client = try client(provider)
         XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
             let error = $0 as! TelenoridError
@@ -128,14 +103,14 @@ final class PushedAuthorizationTests: XCTestCase {
         for body in [#"{"expires_in":60}"#, #"{"request_uri":"","expires_in":60}"#, #"{"request_uri":5,"expires_in":60}"#,
                      #"{"request_uri":"urn:x","expires_in":0}"#, #"{"request_uri":"urn:x"}"#,
                      #"{"request_uri":"urn:x\nLocation: evil","expires_in":60}"#, "[]", "not json"] {
-            let provider = PARProvider(requirePush: true, answer: (201, body))
+            let provider = parProvider(requirePush: true, answer: (201, body))
             let client = try client(provider)
             XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)), body) {
                 XCTAssertEqual(($0 as! TelenoridError).kind, .invalidResponse, body)
             }
         }
         // 200 instead of 201 is taken: some providers answer so.
-        let provider = PARProvider(requirePush: true, answer: (200, #"{"request_uri":"urn:x","expires_in":90}"#))
+        let provider = parProvider(requirePush: true, answer: (200, #"{"request_uri":"urn:x","expires_in":90}"#))
         let client = try client(provider)
         XCTAssertEqual(try query(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)).url)["request_uri"], "urn:x")
     }
@@ -143,7 +118,7 @@ final class PushedAuthorizationTests: XCTestCase {
     func testFAPI2RefusesARequestURIOf600SecondsOrMore() throws {
         let fapi2: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]
         for (lifetime, profile, accepted) in [(600, fapi2, false), (3600, fapi2, false), (599, fapi2, true), (3600, [:], true)] {
-            let provider = PARProvider(requirePush: true, answer: (201, #"{"request_uri":"urn:x","expires_in":\#(lifetime)}"#))
+            let provider = parProvider(requirePush: true, answer: (201, #"{"request_uri":"urn:x","expires_in":\#(lifetime)}"#))
             let client = try client(provider, profile)
             let build = { try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)) }
             if accepted {
@@ -158,17 +133,17 @@ final class PushedAuthorizationTests: XCTestCase {
     }
 
     func testAConfidentialClientAuthenticatesThePush() throws {
-        let provider = PARProvider(requirePush: true)
+        let provider = parProvider(requirePush: true)
         let client = try client(provider, [.clientSecret: "s3cret", .clientAuthMethod: "client_secret_basic"])
         _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
-        let request = try XCTUnwrap(provider.pushed.withLock { $0.first })
+        let request = try XCTUnwrap(provider.requests(to: .par).first)
         XCTAssertEqual(request.authorization?.string, "Basic bmF0aXZlLWFwcDpzM2NyZXQ=")
-        XCTAssertEqual(try provider.pushedForm()["client_id"], "native-app")
-        XCTAssertNil(try provider.pushedForm()["client_secret"])
+        XCTAssertEqual(try provider.lastForm(to: .par)["client_id"], "native-app")
+        XCTAssertNil(try provider.lastForm(to: .par)["client_secret"])
     }
 
     func testARequestForAnotherClientIsRefused() throws {
-        let provider = PARProvider(requirePush: true)
+        let provider = parProvider(requirePush: true)
         let client = try client(provider)
         var settings = client.configuration.settings
         settings[.clientID] = "another-app"
@@ -176,7 +151,7 @@ final class PushedAuthorizationTests: XCTestCase {
         XCTAssertThrowsError(try client.buildAuthorization(other)) {
             XCTAssertEqual(($0 as! TelenoridError).kind, .invalidArgument)
         }
-        XCTAssertEqual(provider.pushed.withLock { $0.count }, 0)
+        XCTAssertEqual(provider.requests(to: .par).count, 0)
     }
 
     func testMetadataReadsThePushFields() throws {

@@ -1,0 +1,97 @@
+import XCTest
+@testable import TelenoridCore
+
+/// An OpenID provider served from memory. Its discovery document (OIDC Discovery 1.0 §4) is built from members
+/// the test sets; each other endpoint under the issuer answers the status and JSON body the test set for it (404
+/// when nothing was set); every request is recorded, and `failure`, when set, makes every request fail as a
+/// transport would.
+final class MemoryProvider: HTTPTransport, Sendable {
+    /// The endpoints, as paths under the issuer.
+    enum Endpoint: String, Sendable {
+        case discovery = "/.well-known/openid-configuration"
+        /// RFC 8414 §3 metadata at the issuer-appended location, as providers mounted under a path serve it.
+        case authorizationServerMetadata = "/.well-known/oauth-authorization-server"
+        case jwks = "/jwks"
+        case token = "/token"
+        case userinfo = "/userinfo"
+        /// RFC 9126 §2.
+        case par = "/par"
+        /// RFC 7009 §2.
+        case revocation = "/revoke"
+    }
+
+    let issuer: String
+    /// The discovery document's members in order, each value as JSON text; nil: no discovery document (404).
+    let metadata: Locked<[(name: String, json: String)]?>
+    /// What each endpoint other than discovery answers: a status and a JSON body.
+    let answers = Locked<[Endpoint: (status: Int, body: String)]>([:])
+    let requests = Locked<[HTTPRequest]>([])
+    let failure = Locked<TelenoridError?>(nil)
+
+    /// A provider whose discovery document names the issuer, its authorization and its token endpoint; with
+    /// `discovery` false it serves none.
+    init(issuer: String = "https://id.example.com", discovery: Bool = true) {
+        self.issuer = issuer
+        let members = [("issuer", Self.quoted(issuer)), ("authorization_endpoint", Self.quoted(issuer + "/authorize")),
+                       ("token_endpoint", Self.quoted(issuer + "/token"))]
+        metadata = Locked(discovery ? members : nil)
+    }
+
+    func url(_ endpoint: Endpoint) -> String { issuer + endpoint.rawValue }
+
+    /// Sets the discovery member `name` to the JSON text `json`, in its place when it is there already.
+    func advertise(_ name: String, json: String) {
+        metadata.withLock { members in
+            guard var list = members else { return XCTFail("advertising \(name) on a provider without discovery") }
+            if let index = list.firstIndex(where: { $0.name == name }) {
+                list[index].json = json
+            } else {
+                list.append((name, json))
+            }
+            members = list
+        }
+    }
+
+    func advertise(_ name: String, string: String) { advertise(name, json: Self.quoted(string)) }
+
+    func advertise(_ name: String, strings: [String]) {
+        advertise(name, json: "[" + strings.map(Self.quoted).joined(separator: ",") + "]")
+    }
+
+    /// Advertises `endpoint`'s URL under `name`.
+    func advertise(_ name: String, endpoint: Endpoint) { advertise(name, string: url(endpoint)) }
+
+    func answer(_ endpoint: Endpoint, status: Int, body: String) { answers.withLock { $0[endpoint] = (status, body) } }
+
+    func requests(to endpoint: Endpoint) -> [HTTPRequest] {
+        requests.withLock { $0.filter { $0.url == url(endpoint) } }
+    }
+
+    /// The form of the last request to `endpoint`.
+    func lastForm(to endpoint: Endpoint) throws -> FormParameters {
+        let request = try XCTUnwrap(requests(to: endpoint).last)
+        return try FormParameters(parsing: try XCTUnwrap(request.body).string[...])
+    }
+
+    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
+        requests.withLock { $0.append(request) }
+        if let failure = failure.withLock({ $0 }) { throw failure }
+        let path = request.url.hasPrefix(issuer) ? String(request.url.dropFirst(issuer.count)) : nil
+        let endpoint = path.flatMap(Endpoint.init(rawValue:))
+        if endpoint == .discovery, let members = metadata.withLock({ $0 }) {
+            let document = members.map { "\(Self.quoted($0.name)):\($0.json)" }.joined(separator: ",")
+            return Self.json(200, "{" + document + "}")
+        }
+        guard let answer = endpoint.flatMap({ endpoint in answers.withLock { $0[endpoint] } }) else {
+            return HTTPResponse(status: 404, headers: [], body: [])
+        }
+        return Self.json(answer.status, answer.body)
+    }
+
+    static func json(_ status: Int, _ body: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("content-type", "application/json")], body: Array(body.utf8))
+    }
+
+    /// `text` as a JSON string; the tests' values need no escapes.
+    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+}
