@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <telenorid.h>
-#include "check.h"
+#include "status_checks.h"
 #include "stub_server.h"
 
 #define SENTINEL ((void *)0x1)
@@ -36,16 +36,7 @@
  * Helpers
  * --------------------------------------------------------------------------------------------- */
 
-#define CHECK_STATUS(expected, call) check_status_at((expected), (call), #call, __FILE__, __LINE__)
-
-/* A call's status; on a mismatch it prints the last error's message too. */
-int check_status_at(telenorid_status expected, telenorid_status actual, const char *call, const char *file,
-                    int line);
-
-/* The calling thread's last error has `status` and a message containing `contains` (when not NULL). */
-#define CHECK_LAST_ERROR(status, contains) check_last_error_at((status), (contains), __FILE__, __LINE__)
-
-int check_last_error_at(telenorid_status status, const char *contains, const char *file, int line);
+/* CHECK_STATUS and CHECK_LAST_ERROR: status_checks.h. */
 
 /* Makes the last error a MALFORMED one, so a check that follows sees only what the next call records. */
 void prime_last_error(void);

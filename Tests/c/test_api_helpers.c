@@ -4,32 +4,6 @@
 int checks_passed, checks_failed;
 pthread_mutex_t checks_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A call's status; on a mismatch it prints the last error's message too. */
-int check_status_at(telenorid_status expected, telenorid_status actual, const char *call, const char *file,
-                    int line) {
-    if (actual == expected) { check_count(1); return 1; }
-    check_count(0);
-    telenorid_error *error = actual == TELENORID_OK ? NULL : telenorid_error_last();
-    fprintf(stderr, "%s:%d: %s gave %d (%s%s%s), expected %d (%s)\n", file, line, call, actual,
-            telenorid_status_str(actual), error ? ": " : "", error ? telenorid_error_message(error) : "", expected,
-            telenorid_status_str(expected));
-    telenorid_error_free(error);
-    return 0;
-}
-
-int check_last_error_at(telenorid_status status, const char *contains, const char *file, int line) {
-    telenorid_error *e = telenorid_error_last();
-    const char *message = telenorid_error_message(e);
-    int ok = e != NULL && telenorid_error_status(e) == status && message != NULL && message[0] != 0 &&
-             (!contains || strstr(message, contains) != NULL);
-    check_count(ok);
-    if (!ok) fprintf(stderr, "%s:%d: last error is %d \"%s\", expected %d with a message mentioning \"%s\"\n", file,
-                     line, e ? telenorid_error_status(e) : -1, message ? message : "(null)", status,
-                     contains ? contains : "");
-    telenorid_error_free(e);
-    return ok;
-}
-
 /* Makes the last error a MALFORMED one, so a check that follows sees only what the next call records. */
 void prime_last_error(void) {
     telenorid_config *config = SENTINEL;

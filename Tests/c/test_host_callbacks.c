@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <telenorid.h>
-#include "check.h"
+#include "status_checks.h"
 
 #define ISSUER "https://id.example.com"
 #define CLIENT_ID "tnn-example"
@@ -32,33 +32,6 @@
                    "\"token_type\":\"DPoP\",\"dpop_jkt\":\"" JKT_A "\"}"
 #define API "https://api.example.com/items"
 
-#define CHECK_STATUS(expected, call) check_status_at((expected), (call), #call, __FILE__, __LINE__)
-
-static int check_status_at(telenorid_status expected, telenorid_status actual, const char *call, const char *file,
-                           int line) {
-    if (actual == expected) { check_count(1); return 1; }
-    check_count(0);
-    telenorid_error *error = actual == TELENORID_OK ? NULL : telenorid_error_last();
-    fprintf(stderr, "%s:%d: %s gave %d (%s%s%s), expected %d (%s)\n", file, line, call, actual,
-            telenorid_status_str(actual), error ? ": " : "", error ? telenorid_error_message(error) : "", expected,
-            telenorid_status_str(expected));
-    telenorid_error_free(error);
-    return 0;
-}
-
-/* The calling thread's last error has `status` and a message containing `contains`. */
-#define CHECK_LAST_ERROR(status, contains) check_last_error_at((status), (contains), __FILE__, __LINE__)
-
-static int check_last_error_at(telenorid_status status, const char *contains, const char *file, int line) {
-    telenorid_error *e = telenorid_error_last();
-    const char *message = telenorid_error_message(e);
-    int ok = e != NULL && telenorid_error_status(e) == status && message != NULL && strstr(message, contains) != NULL;
-    check_count(ok);
-    if (!ok) fprintf(stderr, "%s:%d: last error is %d \"%s\", expected %d with \"%s\"\n", file, line,
-                     e ? telenorid_error_status(e) : -1, message ? message : "(null)", status, contains);
-    telenorid_error_free(e);
-    return ok;
-}
 
 /* What a test's signer does, and what it saw. Allocated with malloc so that a call after free() is caught. */
 struct signer {

@@ -12,23 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "telenorid.h"
+#include "status_checks.h"
 
-#define CHECK_STATUS(expected, call) check_status_at((expected), (call), #call, __FILE__, __LINE__)
-
-static int check_status_at(telenorid_status expected, telenorid_status actual, const char *call, const char *file,
-                           int line) {
-    int ok = expected == actual;
-    check_count(ok);
-    if (!ok) {
-        telenorid_error *error = telenorid_error_last();
-        fprintf(stderr, "%s:%d: %s: expected status %d, got %d (%s)\n", file, line, call, (int)expected, (int)actual,
-                error ? telenorid_error_message(error) : "no error");
-        telenorid_error_free(error);
-    }
-    return ok;
-}
 
 /* The last error's message contains `words`. */
 static void check_last_error(telenorid_status status, const char *words, int line) {
