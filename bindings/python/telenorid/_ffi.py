@@ -191,6 +191,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_client_build_auth_request": (status_t, [ClientP, AuthRequestP, POINTER(PendingAuthP)]),
     "telenorid_client_verify_id_token": (status_t, [ClientP, c_char_p, c_char_p, out_string]),
     "telenorid_client_free": (None, [ClientP]),
+    "telenorid_client_cancel": (status_t, [ClientP]),
     "telenorid_client_set_dpop_signer": (status_t, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
     "telenorid_client_set_client_signer": (status_t, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
     # Auth state
@@ -224,6 +225,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_loopback_wait": (status_t, [LoopbackP, c_int32, out_string]),
     "telenorid_loopback_free": (None, [LoopbackP]),
     "telenorid_loopback_expect_state": (status_t, [LoopbackP, c_char_p]),
+    "telenorid_loopback_cancel": (status_t, [LoopbackP]),
     # Identity-provider app flow
     "telenorid_params_new": (status_t, [POINTER(ParamsP)]),
     "telenorid_params_add": (status_t, [ParamsP, c_char_p, c_char_p]),
@@ -291,6 +293,7 @@ STATUS = {
     "TEMPORARILY_UNAVAILABLE": 25,
     "PUSH_REFUSED": 26,
     "PROVIDER_UNSUPPORTED": 27,
+    "CANCELLED": 28,
 }
 MAX_INPUT = 1024 * 1024
 
