@@ -55,8 +55,9 @@ extern "C" {
  *          keys (32-36), 2 token fields (7-8), "endpoint" for TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE;
  *          DPoP tokens are accepted when DPoP is in use; private_key_jwt may come without
  *          client_private_key (a host signer). Nothing removed.
- *   0.4.0  Negotiation with the provider's metadata and the host's edges: 2 status codes
- *          (TELENORID_E_PUSH_REFUSED, TELENORID_E_PROVIDER_UNSUPPORTED), 1 configuration key (37,
+ *   0.4.0  Negotiation with the provider's metadata, the host's edges and cancellation: 2 functions
+ *          (telenorid_client_cancel, telenorid_loopback_cancel), 3 status codes (TELENORID_E_PUSH_REFUSED,
+ *          TELENORID_E_PROVIDER_UNSUPPORTED, TELENORID_E_CANCELLED), 1 configuration key (37,
  *          TELENORID_CONFIG_CLIENT_KEY_ID); TELENORID_CONFIG_DPOP_SIGNING_ALG takes a preference list;
  *          telenorid_auth_request_build() refuses a request that must be pushed or signed; a removed host
  *          signer is detached from every auth state; calls from inside host callbacks are refused.
@@ -126,6 +127,9 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_PROVIDER_UNSUPPORTED 27  /* the provider's metadata lacks what the configuration needs,
                                                 e.g. a pushed_authorization_request_endpoint where
                                                 requests must be pushed. Since 0.4.0 */
+#define TELENORID_E_CANCELLED            28  /* another thread cancelled the call
+                                                (telenorid_client_cancel, telenorid_loopback_cancel):
+                                                nothing changed; not transient */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */
@@ -603,6 +607,18 @@ telenorid_status telenorid_client_verify_id_token(telenorid_client *client, cons
 /* Frees a client. Auth states created from it keep it alive. NULL is a no-op. */
 void telenorid_client_free(telenorid_client *client);
 
+/* Cancellation is per handle: this cancels what is in flight on the client when it is called, not what
+ * comes later. Every HTTP transfer under way on `client` and on the auth states made from it (discovery,
+ * key sets, token, userinfo, revocation, pushed requests, refreshes) is abandoned within 100 ms, its
+ * connection closed, and the blocking call it belongs to returns TELENORID_E_CANCELLED. Calls that start
+ * after it returns run normally. A cancelled call changes nothing: an auth state whose refresh was
+ * cancelled keeps its tokens (threads that were waiting for that refresh get the same status), a key set
+ * or discovery fetch that was cancelled is not remembered as a failure. Whether a cancelled request
+ * reached the provider is unknown, so a callback whose code exchange was cancelled stays consumed
+ * (TELENORID_E_CONSUMED on a second exchange): start a new authorization. Any thread, also while other
+ * threads block in the client's calls; never blocks. NULL is TELENORID_E_INVALID_ARGUMENT. Since 0.4.0. */
+telenorid_status telenorid_client_cancel(telenorid_client *client);
+
 /* ------------------------------------------------------------------------------------------------
  * FAPI 2.0 (TELENORID_CONFIG_SECURITY_PROFILE "fapi2", the FAPI 2.0 Security Profile, final)
  *
@@ -960,6 +976,12 @@ telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t t
 
 /* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op. */
 void telenorid_loopback_free(telenorid_loopback *listener);
+
+/* Ends a telenorid_loopback_wait() in flight on another thread within 100 ms: it returns
+ * TELENORID_E_CANCELLED and the listener can wait again (the redirect it awaits may still come). Cancels
+ * only a wait under way when it is called; a later wait runs normally. Any thread; never blocks. NULL is
+ * TELENORID_E_INVALID_ARGUMENT. Since 0.4.0. */
+telenorid_status telenorid_loopback_cancel(telenorid_loopback *listener);
 
 /* Only a callback whose query carries the `state` parameter exactly once, equal to `state` (the pending
  * request's, telenorid_pending_auth_state()), ends the wait; one with no, another or a repeated state, or

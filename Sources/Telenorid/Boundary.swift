@@ -95,6 +95,7 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .temporarilyUnavailable: TELENORID_E_TEMPORARILY_UNAVAILABLE
     case .pushRefused: TELENORID_E_PUSH_REFUSED
     case .providerUnsupported: TELENORID_E_PROVIDER_UNSUPPORTED
+    case .cancelled: TELENORID_E_CANCELLED
     }
 }
 

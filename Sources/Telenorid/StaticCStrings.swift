@@ -39,6 +39,7 @@ enum StaticCStrings {
         "temporarily unavailable",          // TELENORID_E_TEMPORARILY_UNAVAILABLE
         "pushed request refused",           // TELENORID_E_PUSH_REFUSED
         "provider lacks a capability",      // TELENORID_E_PROVIDER_UNSUPPORTED
+        "cancelled",                        // TELENORID_E_CANCELLED
     ]
 
     static func status(_ status: telenorid_status) -> UnsafePointer<CChar> {

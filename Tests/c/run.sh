@@ -6,7 +6,7 @@
 #   3. test_api under valgrind (when installed), then plain;
 #   4. test_dlopen;
 #   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
-#   6. test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in) and
+#   6. test_cancel (cancellation from another thread) plain and under ASan/UBSan; test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in) and
 #      test_flows (Vipps app-to-app and the identity-provider app against the real provider), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
 #   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider)
@@ -67,6 +67,13 @@ step "compile test_host_callbacks" "$cc" "${cflags[@]}" Tests/c/test_host_callba
 step "compile test_host_callbacks with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_host_callbacks.c "${link[@]}" \
     -o "$out/test_host_callbacks_asan"
+# Cancellation from another thread (against the stub server, and a loopback wait): plain and ASan/UBSan only,
+# since it measures how fast a cancelled call returns.
+rm -f "$out/test_cancel" "$out/test_cancel_asan"
+step "compile test_cancel" "$cc" "${cflags[@]}" Tests/c/test_cancel.c "${link[@]}" -o "$out/test_cancel"
+step "compile test_cancel with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
+    -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_cancel.c "${link[@]}" \
+    -o "$out/test_cancel_asan"
 # test_dlopen must not link the library.
 if [ -x "$out/test_dlopen" ] && readelf -d "$out/test_dlopen" | grep -q 'libtelenorid'; then
     echo "run.sh: test_dlopen links libtelenorid"; failed+=("test_dlopen not linked")
@@ -100,6 +107,10 @@ three_ways() { # three_ways NAME
         env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$out/${name}_asan"
 }
+[ -x "$out/test_cancel" ] && step "test_cancel" "$out/test_cancel"
+[ -x "$out/test_cancel_asan" ] && step "test_cancel under ASan/UBSan" \
+    env ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$out/test_cancel_asan"
 three_ways test_host_callbacks
 three_ways test_idp_app
 three_ways test_line_auth

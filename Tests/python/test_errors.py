@@ -28,7 +28,7 @@ EXPECTED_FAMILY = {
     "STATE_MISMATCH": telenorid.ValidationError, "REDIRECT_MISMATCH": telenorid.ValidationError,
     "ISSUER_MISMATCH": telenorid.ValidationError, "TOKEN_INVALID": telenorid.ValidationError,
     "MALFORMED": telenorid.ValidationError,
-    "RANDOM": None,
+    "RANDOM": None, "CANCELLED": None,
 }
 
 

@@ -56,6 +56,8 @@ final class KeySetCache: Sendable {
                 }
                 return candidates(keys, for: jws)
             } catch {
+                // A cancelled fetch is no answer from the provider: the next verification may fetch at once.
+                guard error.kind != .cancelled else { throw error }
                 cache.withLock { state in
                     state.failure = (error, now)
                     if isRefetch { state.refetchedAt = now }

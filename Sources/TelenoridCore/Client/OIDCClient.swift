@@ -26,6 +26,13 @@ public final class OIDCClient: Sendable {
         keys = KeySetCache(maxAge: configuration.jwksMaxAgeSeconds)
     }
 
+    /// Ends every HTTP transfer of this client under way now (discovery, key sets, token, userinfo,
+    /// revocation and pushed requests, its auth states' refreshes included) with `.cancelled`, from any
+    /// thread; calls that start later run normally. Nothing a cancelled call would have changed is changed.
+    public func cancel() {
+        transport.cancel()
+    }
+
     /// A DPoP signer the host holds (a key in Android Keystore, the Secure Enclave, an HSM), used for every
     /// sign-in from now on instead of keys the library makes; nil goes back to `dpop_signing_alg`'s keys.
     /// Auth states bound to a host key are restored only while the same key is set. The signer set before
@@ -97,8 +104,15 @@ public final class OIDCClient: Sendable {
         // RFC 8414 is consulted only for what OIDC left out; its absence is normal.
         if metadata.revocationEndpoint == nil || metadata.codeChallengeMethods.isEmpty {
             for url in urls.oauth == urls.oauthAppended ? [urls.oauth] : [urls.oauth, urls.oauthAppended] {
-                if let oauth = try? transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json")])),
-                   oauth.status == 200, let extra = try? ProviderMetadata(json: oauth.body, expectedIssuer: issuer) {
+                let oauth: HTTPResponse
+                do {
+                    oauth = try transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
+                } catch let error where error.kind == .cancelled {
+                    throw error
+                } catch {
+                    continue
+                }
+                if oauth.status == 200, let extra = try? ProviderMetadata(json: oauth.body, expectedIssuer: issuer) {
                     metadata = metadata.filling(from: extra)
                     break
                 }

@@ -21,8 +21,13 @@ public final class CurlTransport: HTTPTransport {
     public let settings: HTTPSettings
     private let share: CurlShare
     /// Idle easy handles, most recently used last: handing out the last one first gives a single
-    /// sequential caller the same handle, and so the same connection, every time.
-    private let idle = Locked<[EasyHandle]>([])
+    /// sequential caller the same handle, and so the same connection, every time. `busy` holds the handles
+    /// of the transfers under way, so `cancel` can wake them.
+    private let pool = Locked<(idle: [EasyHandle], busy: [EasyHandle])>(([], []))
+    /// How many times `cancel` ran. Changed only under the pool's lock, so a transfer checked out before a
+    /// cancel is in `busy` when the cancel wakes them and one checked out after sees the new count; read
+    /// without the lock by the transfers themselves.
+    private let cancels = Atomic<UInt64>(0)
     private let opened = Atomic<Int>(0)
 
     /// Idle handles kept for reuse; more may exist while more threads send at once, and the surplus is
@@ -66,7 +71,7 @@ public final class CurlTransport: HTTPTransport {
     /// reference to the share, so the share is freed only after the last of them: curl_share_cleanup
     /// refuses a share still in use. No handle can be checked out here: `send` keeps `self` alive.
     deinit {
-        idle.withLock { $0.removeAll() }
+        pool.withLock { $0.idle.removeAll() }
     }
 
     /// New connections opened by this transport so far (CURLINFO_NUM_CONNECTS summed over transfers):
@@ -85,23 +90,45 @@ public final class CurlTransport: HTTPTransport {
     /// it; the request then opens fresh connections and leaves none behind for reuse, so no request
     /// without the hook rides on a hooked socket and vice versa.
     public func send(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
-        let easy = try checkOut()
+        let (easy, cancelsAtStart) = try checkOut()
         defer {
             opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
             checkIn(easy)
         }
-        return try easy.perform(request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook)
+        return try easy.perform(request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook) {
+            cancels.load(ordering: .acquiring) != cancelsAtStart
+        }
     }
 
-    private func checkOut() throws(TelenoridError) -> EasyHandle {
-        if let reused = idle.withLock({ $0.popLast() }) { return reused }
-        return try EasyHandle(share: share, settings: settings)
+    /// Ends every transfer under way now with `.cancelled`, from any thread, within one turn of its wait
+    /// loop (curl_multi_wakeup interrupts the wait). Transfers that start after it returns run normally.
+    public func cancel() {
+        pool.withLock { pool in
+            cancels.add(1, ordering: .releasing)
+            for easy in pool.busy { easy.wake() }
+        }
+    }
+
+    /// A handle for one transfer, and the cancel count it started under.
+    private func checkOut() throws(TelenoridError) -> (EasyHandle, UInt64) {
+        let reused: (EasyHandle, UInt64)? = pool.withLock { pool in
+            guard let easy = pool.idle.popLast() else { return nil }
+            pool.busy.append(easy)
+            return (easy, cancels.load(ordering: .relaxed))
+        }
+        if let reused { return reused }
+        let fresh = try EasyHandle(share: share, settings: settings)
+        return pool.withLock { pool in
+            pool.busy.append(fresh)
+            return (fresh, cancels.load(ordering: .relaxed))
+        }
     }
 
     private func checkIn(_ easy: EasyHandle) {
-        let surplus: EasyHandle? = idle.withLock { handles in
-            guard handles.count < CurlTransport.poolLimit else { return easy }
-            handles.append(easy)
+        let surplus: EasyHandle? = pool.withLock { pool in
+            if let position = pool.busy.lastIndex(where: { $0 === easy }) { pool.busy.remove(at: position) }
+            guard pool.idle.count < CurlTransport.poolLimit else { return easy }
+            pool.idle.append(easy)
             return nil
         }
         // Freed outside the lock: curl_easy_cleanup may close connections.

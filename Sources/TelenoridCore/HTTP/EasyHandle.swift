@@ -54,7 +54,10 @@ final class EasyHandle: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    func perform(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
+    /// `cancelled` is asked each time the transfer's wait ends; once it says yes the transfer is abandoned
+    /// (its connection closed) with `.cancelled`. `wake` ends a wait early so that it is asked at once.
+    func perform(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil,
+                 cancelled: () -> Bool) throws(TelenoridError) -> HTTPResponse {
         connectsInLastTransfer = 0
         // All checks before the handle transfers anything: an insecure URL never reaches a socket.
         let target = try self.target(request.url, allowPlainHTTP: allowPlainHTTP)
@@ -82,8 +85,8 @@ final class EasyHandle: @unchecked Sendable {
         try configureMethod(request.method, body: body, hasBody: request.body != nil)
 
         // libcurl holds raw pointers into all of these for the duration of the transfer.
-        let code = withExtendedLifetime(sink) {
-            withExtendedLifetime(body) { withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { transfer() } } }
+        let outcome = withExtendedLifetime(sink) {
+            withExtendedLifetime(body) { withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { transfer(cancelled) } } }
         }
         var connects = 0
         // Only bookkeeping for tests: if libcurl cannot say, count nothing rather than fail the request.
@@ -99,6 +102,11 @@ final class EasyHandle: @unchecked Sendable {
                 throw TelenoridError(.network, "\(what): the socket hook refused the connection")
             }
         }
+        guard case .done(let code) = outcome else {
+            // Never marked as not sent: libcurl may have written the request before the cancel arrived, and
+            // a single-use input the server may have seen must not be sent again.
+            throw TelenoridError(.cancelled, "\(what) was cancelled")
+        }
         guard code == CURLE_OK else {
             throw error(for: code, sink: sink, what: what, settings: settings)
         }
@@ -109,25 +117,39 @@ final class EasyHandle: @unchecked Sendable {
         return HTTPResponse(status: status, headerBlock: sink.takeHeaderBlock(), body: sink.takeBody())
     }
 
+    private enum Outcome { case done(CURLcode), cancelled }
+
     /// What curl_easy_perform does, minus its first wait: libcurl 7.x's curl_easy_perform starts with
     /// curl_multi_poll on its wakeup socket before the handle has any socket, a poll(2) per request for
-    /// nothing. This loop performs first and waits (curl_multi_wait, no wakeup socket) only while the
-    /// transfer is still running. Timeouts are the easy handle's, which curl_multi_perform enforces.
-    private func transfer() -> CURLcode {
+    /// nothing. This loop performs first and waits only while the transfer is still running. The wait is
+    /// curl_multi_poll, whose one poll(2) also watches the multi handle's wakeup socket, so `wake` (from
+    /// another thread) ends it at once at no cost to a transfer nobody cancels. Timeouts are the easy
+    /// handle's, which curl_multi_perform enforces. Removing a handle whose transfer is under way closes its
+    /// connection, so a cancelled transfer leaves nothing half-read for the next one on this handle.
+    private func transfer(_ cancelled: () -> Bool) -> Outcome {
         let added = curl_multi_add_handle(multi, curl)
-        guard added == CURLM_OK else { return added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT }
+        guard added == CURLM_OK else { return .done(added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT) }
         defer { curl_multi_remove_handle(multi, curl) }
         var running: Int32 = 1
         while running > 0 {
             var step = curl_multi_perform(multi, &running)
-            if step == CURLM_OK && running > 0 { step = curl_multi_wait(multi, nil, 0, 1000, nil) }
-            guard step == CURLM_OK else { return step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR }
+            if step == CURLM_OK && running > 0 {
+                step = curl_multi_poll(multi, nil, 0, 1000, nil)
+                if cancelled() { return .cancelled }
+            }
+            guard step == CURLM_OK else { return .done(step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR) }
         }
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
-            if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
+            if message.pointee.msg == CURLMSG_DONE { return .done(message.pointee.data.result) }
         }
-        return CURLE_RECV_ERROR
+        return .done(CURLE_RECV_ERROR)
+    }
+
+    /// Ends the wait of the transfer under way (or makes the next wait return at once). Any thread:
+    /// curl_multi_wakeup is the one multi call libcurl allows from another thread.
+    func wake() {
+        _ = curl_multi_wakeup(multi)
     }
 
     /// The checked target for `url`: the cached one when it is the same text under the same permission,

@@ -172,4 +172,11 @@ public struct HTTPSettings: Sendable, Equatable {
 /// `send` refuses any URL that is not https or http on a loopback host, with `.insecure`.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse
+    /// Ends the sends under way with `.cancelled` (see `CurlTransport.cancel`); later sends run normally.
+    func cancel()
+}
+
+extension HTTPTransport {
+    /// A stand-in that answers at once has no send to end.
+    public func cancel() {}
 }

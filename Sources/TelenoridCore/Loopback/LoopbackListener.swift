@@ -28,6 +28,11 @@ public final class LoopbackListener: Sendable {
     private let used = Atomic<Bool>(false)
     /// The pending request's state, from `expectState`; nil accepts any.
     private let expectedState = Locked<String?>(nil)
+    /// A pipe whose read end is in every wait's poll set: `cancel` writes a byte to end the wait at once.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    /// How many times `cancel` ran: a wait ends when it moved since the wait began.
+    private let cancels = Atomic<UInt64>(0)
 
     /// Listens on 127.0.0.1:`port` (0: a free port the system picks) for `path` (starting with "/").
     public init(port: UInt16 = 0, path: String = "/callback") throws(TelenoridError) {
@@ -37,6 +42,16 @@ public final class LoopbackListener: Sendable {
         }
         let fd = LibC.socket(AF_INET, LibC.nonBlockingStreamSocket, 0)
         guard fd >= 0 else { throw TelenoridError(.network, "can't create a socket: \(LoopbackListener.errnoText())") }
+        var wake: [Int32] = [-1, -1]
+        guard pipe(&wake) == 0 else {
+            let reason = LoopbackListener.errnoText()
+            close(fd)
+            throw TelenoridError(.network, "can't create the listener's wakeup pipe: \(reason)")
+        }
+        for end in wake {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -51,6 +66,8 @@ public final class LoopbackListener: Sendable {
         guard bound == 0, listen(fd, SOMAXCONN) == 0 else {
             let reason = LoopbackListener.errnoText()
             close(fd)
+            close(wake[0])
+            close(wake[1])
             throw TelenoridError(.network, "can't listen on 127.0.0.1:\(port): \(reason)")
         }
         var actual = sockaddr_in()
@@ -60,15 +77,32 @@ public final class LoopbackListener: Sendable {
         }
         guard named == 0 else {
             close(fd)
+            close(wake[0])
+            close(wake[1])
             throw TelenoridError(.network, "can't read the listening port: \(LoopbackListener.errnoText())")
         }
         socket = fd
+        wakeRead = wake[0]
+        wakeWrite = wake[1]
         self.port = UInt16(bigEndian: actual.sin_port)
         self.path = path
         redirectURI = "http://127.0.0.1:\(self.port)\(path)"
     }
 
-    deinit { close(socket) }
+    deinit {
+        close(socket)
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Ends the wait under way now with `.cancelled`, from any thread; the listener can wait again. A wait
+    /// that starts after it returns runs normally.
+    public func cancel() {
+        cancels.add(1, ordering: .releasing)
+        var byte: UInt8 = 1
+        // A full pipe already holds a wakeup, which is all a wait needs.
+        _ = write(wakeWrite, &byte, 1)
+    }
 
     /// Only a callback whose query carries exactly `state` (that of the pending request) ends the wait;
     /// nil accepts any. Applies to requests that arrive after it returns, also during a wait. A response
@@ -81,12 +115,14 @@ public final class LoopbackListener: Sendable {
 
     /// Waits up to `timeoutMilliseconds` for the browser's redirect and returns its full URL. Fails with
     /// `.timeout` when none came (the listener can wait again: a host waits in slices to stay cancellable),
-    /// `.consumed` once it has handed out its redirect, or while another wait is in progress.
+    /// `.consumed` once it has handed out its redirect, or while another wait is in progress, `.cancelled`
+    /// when `cancel` ran during it (the listener can wait again).
     public func waitForRedirect(timeoutMilliseconds: Int32) throws(TelenoridError) -> String {
         guard timeoutMilliseconds > 0 else { throw TelenoridError(.invalidArgument, "the timeout must be positive") }
         guard !used.exchange(true, ordering: .acquiringAndReleasing) else {
             throw TelenoridError(.consumed, "this loopback listener has already received its redirect, or is being waited on")
         }
+        let cancelsAtStart = cancels.load(ordering: .acquiring)
         let deadline = LoopbackListener.nowMilliseconds() &+ Int64(timeoutMilliseconds)
         let connections = LoopbackConnections()
         var acceptPausedUntil: Int64 = 0
@@ -100,12 +136,19 @@ public final class LoopbackListener: Sendable {
             let accepting = now >= acceptPausedUntil
             var entries = [pollfd(fd: socket, events: accepting ? Int16(POLLIN) : 0, revents: 0)]
             entries += connections.open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             let nearest = connections.open.reduce(accepting ? deadline : min(deadline, acceptPausedUntil)) { min($0, $1.deadline) }
             let ready = entries.withUnsafeMutableBufferPointer { LibC.poll($0.baseAddress, nfds_t($0.count), Int32(clamping: nearest &- now)) }
+            guard cancels.load(ordering: .acquiring) == cancelsAtStart else {
+                used.store(false, ordering: .releasing)  // nothing was handed out: another wait may follow
+                throw TelenoridError(.cancelled, "the wait for a redirect to \(redirectURI) was cancelled")
+            }
             guard ready > 0 else { continue }  // a timeout (handled above) or EINTR
+            // A cancel meant for an earlier wait (or made between waits): taken out so it does not wake this one again.
+            if entries[entries.count - 1].revents != 0 { drainWakeups() }
             // Reads before accepts: a connection accepted last turn is served before a flood can push it out.
             var finished: [Int] = []
-            for (index, entry) in entries.enumerated().dropFirst() where entry.revents != 0 {
+            for (index, entry) in entries.enumerated().dropFirst().dropLast() where entry.revents != 0 {
                 switch serve(connections, at: index - 1) {
                 case .open: continue
                 case .finished: finished.append(index - 1)
@@ -165,6 +208,11 @@ public final class LoopbackListener: Sendable {
     }
 
     // MARK: Sockets
+
+    private func drainWakeups() {
+        var bytes = (UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &bytes, { read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+    }
 
     private static func nowMilliseconds() -> Int64 {
         var time = timespec()

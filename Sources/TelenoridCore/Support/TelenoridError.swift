@@ -48,6 +48,9 @@ public struct TelenoridError: Error, Sendable, Equatable {
         case pushRefused
         /// The provider's metadata lacks what the configuration needs (an endpoint the request must use).
         case providerUnsupported
+        /// The host cancelled the call from another thread (`OIDCClient.cancel`, `LoopbackListener.cancel`).
+        /// Nothing changed; whether the request reached the server is unknown unless `requestNotSent`.
+        case cancelled
     }
 
     public var kind: Kind

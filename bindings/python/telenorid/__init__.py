@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
     from .client import Client
     from .config import Config
-    from .errors import (AuthorizationError, AuthorizationLost, ClientRejected, ConfigurationError, Consumed,
+    from .errors import (AuthorizationError, AuthorizationLost, Cancelled, ClientRejected, ConfigurationError, Consumed,
                          HTTPStatusError, Insecure, InvalidArgument, InvalidResponse, IssuerMismatch,
                          LineAuthUnavailable, Malformed, NetworkError, NotSignedIn, ParameterConflict, ProviderError,
                          ProviderUnsupported, PushRefused, RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
@@ -65,6 +65,7 @@ __all__ = [
     "AuthorizationError", "Consumed", "VersionError", "Timeout", "NetworkError", "TLSError", "HTTPStatusError",
     "ResponseTooLarge", "InvalidResponse", "TokenInvalid", "AuthorizationLost", "NotSignedIn",
     "LineAuthUnavailable", "ClientRejected", "TemporarilyUnavailable", "PushRefused", "ProviderUnsupported",
+    "Cancelled",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]

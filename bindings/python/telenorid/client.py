@@ -83,6 +83,12 @@ class Client(_Handle):
     def __init__(self, config: Config) -> None:
         pass
 
+    def cancel(self) -> None:
+        """Ends every blocking call of this client and its auth states under way on other threads (discovery,
+        token, userinfo, revocation, pushed requests, refreshes) within 100 ms: they raise :class:`Cancelled`
+        and change nothing. Calls that start afterwards run normally. Any thread; never blocks."""
+        self._call(_c.telenorid_client_cancel)
+
     def discover(self) -> None:
         """Fetches and checks the provider's metadata now."""
         self._call(_c.telenorid_client_discover)

@@ -1,7 +1,7 @@
 """The exceptions libtelenorid's status codes raise: one class per TELENORID_E_* code, all under
 :class:`TelenoridError`, with the C status and the provider's OAuth fields as attributes.
 
-Every class but :class:`RandomFailure` belongs to one of four families, so a caller can catch a group:
+Every class but :class:`RandomFailure` and :class:`Cancelled` belongs to one of four families, so a caller can catch a group:
 
 - :class:`UsageError` — the call was wrong and retrying won't help: :class:`InvalidArgument`,
   :class:`ParameterConflict`, :class:`Consumed`, :class:`VersionError`, :class:`NotSignedIn`,
@@ -15,7 +15,8 @@ Every class but :class:`RandomFailure` belongs to one of four families, so a cal
 - :class:`ValidationError` — a response failed the library's checks: :class:`StateMismatch`,
   :class:`RedirectMismatch`, :class:`IssuerMismatch`, :class:`TokenInvalid`, :class:`Malformed`.
 
-:class:`RandomFailure` (the system's random generator failed) is directly under :class:`TelenoridError`.
+:class:`RandomFailure` (the system's random generator failed) and :class:`Cancelled` (the caller's own
+cancel, no failure of the call, the provider or the caller) are directly under :class:`TelenoridError`.
 The extra bases stay: :class:`InvalidArgument` and :class:`Malformed` are also ``ValueError``s.
 Whether a failure may pass on its own is :attr:`TelenoridError.transient` (the library's rule), not the family.
 """
@@ -229,13 +230,20 @@ class ProviderUnsupported(ProviderError):
     code = 27
 
 
+class Cancelled(TelenoridError):
+    """TELENORID_E_CANCELLED: another thread cancelled the call (:meth:`Client.cancel`,
+    :meth:`LoopbackListener.cancel`); nothing changed. In no family: nothing went wrong that a handler of
+    usage, transport, provider or validation errors should act on."""
+    code = 28
+
+
 _BY_STATUS: Dict[int, Type[TelenoridError]] = {
     cls.code: cls for cls in (
         InvalidArgument, Malformed, ConfigurationError, Insecure, Unsupported, ParameterConflict, RandomFailure,
         StateMismatch, RedirectMismatch, IssuerMismatch, AuthorizationError, Consumed, VersionError, Timeout,
         NetworkError, TLSError, HTTPStatusError, ResponseTooLarge, InvalidResponse, TokenInvalid,
         AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable, PushRefused,
-        ProviderUnsupported)
+        ProviderUnsupported, Cancelled)
 }
 
 

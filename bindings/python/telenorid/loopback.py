@@ -45,6 +45,11 @@ class LoopbackListener(_Handle):
             raise ValueError("timeout must be positive and under 24 days")
         return self._string_call(_c.telenorid_loopback_wait, milliseconds) or ""
 
+    def cancel(self) -> None:
+        """Ends a :meth:`wait` under way on another thread within 100 ms: it raises :class:`Cancelled`, and the
+        listener can wait again. A later wait runs normally. Any thread; never blocks."""
+        self._call(_c.telenorid_loopback_cancel)
+
     def expect_state(self, state: Optional[str]) -> None:
         """Only a callback whose query carries exactly ``state`` (the pending request's) ends the wait; others
         are answered 400 and the wait goes on. None accepts any. Also from another thread during a wait.

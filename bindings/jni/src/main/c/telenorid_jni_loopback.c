@@ -45,12 +45,19 @@ static void n_loopback_expect_state(JNIEnv *env, jclass cls, jlong listener, jby
 
 FREE_FUNCTION(n_loopback_free, telenorid_loopback, telenorid_loopback_free)
 
+static void n_loopback_cancel(JNIEnv *env, jclass cls, jlong listener)
+{
+    (void)cls;
+    void_result(env, telenorid_loopback_cancel(HANDLE(telenorid_loopback, listener)));
+}
+
 static const JNINativeMethod loopback_natives[] = {
     NATIVE("loopbackNew", "(I[B)J", n_loopback_new),
     NATIVE("loopbackRedirectUri", "(J)[B", n_loopback_redirect_uri),
     NATIVE("loopbackWait", "(JI)[B", n_loopback_wait),
     NATIVE("loopbackExpectState", "(J[B)V", n_loopback_expect_state),
     NATIVE("loopbackFree", "(J)V", n_loopback_free),
+    NATIVE("loopbackCancel", "(J)V", n_loopback_cancel),
 };
 
 NATIVE_TABLE(loopback_table, loopback_natives, NULL);

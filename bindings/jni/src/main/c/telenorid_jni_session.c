@@ -66,6 +66,12 @@ static void n_client_discover(JNIEnv *env, jclass cls, jlong client)
     void_result(env, telenorid_client_discover(HANDLE(telenorid_client, client)));
 }
 
+static void n_client_cancel(JNIEnv *env, jclass cls, jlong client)
+{
+    (void)cls;
+    void_result(env, telenorid_client_cancel(HANDLE(telenorid_client, client)));
+}
+
 static jlong n_client_config(JNIEnv *env, jclass cls, jlong client)
 {
     (void)cls;
@@ -290,6 +296,7 @@ static void n_auth_state_free(JNIEnv *env, jclass cls, jlong state, jlong change
 static const JNINativeMethod session_natives[] = {
     NATIVE("clientNew", "(J)J", n_client_new),
     NATIVE("clientDiscover", "(J)V", n_client_discover),
+    NATIVE("clientCancel", "(J)V", n_client_cancel),
     NATIVE("clientConfig", "(J)J", n_client_config),
     NATIVE("clientBuildAuthRequest", "(JJ)J", n_client_build_auth_request),
     NATIVE("clientExchangeCode", "(JJ)J", n_client_exchange_code),

@@ -89,6 +89,19 @@ public final class Client extends NativeObject {
     }
 
     /**
+     * Ends every blocking call of this client and its auth states under way on other threads (discovery,
+     * token, userinfo, revocation, pushed requests, refreshes) within 100 ms: they throw
+     * {@link CancelledException} and change nothing. Calls that start afterwards run normally. Any thread;
+     * never blocks.
+     */
+    public void cancel() {
+        call(h -> {
+            Native.clientCancel(h);
+            return null;
+        });
+    }
+
+    /**
      * The configuration with every endpoint the app did not set filled in from discovery (which runs first
      * if needed): give it to {@link AuthorizationRequest}.
      */

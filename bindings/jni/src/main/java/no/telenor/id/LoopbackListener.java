@@ -28,24 +28,38 @@ public final class LoopbackListener extends NativeObject {
 
     /**
      * Blocks until the browser's redirect arrives and returns its full URL; other requests are answered
-     * and the wait goes on. A listener waits once. {@link #close()} waits for this to return.
+     * and the wait goes on. A listener waits once. {@link #close()} waits for this to return;
+     * {@link #cancel()} from another thread ends it.
      *
      * @throws IllegalArgumentException when {@code timeoutMillis} is not 1..{@link Integer#MAX_VALUE}
      * @throws NetworkTimeoutException when nothing came in time
-     * @throws ConsumedException when the listener already received its redirect
+     * @throws CancelledException when another thread called {@link #cancel()} (the listener can wait again)
+     * @throws ConsumedException when the listener already received its redirect, or another thread is waiting
      */
     public @NonNull String awaitRedirect(long timeoutMillis) {
         if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("timeoutMillis must be 1.." + Integer.MAX_VALUE);
         }
-        return callExclusive(h -> Utf8.decode(Native.loopbackWait(h, (int) timeoutMillis)));
+        return call(h -> Utf8.decode(Native.loopbackWait(h, (int) timeoutMillis)));
+    }
+
+    /**
+     * Ends an {@link #awaitRedirect(long)} under way on another thread within 100 ms: it throws
+     * {@link CancelledException}, and the listener can wait again. A later wait runs normally. Any thread;
+     * never blocks.
+     */
+    public void cancel() {
+        call(h -> {
+            Native.loopbackCancel(h);
+            return null;
+        });
     }
 
     /**
      * Only a callback whose query carries exactly {@code state} (the pending request's,
      * {@link PendingAuthorization#state()}) ends the wait; one with no, another or a repeated state is
      * answered 400 and the wait goes on, so another local process cannot end the sign-in. Null accepts any.
-     * Set it before {@link #awaitRedirect(long)}: a call during another thread's wait waits for it to return.
+     * Also during another thread's wait: requests that arrive after it returns are checked against it.
      * Query responses only: with {@code response_mode=fragment} the state never reaches the listener.
      *
      * @throws InvalidArgumentException when {@code state} is empty

@@ -110,6 +110,7 @@ final class Native {
     // Client
     static native long clientNew(long config);
     static native void clientDiscover(long client);
+    static native void clientCancel(long client);
     static native long clientConfig(long client);
     static native long clientExchangeCode(long client, long callback);
     static native long clientBuildAuthRequest(long client, long request);
@@ -164,6 +165,7 @@ final class Native {
     static native byte[] loopbackWait(long listener, int timeoutMillis);
     static native void loopbackExpectState(long listener, byte[] state);
     static native void loopbackFree(long listener);
+    static native void loopbackCancel(long listener);
 
     // DPoP. A signer is a native handle of its own (0: none), owned by the Client until the native client
     // and its auth states are freed. Request headers are {authorization, dpop}.

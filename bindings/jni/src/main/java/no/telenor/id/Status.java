@@ -33,10 +33,11 @@ public enum Status {
     TEMPORARILY_UNAVAILABLE(25),
     PUSH_REFUSED(26),
     PROVIDER_UNSUPPORTED(27),
+    CANCELLED(28),
     /** A code from a newer library than this binding. */
     UNKNOWN(-1);
 
-    private static final Status[] BY_CODE = new Status[28];
+    private static final Status[] BY_CODE = new Status[29];
 
     static {
         for (Status status : values()) {

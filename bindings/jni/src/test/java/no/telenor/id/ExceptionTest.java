@@ -29,7 +29,8 @@ class ExceptionTest {
             NetworkTimeoutException.class, NetworkException.class, TlsException.class, HttpStatusException.class,
             ResponseTooLargeException.class, InvalidResponseException.class, TokenInvalidException.class,
             AuthorizationLostException.class, NotSignedInException.class, LineAuthUnavailableException.class,
-            ClientRejectedException.class, TemporarilyUnavailableException.class,
+            ClientRejectedException.class, TemporarilyUnavailableException.class, PushRefusedException.class,
+            ProviderUnsupportedException.class, CancelledException.class,
         };
         for (int code = 1; code < expected.length; code++) {
             TelenoridException e = TelenoridException.create(code, Telenorid.statusName(code), "m", null, null, null, 0);
@@ -66,6 +67,7 @@ class ExceptionTest {
             families.put(status, ValidationException.class);
         }
         families.put(Status.RANDOM, TelenoridException.class); // in no family
+        families.put(Status.CANCELLED, TelenoridException.class); // in no family
         List<Class<? extends TelenoridException>> all = Arrays.asList(UsageException.class, TransportException.class,
                 ProviderException.class, ValidationException.class);
         for (Status status : Status.values()) {

@@ -33,7 +33,8 @@ class VersionTest {
             }
         }
         assertEquals(Status.TEMPORARILY_UNAVAILABLE, Status.of(25));
-        assertEquals(Status.UNKNOWN, Status.of(26));
+        assertEquals(Status.CANCELLED, Status.of(28));
+        assertEquals(Status.UNKNOWN, Status.of(29));
         assertEquals(Status.UNKNOWN, Status.of(-5));
     }
 

@@ -1,0 +1,18 @@
+import CTelenorid
+import TelenoridCore
+
+// Cancellation from another thread of the calls that block: a client's HTTP transfers, a loopback wait.
+
+@c @implementation
+public func telenorid_client_cancel(_ client: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        try borrow(client, as: ClientHandle.self, "client").client.cancel()
+    }
+}
+
+@c @implementation
+public func telenorid_loopback_cancel(_ listener: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        try borrow(listener, as: LoopbackHandle.self, "listener").listener.cancel()
+    }
+}
