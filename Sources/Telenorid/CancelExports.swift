@@ -6,13 +6,13 @@ import TelenoridCore
 @c @implementation
 public func telenorid_client_cancel(_ client: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try borrow(client, as: ClientHandle.self, "client").client.cancel()
+        try borrow(client, as: OIDCClient.self, "client").value.cancel()
     }
 }
 
 @c @implementation
 public func telenorid_loopback_cancel(_ listener: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try borrow(listener, as: LoopbackHandle.self, "listener").listener.cancel()
+        try borrow(listener, as: LoopbackListener.self, "listener").value.cancel()
     }
 }
