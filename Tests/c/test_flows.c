@@ -14,7 +14,7 @@
  *    the provider on the SP's behalf; its answer; the SP's check and code exchange with its own verifier.
  *    Then a response naming another login host, and a user who refuses consent.
  *
- * The local halves (every refusal, NULLs, outputs untouched) are in test_api.c, test_idp_app.c and
+ * The local halves (every refusal, NULLs, outputs untouched) are in test_api*.c, test_idp_app.c and
  * test_line_auth.c;
  * here the point is that the whole sequence works against a provider someone else wrote.
  * Ends with "N passed, M failed"; leak-free under valgrind. */
