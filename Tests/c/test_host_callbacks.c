@@ -108,6 +108,14 @@ static telenorid_client *client_for(const char *json) {
     return client;
 }
 
+/* A client whose DPoP signer is `s` (key A), and an auth state restored for it: bound to that key. */
+static telenorid_auth_state *state_signed_by(telenorid_client *client, struct signer *s) {
+    telenorid_auth_state *state = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, "ES256", JWK_A, sign, s));
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, STATE_JSON, &state));
+    return state;
+}
+
 /* request_headers on `state`: its status, the proof and the header checked when it succeeds. */
 static telenorid_status headers(telenorid_auth_state *state) {
     char *authorization = NULL, *dpop = NULL;
@@ -125,9 +133,7 @@ static telenorid_status headers(telenorid_auth_state *state) {
 static void test_signature_lengths(void) {
     telenorid_client *client = client_for(CONFIG_JSON "}");
     struct signer *s = signer_new();
-    telenorid_auth_state *state = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, "ES256", JWK_A, sign, s));
-    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, STATE_JSON, &state));
+    telenorid_auth_state *state = state_signed_by(client, s);
     CHECK_STATUS(TELENORID_OK, headers(state));
     CHECK(s->capacity >= 1024);
     size_t lengths[] = {(size_t)-1, (size_t)1 << 63, (size_t)-1 / 2 + 1, 0, 0};
@@ -150,9 +156,7 @@ static void test_signature_lengths(void) {
 static void test_removal_detaches_the_signer(void) {
     telenorid_client *client = client_for(CONFIG_JSON "}");
     struct signer *s = signer_new();
-    telenorid_auth_state *state = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, "ES256", JWK_A, sign, s));
-    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, STATE_JSON, &state));
+    telenorid_auth_state *state = state_signed_by(client, s);
     CHECK_STATUS(TELENORID_OK, headers(state));
     CHECK(s->calls == 1);
     CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, NULL, NULL, NULL, NULL));
@@ -171,9 +175,7 @@ static void test_removal_detaches_the_signer(void) {
 static void test_replacement(void) {
     telenorid_client *client = client_for(CONFIG_JSON "}");
     struct signer *first = signer_new(), *second = signer_new(), *other = signer_new();
-    telenorid_auth_state *state = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, "ES256", JWK_A, sign, first));
-    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, STATE_JSON, &state));
+    telenorid_auth_state *state = state_signed_by(client, first);
     CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, "ES256", JWK_A, sign, second));
     signer_free(first);
     CHECK_STATUS(TELENORID_OK, headers(state));
@@ -219,9 +221,7 @@ static void *remove_thread(void *argument) {
 static void test_removal_waits_for_calls_in_flight(void) {
     telenorid_client *client = client_for(CONFIG_JSON "}");
     struct signer *s = signer_new();
-    telenorid_auth_state *state = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, "ES256", JWK_A, sign, s));
-    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, STATE_JSON, &state));
+    telenorid_auth_state *state = state_signed_by(client, s);
     s->hold = 1;
     struct request request = {state, -1};
     struct removal removal = {client, s, 0};
@@ -253,9 +253,7 @@ static void test_removal_waits_for_calls_in_flight(void) {
 static void test_calls_from_inside_a_signer(void) {
     telenorid_client *client = client_for(CONFIG_JSON "}");
     struct signer *s = signer_new();
-    telenorid_auth_state *state = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_client_set_dpop_signer(client, "ES256", JWK_A, sign, s));
-    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_restore(client, STATE_JSON, &state));
+    telenorid_auth_state *state = state_signed_by(client, s);
     s->client = client;
     s->state = state;
     CHECK_STATUS(TELENORID_OK, headers(state));
