@@ -259,6 +259,9 @@ private func stateFileContents(_ input: [UInt8]) {
 private struct NoRefresh: TokenRefresher {
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet { throw TelenoridError(.notSignedIn, "no refresh in the harness") }
     func revokeGrant(_ tokens: TokenSet) throws(TelenoridError) {}
+    func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner {
+        throw TelenoridError(.configuration, "no host-held key in the harness")
+    }
 }
 
 private func authState(_ input: [UInt8]) {
