@@ -784,6 +784,8 @@ telenorid_status telenorid_auth_state_check(telenorid_auth_state *state);
  * (RFC 9449 §7), or, for a Bearer token, "Bearer <token>" with *dpop = NULL. When the resource answers 401
  * with `WWW-Authenticate: DPoP error="use_dpop_nonce"`, call again with its DPoP-Nonce header's value as
  * `resource_nonce` (else NULL) and send once more; the nonce is kept for that server's later requests.
+ * A DPoP token is never handed out without its proof: a state whose DPoP key is unknown (bound to a
+ * host-held key the client has no signer for) fails with TELENORID_E_CONFIGURATION and writes nothing.
  * *authorization holds the token: free it with telenorid_string_free(), which wipes it. Any thread. */
 telenorid_status telenorid_auth_state_request_headers(telenorid_auth_state *state, const char *method,
                                                       const char *url, const char *resource_nonce,
