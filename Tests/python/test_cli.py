@@ -2,9 +2,14 @@
 the browser's part played headlessly by Tests/support/provider/browser.py --follow."""
 import json
 import os
+import queue
+import signal
+import socket
 import stat
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +30,49 @@ def telenorid(*args, env=None):
     environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), **(env or {}))
     return subprocess.run([sys.executable, "-m", "telenorid", *args], capture_output=True, text=True, timeout=120,
                           env=environment)
+
+
+class Running:
+    """`telenorid` started as a real process, its standard error read line by line as it comes."""
+
+    def __init__(self, *args, stdin=None):
+        environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+        self.process = subprocess.Popen([sys.executable, "-m", "telenorid", *args], stdin=stdin,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        self.lines = queue.Queue()
+        self.stderr = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.stderr.append(line)
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def wait_for(self, text, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            assert line is not None, f"ended before {text!r}: {''.join(self.stderr)}"
+            if text in line:
+                return line
+
+    def interrupt(self):
+        """Sends SIGINT (what Ctrl-C sends) and returns (exit code, seconds it took to exit)."""
+        sent = time.monotonic()
+        self.process.send_signal(signal.SIGINT)
+        try:
+            code = self.process.wait(5)
+        finally:
+            self.process.kill()
+        took = time.monotonic() - sent
+        self.process.stdout.close()
+        return code, took
+
+    def errors(self):
+        self.process.wait(5)
+        time.sleep(0.1)  # the reader's last lines
+        return "".join(self.stderr)
 
 
 def test_login_token_userinfo_refresh_verify_revoke_logout(provider, tmp_path):
@@ -173,3 +221,37 @@ def test_a_busy_provider_is_transient_with_its_retry_after(tmp_path):
         server.server_close()
     assert busy.returncode == 4, busy.stderr
     assert "429" in busy.stderr and "retry after=17" in busy.stderr
+
+
+def assert_stopped_cleanly(running, code, took):
+    errors = running.errors()
+    assert code == 130, errors
+    assert took < 1.0, f"exited {took:.2f} s after SIGINT"
+    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
+    assert errors.splitlines()[-1] == "telenorid: stopped (Ctrl-C)", errors
+
+
+def test_ctrl_c_while_waiting_for_the_browser(provider, tmp_path):
+    running = Running("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
+                      "--timeout", "120", "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+    running.wait_for("waiting for the browser")
+    time.sleep(0.3)
+    assert_stopped_cleanly(running, *running.interrupt())
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_ctrl_c_during_a_hung_http_call(tmp_path):
+    """A provider that takes the connection and never answers: discovery blocks in the library until Ctrl-C
+    cancels it."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    try:
+        running = Running("login", "--issuer", f"http://127.0.0.1:{silent.getsockname()[1]}", "--client-id", "x",
+                          "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+        running.wait_for("discovering")
+        time.sleep(0.5)
+        assert running.process.poll() is None, "the call is under way"
+        assert_stopped_cleanly(running, *running.interrupt())
+    finally:
+        silent.close()

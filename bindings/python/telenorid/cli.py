@@ -12,7 +12,8 @@ browser, keeps the state file and prints.
                                      (`decode` is an alias of `verify`)
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
-lost (sign in again); 4 a network, TLS or server problem that may pass (try again later).
+lost (sign in again); 4 a network, TLS or server problem that may pass (try again later); 130 stopped
+with Ctrl-C (the call under way is cancelled).
 """
 from __future__ import annotations
 
@@ -23,13 +24,15 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import threading
 import webbrowser
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import telenorid
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
 DEFAULT_STATE = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "telenorid" / "state.json"
 
 
@@ -39,6 +42,41 @@ class UsageError(Exception):
 
 def say(message: str) -> None:
     print(f"telenorid: {message}", file=sys.stderr, flush=True)
+
+
+T = TypeVar("T")
+
+
+def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
+    """Runs a blocking library call of `client` (or of an auth state made from it) so that Ctrl-C ends it.
+    Python delivers KeyboardInterrupt only between C calls, so the call runs on a worker thread while this
+    one joins it in short slices; on Ctrl-C the client is cancelled (its calls in flight end with
+    Cancelled) and the worker joined before KeyboardInterrupt goes on."""
+    outcome: List[Any] = []
+
+    def work() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as error:  # noqa: B902 - handed to the caller's thread
+            outcome.append((False, error))
+
+    worker = threading.Thread(target=work, name="telenorid-call", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+    except KeyboardInterrupt:
+        # A cancel ends only what is in flight when it is made: repeated until the worker has left C, in
+        # case the first came before the call got there.
+        while worker.is_alive():
+            client.cancel()
+            worker.join(0.05)
+        raise
+    succeeded, value = outcome[0]
+    if succeeded:
+        result: T = value
+        return result
+    raise value
 
 
 # ---- the files: the settings used to sign in, and the auth state the library keeps ----------------------
@@ -130,17 +168,18 @@ def login(args: argparse.Namespace) -> None:
         settings["redirect_uri"] = listener.redirect_uri
         with client_for(settings) as client:
             say(f"discovering {settings['issuer']}")
-            client.discover()
+            cancellable(client, client.discover)
             # Through the client, which pushes (RFC 9126) and signs (RFC 9101) when the settings, the FAPI 2.0
             # profile or the provider's metadata require it.
-            pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+            request = telenorid.AuthorizationRequest(client.config())
+            pending = cancellable(client, lambda: client.build_authorization(request))
             # Any local process can reach the listener: only the redirect carrying this request's state ends
             # the wait (RFC 8252 §8.1, RFC 6749 §10.12); other callbacks are answered 400.
             listener.expect_state(pending.state)
             open_browser(pending.url, args.browser_command)
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
             callback = pending.handle_callback(listener.wait(timeout=args.timeout))
-            state = client.exchange_code(callback)
+            state = cancellable(client, lambda: client.exchange_code(callback))
             save_settings(args.state_file, settings)
             state.bind_file(str(args.state_file))
             say(f"signed in; state saved to {args.state_file} (mode 0600)")
@@ -148,35 +187,35 @@ def login(args: argparse.Namespace) -> None:
 
 
 def token(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    print(state.fresh_access_token())
+    client, state, _ = signed_in_state(args)
+    print(cancellable(client, state.fresh_access_token))
 
 
 def userinfo(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    print(json.dumps(state.userinfo(), indent=2, sort_keys=True))
+    client, state, _ = signed_in_state(args)
+    print(json.dumps(cancellable(client, state.userinfo), indent=2, sort_keys=True))
 
 
 def refresh(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    state.refresh()
+    client, state, _ = signed_in_state(args)
+    cancellable(client, state.refresh)
     expires = state.expires_at
     say("refreshed" + (f"; the access token expires at {expires} (Unix time)" if expires else ""))
 
 
 def revoke(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    state.revoke()  # signed out in the file first, then revoked at the provider
+    client, state, _ = signed_in_state(args)
+    cancellable(client, state.revoke)  # signed out in the file first, then revoked at the provider
     say("revoked at the provider; signed out")
 
 
 def logout(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
+    client, state, _ = signed_in_state(args)
     try:
-        end_session: Optional[str] = state.end_session_url()
+        end_session: Optional[str] = cancellable(client, state.end_session_url)
     except telenorid.ConfigurationError:
         end_session = None  # the provider has no end-session endpoint
-    state.revoke()
+    cancellable(client, state.revoke)
     remove_files(args.state_file)
     say(f"revoked and signed out; {args.state_file} deleted")
     if end_session:
@@ -196,7 +235,8 @@ def verify(args: argparse.Namespace) -> None:
     if not settings.get("redirect_uri"):
         settings["redirect_uri"] = UNUSED_REDIRECT_URI
     with client_for(settings) as client:
-        print(json.dumps(client.verify_id_token(args.id_token), indent=2, sort_keys=True))
+        claims = cancellable(client, lambda: client.verify_id_token(args.id_token))
+        print(json.dumps(claims, indent=2, sort_keys=True))
 
 
 # ---- the command line ----------------------------------------------------------------------------------
@@ -257,6 +297,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (OSError, ValueError) as error:
         say(str(error))
         return EXIT_FAILED
+    except KeyboardInterrupt:
+        say("stopped (Ctrl-C)")
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":
