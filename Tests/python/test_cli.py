@@ -196,6 +196,35 @@ def test_usage_and_unreachable_provider(tmp_path):
     assert "127.0.0.1:9" in unreachable.stderr or "connect" in unreachable.stderr.lower()
 
 
+def test_flags_are_checked_before_anything_runs(tmp_path):
+    common = ["--issuer", "http://127.0.0.1:9/o", "--client-id", "x", "--state-file", str(tmp_path / "s.json")]
+    for flags, named in ((["--port", "99999"], "--port"), (["--port", "-1"], "--port"), (["--port", "http"], "--port"),
+                         (["--timeout", "0"], "--timeout"), (["--timeout", "soon"], "--timeout")):
+        run = telenorid("login", *common, *flags)
+        assert run.returncode == 2, run.stderr
+        assert "Traceback" not in run.stderr
+        assert f"argument {named}: " in run.stderr.splitlines()[-1], run.stderr
+
+
+def test_login_says_what_to_check_when_no_redirect_comes(provider, tmp_path):
+    """A client id the provider does not know: its error page stays in the browser and the listener hears
+    nothing. After a third of the timeout (under 60 s) the CLI says what to check, naming the redirect URI;
+    at the timeout it fails (exit 1, not the "try again later" of a network problem)."""
+    running = Running("login", "--issuer", provider["issuer"], "--client-id", "no-such-client", "--timeout", "3",
+                      "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+    waiting = running.wait_for("waiting for the browser")
+    redirect_uri = waiting.split(" at ")[1].split(" ")[0]
+    started = time.monotonic()
+    hint = running.wait_for("nothing has reached", timeout=5)
+    assert 0.8 < time.monotonic() - started < 2.0
+    assert "'no-such-client'" in hint and f"registered for it: {redirect_uri} " in hint
+    assert "RFC 8252" in hint and "--port" in hint
+    assert running.process.wait(10) == 1
+    errors = running.errors()
+    assert errors.count("nothing has reached") == 1 and "Traceback" not in errors
+    assert f"no redirect reached {redirect_uri} within 3 s" in errors
+
+
 def test_a_busy_provider_is_transient_with_its_retry_after(tmp_path):
     """429 is what the library calls transient (telenorid_status_is_transient): exit 4, Retry-After shown."""
     import http.server

@@ -40,6 +40,10 @@ class UsageError(Exception):
     pass
 
 
+class Failed(Exception):
+    """A failure the message explains (exit 1)."""
+
+
 def say(message: str) -> None:
     print(f"telenorid: {message}", file=sys.stderr, flush=True)
 
@@ -178,12 +182,31 @@ def login(args: argparse.Namespace) -> None:
             listener.expect_state(pending.state)
             open_browser(pending.url, args.browser_command)
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
-            callback = pending.handle_callback(listener.wait(timeout=args.timeout))
+            callback = pending.handle_callback(wait_for_redirect(listener, args.timeout, settings["client_id"]))
             state = cancellable(client, lambda: client.exchange_code(callback))
             save_settings(args.state_file, settings)
             state.bind_file(str(args.state_file))
             say(f"signed in; state saved to {args.state_file} (mode 0600)")
             print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
+
+
+def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, client_id: str) -> str:
+    """The listener's redirect. A provider that refuses the client id or the redirect URI shows its error in
+    the browser and never redirects, so when nothing has come for a while (60 s, or a third of the timeout
+    when that is less) this says once what to check, rather than leaving a mistake to look like a wait."""
+    patience = min(60.0, timeout / 3)
+    try:
+        return listener.wait(timeout=patience)
+    except telenorid.Timeout:
+        pass
+    say(f"nothing has reached {listener.redirect_uri} after {patience:g} s. If the browser shows an error from "
+        f"the provider, check: that the client id {client_id!r} is registered there; that this redirect URI is "
+        f"registered for it: {listener.redirect_uri} ; and whether the provider accepts any loopback port "
+        f"(RFC 8252 §7.3) or only the registered one, which `--port` then sets")
+    try:
+        return listener.wait(timeout=timeout - patience)
+    except telenorid.Timeout:
+        raise Failed(f"no redirect reached {listener.redirect_uri} within {timeout:g} s; nothing was saved") from None
 
 
 def token(args: argparse.Namespace) -> None:
@@ -241,6 +264,26 @@ def verify(args: argparse.Namespace) -> None:
 
 # ---- the command line ----------------------------------------------------------------------------------
 
+def port_number(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: a port is 1 to 65535 (0: any free port)")
+    return port
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.001 <= value <= 86400:  # a day: far past any sign-in, and well inside the library's limit
+        raise argparse.ArgumentTypeError(f"{text} s is out of range: give 0.001 to 86400 seconds")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--issuer", help="the provider's issuer URL (https; http only on loopback)")
@@ -254,9 +297,9 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"telenorid {telenorid.__version__}")
     commands = top.add_subparsers(dest="command", required=True)
     sign_in = commands.add_parser("login", parents=[common], help="sign in through the browser and a loopback redirect")
-    sign_in.add_argument("--port", type=int, default=0, help="loopback port for the redirect (default: any free port)")
+    sign_in.add_argument("--port", type=port_number, default=0, help="loopback port for the redirect (default: any free port)")
     sign_in.add_argument("--path", default="/callback", help="loopback redirect path (default /callback)")
-    sign_in.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the browser (default 300)")
+    sign_in.add_argument("--timeout", type=seconds, default=300.0, help="seconds to wait for the browser (default 300)")
     sign_in.add_argument("--browser-command", default=os.environ.get("TELENORID_BROWSER"),
                          help="a command to open the URL with (the URL is its last argument; default: the system browser, "
                               "or print the URL; env TELENORID_BROWSER)")
@@ -285,14 +328,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     except ImportError as error:  # the library could not be loaded: the message lists where it was looked for
         say(str(error).removeprefix("telenorid: "))
         return EXIT_FAILED
+    except Failed as error:
+        say(str(error))
+        return EXIT_FAILED
     except (telenorid.NotSignedIn, telenorid.AuthorizationLost) as error:
         say(f"{error.message} — sign in again with `telenorid login`")
         return EXIT_SIGNED_OUT
     except telenorid.TelenoridError as error:
-        details = [f"{name}={value}" for name, value in (("error", error.oauth_error), ("description", error.oauth_error_description),
-                                                         ("HTTP", error.http_status), ("retry after", error.retry_after))
+        # str() leads with the provider's error and error_description, which say what to fix.
+        details = [f"{name}={value}" for name, value in (("HTTP", error.http_status), ("retry after", error.retry_after))
                    if value is not None]
-        say(error.message + (f" ({', '.join(details)})" if details else ""))
+        say(str(error) + (f" ({', '.join(details)})" if details else ""))
         return EXIT_TRANSIENT if error.transient else EXIT_FAILED
     except (OSError, ValueError) as error:
         say(str(error))
