@@ -284,3 +284,41 @@ def test_ctrl_c_during_a_hung_http_call(tmp_path):
         assert_stopped_cleanly(running, *running.interrupt())
     finally:
         silent.close()
+
+
+def test_login_without_a_browser_reads_the_address_the_browser_ended_on(provider, tmp_path):
+    """`--no-browser`: the URL is printed, another machine's browser (browser.py) signs in and ends on the
+    redirect, whose address the user pastes; no listener runs, and the default redirect URI is the fixed
+    loopback one the provider has registered."""
+    user = provider["user"]
+    state_file = tmp_path / "state.json"
+    running = Running("login", "--no-browser", "--issuer", provider["issuer"],
+                      "--client-id", provider["clients"]["public"]["client_id"], "--state-file", str(state_file),
+                      stdin=subprocess.PIPE)
+    running.wait_for("open this URL in a browser")
+    url = running.lines.get(timeout=10).strip()
+    assert url.startswith(provider["issuer"]) and "redirect_uri=http%3A%2F%2F127.0.0.1%3A53682%2Fcallback" in url
+    running.wait_for("Paste the whole address")
+    redirect = subprocess.run([sys.executable, str(BROWSER), url, user["username"], user["password"]],
+                              capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+    assert redirect.startswith("http://127.0.0.1:53682/callback?code=")
+    running.process.stdin.write(redirect + "\n")
+    running.process.stdin.close()
+    assert running.process.wait(30) == 0, running.errors()
+    assert json.loads(running.process.stdout.read())["iss"] == provider["issuer"]
+    assert "signed in" in running.errors()
+    assert telenorid("token", "--state-file", str(state_file)).returncode == 0
+
+
+def test_login_without_a_browser_refuses_a_pasted_address_of_another_request(provider, tmp_path):
+    run = subprocess.run([sys.executable, "-m", "telenorid", "login", "--no-browser", "--issuer", provider["issuer"],
+                          "--client-id", provider["clients"]["public"]["client_id"], "--redirect-uri",
+                          "http://127.0.0.1:53682/callback", "--state-file", str(tmp_path / "s.json")],
+                         input="http://127.0.0.1:53682/callback?code=c&state=not-this-request\n", capture_output=True,
+                         text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")))
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "state" in run.stderr.splitlines()[-1]
+    assert not (tmp_path / "s.json").exists()
+    nothing = telenorid("login", "--redirect-uri", "http://127.0.0.1:53682/callback", "--issuer", provider["issuer"],
+                        "--client-id", "x", "--state-file", str(tmp_path / "s.json"))
+    assert nothing.returncode == 2 and "--no-browser" in nothing.stderr

@@ -3,6 +3,8 @@ integrating with a provider. Every protocol step is the library's; this module r
 browser, keeps the state file and prints.
 
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
+    telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
+                                     open the printed URL anywhere, paste back the address it ends on
     telenorid token                  a fresh access token (refreshing first when needed)
     telenorid userinfo               the userinfo claims
     telenorid refresh                refresh now
@@ -167,27 +169,66 @@ def open_browser(url: str, command: Optional[str]) -> None:
 # ---- commands ---------------------------------------------------------------------------------------------
 
 def login(args: argparse.Namespace) -> None:
+    if args.no_browser:
+        login_without_browser(args)
+        return
+    if args.redirect_uri:
+        raise UsageError("--redirect-uri goes with --no-browser; otherwise the listener's address is the redirect URI")
     with telenorid.LoopbackListener(port=args.port, path=args.path) as listener:
         settings = settings_from(args)
         settings["redirect_uri"] = listener.redirect_uri
         with client_for(settings) as client:
-            say(f"discovering {settings['issuer']}")
-            cancellable(client, client.discover)
-            # Through the client, which pushes (RFC 9126) and signs (RFC 9101) when the settings, the FAPI 2.0
-            # profile or the provider's metadata require it.
-            request = telenorid.AuthorizationRequest(client.config())
-            pending = cancellable(client, lambda: client.build_authorization(request))
+            pending = start_authorization(client, settings)
             # Any local process can reach the listener: only the redirect carrying this request's state ends
             # the wait (RFC 8252 §8.1, RFC 6749 §10.12); other callbacks are answered 400.
             listener.expect_state(pending.state)
             open_browser(pending.url, args.browser_command)
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
             callback = pending.handle_callback(wait_for_redirect(listener, args.timeout, settings["client_id"]))
-            state = cancellable(client, lambda: client.exchange_code(callback))
-            save_settings(args.state_file, settings)
-            state.bind_file(str(args.state_file))
-            say(f"signed in; state saved to {args.state_file} (mode 0600)")
-            print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
+            finish_login(args, client, settings, callback)
+
+
+# Without a browser here the redirect URI is not this machine's listener but an address the user's browser
+# fails to load, so it must be one the provider has registered: a fixed loopback port rather than any
+# free one. --port or --redirect-uri (or the settings' redirect_uri) choose another.
+NO_BROWSER_PORT = 53682
+
+
+def login_without_browser(args: argparse.Namespace) -> None:
+    """As `gcloud auth login --no-browser`: the authorization URL is printed to be opened in any browser,
+    and the address that browser ends on (the redirect, whose page fails to load) is read from standard
+    input. The callback is checked as a listener's would be: its redirect URI and this request's state."""
+    settings = settings_from(args)
+    settings["redirect_uri"] = args.redirect_uri or settings.get("redirect_uri") or \
+        f"http://127.0.0.1:{args.port or NO_BROWSER_PORT}{args.path}"
+    with client_for(settings) as client:
+        pending = start_authorization(client, settings)
+        say("open this URL in a browser, on this machine or another, and sign in:")
+        print(pending.url, file=sys.stderr, flush=True)
+        say(f"the browser then goes to {settings['redirect_uri']}, a page that may fail to load. "
+            "Paste the whole address it ended on here:")
+        pasted = sys.stdin.readline().strip()
+        if not pasted:
+            raise Failed("no address was pasted; nothing was saved")
+        finish_login(args, client, settings, pending.handle_callback(pasted))
+
+
+def start_authorization(client: telenorid.Client, settings: Dict[str, Any]) -> telenorid.PendingAuthorization:
+    say(f"discovering {settings['issuer']}")
+    cancellable(client, client.discover)
+    # Through the client, which pushes (RFC 9126) and signs (RFC 9101) when the settings, the FAPI 2.0
+    # profile or the provider's metadata require it.
+    request = telenorid.AuthorizationRequest(client.config())
+    return cancellable(client, lambda: client.build_authorization(request))
+
+
+def finish_login(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
+                 callback: telenorid.AuthorizationCallback) -> None:
+    state = cancellable(client, lambda: client.exchange_code(callback))
+    save_settings(args.state_file, settings)
+    state.bind_file(str(args.state_file))
+    say(f"signed in; state saved to {args.state_file} (mode 0600)")
+    print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
 
 
 def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, client_id: str) -> str:
@@ -297,12 +338,19 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"telenorid {telenorid.__version__}")
     commands = top.add_subparsers(dest="command", required=True)
     sign_in = commands.add_parser("login", parents=[common], help="sign in through the browser and a loopback redirect")
-    sign_in.add_argument("--port", type=port_number, default=0, help="loopback port for the redirect (default: any free port)")
+    sign_in.add_argument("--port", type=port_number, default=0,
+                         help=f"loopback port for the redirect (default: any free port; {NO_BROWSER_PORT} with --no-browser)")
     sign_in.add_argument("--path", default="/callback", help="loopback redirect path (default /callback)")
     sign_in.add_argument("--timeout", type=seconds, default=300.0, help="seconds to wait for the browser (default 300)")
     sign_in.add_argument("--browser-command", default=os.environ.get("TELENORID_BROWSER"),
                          help="a command to open the URL with (the URL is its last argument; default: the system browser, "
                               "or print the URL; env TELENORID_BROWSER)")
+    sign_in.add_argument("--no-browser", action="store_true",
+                         help="print the authorization URL to open in any browser and read the address it ends on "
+                              "from standard input (no listener: for machines without a browser)")
+    sign_in.add_argument("--redirect-uri",
+                         help=f"with --no-browser: the registered redirect URI to use (default the settings', "
+                              f"else http://127.0.0.1:{NO_BROWSER_PORT}/callback)")
     sign_in.set_defaults(run=login)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),
                             ("refresh", refresh, "refresh the tokens now"), ("revoke", revoke, "revoke and sign out"),
