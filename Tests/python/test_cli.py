@@ -2,9 +2,14 @@
 the browser's part played headlessly by Tests/support/provider/browser.py --follow."""
 import json
 import os
+import queue
+import signal
+import socket
 import stat
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +30,49 @@ def telenorid(*args, env=None):
     environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), **(env or {}))
     return subprocess.run([sys.executable, "-m", "telenorid", *args], capture_output=True, text=True, timeout=120,
                           env=environment)
+
+
+class Running:
+    """`telenorid` started as a real process, its standard error read line by line as it comes."""
+
+    def __init__(self, *args, stdin=None):
+        environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+        self.process = subprocess.Popen([sys.executable, "-m", "telenorid", *args], stdin=stdin,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        self.lines = queue.Queue()
+        self.stderr = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.stderr.append(line)
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def wait_for(self, text, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            assert line is not None, f"ended before {text!r}: {''.join(self.stderr)}"
+            if text in line:
+                return line
+
+    def interrupt(self):
+        """Sends SIGINT (what Ctrl-C sends) and returns (exit code, seconds it took to exit)."""
+        sent = time.monotonic()
+        self.process.send_signal(signal.SIGINT)
+        try:
+            code = self.process.wait(5)
+        finally:
+            self.process.kill()
+        took = time.monotonic() - sent
+        self.process.stdout.close()
+        return code, took
+
+    def errors(self):
+        self.process.wait(5)
+        time.sleep(0.1)  # the reader's last lines
+        return "".join(self.stderr)
 
 
 def test_login_token_userinfo_refresh_verify_revoke_logout(provider, tmp_path):
@@ -148,6 +196,35 @@ def test_usage_and_unreachable_provider(tmp_path):
     assert "127.0.0.1:9" in unreachable.stderr or "connect" in unreachable.stderr.lower()
 
 
+def test_flags_are_checked_before_anything_runs(tmp_path):
+    common = ["--issuer", "http://127.0.0.1:9/o", "--client-id", "x", "--state-file", str(tmp_path / "s.json")]
+    for flags, named in ((["--port", "99999"], "--port"), (["--port", "-1"], "--port"), (["--port", "http"], "--port"),
+                         (["--timeout", "0"], "--timeout"), (["--timeout", "soon"], "--timeout")):
+        run = telenorid("login", *common, *flags)
+        assert run.returncode == 2, run.stderr
+        assert "Traceback" not in run.stderr
+        assert f"argument {named}: " in run.stderr.splitlines()[-1], run.stderr
+
+
+def test_login_says_what_to_check_when_no_redirect_comes(provider, tmp_path):
+    """A client id the provider does not know: its error page stays in the browser and the listener hears
+    nothing. After a third of the timeout (under 60 s) the CLI says what to check, naming the redirect URI;
+    at the timeout it fails (exit 1, not the "try again later" of a network problem)."""
+    running = Running("login", "--issuer", provider["issuer"], "--client-id", "no-such-client", "--timeout", "3",
+                      "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+    waiting = running.wait_for("waiting for the browser")
+    redirect_uri = waiting.split(" at ")[1].split(" ")[0]
+    started = time.monotonic()
+    hint = running.wait_for("nothing has reached", timeout=5)
+    assert 0.8 < time.monotonic() - started < 2.0
+    assert "'no-such-client'" in hint and f"registered for it: {redirect_uri} " in hint
+    assert "RFC 8252" in hint and "--port" in hint
+    assert running.process.wait(10) == 1
+    errors = running.errors()
+    assert errors.count("nothing has reached") == 1 and "Traceback" not in errors
+    assert f"no redirect reached {redirect_uri} within 3 s" in errors
+
+
 def test_a_busy_provider_is_transient_with_its_retry_after(tmp_path):
     """429 is what the library calls transient (telenorid_status_is_transient): exit 4, Retry-After shown."""
     import http.server
@@ -173,3 +250,75 @@ def test_a_busy_provider_is_transient_with_its_retry_after(tmp_path):
         server.server_close()
     assert busy.returncode == 4, busy.stderr
     assert "429" in busy.stderr and "retry after=17" in busy.stderr
+
+
+def assert_stopped_cleanly(running, code, took):
+    errors = running.errors()
+    assert code == 130, errors
+    assert took < 1.0, f"exited {took:.2f} s after SIGINT"
+    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
+    assert errors.splitlines()[-1] == "telenorid: stopped (Ctrl-C)", errors
+
+
+def test_ctrl_c_while_waiting_for_the_browser(provider, tmp_path):
+    running = Running("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
+                      "--timeout", "120", "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+    running.wait_for("waiting for the browser")
+    time.sleep(0.3)
+    assert_stopped_cleanly(running, *running.interrupt())
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_ctrl_c_during_a_hung_http_call(tmp_path):
+    """A provider that takes the connection and never answers: discovery blocks in the library until Ctrl-C
+    cancels it."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    try:
+        running = Running("login", "--issuer", f"http://127.0.0.1:{silent.getsockname()[1]}", "--client-id", "x",
+                          "--state-file", str(tmp_path / "s.json"), "--browser-command", "true")
+        running.wait_for("discovering")
+        time.sleep(0.5)
+        assert running.process.poll() is None, "the call is under way"
+        assert_stopped_cleanly(running, *running.interrupt())
+    finally:
+        silent.close()
+
+
+def test_login_without_a_browser_reads_the_address_the_browser_ended_on(provider, tmp_path):
+    """`--no-browser`: the URL is printed, another machine's browser (browser.py) signs in and ends on the
+    redirect, whose address the user pastes; no listener runs, and the default redirect URI is the fixed
+    loopback one the provider has registered."""
+    user = provider["user"]
+    state_file = tmp_path / "state.json"
+    running = Running("login", "--no-browser", "--issuer", provider["issuer"],
+                      "--client-id", provider["clients"]["public"]["client_id"], "--state-file", str(state_file),
+                      stdin=subprocess.PIPE)
+    running.wait_for("open this URL in a browser")
+    url = running.lines.get(timeout=10).strip()
+    assert url.startswith(provider["issuer"]) and "redirect_uri=http%3A%2F%2F127.0.0.1%3A53682%2Fcallback" in url
+    running.wait_for("Paste the whole address")
+    redirect = subprocess.run([sys.executable, str(BROWSER), url, user["username"], user["password"]],
+                              capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+    assert redirect.startswith("http://127.0.0.1:53682/callback?code=")
+    running.process.stdin.write(redirect + "\n")
+    running.process.stdin.close()
+    assert running.process.wait(30) == 0, running.errors()
+    assert json.loads(running.process.stdout.read())["iss"] == provider["issuer"]
+    assert "signed in" in running.errors()
+    assert telenorid("token", "--state-file", str(state_file)).returncode == 0
+
+
+def test_login_without_a_browser_refuses_a_pasted_address_of_another_request(provider, tmp_path):
+    run = subprocess.run([sys.executable, "-m", "telenorid", "login", "--no-browser", "--issuer", provider["issuer"],
+                          "--client-id", provider["clients"]["public"]["client_id"], "--redirect-uri",
+                          "http://127.0.0.1:53682/callback", "--state-file", str(tmp_path / "s.json")],
+                         input="http://127.0.0.1:53682/callback?code=c&state=not-this-request\n", capture_output=True,
+                         text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")))
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "state" in run.stderr.splitlines()[-1]
+    assert not (tmp_path / "s.json").exists()
+    nothing = telenorid("login", "--redirect-uri", "http://127.0.0.1:53682/callback", "--issuer", provider["issuer"],
+                        "--client-id", "x", "--state-file", str(tmp_path / "s.json"))
+    assert nothing.returncode == 2 and "--no-browser" in nothing.stderr

@@ -157,3 +157,22 @@ def test_a_family_does_not_catch_the_others(pending):
             raise telenorid.RandomFailure("no entropy")
         except FAMILIES:
             pytest.fail("RandomFailure is in no family")
+
+
+def test_str_leads_with_what_the_provider_said(pending):
+    """What users log is str(error): it carries the provider's error and error_description, which say what
+    to fix, then the library's message."""
+    with pytest.raises(telenorid.AuthorizationError) as caught:
+        pending.handle_callback(f"{REDIRECT}?error=access_denied&error_description=User+said+no&state={pending.state}")
+    error = caught.value
+    assert error.oauth_error_description == "User said no"
+    assert str(error) == f"access_denied: User said no — {error.message}"
+    assert str(telenorid.AuthorizationError("refused", oauth_error="invalid_scope")) == "invalid_scope — refused"
+    assert str(telenorid.Timeout("no answer")) == "no answer"
+
+
+def test_str_does_not_pass_on_the_providers_control_characters():
+    error = telenorid.AuthorizationError("refused", oauth_error="invalid_request",
+                                         oauth_error_description="bad\nFAKE LOG LINE\x1b[31m")
+    assert "\n" not in str(error) and "\x1b" not in str(error)
+    assert str(error).startswith("invalid_request: bad\N{REPLACEMENT CHARACTER}FAKE LOG LINE")

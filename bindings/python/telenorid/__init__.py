@@ -10,6 +10,9 @@ when garbage-collected. A closed object refuses further use with :class:`Invalid
 callback from a pending authorization) keeps it referenced, so objects may be closed in any order.
 An object may be closed while other threads are calling it: their calls finish (or fail) on the intact
 C handle, which is freed when the last of them returns.
+
+The blocking calls have asyncio counterparts in :mod:`telenorid.aio`, whose task cancellation cancels the
+call in the library.
 """
 from __future__ import annotations
 

@@ -3,6 +3,8 @@ integrating with a provider. Every protocol step is the library's; this module r
 browser, keeps the state file and prints.
 
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
+    telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
+                                     open the printed URL anywhere, paste back the address it ends on
     telenorid token                  a fresh access token (refreshing first when needed)
     telenorid userinfo               the userinfo claims
     telenorid refresh                refresh now
@@ -12,7 +14,8 @@ browser, keeps the state file and prints.
                                      (`decode` is an alias of `verify`)
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
-lost (sign in again); 4 a network, TLS or server problem that may pass (try again later).
+lost (sign in again); 4 a network, TLS or server problem that may pass (try again later); 130 stopped
+with Ctrl-C (the call under way is cancelled).
 """
 from __future__ import annotations
 
@@ -23,13 +26,15 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import threading
 import webbrowser
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import telenorid
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
 DEFAULT_STATE = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "telenorid" / "state.json"
 
 
@@ -37,8 +42,47 @@ class UsageError(Exception):
     pass
 
 
+class Failed(Exception):
+    """A failure the message explains (exit 1)."""
+
+
 def say(message: str) -> None:
     print(f"telenorid: {message}", file=sys.stderr, flush=True)
+
+
+T = TypeVar("T")
+
+
+def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
+    """Runs a blocking library call of `client` (or of an auth state made from it) so that Ctrl-C ends it.
+    Python delivers KeyboardInterrupt only between C calls, so the call runs on a worker thread while this
+    one joins it in short slices; on Ctrl-C the client is cancelled (its calls in flight end with
+    Cancelled) and the worker joined before KeyboardInterrupt goes on."""
+    outcome: List[Any] = []
+
+    def work() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as error:  # noqa: B902 - handed to the caller's thread
+            outcome.append((False, error))
+
+    worker = threading.Thread(target=work, name="telenorid-call", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+    except KeyboardInterrupt:
+        # A cancel ends only what is in flight when it is made: repeated until the worker has left C, in
+        # case the first came before the call got there.
+        while worker.is_alive():
+            client.cancel()
+            worker.join(0.05)
+        raise
+    succeeded, value = outcome[0]
+    if succeeded:
+        result: T = value
+        return result
+    raise value
 
 
 # ---- the files: the settings used to sign in, and the auth state the library keeps ----------------------
@@ -125,58 +169,117 @@ def open_browser(url: str, command: Optional[str]) -> None:
 # ---- commands ---------------------------------------------------------------------------------------------
 
 def login(args: argparse.Namespace) -> None:
+    if args.no_browser:
+        login_without_browser(args)
+        return
+    if args.redirect_uri:
+        raise UsageError("--redirect-uri goes with --no-browser; otherwise the listener's address is the redirect URI")
     with telenorid.LoopbackListener(port=args.port, path=args.path) as listener:
         settings = settings_from(args)
         settings["redirect_uri"] = listener.redirect_uri
         with client_for(settings) as client:
-            say(f"discovering {settings['issuer']}")
-            client.discover()
-            # Through the client, which pushes (RFC 9126) and signs (RFC 9101) when the settings, the FAPI 2.0
-            # profile or the provider's metadata require it.
-            pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+            pending = start_authorization(client, settings)
             # Any local process can reach the listener: only the redirect carrying this request's state ends
             # the wait (RFC 8252 §8.1, RFC 6749 §10.12); other callbacks are answered 400.
             listener.expect_state(pending.state)
             open_browser(pending.url, args.browser_command)
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
-            callback = pending.handle_callback(listener.wait(timeout=args.timeout))
-            state = client.exchange_code(callback)
-            save_settings(args.state_file, settings)
-            state.bind_file(str(args.state_file))
-            say(f"signed in; state saved to {args.state_file} (mode 0600)")
-            print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
+            callback = pending.handle_callback(wait_for_redirect(listener, args.timeout, settings["client_id"]))
+            finish_login(args, client, settings, callback)
+
+
+# Without a browser here the redirect URI is not this machine's listener but an address the user's browser
+# fails to load, so it must be one the provider has registered: a fixed loopback port rather than any
+# free one. --port or --redirect-uri (or the settings' redirect_uri) choose another.
+NO_BROWSER_PORT = 53682
+
+
+def login_without_browser(args: argparse.Namespace) -> None:
+    """As `gcloud auth login --no-browser`: the authorization URL is printed to be opened in any browser,
+    and the address that browser ends on (the redirect, whose page fails to load) is read from standard
+    input. The callback is checked as a listener's would be: its redirect URI and this request's state."""
+    settings = settings_from(args)
+    settings["redirect_uri"] = args.redirect_uri or settings.get("redirect_uri") or \
+        f"http://127.0.0.1:{args.port or NO_BROWSER_PORT}{args.path}"
+    with client_for(settings) as client:
+        pending = start_authorization(client, settings)
+        say("open this URL in a browser, on this machine or another, and sign in:")
+        print(pending.url, file=sys.stderr, flush=True)
+        say(f"the browser then goes to {settings['redirect_uri']}, a page that may fail to load. "
+            "Paste the whole address it ended on here:")
+        pasted = sys.stdin.readline().strip()
+        if not pasted:
+            raise Failed("no address was pasted; nothing was saved")
+        finish_login(args, client, settings, pending.handle_callback(pasted))
+
+
+def start_authorization(client: telenorid.Client, settings: Dict[str, Any]) -> telenorid.PendingAuthorization:
+    say(f"discovering {settings['issuer']}")
+    cancellable(client, client.discover)
+    # Through the client, which pushes (RFC 9126) and signs (RFC 9101) when the settings, the FAPI 2.0
+    # profile or the provider's metadata require it.
+    request = telenorid.AuthorizationRequest(client.config())
+    return cancellable(client, lambda: client.build_authorization(request))
+
+
+def finish_login(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
+                 callback: telenorid.AuthorizationCallback) -> None:
+    state = cancellable(client, lambda: client.exchange_code(callback))
+    save_settings(args.state_file, settings)
+    state.bind_file(str(args.state_file))
+    say(f"signed in; state saved to {args.state_file} (mode 0600)")
+    print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
+
+
+def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, client_id: str) -> str:
+    """The listener's redirect. A provider that refuses the client id or the redirect URI shows its error in
+    the browser and never redirects, so when nothing has come for a while (60 s, or a third of the timeout
+    when that is less) this says once what to check, rather than leaving a mistake to look like a wait."""
+    patience = min(60.0, timeout / 3)
+    try:
+        return listener.wait(timeout=patience)
+    except telenorid.Timeout:
+        pass
+    say(f"nothing has reached {listener.redirect_uri} after {patience:g} s. If the browser shows an error from "
+        f"the provider, check: that the client id {client_id!r} is registered there; that this redirect URI is "
+        f"registered for it: {listener.redirect_uri} ; and whether the provider accepts any loopback port "
+        f"(RFC 8252 §7.3) or only the registered one, which `--port` then sets")
+    try:
+        return listener.wait(timeout=timeout - patience)
+    except telenorid.Timeout:
+        raise Failed(f"no redirect reached {listener.redirect_uri} within {timeout:g} s; nothing was saved") from None
 
 
 def token(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    print(state.fresh_access_token())
+    client, state, _ = signed_in_state(args)
+    print(cancellable(client, state.fresh_access_token))
 
 
 def userinfo(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    print(json.dumps(state.userinfo(), indent=2, sort_keys=True))
+    client, state, _ = signed_in_state(args)
+    print(json.dumps(cancellable(client, state.userinfo), indent=2, sort_keys=True))
 
 
 def refresh(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    state.refresh()
+    client, state, _ = signed_in_state(args)
+    cancellable(client, state.refresh)
     expires = state.expires_at
     say("refreshed" + (f"; the access token expires at {expires} (Unix time)" if expires else ""))
 
 
 def revoke(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
-    state.revoke()  # signed out in the file first, then revoked at the provider
+    client, state, _ = signed_in_state(args)
+    cancellable(client, state.revoke)  # signed out in the file first, then revoked at the provider
     say("revoked at the provider; signed out")
 
 
 def logout(args: argparse.Namespace) -> None:
-    _, state, _ = signed_in_state(args)
+    client, state, _ = signed_in_state(args)
     try:
-        end_session: Optional[str] = state.end_session_url()
+        end_session: Optional[str] = cancellable(client, state.end_session_url)
     except telenorid.ConfigurationError:
         end_session = None  # the provider has no end-session endpoint
-    state.revoke()
+    cancellable(client, state.revoke)
     remove_files(args.state_file)
     say(f"revoked and signed out; {args.state_file} deleted")
     if end_session:
@@ -196,10 +299,31 @@ def verify(args: argparse.Namespace) -> None:
     if not settings.get("redirect_uri"):
         settings["redirect_uri"] = UNUSED_REDIRECT_URI
     with client_for(settings) as client:
-        print(json.dumps(client.verify_id_token(args.id_token), indent=2, sort_keys=True))
+        claims = cancellable(client, lambda: client.verify_id_token(args.id_token))
+        print(json.dumps(claims, indent=2, sort_keys=True))
 
 
 # ---- the command line ----------------------------------------------------------------------------------
+
+def port_number(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: a port is 1 to 65535 (0: any free port)")
+    return port
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.001 <= value <= 86400:  # a day: far past any sign-in, and well inside the library's limit
+        raise argparse.ArgumentTypeError(f"{text} s is out of range: give 0.001 to 86400 seconds")
+    return value
+
 
 def parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
@@ -214,12 +338,19 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"telenorid {telenorid.__version__}")
     commands = top.add_subparsers(dest="command", required=True)
     sign_in = commands.add_parser("login", parents=[common], help="sign in through the browser and a loopback redirect")
-    sign_in.add_argument("--port", type=int, default=0, help="loopback port for the redirect (default: any free port)")
+    sign_in.add_argument("--port", type=port_number, default=0,
+                         help=f"loopback port for the redirect (default: any free port; {NO_BROWSER_PORT} with --no-browser)")
     sign_in.add_argument("--path", default="/callback", help="loopback redirect path (default /callback)")
-    sign_in.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for the browser (default 300)")
+    sign_in.add_argument("--timeout", type=seconds, default=300.0, help="seconds to wait for the browser (default 300)")
     sign_in.add_argument("--browser-command", default=os.environ.get("TELENORID_BROWSER"),
                          help="a command to open the URL with (the URL is its last argument; default: the system browser, "
                               "or print the URL; env TELENORID_BROWSER)")
+    sign_in.add_argument("--no-browser", action="store_true",
+                         help="print the authorization URL to open in any browser and read the address it ends on "
+                              "from standard input (no listener: for machines without a browser)")
+    sign_in.add_argument("--redirect-uri",
+                         help=f"with --no-browser: the registered redirect URI to use (default the settings', "
+                              f"else http://127.0.0.1:{NO_BROWSER_PORT}/callback)")
     sign_in.set_defaults(run=login)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),
                             ("refresh", refresh, "refresh the tokens now"), ("revoke", revoke, "revoke and sign out"),
@@ -245,18 +376,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     except ImportError as error:  # the library could not be loaded: the message lists where it was looked for
         say(str(error).removeprefix("telenorid: "))
         return EXIT_FAILED
+    except Failed as error:
+        say(str(error))
+        return EXIT_FAILED
     except (telenorid.NotSignedIn, telenorid.AuthorizationLost) as error:
         say(f"{error.message} — sign in again with `telenorid login`")
         return EXIT_SIGNED_OUT
     except telenorid.TelenoridError as error:
-        details = [f"{name}={value}" for name, value in (("error", error.oauth_error), ("description", error.oauth_error_description),
-                                                         ("HTTP", error.http_status), ("retry after", error.retry_after))
+        # str() leads with the provider's error and error_description, which say what to fix.
+        details = [f"{name}={value}" for name, value in (("HTTP", error.http_status), ("retry after", error.retry_after))
                    if value is not None]
-        say(error.message + (f" ({', '.join(details)})" if details else ""))
+        say(str(error) + (f" ({', '.join(details)})" if details else ""))
         return EXIT_TRANSIENT if error.transient else EXIT_FAILED
     except (OSError, ValueError) as error:
         say(str(error))
         return EXIT_FAILED
+    except KeyboardInterrupt:
+        say("stopped (Ctrl-C)")
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -60,9 +60,11 @@ class TelenoridError(Exception):
         return status_is_transient(self.status)
 
     def __str__(self) -> str:
-        if self.oauth_error and self.oauth_error not in self.message:
-            return f"{self.message} ({self.oauth_error})"
-        return self.message
+        """The provider's ``error`` and ``error_description`` first, which say what to fix and are what gets
+        logged, then the library's message: "access_denied: User said no — the provider refused ...".
+        The provider's text is shown with control characters replaced, so it cannot forge log lines."""
+        said = ": ".join(_printable(field) for field in (self.oauth_error, self.oauth_error_description) if field)
+        return f"{said} — {self.message}" if said else self.message
 
 
 # The four families: catch one to handle every status in it (``except telenorid.TransportError``).
@@ -245,6 +247,10 @@ _BY_STATUS: Dict[int, Type[TelenoridError]] = {
         AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable, PushRefused,
         ProviderUnsupported, Cancelled)
 }
+
+
+def _printable(text: str) -> str:
+    return "".join(character if character.isprintable() else "\N{REPLACEMENT CHARACTER}" for character in text)
 
 
 def _text(value: Optional[bytes]) -> Optional[str]:

@@ -1,15 +1,20 @@
 """LoopbackListener: the loopback redirect listener (RFC 8252 §7.3) for desktop and command-line sign-in."""
 from __future__ import annotations
 
+import time
 from ctypes import byref, c_uint16
 from typing import Optional
 
 from . import _bindings, _ffi
 from ._convert import _opt_str
 from ._handle import _Handle
-from .errors import _raise
+from .errors import Timeout, _raise
 
 _c = _ffi.functions
+
+# The longest single C wait. Python runs signal handlers only between C calls, so a KeyboardInterrupt
+# (Ctrl-C) waits for the slice under way to end: at most this long.
+_SLICE_MS = 250
 
 
 class LoopbackListener(_Handle):
@@ -39,11 +44,22 @@ class LoopbackListener(_Handle):
 
     def wait(self, timeout: float = 300.0) -> str:
         """Blocks until the browser's redirect arrives (its full URL) or raises Timeout, after which it can
-        wait again. A listener hands out one redirect; a later wait raises Consumed."""
+        wait again. Ctrl-C (KeyboardInterrupt) ends it within 0.25 s. A listener hands out one redirect; a later wait raises Consumed."""
         milliseconds = int(timeout * 1000)
         if not 0 < milliseconds <= 0x7FFFFFFF:
             raise ValueError("timeout must be positive and under 24 days")
-        return self._string_call(_c.telenorid_loopback_wait, milliseconds) or ""
+        # In slices, as the C wait allows (it may be repeated after a timeout), so Ctrl-C interrupts it
+        # within a slice; the deadline is the whole timeout's.
+        deadline = time.monotonic() + milliseconds / 1000
+        while True:
+            left = int((deadline - time.monotonic()) * 1000)
+            try:
+                return self._string_call(_c.telenorid_loopback_wait, max(1, min(_SLICE_MS, left))) or ""
+            except Timeout:
+                if time.monotonic() < deadline:
+                    continue
+            # Outside the handler: the last slice's error (which names the slice) is not this one's cause.
+            raise Timeout(f"no redirect reached {self.redirect_uri} within {timeout:g} s", Timeout.code)
 
     def cancel(self) -> None:
         """Ends a :meth:`wait` under way on another thread within 100 ms: it raises :class:`Cancelled`, and the
