@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A line authentication session: the id Aloha issued and when it stops being valid. The id signs the
 /// user in as the line's subscriber, so it is kept as a secret, wiped when the session is dropped.
@@ -27,8 +26,6 @@ public final class LineAuthenticator: Sendable {
     private let clock: Clock
     private let hook = Locked<SocketHook?>(nil)
     private let current = Locked<LineAuthSession?>(nil)
-    /// Exchanges started, for tests that prove a session is reused.
-    private let exchanges = Atomic<Int>(0)
 
     public init(configuration: ClientConfiguration, clock: @escaping Clock = SystemClock.now) throws(TelenoridError) {
         guard let url = configuration.settings[.alohaURL] else {
@@ -40,8 +37,6 @@ public final class LineAuthenticator: Sendable {
     }
 
     public func setSocketHook(_ newHook: SocketHook?) { hook.withLock { $0 = newHook } }
-
-    public var exchangesStarted: Int { exchanges.load(ordering: .relaxed) }
 
     /// The kept session if it is still valid now, else nil.
     public var validSession: LineAuthSession? {
@@ -70,7 +65,6 @@ public final class LineAuthenticator: Sendable {
     /// One whole exchange, as the TelenorID+ SDK guide lists it; keeps and returns the new session.
     @discardableResult
     public func run() throws(TelenoridError) -> LineAuthSession {
-        exchanges.add(1, ordering: .relaxed)
         let socketHook = hook.withLock { $0 }
         func get(_ url: String, plain: Bool = false) throws(TelenoridError) -> HTTPResponse {
             try transport.send(HTTPRequest(url: url, headers: [(name: "Accept", value: "application/json")]),
