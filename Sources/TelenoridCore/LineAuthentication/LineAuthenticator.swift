@@ -1,4 +1,3 @@
-
 /// A line authentication session: the id Aloha issued and when it stops being valid. The id signs the
 /// user in as the line's subscriber, so it is kept as a secret, wiped when the session is dropped.
 public struct LineAuthSession: Sendable {
