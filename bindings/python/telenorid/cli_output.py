@@ -44,6 +44,8 @@ def status(args: argparse.Namespace) -> int:
     try:
         settings = settings_from(args, load_settings(args.state_file))
     except telenorid.NotSignedIn:
+        settings = {}
+    if not settings or not args.state_file.exists():  # opening the state file would create it
         emit(args, document, f"not signed in ({args.state_file})")
         return EXIT_SIGNED_OUT
     with client_for(settings) as client:
