@@ -322,3 +322,110 @@ def test_login_without_a_browser_refuses_a_pasted_address_of_another_request(pro
     nothing = telenorid("login", "--redirect-uri", "http://127.0.0.1:53682/callback", "--issuer", provider["issuer"],
                         "--client-id", "x", "--state-file", str(tmp_path / "s.json"))
     assert nothing.returncode == 2 and "--no-browser" in nothing.stderr
+
+
+def test_status_when_nothing_is_kept(tmp_path):
+    state_file = tmp_path / "state.json"
+    as_json = telenorid("status", "--json", "--state-file", str(state_file))
+    assert as_json.returncode == 3, as_json.stderr
+    assert json.loads(as_json.stdout) == {"signed_in": False, "state_file": str(state_file)}
+    as_text = telenorid("status", "--state-file", str(state_file))
+    assert as_text.returncode == 3 and as_text.stdout.startswith("not signed in")
+    assert not state_file.exists()
+
+
+def test_a_settings_file_holding_the_client_secret_is_read_then_rewritten_without_it(tmp_path):
+    """Settings files from before the secret moved to TELENORID_CLIENT_SECRET still work; the first command
+    that reads one warns and rewrites it without the secret, keeping the rest."""
+    state_file = tmp_path / "state.json"
+    settings = {"issuer": "http://127.0.0.1:9/o", "client_id": "x", "redirect_uri": "http://127.0.0.1:53682/callback",
+                "client_secret": "kept-in-clear"}
+    (tmp_path / "state.settings.json").write_text(json.dumps(settings))
+    first = telenorid("status", "--state-file", str(state_file))
+    assert first.returncode == 3, first.stderr
+    assert first.stderr.count("TELENORID_CLIENT_SECRET") == 1 and "kept-in-clear" not in first.stderr
+    assert b"kept-in-clear" not in (tmp_path / "state.settings.json").read_bytes()
+    del settings["client_secret"]
+    assert json.loads((tmp_path / "state.settings.json").read_text()) == settings
+    assert stat.S_IMODE((tmp_path / "state.settings.json").stat().st_mode) == 0o600
+    again = telenorid("status", "--state-file", str(state_file))
+    assert again.returncode == 3 and "TELENORID_CLIENT_SECRET" not in again.stderr
+    assert not state_file.exists(), "status creates nothing"
+
+
+def test_completion_scripts_are_generated_from_the_parser(tmp_path):
+    commands = ["login", "status", "token", "userinfo", "refresh", "revoke", "logout", "verify", "decode", "completion"]
+    bash = telenorid("completion", "bash")
+    assert bash.returncode == 0, bash.stderr
+    (tmp_path / "telenorid.bash").write_text(bash.stdout)
+    assert subprocess.run(["bash", "-n", str(tmp_path / "telenorid.bash")]).returncode == 0
+    assert "complete -o default -F _telenorid telenorid" in bash.stdout
+    assert all(f"        {name}) " in bash.stdout for name in commands)
+    assert "--client-secret" in bash.stdout and "--no-browser" in bash.stdout and "--json" in bash.stdout
+    # Completing in a real bash: the subcommands, then a subcommand's flags.
+    probe = (f"source {tmp_path / 'telenorid.bash'}; COMP_WORDS=(telenorid st); COMP_CWORD=1; _telenorid; "
+             "echo ${COMPREPLY[@]}; COMP_WORDS=(telenorid login --no-b); COMP_CWORD=2; _telenorid; echo ${COMPREPLY[@]}")
+    assert subprocess.run(["bash", "-c", probe], capture_output=True, text=True).stdout.split("\n")[:2] == \
+        ["status", "--no-browser"]
+    zsh = telenorid("completion", "zsh")
+    assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef telenorid\n")
+    assert all(f"        {name}) _arguments " in zsh.stdout for name in commands)
+    assert "'1:shell:(bash zsh)'" in zsh.stdout
+    assert telenorid("completion", "fish").returncode == 2
+    assert "telenorid completion bash > " in telenorid("--help").stdout
+
+
+def test_a_confidential_client_secret_comes_from_the_environment_and_json_everywhere(provider, tmp_path):
+    """`login --client-secret` uses the secret for that sign-in only: no file holds it, and the commands after
+    it (refreshing, revoking) read it from TELENORID_CLIENT_SECRET. Every command's --json prints one JSON
+    document on standard output."""
+    client = provider["clients"]["confidential"]
+    secret = client["client_secret"]
+    user = provider["user"]
+    state_file = tmp_path / "state.json"
+    common = ["--state-file", str(state_file), "--json"]
+    with_secret = {"TELENORID_CLIENT_SECRET": secret}
+    login = telenorid("login", "--issuer", provider["issuer"], "--client-id", client["client_id"],
+                      "--client-secret", secret, "--scope", "openid profile", "--port", "53682", "--timeout", "60",
+                      *common, "--browser-command",
+                      f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+    assert login.returncode == 0, login.stderr
+    claims = json.loads(login.stdout)
+    assert claims["iss"] == provider["issuer"] and claims["aud"] in (client["client_id"], [client["client_id"]])
+    assert "TELENORID_CLIENT_SECRET" in login.stderr and secret not in login.stderr
+    for path in tmp_path.rglob("*"):
+        assert secret.encode() not in path.read_bytes(), path
+
+    status = telenorid("status", *common)
+    assert status.returncode == 0, status.stderr
+    shown = json.loads(status.stdout)
+    assert shown.pop("expires_at") > time.time() and 0 < shown.pop("expires_in") <= 300
+    assert shown == {"signed_in": True, "subject": claims["sub"], "issuer": provider["issuer"],
+                     "scopes": ["openid", "profile"], "token_type": "Bearer", "state_file": str(state_file)}
+    text = telenorid("status", "--state-file", str(state_file))
+    assert text.returncode == 0 and f"signed in as {claims['sub']} at {provider['issuer']}" in text.stdout
+    assert "Bearer" in text.stdout and "s left" in text.stdout
+
+    # A refresh margin longer than the token's life makes `token` refresh, which the provider allows only
+    # to this client authenticated with its secret.
+    always_refresh = tmp_path / "refresh.json"
+    always_refresh.write_text(json.dumps({"refresh_margin_s": 3600}))
+    before = json.loads(state_file.read_text())["refresh_token"]
+    without = telenorid("token", "--config", str(always_refresh), *common)
+    assert without.returncode == 1 and "invalid_client" in without.stderr and without.stdout == ""
+    token = telenorid("token", "--config", str(always_refresh), *common, env=with_secret)
+    assert token.returncode == 0, token.stderr
+    assert json.loads(state_file.read_text())["refresh_token"] != before, "refreshed with the secret"
+    issued = json.loads(token.stdout)
+    assert issued["access_token"] and issued["token_type"] == "Bearer" and issued["expires_in"] > 0
+    assert set(issued) == {"access_token", "token_type", "expires_at", "expires_in"}
+
+    refreshed = telenorid("refresh", *common, env=with_secret)
+    assert refreshed.returncode == 0 and json.loads(refreshed.stdout)["refreshed"] is True, refreshed.stderr
+    userinfo = telenorid("userinfo", *common, env=with_secret)
+    assert userinfo.returncode == 0 and json.loads(userinfo.stdout)["sub"] == claims["sub"], userinfo.stderr
+    verified = telenorid("verify", json.loads(state_file.read_text())["id_token"], *common)
+    assert verified.returncode == 0 and json.loads(verified.stdout)["claims"]["sub"] == claims["sub"]
+    logout = telenorid("logout", *common, env=with_secret)
+    assert logout.returncode == 0, logout.stderr
+    assert json.loads(logout.stdout)["signed_in"] is False and not state_file.exists()

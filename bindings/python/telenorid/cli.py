@@ -5,6 +5,7 @@ browser, keeps the state file and prints.
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
     telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
                                      open the printed URL anywhere, paste back the address it ends on
+    telenorid status                 signed in or not: subject, issuer, expiry, scopes, token type (no request)
     telenorid token                  a fresh access token (refreshing first when needed)
     telenorid userinfo               the userinfo claims
     telenorid refresh                refresh now
@@ -12,6 +13,12 @@ browser, keeps the state file and prints.
     telenorid logout                 revoke, print the provider's end-session URL, delete the state file
     telenorid verify ID_TOKEN        an ID token's header and claims, verified with the provider's keys
                                      (`decode` is an alias of `verify`)
+    telenorid completion bash|zsh    a shell completion script; install it with
+        telenorid completion bash > ~/.local/share/bash-completion/completions/telenorid
+        telenorid completion zsh > ~/.zfunc/_telenorid     (a directory in $fpath)
+
+--json: the data as one JSON document on standard output (messages stay on standard error). The client
+secret of a confidential client is read from TELENORID_CLIENT_SECRET on every command, never saved.
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
 lost (sign in again); 4 a network, TLS or server problem that may pass (try again later); 130 stopped
@@ -25,7 +32,6 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 import threading
 import webbrowser
 from pathlib import Path
@@ -33,21 +39,18 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import telenorid
 
+from .cli_completion import SHELLS, completion
+from .cli_output import emit, expiry, status, token_type
+from .cli_settings import (UsageError, client_for, load_settings, remove_files, save_settings, say, settings_path,
+                           settings_from, warn_unsaved_secret)
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
 DEFAULT_STATE = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "telenorid" / "state.json"
 
 
-class UsageError(Exception):
-    pass
-
-
 class Failed(Exception):
     """A failure the message explains (exit 1)."""
-
-
-def say(message: str) -> None:
-    print(f"telenorid: {message}", file=sys.stderr, flush=True)
 
 
 T = TypeVar("T")
@@ -85,68 +88,7 @@ def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
     raise value
 
 
-# ---- the files: the settings used to sign in, and the auth state the library keeps ----------------------
-#
-# The auth state file is the library's own (telenorid_auth_state_bind_file): 0600, replaced atomically, and
-# every refresh locks it and re-reads it first, so two `telenorid` commands running at once never redeem one
-# refresh token twice. The settings sit beside it, in <state-file stem>.settings.json.
-
-def settings_path(state_file: Path) -> Path:
-    return state_file.with_name(state_file.stem + ".settings.json")
-
-
-def save_settings(state_file: Path, settings: Dict[str, Any]) -> None:
-    """Written whole to a new file created 0600 (it may hold a client secret), then renamed over the old."""
-    state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    descriptor, temporary = tempfile.mkstemp(dir=state_file.parent, prefix=".settings-")  # mkstemp creates it 0600
-    try:
-        with os.fdopen(descriptor, "w") as file:
-            json.dump(settings, file)
-        os.replace(temporary, settings_path(state_file))
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
-def load_settings(state_file: Path) -> Dict[str, Any]:
-    try:
-        settings: Dict[str, Any] = json.loads(settings_path(state_file).read_text())
-    except FileNotFoundError:
-        raise telenorid.NotSignedIn(f"no sign-in kept at {state_file}", telenorid.NotSignedIn.code) from None
-    if not isinstance(settings, dict):
-        raise UsageError(f"{settings_path(state_file)} is not a telenorid settings file")
-    return settings
-
-
-def remove_files(state_file: Path) -> None:
-    for path in (state_file, settings_path(state_file), Path(str(state_file) + ".lock"),
-                 Path(str(state_file) + ".update.lock")):
-        path.unlink(missing_ok=True)
-
-
-# ---- configuration ------------------------------------------------------------------------------------
-
-def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """--config's JSON object, then the state file's settings, then the flags, each overriding the last."""
-    settings: Dict[str, Any] = {}
-    if args.config:
-        loaded = json.loads(Path(args.config).read_text())
-        if not isinstance(loaded, dict):
-            raise UsageError(f"{args.config}: a configuration file holds one JSON object of settings")
-        settings.update(loaded)
-    settings.update(saved or {})
-    for flag, key in (("issuer", "issuer"), ("client_id", "client_id"), ("scope", "scope")):
-        if getattr(args, flag, None):
-            settings[key] = getattr(args, flag)
-    for required in ("issuer", "client_id"):
-        if not settings.get(required):
-            raise UsageError(f"--{required.replace('_', '-')} is required (or set it in --config)")
-    return settings
-
-
-def client_for(settings: Dict[str, Any]) -> telenorid.Client:
-    return telenorid.Client(telenorid.Config.from_json(json.dumps(settings)))
-
+# ---- the sign-in ------------------------------------------------------------------------------------------
 
 def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenorid.AuthState, Dict[str, Any]]:
     settings = settings_from(args, load_settings(args.state_file))
@@ -228,7 +170,9 @@ def finish_login(args: argparse.Namespace, client: telenorid.Client, settings: D
     save_settings(args.state_file, settings)
     state.bind_file(str(args.state_file))
     say(f"signed in; state saved to {args.state_file} (mode 0600)")
-    print(json.dumps(state.id_token_claims, indent=2, sort_keys=True))
+    warn_unsaved_secret(args)
+    claims = state.id_token_claims
+    emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
 
 
 def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, client_id: str) -> str:
@@ -252,12 +196,14 @@ def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, clie
 
 def token(args: argparse.Namespace) -> None:
     client, state, _ = signed_in_state(args)
-    print(cancellable(client, state.fresh_access_token))
+    access_token = cancellable(client, state.fresh_access_token)
+    emit(args, {"access_token": access_token, "token_type": token_type(state), **expiry(state)}, access_token)
 
 
 def userinfo(args: argparse.Namespace) -> None:
     client, state, _ = signed_in_state(args)
-    print(json.dumps(cancellable(client, state.userinfo), indent=2, sort_keys=True))
+    claims = cancellable(client, state.userinfo)
+    emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
 
 
 def refresh(args: argparse.Namespace) -> None:
@@ -265,12 +211,14 @@ def refresh(args: argparse.Namespace) -> None:
     cancellable(client, state.refresh)
     expires = state.expires_at
     say("refreshed" + (f"; the access token expires at {expires} (Unix time)" if expires else ""))
+    emit(args, {"refreshed": True, "token_type": token_type(state), **expiry(state)}, None)
 
 
 def revoke(args: argparse.Namespace) -> None:
     client, state, _ = signed_in_state(args)
     cancellable(client, state.revoke)  # signed out in the file first, then revoked at the provider
     say("revoked at the provider; signed out")
+    emit(args, {"signed_in": False}, None)
 
 
 def logout(args: argparse.Namespace) -> None:
@@ -282,9 +230,9 @@ def logout(args: argparse.Namespace) -> None:
     cancellable(client, state.revoke)
     remove_files(args.state_file)
     say(f"revoked and signed out; {args.state_file} deleted")
-    if end_session:
+    if end_session and not args.json:
         say("to end the provider's browser session too, open:")
-        print(end_session)
+    emit(args, {"signed_in": False, "end_session_url": end_session}, end_session)
 
 
 # Verifying an ID token (OIDC Core §3.1.3.7) reads the issuer, the client id and the provider's keys, never
@@ -300,7 +248,7 @@ def verify(args: argparse.Namespace) -> None:
         settings["redirect_uri"] = UNUSED_REDIRECT_URI
     with client_for(settings) as client:
         claims = cancellable(client, lambda: client.verify_id_token(args.id_token))
-        print(json.dumps(claims, indent=2, sort_keys=True))
+        emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
 
 
 # ---- the command line ----------------------------------------------------------------------------------
@@ -332,6 +280,7 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--scope", help='space-separated scopes (default "openid")')
     common.add_argument("--config", help="a JSON file of settings, as telenorid_config_from_json reads them")
     common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"where the sign-in is kept (default {DEFAULT_STATE})")
+    common.add_argument("--json", action="store_true", help="print the data as one JSON document")
     top = argparse.ArgumentParser(prog="telenorid", description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     # The package's version, which is the library's it was written for: printing it loads nothing.
@@ -351,7 +300,10 @@ def parser() -> argparse.ArgumentParser:
     sign_in.add_argument("--redirect-uri",
                          help=f"with --no-browser: the registered redirect URI to use (default the settings', "
                               f"else http://127.0.0.1:{NO_BROWSER_PORT}/callback)")
+    sign_in.add_argument("--client-secret", help="a confidential client's secret, for this sign-in only (never saved; "
+                                                 "later commands read TELENORID_CLIENT_SECRET)")
     sign_in.set_defaults(run=login)
+    commands.add_parser("status", parents=[common], help="signed in or not, and with what (no request)").set_defaults(run=status)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),
                             ("refresh", refresh, "refresh the tokens now"), ("revoke", revoke, "revoke and sign out"),
                             ("logout", logout, "revoke, print the end-session URL, delete the state file")):
@@ -360,6 +312,9 @@ def parser() -> argparse.ArgumentParser:
                                 help="an ID token's header and claims, verified with the provider's keys")
     check.add_argument("id_token")
     check.set_defaults(run=verify)
+    complete = commands.add_parser("completion", help="print a bash or zsh completion script")
+    complete.add_argument("shell", choices=SHELLS)
+    complete.set_defaults(run=lambda args: print(completion(top, args.shell), end=""))
     return top
 
 
@@ -367,8 +322,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     arguments = parser()
     args = arguments.parse_args(argv)
     try:
-        args.run(args)
-        return EXIT_OK
+        code: Optional[int] = args.run(args)
+        return code or EXIT_OK
     except UsageError as error:
         arguments.print_usage(sys.stderr)
         say(str(error))

@@ -1,0 +1,68 @@
+"""What the `telenorid` command prints: one JSON document with --json, text for people otherwise; and
+`telenorid status`, read from the state file alone."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any, Dict, Optional
+
+import telenorid
+
+from .cli_settings import client_for, load_settings, settings_from
+
+EXIT_OK, EXIT_SIGNED_OUT = 0, 3
+
+
+def emit(args: argparse.Namespace, document: Any, text: Optional[str]) -> None:
+    """With --json, `document` as the one JSON document on standard output; otherwise `text` (None: nothing).
+    Messages go to standard error either way, so a script can parse standard output whole."""
+    if getattr(args, "json", False):
+        print(json.dumps(document, sort_keys=True))
+    elif text is not None:
+        print(text)
+
+
+def token_type(state: telenorid.AuthState) -> Optional[str]:
+    """Bearer or DPoP (RFC 9449 §5: a DPoP-bound token's token_type is DPoP), spelt as the RFCs do whatever
+    case the provider used (token_type is case-insensitive, RFC 6749 §5.1)."""
+    value = state.get("token_type")
+    if value is None:
+        return None
+    return {"bearer": "Bearer", "dpop": "DPoP"}.get(value.lower(), value)
+
+
+def expiry(state: telenorid.AuthState) -> Dict[str, Optional[int]]:
+    expires_at = state.expires_at
+    left = None if expires_at is None else max(0, expires_at - int(time.time()))
+    return {"expires_at": expires_at, "expires_in": left}
+
+
+def status(args: argparse.Namespace) -> int:
+    """Signed in or not, and what with, from the state file through the library: no request is sent."""
+    document: Dict[str, Any] = {"signed_in": False, "state_file": str(args.state_file)}
+    try:
+        settings = settings_from(args, load_settings(args.state_file))
+    except telenorid.NotSignedIn:
+        settings = {}
+    if not settings or not args.state_file.exists():  # opening the state file would create it
+        emit(args, document, f"not signed in ({args.state_file})")
+        return EXIT_SIGNED_OUT
+    with client_for(settings) as client:
+        state = client.open_auth_state_file(str(args.state_file))
+        if not state.signed_in:
+            emit(args, document, f"not signed in ({args.state_file})")
+            return EXIT_SIGNED_OUT
+        claims = state.id_token_claims or {}
+        scope = state.get("scope")
+        document.update(signed_in=True, subject=claims.get("sub"), issuer=claims.get("iss", settings["issuer"]),
+                        scopes=scope.split() if scope else [], token_type=token_type(state), **expiry(state))
+    left = document["expires_in"]
+    lines = [f"signed in as {document['subject']} at {document['issuer']}",
+             f"token type: {document['token_type']}",
+             f"scopes: {' '.join(document['scopes']) or '(none granted)'}",
+             "access token expiry: " + ("unknown" if left is None else
+                                        f"{document['expires_at']} (Unix time), "
+                                        + (f"{left} s left" if left else "expired: `telenorid token` refreshes it"))]
+    emit(args, document, "\n".join(lines))
+    return EXIT_OK

@@ -1,0 +1,104 @@
+"""The `telenorid` command's settings: the ones used to sign in, kept beside the auth state file, merged with
+--config, the environment and the flags. The client secret is never kept: it comes from the environment
+(or a flag, for one run) on every command."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+import telenorid
+
+# Read on every command: a secret in a file beside the state would be one more copy to leak (a backup, a
+# dotfiles repository), and the environment is where credentials for command-line tools usually live.
+SECRET_VARIABLE = "TELENORID_CLIENT_SECRET"
+SECRET_KEY = "client_secret"
+
+
+class UsageError(Exception):
+    pass
+
+
+def say(message: str) -> None:
+    print(f"telenorid: {message}", file=sys.stderr, flush=True)
+
+
+# The auth state file is the library's own (telenorid_auth_state_bind_file): 0600, replaced atomically, and
+# every refresh locks it and re-reads it first, so two `telenorid` commands running at once never redeem one
+# refresh token twice. The settings sit beside it, in <state-file stem>.settings.json.
+
+def settings_path(state_file: Path) -> Path:
+    return state_file.with_name(state_file.stem + ".settings.json")
+
+
+def save_settings(state_file: Path, settings: Dict[str, Any]) -> None:
+    """Written whole, without the client secret, to a new file created 0600, then renamed over the old."""
+    kept = {key: value for key, value in settings.items() if key != SECRET_KEY}
+    state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor, temporary = tempfile.mkstemp(dir=state_file.parent, prefix=".settings-")  # mkstemp creates it 0600
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            json.dump(kept, file)
+        os.replace(temporary, settings_path(state_file))
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def load_settings(state_file: Path) -> Dict[str, Any]:
+    """The saved settings. A file that still holds a client secret (as files written before the secret moved to
+    the environment do) is read as it is for this run, and rewritten without it."""
+    try:
+        settings: Dict[str, Any] = json.loads(settings_path(state_file).read_text())
+    except FileNotFoundError:
+        raise telenorid.NotSignedIn(f"no sign-in kept at {state_file}", telenorid.NotSignedIn.code) from None
+    if not isinstance(settings, dict):
+        raise UsageError(f"{settings_path(state_file)} is not a telenorid settings file")
+    if SECRET_KEY in settings:
+        save_settings(state_file, settings)
+        say(f"{settings_path(state_file)} held the client secret in clear; it is rewritten without it. "
+            f"Set {SECRET_VARIABLE} for the commands after this one")
+    return settings
+
+
+def remove_files(state_file: Path) -> None:
+    for path in (state_file, settings_path(state_file), Path(str(state_file) + ".lock"),
+                 Path(str(state_file) + ".update.lock")):
+        path.unlink(missing_ok=True)
+
+
+def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """--config's JSON object, then the state file's settings, then TELENORID_CLIENT_SECRET, then the flags,
+    each overriding the last."""
+    settings: Dict[str, Any] = {}
+    if args.config:
+        loaded = json.loads(Path(args.config).read_text())
+        if not isinstance(loaded, dict):
+            raise UsageError(f"{args.config}: a configuration file holds one JSON object of settings")
+        settings.update(loaded)
+    settings.update(saved or {})
+    if os.environ.get(SECRET_VARIABLE):
+        settings[SECRET_KEY] = os.environ[SECRET_VARIABLE]
+    for flag, key in (("issuer", "issuer"), ("client_id", "client_id"), ("scope", "scope"),
+                      ("client_secret", SECRET_KEY)):
+        if getattr(args, flag, None):
+            settings[key] = getattr(args, flag)
+    for required in ("issuer", "client_id"):
+        if not settings.get(required):
+            raise UsageError(f"--{required.replace('_', '-')} is required (or set it in --config)")
+    return settings
+
+
+def client_for(settings: Dict[str, Any]) -> telenorid.Client:
+    return telenorid.Client(telenorid.Config.from_json(json.dumps(settings)))
+
+
+def warn_unsaved_secret(args: argparse.Namespace) -> None:
+    """After a sign-in given the client secret by `login --client-secret`."""
+    if getattr(args, "client_secret", None):
+        say(f"the client secret was used for this sign-in only and is not saved: the commands after it "
+            f"(token, refresh, userinfo...) read it from {SECRET_VARIABLE}")
