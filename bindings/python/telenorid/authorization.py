@@ -222,7 +222,7 @@ class PendingAuthorization(_Handle):
 
     def _origin(self) -> str:
         """``scheme://authority`` of the configured redirect URI when it is http or https, else "" (the
-        library then refuses the path as not the redirect URI)."""
+        library then refuses the bare path: it is no URL)."""
         from urllib.parse import urlsplit
 
         config: Config = self._parents[0]

@@ -23,8 +23,9 @@ _Number = Optional[Union[str, int]]  # a decimal str or an int
 
 class Settings(TypedDict, total=False):
     """The keyword arguments of :meth:`Config.from_settings`: every TELENORID_CONFIG_* key of
-    include/telenorid.h in lower case (scripts/check_facts.py checks the list and the flag and number types
-    against the header and this module). None leaves a setting unset."""
+    include/telenorid.h in lower case (scripts/check_facts.py checks the list against the header), with
+    the types :meth:`Config.from_settings` takes: a yes/no setting also a bool, a number also an int. None
+    leaves a setting unset. Annotate a dict of settings with it to have it checked too."""
 
     issuer: _Text
     client_id: _Text
