@@ -188,6 +188,22 @@ def check_python(c: Checker, h: Header) -> None:
         if node is not None:
             c.same(file, name, header_value, arithmetic(node))
 
+    # config.py: Settings, the keywords of Config.from_settings, names every configuration key once.
+    file = f"{PY}/config.py"
+    settings = [node for node in ast.parse(read(file), file).body
+                if isinstance(node, ast.ClassDef) and node.name == "Settings"]
+    if not settings:
+        c.note(file, "no class Settings")
+    else:
+        names = [s.target.id for s in settings[0].body
+                 if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+        header_names = {name.lower() for name in h.families["config keys"]}
+        c.same(file, "Settings: TELENORID_CONFIG_* keys (in lower case) missing",
+               [], sorted(header_names - set(names)))
+        c.same(file, "Settings: names that are no TELENORID_CONFIG_* key", [], sorted(set(names) - header_names))
+        if len(set(names)) != len(names):
+            c.note(file, "Settings names a key twice")
+
     # errors.py: one exception class per error status, each with the status's code, all in _BY_STATUS.
     file = f"{PY}/errors.py"
     tree = ast.parse(read(file), file)

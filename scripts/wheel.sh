@@ -36,7 +36,7 @@ fi
 # license-files picks up), so the source tree never holds a build's leftovers.
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-cp bindings/python/pyproject.toml bindings/python/setup.py "$stage/"
+cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$stage/"
 cp -r bindings/python/telenorid "$stage/telenorid"
 rm -rf "$stage/telenorid/__pycache__"
 cp -L "$library" "$stage/telenorid/libtelenorid.so.0"

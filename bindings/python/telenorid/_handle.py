@@ -217,6 +217,7 @@ class _Handle:
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` was called (or the ``with`` block ended): further use is refused."""
         return self._native.pointer is None
 
     def close(self) -> None:

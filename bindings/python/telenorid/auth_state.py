@@ -38,10 +38,13 @@ class AuthState(_Handle):
         return self._string_call(_c.telenorid_auth_state_fresh_access_token) or ""
 
     def refresh(self) -> None:
+        """Refreshes now, whatever the expiry; a refresh token that comes back replaces the old one. A
+        refused refresh token raises :class:`AuthorizationLost` and signs out."""
         self._call(_refresh)
 
     @property
     def signed_in(self) -> bool:
+        """True while the state holds tokens: after a sign-in, until a sign-out, revocation or lost grant."""
         flag = c_int32()
         self._call(_c.telenorid_auth_state_is_signed_in, byref(flag))
         return bool(flag.value)
@@ -53,6 +56,7 @@ class AuthState(_Handle):
 
     @property
     def id_token_claims(self) -> Optional[Dict[str, Any]]:
+        """The validated ID token's claims (``sub``, ``iss``, ...), or None when there is none."""
         import json
 
         text = self.get("id_token_claims")
@@ -87,6 +91,7 @@ class AuthState(_Handle):
         return value.value or None
 
     def userinfo(self) -> Dict[str, Any]:
+        """The provider's userinfo claims for this user (OpenID Connect Core §5.3), with a fresh token."""
         import json
 
         claims: Dict[str, Any] = json.loads(self._string_call(_c.telenorid_auth_state_userinfo) or "{}")
@@ -115,6 +120,8 @@ class AuthState(_Handle):
         self._call(_c.telenorid_auth_state_bind_file, _str(path, "path"))
 
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:
+        """The RP-initiated logout URL to open in the browser (OpenID Connect RP-Initiated Logout), with
+        ``id_token_hint`` and ``client_id``; does not sign this state out."""
         redirect = _opt_str(post_logout_redirect_uri, "post_logout_redirect_uri")
         logout_state = _opt_str(state, "state")
         return self._string_call(_c.telenorid_auth_state_end_session_url, redirect, logout_state) or ""
@@ -123,9 +130,9 @@ class AuthState(_Handle):
         """Versioned JSON holding the refresh token: keep it in secure storage."""
         return self._string_call(_c.telenorid_auth_state_serialize) or ""
 
-    def on_change(self, callback: Optional[Callable[[], None]]) -> None:
+    def on_change(self, callback: Optional[Callable[[], object]]) -> None:
         """Calls ``callback()`` after every change to persist (refresh, rotation, sign-out), on the thread
-        that made it. None removes it. An exception it raises is reported by sys.unraisablehook."""
+        that made it; what it returns is ignored. None removes it. An exception it raises is reported by sys.unraisablehook."""
         if self._native.pointer is None:  # refused before the callback is checked
             self._closed()
         if callback is None:

@@ -1,18 +1,69 @@
 """Config: an immutable client configuration, from settings or a JSON document."""
 from __future__ import annotations
 
+import difflib
 from ctypes import byref
-from typing import Optional, Union
+from typing import TYPE_CHECKING, List, Mapping, Optional, Tuple, TypedDict, Union, get_type_hints
 
 from . import _bindings, _ffi
 from ._convert import _name, _opt_str, _str
 from ._handle import _Handle
 from .errors import _raise
 
+if TYPE_CHECKING:  # only annotations use it (never evaluated at run time), so no run-time dependency
+    from typing_extensions import Unpack
+
 _c = _ffi.functions
 
 
-_SettingValue = Union[str, int, bool, None]
+_Text = Optional[str]
+_Flag = Optional[Union[str, bool]]  # "true"/"false" or a bool
+_Number = Optional[Union[str, int]]  # a decimal str or an int
+
+
+class Settings(TypedDict, total=False):
+    """The keyword arguments of :meth:`Config.from_settings`: every TELENORID_CONFIG_* key of
+    include/telenorid.h in lower case (scripts/check_facts.py checks the list against the header), with
+    the types :meth:`Config.from_settings` takes: a yes/no setting also a bool, a number also an int. None
+    leaves a setting unset. Annotate a dict of settings with it to have it checked too."""
+
+    issuer: _Text
+    client_id: _Text
+    redirect_uri: _Text
+    scope: _Text
+    authorization_endpoint: _Text
+    token_endpoint: _Text
+    userinfo_endpoint: _Text
+    revocation_endpoint: _Text
+    end_session_endpoint: _Text
+    jwks_uri: _Text
+    environment: _Text
+    allow_plain_pkce: _Flag
+    client_secret: _Text
+    token_endpoint_auth_method: _Text
+    client_private_key: _Text
+    ca_file: _Text
+    ca_path: _Text
+    proxy: _Text
+    connect_timeout_ms: _Number
+    timeout_ms: _Number
+    max_response_bytes: _Number
+    clock_tolerance_s: _Number
+    clock_offset_s: _Number
+    trusted_audiences: _Text
+    id_token_signing_algs: _Text
+    refresh_margin_s: _Number
+    aloha_url: _Text
+    jwks_max_age_s: _Number
+    client_assertion_audience: _Text
+    pushed_authorization_request_endpoint: _Text
+    push_authorization_requests: _Flag
+    dpop_signing_alg: _Text
+    dpop_bind_authorization_code: _Flag
+    allow_bearer_downgrade: _Flag
+    sign_authorization_requests: _Flag
+    security_profile: _Text
+    client_key_id: _Text
 
 
 class Config(_Handle):
@@ -25,18 +76,22 @@ class Config(_Handle):
     _free = staticmethod(_c.telenorid_config_free)
 
     @classmethod
-    def from_settings(cls, **settings: _SettingValue) -> "Config":
+    def from_settings(cls, **settings: Unpack[Settings]) -> "Config":
         """``Config.from_settings(issuer=..., client_id=..., redirect_uri=..., scope="openid profile", ...)``
 
         Names are the header's TELENORID_CONFIG_* keys in lower case. Values are str; the yes/no settings
         (``allow_plain_pkce``, ``push_authorization_requests``) also take a bool and the numeric settings (``*_ms``, ``*_s``, ``max_response_bytes``) an int;
-        None leaves a setting unset. The library checks the values.
+        None leaves a setting unset. The library checks the values. Type checkers know the names and types
+        (:class:`Settings`); an unknown name raises TypeError suggesting the closest known one.
         """
-        values = []
-        for name, value in settings.items():
+        values: List[Tuple[int, Optional[bytes]]] = []
+        given: Mapping[str, object] = settings  # checked here too: callers need not be type-checked
+        for name, value in given.items():
             key = _ffi.CONFIG_KEYS.get(name)
             if key is None:
-                raise TypeError(f"unknown configuration setting {name!r}")
+                close = difflib.get_close_matches(name, _ffi.CONFIG_KEYS, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise TypeError(f"unknown configuration setting {name!r}{hint}")
             if isinstance(value, bool):
                 if key not in _FLAG_SETTINGS:
                     raise TypeError(f"{name} must be a str, not bool")
@@ -78,10 +133,7 @@ class Config(_Handle):
         return self._string_call(_c.telenorid_config_get, number)
 
 
-_NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (
-    "connect_timeout_ms", "timeout_ms", "max_response_bytes", "clock_tolerance_s", "clock_offset_s",
-    "jwks_max_age_s",
-    "refresh_margin_s"))
-_FLAG_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name in (
-    "allow_plain_pkce", "push_authorization_requests", "dpop_bind_authorization_code", "allow_bearer_downgrade",
-    "sign_authorization_requests"))
+# The yes/no and numeric settings, as Settings types them.
+_HINTS = get_type_hints(Settings)
+_NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Number)
+_FLAG_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Flag)

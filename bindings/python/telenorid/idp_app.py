@@ -24,6 +24,8 @@ class IdPAppRequest(_Handle):
     @classmethod
     def for_pending(cls, pending: PendingAuthorization, login_host: Optional[str] = None,
                     user_hint: Optional[str] = None) -> "IdPAppRequest":
+        """SP side: the request for the IdP app from ``pending`` (built with S256 PKCE), carrying its
+        challenge, never its verifier. ``login_host`` and ``user_hint`` are sent when given."""
         host, hint = _opt_str(login_host, "login_host"), _opt_str(user_hint, "user_hint")
         pointer = _bindings.IdpRequestP()
         _call_on(pending, PendingAuthorization, "pending", _c.telenorid_idp_request_new, host, hint, byref(pointer))
@@ -31,6 +33,8 @@ class IdPAppRequest(_Handle):
 
     @classmethod
     def parse_url(cls, url: str, idp_app_uri: str, caller_redirect_uris: Sequence[str]) -> "IdPAppRequest":
+        """IdP side: parses and checks an SP app's request URL, which must be on ``idp_app_uri``; its
+        redirect URI must be exactly one of ``caller_redirect_uris`` (else :class:`RedirectMismatch`)."""
         array, count = _string_array(caller_redirect_uris, "caller_redirect_uris")
         pointer = _bindings.IdpRequestP()
         status = _c.telenorid_idp_request_parse_url(_str(url, "url"), _str(idp_app_uri, "idp_app_uri"),
@@ -41,6 +45,7 @@ class IdPAppRequest(_Handle):
 
     @classmethod
     def parse_bundle(cls, bundle: Dict[str, str], caller_redirect_uris: Sequence[str]) -> "IdPAppRequest":
+        """IdP side: :meth:`parse_url` for a request that came as a bundle of pairs instead of a URL."""
         array, count = _string_array(caller_redirect_uris, "caller_redirect_uris")
         params = _params_in(bundle)
         try:

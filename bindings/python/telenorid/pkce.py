@@ -32,6 +32,8 @@ class Pkce(_Handle):
 
     @classmethod
     def new(cls, length: int = 0) -> "Pkce":
+        """A fresh verifier of ``length`` characters (43 to 128; 0: 64) from the system's CSPRNG, and its
+        S256 challenge."""
         if type(length) is not int:
             length = _int(length, "length")  # an int subclass passes (not bool); anything else is TypeError
         if not 0 <= length <= _SIZE_MAX:  # size_t: a negative int would wrap around in ctypes
@@ -45,6 +47,7 @@ class Pkce(_Handle):
 
     @classmethod
     def from_verifier(cls, verifier: str) -> "Pkce":
+        """The pair for a verifier the caller has (43-128 unreserved characters), e.g. a test vector."""
         pointer = _PkceP()
         status = _c.telenorid_pkce_from_verifier(_str(verifier, "verifier"), byref(pointer))
         if status:
