@@ -4,8 +4,10 @@ import TelenoridCore
 // The auth state: code exchange, fresh tokens, userinfo, revocation, logout and persistence.
 
 @c @implementation
-public func telenorid_client_exchange_code(_ client: OpaquePointer?, _ callback: OpaquePointer?,
-                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_client_exchange_code(
+    _ client: OpaquePointer?, _ callback: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
         let callback = try borrow(callback, as: AuthorizationCallback.self, "callback").value
@@ -15,8 +17,10 @@ public func telenorid_client_exchange_code(_ client: OpaquePointer?, _ callback:
 }
 
 @c @implementation
-public func telenorid_auth_state_fresh_access_token(_ state: OpaquePointer?,
-                                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_auth_state_fresh_access_token(
+    _ state: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         let out = try outPointer(out)
@@ -32,7 +36,9 @@ public func telenorid_auth_state_refresh(_ state: OpaquePointer?) -> telenorid_s
 }
 
 @c @implementation
-public func telenorid_auth_state_is_signed_in(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> telenorid_status {
+public func telenorid_auth_state_is_signed_in(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         try outPointer(out).pointee = session.state.isSignedIn ? 1 : 0
@@ -40,8 +46,10 @@ public func telenorid_auth_state_is_signed_in(_ state: OpaquePointer?, _ out: Un
 }
 
 @c @implementation
-public func telenorid_auth_state_get(_ state: OpaquePointer?, _ field: telenorid_token_field,
-                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_auth_state_get(
+    _ state: OpaquePointer?, _ field: telenorid_token_field,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         let out = try outPointer(out)
@@ -63,7 +71,9 @@ public func telenorid_auth_state_get(_ state: OpaquePointer?, _ field: telenorid
 }
 
 @c @implementation
-public func telenorid_auth_state_expires_at(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> telenorid_status {
+public func telenorid_auth_state_expires_at(_ state: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         try outPointer(out).pointee = session.state.tokens?.accessTokenExpiresAt ?? 0
@@ -71,8 +81,10 @@ public func telenorid_auth_state_expires_at(_ state: OpaquePointer?, _ out: Unsa
 }
 
 @c @implementation
-public func telenorid_auth_state_userinfo(_ state: OpaquePointer?,
-                                          _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_auth_state_userinfo(
+    _ state: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         let out = try outPointer(out)
@@ -88,8 +100,10 @@ public func telenorid_auth_state_check(_ state: OpaquePointer?) -> telenorid_sta
 }
 
 @c @implementation
-public func telenorid_auth_state_access_token_rejected(_ state: OpaquePointer?,
-                                                       _ accessToken: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_state_access_token_rejected(
+    _ state: OpaquePointer?,
+    _ accessToken: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         let token = try optionalInputString(accessToken, "access_token").map { SecretBytes(Array($0.utf8)) }
@@ -105,9 +119,11 @@ public func telenorid_auth_state_revoke(_ state: OpaquePointer?) -> telenorid_st
 }
 
 @c @implementation
-public func telenorid_auth_state_end_session_url(_ state: OpaquePointer?, _ postLogoutRedirectURI: UnsafePointer<CChar>?,
-                                                 _ logoutState: UnsafePointer<CChar>?,
-                                                 _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_auth_state_end_session_url(
+    _ state: OpaquePointer?, _ postLogoutRedirectURI: UnsafePointer<CChar>?,
+    _ logoutState: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         let redirect = try optionalInputString(postLogoutRedirectURI, "post_logout_redirect_uri")
@@ -118,8 +134,10 @@ public func telenorid_auth_state_end_session_url(_ state: OpaquePointer?, _ post
 }
 
 @c @implementation
-public func telenorid_auth_state_serialize(_ state: OpaquePointer?,
-                                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_auth_state_serialize(
+    _ state: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         try writeSecret(session.state.serialized(), to: try outPointer(out))
@@ -127,8 +145,10 @@ public func telenorid_auth_state_serialize(_ state: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_auth_state_restore(_ client: OpaquePointer?, _ json: UnsafePointer<CChar>?,
-                                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_auth_state_restore(
+    _ client: OpaquePointer?, _ json: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
         // Into wiping storage, as the tokens and the DPoP key it holds are read from it.
@@ -140,12 +160,15 @@ public func telenorid_auth_state_restore(_ client: OpaquePointer?, _ json: Unsaf
 }
 
 @c @implementation
-public func telenorid_auth_state_open_file(_ client: OpaquePointer?, _ path: UnsafePointer<CChar>?,
-                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_auth_state_open_file(
+    _ client: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
-        let file = try AuthStateFile(path: try inputString(path, "path"),
-                                     lockTimeoutMilliseconds: client.configuration.http.totalTimeoutMilliseconds)
+        let file = try AuthStateFile(
+            path: try inputString(path, "path"),
+            lockTimeoutMilliseconds: client.configuration.http.totalTimeoutMilliseconds)
         let out = try outPointer(out)
         out.pointee = retainedHandle(Session(state: try client.openAuthState(file), client: client))
     }
@@ -155,8 +178,10 @@ public func telenorid_auth_state_open_file(_ client: OpaquePointer?, _ path: Uns
 public func telenorid_auth_state_bind_file(_ state: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
-        try session.state.bind(to: try AuthStateFile(path: try inputString(path, "path"),
-                                                    lockTimeoutMilliseconds: session.client.configuration.http.totalTimeoutMilliseconds))
+        try session.state.bind(
+            to: try AuthStateFile(
+                path: try inputString(path, "path"),
+                lockTimeoutMilliseconds: session.client.configuration.http.totalTimeoutMilliseconds))
     }
 }
 
@@ -168,8 +193,10 @@ private struct HostCallback: @unchecked Sendable {
 }
 
 @c @implementation
-public func telenorid_auth_state_set_change_callback(_ state: OpaquePointer?, _ callback: telenorid_auth_state_callback?,
-                                                     _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
+public func telenorid_auth_state_set_change_callback(
+    _ state: OpaquePointer?, _ callback: telenorid_auth_state_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         guard let callback else {

@@ -26,8 +26,10 @@ private func json(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(Telen
 }
 
 @c @implementation
-public func telenorid_auth_request_new(_ config: OpaquePointer?,
-                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_auth_request_new(
+    _ config: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         try outPointer(out).pointee = retainedHandle(SharedAuthorizationRequest(configuration: configuration))
@@ -35,8 +37,10 @@ public func telenorid_auth_request_new(_ config: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_auth_request_set(_ request: OpaquePointer?, _ param: telenorid_auth_param,
-                                       _ value: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_request_set(
+    _ request: OpaquePointer?, _ param: telenorid_auth_param,
+    _ value: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let parameter = try parameter(param)
@@ -46,8 +50,10 @@ public func telenorid_auth_request_set(_ request: OpaquePointer?, _ param: telen
 }
 
 @c @implementation
-public func telenorid_auth_request_add_parameter(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                                 _ value: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_request_add_parameter(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let name = try inputString(name, "name"), value = try inputString(value, "value")
@@ -56,7 +62,9 @@ public func telenorid_auth_request_add_parameter(_ request: OpaquePointer?, _ na
 }
 
 @c @implementation
-public func telenorid_auth_request_add_resource(_ request: OpaquePointer?, _ uri: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_request_add_resource(_ request: OpaquePointer?, _ uri: UnsafePointer<CChar>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         try request.addResource(try inputString(uri, "uri"))
@@ -64,8 +72,10 @@ public func telenorid_auth_request_add_resource(_ request: OpaquePointer?, _ uri
 }
 
 @c @implementation
-public func telenorid_auth_request_set_authorization_details(_ request: OpaquePointer?,
-                                                             _ json: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_request_set_authorization_details(
+    _ request: OpaquePointer?,
+    _ json: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         try request.setAuthorizationDetails(json: try optionalInputString(json, "json"))
@@ -73,8 +83,10 @@ public func telenorid_auth_request_set_authorization_details(_ request: OpaquePo
 }
 
 @c @implementation
-public func telenorid_auth_request_set_token_authorization_details(_ request: OpaquePointer?,
-                                                                   _ json: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_request_set_token_authorization_details(
+    _ request: OpaquePointer?,
+    _ json: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         try request.setTokenAuthorizationDetails(json: try optionalInputString(json, "json"))
@@ -82,8 +94,10 @@ public func telenorid_auth_request_set_token_authorization_details(_ request: Op
 }
 
 @c @implementation
-public func telenorid_auth_request_apply_step_up(_ request: OpaquePointer?, _ wwwAuthenticate: UnsafePointer<CChar>?,
-                                                 _ applied: UnsafeMutablePointer<Int32>?) -> telenorid_status {
+public func telenorid_auth_request_apply_step_up(
+    _ request: OpaquePointer?, _ wwwAuthenticate: UnsafePointer<CChar>?,
+    _ applied: UnsafeMutablePointer<Int32>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let value = try inputString(wwwAuthenticate, "www_authenticate")
@@ -93,10 +107,12 @@ public func telenorid_auth_request_apply_step_up(_ request: OpaquePointer?, _ ww
 }
 
 @c @implementation
-public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target: telenorid_claim_target,
-                                             _ name: UnsafePointer<CChar>?, _ essential: Int32,
-                                             _ purpose: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?,
-                                             _ valuesJSON: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_request_add_claim(
+    _ request: OpaquePointer?, _ target: telenorid_claim_target,
+    _ name: UnsafePointer<CChar>?, _ essential: Int32,
+    _ purpose: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?,
+    _ valuesJSON: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let destination: ClaimsRequest.Target
@@ -119,16 +135,19 @@ public func telenorid_auth_request_add_claim(_ request: OpaquePointer?, _ target
             }
             values = array
         }
-        let claim = ClaimsRequest.Claim(name: try inputString(name, "name"), essential: essentialFlag,
-                                        purpose: try optionalInputString(purpose, "purpose"),
-                                        value: try json(valueJSON, "value_json"), values: values)
+        let claim = ClaimsRequest.Claim(
+            name: try inputString(name, "name"), essential: essentialFlag,
+            purpose: try optionalInputString(purpose, "purpose"),
+            value: try json(valueJSON, "value_json"), values: values)
         try request.addClaim(claim, to: destination)
     }
 }
 
 @c @implementation
-public func telenorid_auth_request_set_app_to_app(_ request: OpaquePointer?,
-                                                  _ appCallbackURI: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_auth_request_set_app_to_app(
+    _ request: OpaquePointer?,
+    _ appCallbackURI: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let uri = try inputString(appCallbackURI, "app_callback_uri")
@@ -137,8 +156,10 @@ public func telenorid_auth_request_set_app_to_app(_ request: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_auth_request_set_pkce_method(_ request: OpaquePointer?,
-                                                   _ method: telenorid_pkce_method) -> telenorid_status {
+public func telenorid_auth_request_set_pkce_method(
+    _ request: OpaquePointer?,
+    _ method: telenorid_pkce_method
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let chosen: PKCE.Method
@@ -157,8 +178,10 @@ public func telenorid_auth_request_free(_ request: OpaquePointer?) {
 }
 
 @c @implementation
-public func telenorid_auth_request_build(_ request: OpaquePointer?,
-                                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_auth_request_build(
+    _ request: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
         let out = try outPointer(out)
@@ -168,8 +191,10 @@ public func telenorid_auth_request_build(_ request: OpaquePointer?,
 }
 
 /// The four string views of a pending authorization share one shape.
-private func pendingString(_ pending: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                           _ field: (PendingAuthorization) -> String) -> telenorid_status {
+private func pendingString(
+    _ pending: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ field: (PendingAuthorization) -> String
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
         try writeString(field(pending), to: try outPointer(out))
@@ -177,26 +202,34 @@ private func pendingString(_ pending: OpaquePointer?, _ out: UnsafeMutablePointe
 }
 
 @c @implementation
-public func telenorid_pending_auth_url(_ pending: OpaquePointer?,
-                                       _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_pending_auth_url(
+    _ pending: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     pendingString(pending, out) { $0.url }
 }
 
 @c @implementation
-public func telenorid_pending_auth_state(_ pending: OpaquePointer?,
-                                         _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_pending_auth_state(
+    _ pending: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     pendingString(pending, out) { $0.state }
 }
 
 @c @implementation
-public func telenorid_pending_auth_nonce(_ pending: OpaquePointer?,
-                                         _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_pending_auth_nonce(
+    _ pending: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     pendingString(pending, out) { $0.nonce }
 }
 
 @c @implementation
-public func telenorid_pending_auth_code_verifier(_ pending: OpaquePointer?,
-                                                 _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_pending_auth_code_verifier(
+    _ pending: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
         try writeSecret(pending.pkce.verifier, to: try outPointer(out))
@@ -204,8 +237,10 @@ public func telenorid_pending_auth_code_verifier(_ pending: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_pending_auth_serialize(_ pending: OpaquePointer?,
-                                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_pending_auth_serialize(
+    _ pending: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
         try writeSecret(pending.serialized(), to: try outPointer(out))
@@ -213,8 +248,10 @@ public func telenorid_pending_auth_serialize(_ pending: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_pending_auth_restore(_ config: OpaquePointer?, _ json: UnsafePointer<CChar>?,
-                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_pending_auth_restore(
+    _ config: OpaquePointer?, _ json: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         // Into wiping storage, as the verifier and the DPoP key it holds are read from it.

@@ -60,8 +60,10 @@ enum HostCallbackDepth {
     @inline(never)
     static func refuseInside() throws(TelenoridError) {
         guard current == 0 else {
-            throw TelenoridError(.invalidArgument, "called from inside a host callback (a signer or a socket hook), "
-                                 + "which may call only the library's functions that return no status")
+            throw TelenoridError(
+                .invalidArgument,
+                "called from inside a host callback (a signer or a socket hook), "
+                    + "which may call only the library's functions that return no status")
         }
     }
 }

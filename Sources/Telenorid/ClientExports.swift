@@ -4,7 +4,9 @@ import TelenoridCore
 // The client: discovery, the effective configuration, and building (and pushing) authorization requests.
 
 @c @implementation
-public func telenorid_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         let out = try outPointer(out)
@@ -20,7 +22,9 @@ public func telenorid_client_discover(_ client: OpaquePointer?) -> telenorid_sta
 }
 
 @c @implementation
-public func telenorid_client_config(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_client_config(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
         let out = try outPointer(out)
@@ -34,9 +38,11 @@ public func telenorid_client_free(_ client: OpaquePointer?) {
 }
 
 @c @implementation
-public func telenorid_client_verify_id_token(_ client: OpaquePointer?, _ idToken: UnsafePointer<CChar>?,
-                                             _ nonce: UnsafePointer<CChar>?,
-                                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_client_verify_id_token(
+    _ client: OpaquePointer?, _ idToken: UnsafePointer<CChar>?,
+    _ nonce: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
         let token = try inputString(idToken, "id_token")
@@ -47,8 +53,10 @@ public func telenorid_client_verify_id_token(_ client: OpaquePointer?, _ idToken
 }
 
 @c @implementation
-public func telenorid_client_build_auth_request(_ client: OpaquePointer?, _ request: OpaquePointer?,
-                                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_client_build_auth_request(
+    _ client: OpaquePointer?, _ request: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value

@@ -54,8 +54,10 @@ public func telenorid_config_builder_new(_ out: UnsafeMutablePointer<OpaquePoint
 }
 
 @c @implementation
-public func telenorid_config_builder_set(_ builder: OpaquePointer?, _ key: telenorid_config_key,
-                                         _ value: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_config_builder_set(
+    _ builder: OpaquePointer?, _ key: telenorid_config_key,
+    _ value: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(builder, as: ClientConfiguration.Settings.self, "builder")
         let setting = try setting(key)
@@ -68,8 +70,10 @@ public func telenorid_config_builder_set(_ builder: OpaquePointer?, _ key: telen
 }
 
 @c @implementation
-public func telenorid_config_builder_build(_ builder: OpaquePointer?,
-                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_config_builder_build(
+    _ builder: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(builder, as: ClientConfiguration.Settings.self, "builder")
         let out = try outPointer(out)
@@ -83,8 +87,10 @@ public func telenorid_config_builder_free(_ builder: OpaquePointer?) {
 }
 
 @c @implementation
-public func telenorid_config_from_json(_ json: UnsafePointer<CChar>?, _ environment: UnsafePointer<CChar>?,
-                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_config_from_json(
+    _ json: UnsafePointer<CChar>?, _ environment: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         // The document may hold the client secret.
         let document = try inputSecret(json, "json")
@@ -95,8 +101,10 @@ public func telenorid_config_from_json(_ json: UnsafePointer<CChar>?, _ environm
 }
 
 @c @implementation
-public func telenorid_config_get(_ config: OpaquePointer?, _ key: telenorid_config_key,
-                                 _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_config_get(
+    _ config: OpaquePointer?, _ key: telenorid_config_key,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         let setting = try setting(key)

@@ -15,11 +15,15 @@ func inputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(Teleno
 /// into wiping storage: a String would leave it in freed memory.
 func inputSecret(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> SecretBytes {
     let bytes = try inputBytes(pointer, what)
-    return SecretBytes(count: bytes.count) { UnsafeMutableRawBufferPointer($0).copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+    return SecretBytes(count: bytes.count) {
+        UnsafeMutableRawBufferPointer($0).copyMemory(from: UnsafeRawBufferPointer(bytes))
+    }
 }
 
 /// The caller's bytes in place, checked as `inputString` describes.
-private func inputBytes(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> UnsafeBufferPointer<UInt8> {
+private func inputBytes(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> UnsafeBufferPointer<
+    UInt8
+> {
     guard let pointer else { throw TelenoridError(.invalidArgument, "\(what) is NULL") }
     let limit = Int(TELENORID_MAX_INPUT)
     // strnlen stops at the limit, so a missing terminator past it is never read further.
@@ -41,7 +45,9 @@ func optionalInputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throw
 }
 
 /// Reads a caller's array of `count` strings; NULL is accepted only for an empty array.
-func inputStrings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ what: String) throws(TelenoridError) -> [String] {
+func inputStrings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ what: String) throws(TelenoridError)
+    -> [String]
+{
     guard count > 0 else { return [] }
     guard let pointer else { throw TelenoridError(.invalidArgument, "\(what) is NULL") }
     guard count <= 4096 else { throw TelenoridError(.invalidArgument, "\(what) has more than 4096 entries") }
@@ -67,7 +73,8 @@ func allocateCString(bytes: UnsafeRawBufferPointer) throws(TelenoridError) -> Un
 private func copyCString(_ bytes: UnsafeRawBufferPointer) -> Result<UnsafeMutablePointer<CChar>, TelenoridError> {
     // A NUL inside would make the C string silently shorter than the value (a "%00" in a callback, say).
     if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
-        return .failure(TelenoridError(.malformed, "the value holds a NUL character and can't be handed out as a C string"))
+        return .failure(
+            TelenoridError(.malformed, "the value holds a NUL character and can't be handed out as a C string"))
     }
     guard let memory = malloc(bytes.count + 1) else {
         return .failure(TelenoridError(.invalidArgument, "out of memory copying a string"))
@@ -96,7 +103,9 @@ func writeString(_ text: String?, to out: UnsafeMutablePointer<UnsafeMutablePoin
 }
 
 /// writeString for a secret (a verifier, a token), copied from its own storage.
-func writeSecret(_ secret: SecretBytes?, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(TelenoridError) {
+func writeSecret(_ secret: SecretBytes?, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>)
+    throws(TelenoridError)
+{
     guard let secret else {
         out.pointee = nil
         return

@@ -4,9 +4,11 @@ import TelenoridCore
 // DPoP (RFC 9449): the host's own signer, and the headers for the host's own API calls.
 
 @c @implementation
-public func telenorid_client_set_dpop_signer(_ client: OpaquePointer?, _ algorithm: UnsafePointer<CChar>?,
-                                             _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
-                                             _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
+public func telenorid_client_set_dpop_signer(
+    _ client: OpaquePointer?, _ algorithm: UnsafePointer<CChar>?,
+    _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
         try client.setDPoPSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
@@ -14,10 +16,12 @@ public func telenorid_client_set_dpop_signer(_ client: OpaquePointer?, _ algorit
 }
 
 @c @implementation
-public func telenorid_auth_state_request_headers(_ state: OpaquePointer?, _ method: UnsafePointer<CChar>?,
-                                                 _ url: UnsafePointer<CChar>?, _ resourceNonce: UnsafePointer<CChar>?,
-                                                 _ authorization: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                                 _ dpop: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_auth_state_request_headers(
+    _ state: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+    _ url: UnsafePointer<CChar>?, _ resourceNonce: UnsafePointer<CChar>?,
+    _ authorization: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ dpop: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let session = try borrow(state, as: Session.self, "state").value
         let method = try inputString(method, "method")

@@ -28,9 +28,13 @@ func retainedHandle<Value>(_ value: Value) -> OpaquePointer {
 }
 
 /// Borrows the handle behind a pointer for the duration of a call.
-func borrow<Value>(_ pointer: OpaquePointer?, as type: Value.Type, _ what: String) throws(TelenoridError) -> Handle<Value> {
+func borrow<Value>(_ pointer: OpaquePointer?, as type: Value.Type, _ what: String) throws(TelenoridError) -> Handle<
+    Value
+> {
     guard let pointer else { throw TelenoridError(.invalidArgument, "\(what) is NULL") }
-    guard let handle = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue() as? Handle<Value> else {
+    guard
+        let handle = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue() as? Handle<Value>
+    else {
         throw TelenoridError(.invalidArgument, "\(what) is a handle of another kind")
     }
     return handle

@@ -17,14 +17,19 @@ struct HostSigner: @unchecked Sendable {
         var length = HostSigner.capacity
         let result = input.withUnsafeBufferPointer { inputBytes in
             signature.withUnsafeMutableBufferPointer { out in
-                HostCallbackDepth.around { function(userData, inputBytes.baseAddress, inputBytes.count, out.baseAddress, &length) }
+                HostCallbackDepth.around {
+                    function(userData, inputBytes.baseAddress, inputBytes.count, out.baseAddress, &length)
+                }
             }
         }
         guard result == 0 else { throw TelenoridError(.invalidArgument, "the host's signer failed (\(result))") }
         // size_t arrives as Int: a length of 2^63 or more reads as negative, and is as wrong as one too large.
         let written = UInt(bitPattern: length)
         guard written <= UInt(HostSigner.capacity) else {
-            throw TelenoridError(.invalidArgument, "the host's signer set a signature length of \(written), more than the \(HostSigner.capacity) bytes it was given")
+            throw TelenoridError(
+                .invalidArgument,
+                "the host's signer set a signature length of \(written), more than the \(HostSigner.capacity) bytes it was given"
+            )
         }
         return Array(signature[0..<length])
     }
@@ -33,8 +38,10 @@ struct HostSigner: @unchecked Sendable {
 extension HostSigner {
     /// The core's signer for a callback, its algorithm and public JWK (C strings, checked here); nil for a
     /// NULL callback, which removes the signer (the other arguments are then ignored).
-    static func keySigner(_ algorithm: UnsafePointer<CChar>?, _ publicJWK: UnsafePointer<CChar>?,
-                          _ callback: telenorid_sign_callback?, _ userData: UnsafeMutableRawPointer?) throws(TelenoridError) -> HostKeySigner? {
+    static func keySigner(
+        _ algorithm: UnsafePointer<CChar>?, _ publicJWK: UnsafePointer<CChar>?,
+        _ callback: telenorid_sign_callback?, _ userData: UnsafeMutableRawPointer?
+    ) throws(TelenoridError) -> HostKeySigner? {
         guard let callback else { return nil }
         let algorithm = try inputString(algorithm, "algorithm")
         let jwkText = try inputString(publicJWK, "public_jwk")
@@ -42,14 +49,18 @@ extension HostSigner {
             throw TelenoridError(.invalidArgument, "public_jwk is not a JSON object")
         }
         let host = HostSigner(function: callback, userData: userData)
-        return try HostKeySigner(algorithm: algorithm, publicJWK: jwk) { input throws(TelenoridError) in try host.sign(input) }
+        return try HostKeySigner(algorithm: algorithm, publicJWK: jwk) { input throws(TelenoridError) in
+            try host.sign(input)
+        }
     }
 }
 
 @c @implementation
-public func telenorid_client_set_client_signer(_ client: OpaquePointer?, _ algorithm: UnsafePointer<CChar>?,
-                                               _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
-                                               _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
+public func telenorid_client_set_client_signer(
+    _ client: OpaquePointer?, _ algorithm: UnsafePointer<CChar>?,
+    _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
         try client.setClientSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))

@@ -15,9 +15,11 @@ struct IdPResponseToSend {
 // MARK: SP side
 
 @c @implementation
-public func telenorid_idp_request_new(_ pending: OpaquePointer?, _ loginHost: UnsafePointer<CChar>?,
-                                      _ userHint: UnsafePointer<CChar>?,
-                                      _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_idp_request_new(
+    _ pending: OpaquePointer?, _ loginHost: UnsafePointer<CChar>?,
+    _ userHint: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let pending = try borrow(pending, as: PendingAuthorization.self, "pending").value
         let host = try optionalInputString(loginHost, "login_host")
@@ -51,7 +53,8 @@ public func telenorid_pending_auth_handle_idp_response_params(
         let pairs = try borrow(params, as: FormParameters.self, "params")
         let hosts = try inputStrings(allowedLoginHosts, count, "allowed_login_hosts")
         let out = try outPointer(out)
-        out.pointee = retainedHandle(try pending.handleIdPAppResponse(parameters: pairs.value, allowedLoginHosts: hosts))
+        out.pointee = retainedHandle(
+            try pending.handleIdPAppResponse(parameters: pairs.value, allowedLoginHosts: hosts))
     }
 }
 
@@ -85,8 +88,10 @@ public func telenorid_idp_request_parse_params(
 }
 
 @c @implementation
-public func telenorid_idp_request_url(_ request: OpaquePointer?, _ idpAppURI: UnsafePointer<CChar>?,
-                                      _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_idp_request_url(
+    _ request: OpaquePointer?, _ idpAppURI: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: IdPAppRequest.self, "request").value
         let base = try inputString(idpAppURI, "idp_app_uri")
@@ -96,7 +101,9 @@ public func telenorid_idp_request_url(_ request: OpaquePointer?, _ idpAppURI: Un
 }
 
 @c @implementation
-public func telenorid_idp_request_params(_ request: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_idp_request_params(_ request: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: IdPAppRequest.self, "request").value
         try outPointer(out).pointee = retainedHandle(request.parameters)
@@ -104,8 +111,10 @@ public func telenorid_idp_request_params(_ request: OpaquePointer?, _ out: Unsaf
 }
 
 @c @implementation
-public func telenorid_idp_request_authorization_url(_ request: OpaquePointer?, _ endpoint: UnsafePointer<CChar>?,
-                                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_idp_request_authorization_url(
+    _ request: OpaquePointer?, _ endpoint: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: IdPAppRequest.self, "request").value
         let url = try inputString(endpoint, "authorization_endpoint")
@@ -115,9 +124,11 @@ public func telenorid_idp_request_authorization_url(_ request: OpaquePointer?, _
 }
 
 @c @implementation
-public func telenorid_idp_request_respond(_ request: OpaquePointer?, _ providerRedirectURL: UnsafePointer<CChar>?,
-                                          _ loginHost: UnsafePointer<CChar>?,
-                                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_idp_request_respond(
+    _ request: OpaquePointer?, _ providerRedirectURL: UnsafePointer<CChar>?,
+    _ loginHost: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: IdPAppRequest.self, "request").value
         let redirect = try inputString(providerRedirectURL, "provider_redirect_url")
@@ -134,8 +145,10 @@ public func telenorid_idp_request_free(_ request: OpaquePointer?) {
 }
 
 @c @implementation
-public func telenorid_idp_response_url(_ response: OpaquePointer?,
-                                       _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_idp_response_url(
+    _ response: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let response = try borrow(response, as: IdPResponseToSend.self, "response").value
         let out = try outPointer(out)
@@ -144,7 +157,9 @@ public func telenorid_idp_response_url(_ response: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_idp_response_params(_ response: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_idp_response_params(_ response: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let response = try borrow(response, as: IdPResponseToSend.self, "response").value
         try outPointer(out).pointee = retainedHandle(response.response.parameters)

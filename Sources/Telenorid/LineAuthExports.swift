@@ -20,7 +20,9 @@ private struct CSocketHook: @unchecked Sendable {
 }
 
 @c @implementation
-public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let configuration = try borrow(config, as: ClientConfiguration.self, "config").value
         let out = try outPointer(out)
@@ -29,8 +31,10 @@ public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutab
 }
 
 @c @implementation
-public func telenorid_line_auth_set_socket_hook(_ lineAuth: OpaquePointer?, _ hook: telenorid_socket_hook?,
-                                                _ userData: UnsafeMutableRawPointer?) -> telenorid_status {
+public func telenorid_line_auth_set_socket_hook(
+    _ lineAuth: OpaquePointer?, _ hook: telenorid_socket_hook?,
+    _ userData: UnsafeMutableRawPointer?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let authenticator = try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value
         guard let hook else { return authenticator.setSocketHook(nil) }
@@ -47,7 +51,9 @@ public func telenorid_line_auth_run(_ lineAuth: OpaquePointer?) -> telenorid_sta
 }
 
 @c @implementation
-public func telenorid_line_auth_valid_for(_ lineAuth: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> telenorid_status {
+public func telenorid_line_auth_valid_for(_ lineAuth: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let authenticator = try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value
         let out = try outPointer(out)

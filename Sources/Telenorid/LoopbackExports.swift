@@ -4,8 +4,10 @@ import TelenoridCore
 // The loopback redirect listener for desktop and command-line hosts (RFC 8252 §7.3).
 
 @c @implementation
-public func telenorid_loopback_new(_ port: UInt16, _ path: UnsafePointer<CChar>?,
-                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_loopback_new(
+    _ port: UInt16, _ path: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let path = try optionalInputString(path, "path") ?? "/callback"
         let out = try outPointer(out)
@@ -14,8 +16,10 @@ public func telenorid_loopback_new(_ port: UInt16, _ path: UnsafePointer<CChar>?
 }
 
 @c @implementation
-public func telenorid_loopback_redirect_uri(_ listener: OpaquePointer?,
-                                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_loopback_redirect_uri(
+    _ listener: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let listener = try borrow(listener, as: LoopbackListener.self, "listener").value
         try writeString(listener.redirectURI, to: try outPointer(out))
@@ -23,8 +27,10 @@ public func telenorid_loopback_redirect_uri(_ listener: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_loopback_wait(_ listener: OpaquePointer?, _ timeoutMS: Int32,
-                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_loopback_wait(
+    _ listener: OpaquePointer?, _ timeoutMS: Int32,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let listener = try borrow(listener, as: LoopbackListener.self, "listener").value
         let out = try outPointer(out)
@@ -33,7 +39,9 @@ public func telenorid_loopback_wait(_ listener: OpaquePointer?, _ timeoutMS: Int
 }
 
 @c @implementation
-public func telenorid_loopback_expect_state(_ listener: OpaquePointer?, _ state: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_loopback_expect_state(_ listener: OpaquePointer?, _ state: UnsafePointer<CChar>?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let listener = try borrow(listener, as: LoopbackListener.self, "listener").value
         try listener.expectState(try optionalInputString(state, "state"))

@@ -12,8 +12,10 @@ public func telenorid_pkce_new(_ length: Int, _ out: UnsafeMutablePointer<Opaque
 }
 
 @c @implementation
-public func telenorid_pkce_from_verifier(_ verifier: UnsafePointer<CChar>?,
-                                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> telenorid_status {
+public func telenorid_pkce_from_verifier(
+    _ verifier: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let text = try inputString(verifier, "verifier")
         let out = try outPointer(out)
@@ -22,8 +24,10 @@ public func telenorid_pkce_from_verifier(_ verifier: UnsafePointer<CChar>?,
 }
 
 @c @implementation
-public func telenorid_pkce_verifier(_ pkce: OpaquePointer?,
-                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_pkce_verifier(
+    _ pkce: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let pkce = try borrow(pkce, as: PKCE.self, "pkce").value
         try writeSecret(pkce.verifier, to: try outPointer(out))
@@ -31,8 +35,10 @@ public func telenorid_pkce_verifier(_ pkce: OpaquePointer?,
 }
 
 @c @implementation
-public func telenorid_pkce_challenge(_ pkce: OpaquePointer?,
-                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_pkce_challenge(
+    _ pkce: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let pkce = try borrow(pkce, as: PKCE.self, "pkce").value
         try writeString(pkce.s256Challenge, to: try outPointer(out))
@@ -47,8 +53,10 @@ public func telenorid_pkce_free(_ pkce: OpaquePointer?) {
 /// The one-call form: the pair drawn in the library's scratch memory (wiped) and copied into the caller's
 /// buffers, with no handle and no heap allocation. Every check comes first, so a failure writes nothing.
 @c @implementation
-public func telenorid_pkce_generate(_ length: Int, _ verifier: UnsafeMutablePointer<CChar>?, _ verifierSize: Int,
-                                    _ challenge: UnsafeMutablePointer<CChar>?, _ challengeSize: Int) -> telenorid_status {
+public func telenorid_pkce_generate(
+    _ length: Int, _ verifier: UnsafeMutablePointer<CChar>?, _ verifierSize: Int,
+    _ challenge: UnsafeMutablePointer<CChar>?, _ challengeSize: Int
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let length = length == 0 ? PKCE.defaultLength : length
         try PKCE.checkLength(length)
@@ -56,8 +64,10 @@ public func telenorid_pkce_generate(_ length: Int, _ verifier: UnsafeMutablePoin
             throw TelenoridError(.invalidArgument, "the verifier and challenge buffers must not be NULL")
         }
         guard verifierSize > length, challengeSize > PKCE.challengeLength else {
-            throw TelenoridError(.invalidArgument, "a verifier of \(length) characters and its challenge need buffers of "
-                                 + "\(length + 1) and \(PKCE.challengeLength + 1) bytes, not \(verifierSize) and \(challengeSize)")
+            throw TelenoridError(
+                .invalidArgument,
+                "a verifier of \(length) characters and its challenge need buffers of "
+                    + "\(length + 1) and \(PKCE.challengeLength + 1) bytes, not \(verifierSize) and \(challengeSize)")
         }
         try PKCE.withFresh(length: length) { drawn, encoded in
             verifier.withMemoryRebound(to: UInt8.self, capacity: verifierSize) { out in

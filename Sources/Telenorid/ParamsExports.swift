@@ -20,8 +20,10 @@ public func telenorid_params_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -
 }
 
 @c @implementation
-public func telenorid_params_add(_ params: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                 _ value: UnsafePointer<CChar>?) -> telenorid_status {
+public func telenorid_params_add(
+    _ params: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(params, as: FormParameters.self, "params")
         let key = try inputString(name, "name"), text = try inputString(value, "value")
@@ -39,8 +41,10 @@ public func telenorid_params_count(_ params: OpaquePointer?, _ out: UnsafeMutabl
 }
 
 @c @implementation
-public func telenorid_params_name(_ params: OpaquePointer?, _ index: Int,
-                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_params_name(
+    _ params: OpaquePointer?, _ index: Int,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(params, as: FormParameters.self, "params")
         let out = try outPointer(out)
@@ -49,8 +53,10 @@ public func telenorid_params_name(_ params: OpaquePointer?, _ index: Int,
 }
 
 @c @implementation
-public func telenorid_params_value(_ params: OpaquePointer?, _ index: Int,
-                                   _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> telenorid_status {
+public func telenorid_params_value(
+    _ params: OpaquePointer?, _ index: Int,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(params, as: FormParameters.self, "params")
         let out = try outPointer(out)

@@ -31,7 +31,9 @@ public func fuzzAuthorizationDetails(_ data: UnsafePointer<UInt8>, _ size: Int) 
     var fromHost: AuthorizationDetails?
     if let text = String(validating: bytes, as: UTF8.self) {
         do { fromHost = try AuthorizationDetails(json: text) } catch {
-            guard error.kind == .invalidArgument else { fail("host text failed with \(error.kind): \(error.message)", bytes) }
+            guard error.kind == .invalidArgument else {
+                fail("host text failed with \(error.kind): \(error.message)", bytes)
+            }
         }
     }
     if let fromHost { checkRoundTrip(fromHost, bytes) }
@@ -45,7 +47,9 @@ public func fuzzAuthorizationDetails(_ data: UnsafePointer<UInt8>, _ size: Int) 
         checkRoundTrip(fromResponse, bytes)
         if let fromHost, fromHost != fromResponse { fail("the two entry points give different values", bytes) }
     } catch {
-        guard error.kind == .invalidResponse else { fail("response value failed with \(error.kind): \(error.message)", bytes) }
+        guard error.kind == .invalidResponse else {
+            fail("response value failed with \(error.kind): \(error.message)", bytes)
+        }
         if fromHost != nil { fail("accepted as host text but refused as a response: \(error.message)", bytes) }
     }
     return 0

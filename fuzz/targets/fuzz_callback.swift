@@ -27,12 +27,17 @@ private struct Setup {
 // Custom-scheme redirect with the Vipps app-to-app callback (query response mode); loopback http with
 // a port and fragment response mode; https app callback on another host than the authorization endpoint.
 private let setups = [
-    Setup(redirectURI: "merchantapp://redirect-uri", authorizationEndpoint: "https://api.vipps.no/access-management-1.0/access/oauth2/auth",
-          appCallbackURI: "merchantapp://app-callback", fragment: false),
-    Setup(redirectURI: "http://127.0.0.1:53682/callback", authorizationEndpoint: "https://id.example.com/oauth/authorize",
-          appCallbackURI: "merchant-app://callback", fragment: true),
-    Setup(redirectURI: "telenorid-example://authcallback/", authorizationEndpoint: "https://id.example.com/oauth/authorize",
-          appCallbackURI: "https://example.com/app-callback", fragment: false),
+    Setup(
+        redirectURI: "merchantapp://redirect-uri",
+        authorizationEndpoint: "https://api.vipps.no/access-management-1.0/access/oauth2/auth",
+        appCallbackURI: "merchantapp://app-callback", fragment: false),
+    Setup(
+        redirectURI: "http://127.0.0.1:53682/callback", authorizationEndpoint: "https://id.example.com/oauth/authorize",
+        appCallbackURI: "merchant-app://callback", fragment: true),
+    Setup(
+        redirectURI: "telenorid-example://authcallback/",
+        authorizationEndpoint: "https://id.example.com/oauth/authorize",
+        appCallbackURI: "https://example.com/app-callback", fragment: false)
 ]
 
 private func build(_ setup: Setup) -> PendingAuthorization {
@@ -45,7 +50,8 @@ private func build(_ setup: Setup) -> PendingAuthorization {
         var request = AuthorizationRequest(configuration: try ClientConfiguration(settings))
         if let app = setup.appCallbackURI { try request.setAppToApp(callbackURI: app) }
         if setup.fragment { try request.set(.responseMode, "fragment") }
-        return try request.build(state: state, nonce: "n", pkce: try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+        return try request.build(
+            state: state, nonce: "n", pkce: try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
     } catch {
         fatalError("fuzz_callback: the fixed pending authorization can't be built: \(error.message)")
     }
@@ -55,7 +61,9 @@ nonisolated(unsafe) private var pendings: [PendingAuthorization] = setups.map(bu
 
 private func checkURI(_ text: String) {
     guard let uri = try? URI(parsing: text) else { return }
-    guard !uri.scheme.isEmpty, uri.scheme == uri.scheme.lowercased() else { fail("URI scheme \(uri.scheme) not lower-case", text) }
+    guard !uri.scheme.isEmpty, uri.scheme == uri.scheme.lowercased() else {
+        fail("URI scheme \(uri.scheme) not lower-case", text)
+    }
     if let port = uri.port, !(0...65535).contains(port) { fail("URI port \(port) out of range", text) }
     if !uri.hasAuthority && (uri.host != nil || uri.port != nil || uri.userInfo != nil) {
         fail("URI has authority parts but no authority", text)
@@ -72,7 +80,9 @@ private func checkForm(_ text: Substring, _ input: String) {
     guard names.allSatisfy({ !$0.isEmpty }) else { fail("form parameter with an empty name", input) }
     for pair in form.pairs where form[pair.name] != pair.value { fail("form lookup disagrees", input) }
     let encoded = form.encoded
-    guard let again = try? FormParameters(parsing: encoded[...]) else { fail("encoded form does not parse: \(encoded)", input) }
+    guard let again = try? FormParameters(parsing: encoded[...]) else {
+        fail("encoded form does not parse: \(encoded)", input)
+    }
     guard again == form else { fail("encoded form parses to other pairs: \(encoded)", input) }
     guard again.encoded == encoded else { fail("form encoding is not stable", input) }
 }
@@ -102,7 +112,8 @@ public func fuzzCallback(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let callback = try? pending.handleAppCallback(text, allowedResumeHost: host) {
             if let resume = callback.resumeURI {
                 guard let uri = try? URI(parsing: resume), uri.scheme == "https", uri.userInfo == nil,
-                      uri.host == (host ?? pending.configuration.authorizationEndpoint?.host) else {
+                    uri.host == (host ?? pending.configuration.authorizationEndpoint?.host)
+                else {
                     fail("app callback accepted resume_uri \(resume)", text)
                 }
             }
@@ -117,7 +128,8 @@ public func fuzzCallback(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do { uri = try URI(parsing: text) } catch { fail("accepted callback is not a URI", text) }
         let component = (pending.responseMode == "fragment" ? uri.fragment : uri.query) ?? ""
         guard let form = try? FormParameters(parsing: component[...]), form["code"] == response.code,
-              form["state"] == state, response.parameters == form else {
+            form["state"] == state, response.parameters == form
+        else {
             fail("accepted callback's code or state is not the redirect's", text)
         }
         do {

@@ -32,7 +32,7 @@ private struct Setup {
 private let setups = [
     Setup(redirectURI: "telenorid-example://authcallback/", fragment: false, fapi2: false),
     Setup(redirectURI: "http://127.0.0.1:53682/callback", fragment: true, fapi2: false),
-    Setup(redirectURI: "https://app.example.com/cb", fragment: false, fapi2: true),
+    Setup(redirectURI: "https://app.example.com/cb", fragment: false, fapi2: true)
 ]
 
 private func build(_ setup: Setup) -> PendingAuthorization {
@@ -48,7 +48,8 @@ private func build(_ setup: Setup) -> PendingAuthorization {
         }
         var request = AuthorizationRequest(configuration: try ClientConfiguration(settings))
         if setup.fragment { try request.set(.responseMode, "fragment") }
-        return try request.build(state: state, nonce: "n", pkce: try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+        return try request.build(
+            state: state, nonce: "n", pkce: try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
     } catch {
         fatalError("fuzz_callback_scan: the fixed pending authorization can't be built: \(error.message)")
     }
@@ -71,7 +72,9 @@ private func scan(_ text: String, _ setup: Setup) -> Reading? {
             for range in [scan.state, scan.code, scan.iss, scan.error] {
                 guard let range else { fields.append(nil); continue }
                 let value = scan.decoded(range)
-                guard scan.decodes(range, to: value) else { fail("decodes disagrees with decoded", String(decoding: bytes, as: UTF8.self)) }
+                guard scan.decodes(range, to: value) else {
+                    fail("decodes disagrees with decoded", String(decoding: bytes, as: UTF8.self))
+                }
                 guard scan.isEncoded(range) == (value != String(decoding: scan.slice(range), as: UTF8.self)) else {
                     fail("isEncoded disagrees with decoding", String(decoding: bytes, as: UTF8.self))
                 }
@@ -80,8 +83,9 @@ private func scan(_ text: String, _ setup: Setup) -> Reading? {
                 }
                 fields.append(value)
             }
-            return Reading(component: String(decoding: scan.slice(scan.component), as: UTF8.self),
-                           parameters: CallbackScan.parameters(bytes, in: scan.component), fields: fields)
+            return Reading(
+                component: String(decoding: scan.slice(scan.component), as: UTF8.self),
+                parameters: CallbackScan.parameters(bytes, in: scan.component), fields: fields)
         }
     }
 }
@@ -91,12 +95,16 @@ private func compare(_ text: String, _ index: Int) {
     guard let reading = scan(text, setup) else { return }
     let uri: URI
     do { uri = try URI(parsing: text) } catch { fail("scanned, but URI(parsing:) refuses it: \(error.message)", text) }
-    guard uri.hasSameOriginAndPath(as: pendings[index].configuration.redirectURI) else { fail("scanned, but not at the redirect URI", text) }
+    guard uri.hasSameOriginAndPath(as: pendings[index].configuration.redirectURI) else {
+        fail("scanned, but not at the redirect URI", text)
+    }
     guard let component = setup.fragment ? uri.fragment : uri.query, component == reading.component else {
         fail("the scan's component is not the URI's \(setup.fragment ? "fragment" : "query")", text)
     }
     let form: FormParameters
-    do { form = try FormParameters(parsing: component[...]) } catch { fail("scanned, but the form does not parse: \(error.message)", text) }
+    do { form = try FormParameters(parsing: component[...]) } catch {
+        fail("scanned, but the form does not parse: \(error.message)", text)
+    }
     guard form == reading.parameters else { fail("the scan's parameters are not the form's", text) }
     for (name, value) in zip(["state", "code", "iss", "error"], reading.fields) where form[name] != value {
         fail("the scan's \(name) is not the form's", text)

@@ -18,7 +18,9 @@ import FuzzOpenSSLUI
 // default method by one that refuses and records the attempt.
 nonisolated(unsafe) private var passPhrasePrompts = 0
 private let refusingUI: Void = {
-    guard let method = UI_create_method("fuzz: refuse pass phrase prompts") else { fatalError("fuzz_config: UI_create_method failed") }
+    guard let method = UI_create_method("fuzz: refuse pass phrase prompts") else {
+        fatalError("fuzz_config: UI_create_method failed")
+    }
     UI_method_set_reader(method) { _, _ in
         passPhrasePrompts += 1
         return -1
@@ -45,13 +47,15 @@ private func configuration(_ extra: [ClientConfiguration.Setting: String]) -> Cl
     settings[.redirectURI] = "app://cb"
     settings[.authorizationEndpoint] = "https://id.example.com/authorize"
     for (key, value) in extra { settings[key] = value }
-    do { return try ClientConfiguration(settings) } catch { fatalError("fuzz_config: fixed configuration refused: \(error.message)") }
+    do { return try ClientConfiguration(settings) } catch {
+        fatalError("fuzz_config: fixed configuration refused: \(error.message)")
+    }
 }
 
 // One refusing plain PKCE (the default), one allowing it with another redirect URI.
 private let restoreConfigurations = [
     configuration([:]),
-    configuration([.allowPlainPKCE: "true", .redirectURI: "http://127.0.0.1:53682/callback", .scope: "openid profile"]),
+    configuration([.allowPlainPKCE: "true", .redirectURI: "http://127.0.0.1:53682/callback", .scope: "openid profile"])
 ]
 
 private func checkRoundTrip(_ pending: PendingAuthorization, _ input: String) {
@@ -65,9 +69,10 @@ private func checkRoundTrip(_ pending: PendingAuthorization, _ input: String) {
         fail("pending authorization serialization is not stable: \(text.prefix(512))", input)
     }
     guard again.state == pending.state, again.nonce == pending.nonce, again.url == pending.url,
-          again.pkce.verifier.string == pending.pkce.verifier.string, again.pkceMethod == pending.pkceMethod,
-          again.responseMode == pending.responseMode, again.maxAge == pending.maxAge,
-          again.appCallbackURI == pending.appCallbackURI, again.requestedScope == pending.requestedScope else {
+        again.pkce.verifier.string == pending.pkce.verifier.string, again.pkceMethod == pending.pkceMethod,
+        again.responseMode == pending.responseMode, again.maxAge == pending.maxAge,
+        again.appCallbackURI == pending.appCallbackURI, again.requestedScope == pending.requestedScope
+    else {
         fail("restored pending authorization differs: \(text.prefix(512))", input)
     }
 }
@@ -112,11 +117,14 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     for config in restoreConfigurations {
-        guard let pending = try? PendingAuthorization(restoring: SecretBytes(Array(text.utf8)), configuration: config) else { continue }
+        guard let pending = try? PendingAuthorization(restoring: SecretBytes(Array(text.utf8)), configuration: config)
+        else { continue }
         guard pending.configuration == config, !pending.state.isEmpty, !pending.nonce.isEmpty else {
             fail("restored pending authorization is inconsistent", text)
         }
-        if pending.pkceMethod == .plain && !config.allowPlainPKCE { fail("plain PKCE restored where the configuration refuses it", text) }
+        if pending.pkceMethod == .plain && !config.allowPlainPKCE {
+            fail("plain PKCE restored where the configuration refuses it", text)
+        }
         checkRoundTrip(pending, text)
     }
     return 0

@@ -23,7 +23,7 @@ private let spRedirects = [callers[0], callers[2]]
 /// What the IdP side's provider URL may hold.
 private let authorizationNames: Set<String> = [
     "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-    "login_hint",
+    "login_hint"
 ]
 private let state = "218gz18yveu1ybajwh2g1h3g"
 
@@ -49,37 +49,49 @@ nonisolated(unsafe) private var pendings = spRedirects.map(buildPending)
 
 private func checkRequest(_ request: IdPAppRequest, _ text: String) {
     guard request.codeChallenge.utf8.count == 43, !request.state.isEmpty, !request.clientID.isEmpty,
-          callers.contains(request.redirectURI) else { fail("accepted request breaks its checks", text) }
+        callers.contains(request.redirectURI)
+    else { fail("accepted request breaks its checks", text) }
     guard let url = try? request.url(idpAppURI: idpAppURI),
-          let again = try? IdPAppRequest(url: url, idpAppURI: idpAppURI, callerRedirectURIs: callers),
-          let pairs = try? IdPAppRequest(parameters: request.parameters, callerRedirectURIs: callers),
-          again == request, pairs == request else { fail("request does not round-trip", text) }
+        let again = try? IdPAppRequest(url: url, idpAppURI: idpAppURI, callerRedirectURIs: callers),
+        let pairs = try? IdPAppRequest(parameters: request.parameters, callerRedirectURIs: callers),
+        again == request, pairs == request
+    else { fail("request does not round-trip", text) }
     guard let authorize = try? request.authorizationURL(authorizationEndpoint: "https://login.example.com/authorize"),
-          let query = try? FormParameters(parsing: (URI(parsing: authorize).query ?? "")[...]),
-          query["client_id"] == request.clientID, query["redirect_uri"] == request.redirectURI,
-          query["state"] == request.state, query["code_challenge"] == request.codeChallenge,
-          query["code_challenge_method"] == "S256" else { fail("provider URL lost the SP's values", text) }
+        let query = try? FormParameters(parsing: (URI(parsing: authorize).query ?? "")[...]),
+        query["client_id"] == request.clientID, query["redirect_uri"] == request.redirectURI,
+        query["state"] == request.state, query["code_challenge"] == request.codeChallenge,
+        query["code_challenge_method"] == "S256"
+    else { fail("provider URL lost the SP's values", text) }
     guard request.parameters.pairs.allSatisfy({ IdPAppRequest.names.contains($0.name) }),
-          query.pairs.allSatisfy({ authorizationNames.contains($0.name) }) else {
+        query.pairs.allSatisfy({ authorizationNames.contains($0.name) })
+    else {
         fail("an unknown parameter was forwarded", text)
     }
     // The provider's redirect: the response appended to the SP's redirect URI, after its own query if any.
-    guard let redirectURI = try? URI(parsing: request.redirectURI) else { fail("accepted redirect URI does not parse", text) }
-    let redirect = request.redirectURI + (redirectURI.query == nil ? "?" : "&") + "code=c&state="
+    guard let redirectURI = try? URI(parsing: request.redirectURI) else {
+        fail("accepted redirect URI does not parse", text)
+    }
+    let redirect =
+        request.redirectURI + (redirectURI.query == nil ? "?" : "&") + "code=c&state="
         + PercentEncoding.encode(request.state)
     guard let response = try? request.response(fromProviderRedirect: redirect, loginHost: "login.example.com"),
-          response.state == request.state, response.result == .code("c") else { fail("own redirect refused", text) }
+        response.state == request.state, response.result == .code("c")
+    else { fail("own redirect refused", text) }
     guard let answer = try? response.url(redirectURI: request.redirectURI),
-          let read = try? FormParameters(redirect: answer, arrivingAt: redirectURI, mismatch: ""),
-          read == response.parameters else { fail("the response URL does not read back at the SP's redirect URI", text) }
+        let read = try? FormParameters(redirect: answer, arrivingAt: redirectURI, mismatch: ""),
+        read == response.parameters
+    else { fail("the response URL does not read back at the SP's redirect URI", text) }
 }
 
-private func checkResponse(_ accepted: AuthorizationCallback?, of index: Int,
-                           replay: () throws(TelenoridError) -> AuthorizationCallback, _ text: String) {
+private func checkResponse(
+    _ accepted: AuthorizationCallback?, of index: Int,
+    replay: () throws(TelenoridError) -> AuthorizationCallback, _ text: String
+) {
     guard let accepted else { return }
     guard accepted.parameters["state"] == state, !accepted.code.isEmpty,
-          accepted.parameters["login_host"]?.lowercased() == "login.example.com",
-          accepted.parameters.pairs.allSatisfy({ IdPAppResponse.names.contains($0.name) }) else {
+        accepted.parameters["login_host"]?.lowercased() == "login.example.com",
+        accepted.parameters.pairs.allSatisfy({ IdPAppResponse.names.contains($0.name) })
+    else {
         fail("accepted response breaks its checks", text)
     }
     do { _ = try replay(); fail("a response was accepted twice", text) } catch {
@@ -94,15 +106,20 @@ public func fuzzIdPApp(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(validating: buffer, as: UTF8.self) ?? String(decoding: buffer, as: UTF8.self)
 
     // IdP side: the input as a URL, and as a query read into pairs.
-    if let request = try? IdPAppRequest(url: text, idpAppURI: idpAppURI, callerRedirectURIs: callers) { checkRequest(request, text) }
+    if let request = try? IdPAppRequest(url: text, idpAppURI: idpAppURI, callerRedirectURIs: callers) {
+        checkRequest(request, text)
+    }
     let pairs = try? FormParameters(parsing: text[...])
-    if let pairs, let request = try? IdPAppRequest(parameters: pairs, callerRedirectURIs: callers) { checkRequest(request, text) }
+    if let pairs, let request = try? IdPAppRequest(parameters: pairs, callerRedirectURIs: callers) {
+        checkRequest(request, text)
+    }
 
     // IdP side: the input as the provider's redirect for a fixed accepted request, at each redirect URI.
     for pending in pendings {
         if let request = try? IdPAppRequest(pending: pending, loginHost: nil, userHint: nil),
-           let response = try? request.response(fromProviderRedirect: text, loginHost: "login.example.com"),
-           response.state != state {
+            let response = try? request.response(fromProviderRedirect: text, loginHost: "login.example.com"),
+            response.state != state
+        {
             fail("provider redirect accepted with another state", text)
         }
     }
@@ -111,16 +128,20 @@ public func fuzzIdPApp(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for index in pendings.indices {
         let pending = pendings[index]
         let viaURL = try? pending.handleIdPAppResponse(url: text, allowedLoginHosts: [])
-        checkResponse(viaURL, of: index, replay: { () throws(TelenoridError) in
-            try pending.handleIdPAppResponse(url: text, allowedLoginHosts: [])
-        }, text)
+        checkResponse(
+            viaURL, of: index,
+            replay: { () throws(TelenoridError) in
+                try pending.handleIdPAppResponse(url: text, allowedLoginHosts: [])
+            }, text)
     }
     if let pairs {
         let pending = pendings[0]
         let viaPairs = try? pending.handleIdPAppResponse(parameters: pairs, allowedLoginHosts: ["LOGIN.example.com"])
-        checkResponse(viaPairs, of: 0, replay: { () throws(TelenoridError) in
-            try pending.handleIdPAppResponse(parameters: pairs, allowedLoginHosts: ["LOGIN.example.com"])
-        }, text)
+        checkResponse(
+            viaPairs, of: 0,
+            replay: { () throws(TelenoridError) in
+                try pending.handleIdPAppResponse(parameters: pairs, allowedLoginHosts: ["LOGIN.example.com"])
+            }, text)
     }
     return 0
 }

@@ -55,7 +55,9 @@ private func check(_ value: JSONValue, _ input: [UInt8]) {
     case .array(let elements):
         for element in elements { check(element, input) }
     case .number(let number):
-        guard JSONNumber(text: number.text) == number else { fail("a parsed number's lexeme is refused by JSONNumber(text:)", input) }
+        guard JSONNumber(text: number.text) == number else {
+            fail("a parsed number's lexeme is refused by JSONNumber(text:)", input)
+        }
         if let integer = number.int64 {
             guard String(integer) == number.text || (number.text == "-0" && integer == 0) else {
                 fail("int64 \(integer) differs from lexeme \(number.text)", input)
@@ -79,7 +81,9 @@ private func checkKeptObjects(_ bytes: [UInt8], _ value: JSONValue) {
     for member in object.members {
         if case .object = member.value {
             objects += 1
-            guard let text = kept[member.key], (try? JSON.parse(text.bytes)) == member.value, rest.objectValue?[member.key] == nil else {
+            guard let text = kept[member.key], (try? JSON.parse(text.bytes)) == member.value,
+                rest.objectValue?[member.key] == nil
+            else {
                 fail("kept text of member \(member.key) does not stand for it", bytes)
             }
         } else {

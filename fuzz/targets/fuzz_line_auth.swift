@@ -31,26 +31,32 @@ public func fuzzLineAuth(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: bytes, as: UTF8.self)
     switch data[0] % 4 {
     case 0:
-        if let path = try? AlohaMessages.injectPath(fromPrepare: bytes), path.isEmpty { fail("empty injectPath accepted", bytes) }
+        if let path = try? AlohaMessages.injectPath(fromPrepare: bytes), path.isEmpty {
+            fail("empty injectPath accepted", bytes)
+        }
     case 1:
         if let (uuid, seconds) = try? AlohaMessages.session(from: bytes) {
             guard !uuid.isEmpty, uuid.utf8.count <= 256, uuid.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 fail("a session uuid that is not a printable token was accepted", bytes)
             }
-            guard seconds >= 1, seconds <= AlohaMessages.maxValiditySeconds else { fail("exp \(seconds) accepted", bytes) }
+            guard seconds >= 1, seconds <= AlohaMessages.maxValiditySeconds else {
+                fail("exp \(seconds) accepted", bytes)
+            }
         }
     case 2:
         if let url = try? policy.injectURL(text) {
             guard let uri = try? URI(parsing: url) else { fail("accepted inject URL does not parse", bytes) }
             guard uri.scheme == "http" || uri.scheme == "https", uri.host == "aloha.example",
-                  uri.userInfo == nil, uri.fragment == nil else {
+                uri.userInfo == nil, uri.fragment == nil
+            else {
                 fail("inject URL off the Aloha host accepted: \(url)", bytes)
             }
         }
     default:
         if let url = try? policy.redirectURL(text) {
             guard let uri = try? URI(parsing: url), uri.scheme == "https", uri.host == "aloha.example",
-                  uri.port == 8443 else {
+                uri.port == 8443
+            else {
                 fail("redirect off the Aloha host accepted: \(url)", bytes)
             }
             // The transport re-checks the same text with libcurl's parser before connecting; it may refuse

@@ -29,7 +29,9 @@ public func fuzzLoopback(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let any = LoopbackRequest.outcome(ofHead: bytes, path: path, port: port, state: nil)
     if case .redirect(let target) = any {
         guard bytes.starts(with: Array("GET ".utf8)) else { fail("a non-GET request accepted", bytes) }
-        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { fail("a target with non-printable bytes accepted", bytes) }
+        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            fail("a target with non-printable bytes accepted", bytes)
+        }
         let targetPath = target.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
         guard targetPath.elementsEqual(path.utf8) else { fail("a target on another path accepted: \(target)", bytes) }
         let text = String(decoding: bytes, as: UTF8.self).lowercased()
@@ -42,7 +44,8 @@ public func fuzzLoopback(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard checked == any else { fail("accepted only when a state is expected", bytes) }
         // A URL the host can't read at all it refuses anyway; one it can must carry the state.
         if let uri = try? URI(parsing: "http://127.0.0.1:\(port)" + target),
-           let parameters = try? FormParameters(parsing: (uri.query ?? "")[...]), parameters["state"] != state {
+            let parameters = try? FormParameters(parsing: (uri.query ?? "")[...]), parameters["state"] != state
+        {
             fail("accepted with a state the host reads differently: \(target)", bytes)
         }
     }

@@ -20,14 +20,14 @@ private func fail(_ what: String, _ input: [UInt8]) -> Never {
 }
 
 private let fixtureKeySet = #"""
-{"keys":[
-{"kty": "RSA", "kid": "rsa-1", "use": "sig", "n": "n0W_4k1FQ4ZIH1pswo65AHZR8waw9GePLs43P1jsG5OvRPsJPqK-wz-lATHupYOsmMeKTQwQjS3nX1DI1zern6O2ZOGpH8CvsLjb4D72LLGAIfgUhtzUHJaAt87ed4jMZM9zXyXBUYau_etw58dzPTx1g7DpdJZcDRUtkUHw32CeBf-cwqlcUXoQmJnMgKx2EAcWb2m7Zv7jHTL8hqZH39H7b-oRiuTGqChzlVzuy7gS6V5yt5ZFv2B0HKuhTpQl3pCYer1N6kvQINs3zDGpe_jWkaaAxVebAwhVyWpr_jHZ2_VRn0IeDFLuQqKMx0YDyY-4tCycOrecEnF6RfB_cw", "e": "AQAB"},
-{"kty": "EC", "kid": "ec-P-256", "crv": "P-256", "x": "pNHEkqNxNCp7eR80LIH7tN4Ul78-ZppLo-stIefxgZY", "y": "L9ByuEj1OkdcVWPKjsv1Owo9D0iikj-JCV9rSDWlDrc"},
-{"kty": "EC", "kid": "ec-P-384", "crv": "P-384", "x": "gliOc_4KjnuIYOo3uIwM94n4PpGePlvQX86V3VlHqTmkuvk9ZdLa1poDcd6zh2Tm", "y": "1gv4YRG5dboYoMEyQ3IXVoWZIAR_VlFiLwOTBQgRT3tzy2U5-2VN0L6AYVxqqZqn"},
-{"kty": "EC", "kid": "ec-P-521", "crv": "P-521", "x": "AR3MIm015cKWLAoCCzxiOVRxaIaLFMf2CO6Jt71BhbBpPcqA1TVliaIPirr38MA9b-ECAPyWT2ZF7P-CSO7VkIog", "y": "AUWdLtnAnVIMNQjvhPdrdYZXKGq0Q9jloe5FXzlRKC40tSctpWeipFgwncu7jURC_s_wF7JW8fr9Xo_fXJZiiTaz"},
-{"kty": "OKP", "kid": "ed-1", "crv": "Ed25519", "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}
-]}
-"""#
+    {"keys":[
+    {"kty": "RSA", "kid": "rsa-1", "use": "sig", "n": "n0W_4k1FQ4ZIH1pswo65AHZR8waw9GePLs43P1jsG5OvRPsJPqK-wz-lATHupYOsmMeKTQwQjS3nX1DI1zern6O2ZOGpH8CvsLjb4D72LLGAIfgUhtzUHJaAt87ed4jMZM9zXyXBUYau_etw58dzPTx1g7DpdJZcDRUtkUHw32CeBf-cwqlcUXoQmJnMgKx2EAcWb2m7Zv7jHTL8hqZH39H7b-oRiuTGqChzlVzuy7gS6V5yt5ZFv2B0HKuhTpQl3pCYer1N6kvQINs3zDGpe_jWkaaAxVebAwhVyWpr_jHZ2_VRn0IeDFLuQqKMx0YDyY-4tCycOrecEnF6RfB_cw", "e": "AQAB"},
+    {"kty": "EC", "kid": "ec-P-256", "crv": "P-256", "x": "pNHEkqNxNCp7eR80LIH7tN4Ul78-ZppLo-stIefxgZY", "y": "L9ByuEj1OkdcVWPKjsv1Owo9D0iikj-JCV9rSDWlDrc"},
+    {"kty": "EC", "kid": "ec-P-384", "crv": "P-384", "x": "gliOc_4KjnuIYOo3uIwM94n4PpGePlvQX86V3VlHqTmkuvk9ZdLa1poDcd6zh2Tm", "y": "1gv4YRG5dboYoMEyQ3IXVoWZIAR_VlFiLwOTBQgRT3tzy2U5-2VN0L6AYVxqqZqn"},
+    {"kty": "EC", "kid": "ec-P-521", "crv": "P-521", "x": "AR3MIm015cKWLAoCCzxiOVRxaIaLFMf2CO6Jt71BhbBpPcqA1TVliaIPirr38MA9b-ECAPyWT2ZF7P-CSO7VkIog", "y": "AUWdLtnAnVIMNQjvhPdrdYZXKGq0Q9jloe5FXzlRKC40tSctpWeipFgwncu7jURC_s_wF7JW8fr9Xo_fXJZiiTaz"},
+    {"kty": "OKP", "kid": "ed-1", "crv": "Ed25519", "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}
+    ]}
+    """#
 
 private let fixtureKeys: [JWK] = {
     guard let set = try? JWKSet(json: Array(fixtureKeySet.utf8)), set.keys.count == 5 else {
@@ -59,7 +59,9 @@ private func configuration(method: String) -> ClientConfiguration {
     settings[.clientAuthMethod] = method
     settings[.trustedAudiences] = "other-client"
     settings[.idTokenAlgorithms] = "HS256 HS512 RS256 PS256 ES256 ES384 ES512 EdDSA"
-    do { return try ClientConfiguration(settings) } catch { fatalError("fuzz_provider: fixed configuration refused: \(error.message)") }
+    do { return try ClientConfiguration(settings) } catch {
+        fatalError("fuzz_provider: fixed configuration refused: \(error.message)")
+    }
 }
 
 private let basicConfiguration = configuration(method: "client_secret_basic")
@@ -76,10 +78,12 @@ private let jwtConfiguration = configuration(method: "client_secret_jwt")
 
 private func client(_ answers: [String: HTTPResponse] = [:], jwt: Bool = false) -> OIDCClient {
     var all = answers
-    all["\(issuer)/jwks"] = HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: Array(fixtureKeySet.utf8))
+    all["\(issuer)/jwks"] = HTTPResponse(
+        status: 200, headers: [("content-type", "application/json")], body: Array(fixtureKeySet.utf8))
     do {
-        return try OIDCClient(configuration: jwt ? jwtConfiguration : basicConfiguration, transport: FakeTransport(answers: all),
-                              clock: { now })
+        return try OIDCClient(
+            configuration: jwt ? jwtConfiguration : basicConfiguration, transport: FakeTransport(answers: all),
+            clock: { now })
     } catch {
         fatalError("fuzz_provider: client refused: \(error.message)")
     }
@@ -98,9 +102,13 @@ private func signed(_ claims: [UInt8], algorithm: String = "HS256") -> String {
 private func discovery(_ input: [UInt8]) {
     guard let metadata = try? ProviderMetadata(json: input, expectedIssuer: issuer) else { return }
     guard metadata.issuer == issuer else { fail("metadata accepted for another issuer", input) }
-    for endpoint in [metadata.authorizationEndpoint, metadata.tokenEndpoint, metadata.userinfoEndpoint, metadata.jwksURI,
-                     metadata.revocationEndpoint, metadata.endSessionEndpoint].compactMap({ $0 }) {
-        guard let uri = try? URI(parsing: endpoint), uri.isSecureEndpoint else { fail("metadata accepted insecure endpoint \(endpoint)", input) }
+    for endpoint in [
+        metadata.authorizationEndpoint, metadata.tokenEndpoint, metadata.userinfoEndpoint, metadata.jwksURI,
+        metadata.revocationEndpoint, metadata.endSessionEndpoint
+    ].compactMap({ $0 }) {
+        guard let uri = try? URI(parsing: endpoint), uri.isSecureEndpoint else {
+            fail("metadata accepted insecure endpoint \(endpoint)", input)
+        }
     }
     guard metadata.filling(from: metadata) == metadata else { fail("filling from itself changed the metadata", input) }
     // Discovery through a client that configures no endpoint: the document served as both the OIDC and
@@ -108,17 +116,21 @@ private func discovery(_ input: [UInt8]) {
     let document = HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: input)
     let oidc: OIDCClient
     do {
-        oidc = try OIDCClient(configuration: discoveryConfiguration, transport: FakeTransport(answers: [
-            "\(issuer)/.well-known/openid-configuration": document,
-            "\(issuer)/.well-known/oauth-authorization-server": document,
-        ]), clock: { now })
+        oidc = try OIDCClient(
+            configuration: discoveryConfiguration,
+            transport: FakeTransport(answers: [
+                "\(issuer)/.well-known/openid-configuration": document,
+                "\(issuer)/.well-known/oauth-authorization-server": document
+            ]), clock: { now })
     } catch {
         fatalError("fuzz_provider: client refused: \(error.message)")
     }
     guard let discovered = try? oidc.discover() else { fail("a document that parses was not discovered", input) }
     guard discovered == metadata else { fail("discovery merged the document with itself into another", input) }
     if let effective = try? oidc.effectiveConfiguration() {
-        guard effective.settings[.tokenEndpoint] == metadata.tokenEndpoint, effective.settings[.jwksURI] == metadata.jwksURI else {
+        guard effective.settings[.tokenEndpoint] == metadata.tokenEndpoint,
+            effective.settings[.jwksURI] == metadata.jwksURI
+        else {
             fail("the effective configuration does not take the discovered endpoints", input)
         }
     }
@@ -128,7 +140,7 @@ private func discovery(_ input: [UInt8]) {
 private let fixtureTokens: [JWS] = [
     "eyJhbGciOiJSUzI1NiIsImtpZCI6InJzYS0xIiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.JBV-GWW7k6pliohCsrJ8Y2SqitCKqsN57G0CgvRJxx-hlMMvoujmFsLal9SP4ZfqwzQCCCF7O-Zz_uxxrjX1MbzSQxafUCdYQ6lNLo_VgfYToducgQFchyy4xUSFJhLJsbnZ1yFBzcNGrQgDabjpCMWXqfhQ0OjjXKX6P4j9wgNzz9PwJ5YovPm7e_DReR3bXidk2iBK2EISzZ9q8giBnceOxgFxXOWONGnUQt2q3P__LFBdqBDgL0bkqskS0xLu2Bireh1iI0GJisQiWFFysRhrHXqoLsobdquX6ihNIAwvuoyPBtfKE4XOt8Y9bj1ff0ZLreUc4aFtCBMF5Xudpw",
     "eyJhbGciOiJFUzI1NiIsImtpZCI6ImVjLVAtMjU2IiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.u-PxcGPHGgkO6ibE5PAAwb-XS4KmDwvT9dvYczlG7dW196AnIp_kS1Nsz0YNTA_NP8uR1QoiH-WkQE1OSNCdZQ",
-    "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg",
+    "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
 ].map { token in
     guard let jws = try? JWS(compact: token) else { fatalError("fuzz_provider: fixture token does not parse") }
     return jws
@@ -137,7 +149,9 @@ private let fixtureTokens: [JWS] = [
 private func keySet(_ input: [UInt8]) {
     guard let set = try? JWKSet(json: input) else { return }
     for key in set.keys.prefix(4) {
-        if key.canVerify(algorithm: "none") || key.canVerify(algorithm: "HS256") { fail("a JWK claims it can verify none or HS256", input) }
+        if key.canVerify(algorithm: "none") || key.canVerify(algorithm: "HS256") {
+            fail("a JWK claims it can verify none or HS256", input)
+        }
         for token in fixtureTokens where key.canVerify(algorithm: token.algorithm) {
             _ = try? token.verify(with: key)
         }
@@ -155,7 +169,8 @@ private func compactJWS(_ input: [UInt8]) {
     }
     let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count == 3, Base64URL.encode(jws.payload) == String(decoding: parts[1], as: UTF8.self),
-          jws.signingInput.elementsEqual(text.utf8.prefix(parts[0].count + 1 + parts[1].count)) else {
+        jws.signingInput.elementsEqual(text.utf8.prefix(parts[0].count + 1 + parts[1].count))
+    else {
         fail("JWS payload or signing input is not the token's", input)
     }
     for key in fixtureKeys {
@@ -177,15 +192,22 @@ private let statuses = [200, 400, 401, 403, 404, 429, 500, 503, 302]
 /// expiry is not before its receipt.
 private func tokenResponse(_ input: [UInt8]) {
     let response = HTTPResponse(status: 200, headers: [], body: input)
-    guard let (object, secrets) = try? OAuthErrorResponse.jsonObject(from: response, during: "fuzz", now: now,
-                                                                      secretMembers: TokenResponse.secretMembers),
-          let tokens = try? TokenResponse(object, secrets: secrets) else { return }
-    guard tokens.accessToken.count > 0, !tokens.accessToken.bytes.contains(0), tokens.refreshToken?.bytes.contains(0) != true,
-          ["bearer", "dpop"].contains(ASCII.lowercased(tokens.tokenType)), (tokens.expiresIn ?? 0) >= 0 else {
+    guard
+        let (object, secrets) = try? OAuthErrorResponse.jsonObject(
+            from: response, during: "fuzz", now: now,
+            secretMembers: TokenResponse.secretMembers),
+        let tokens = try? TokenResponse(object, secrets: secrets)
+    else { return }
+    guard tokens.accessToken.count > 0, !tokens.accessToken.bytes.contains(0),
+        tokens.refreshToken?.bytes.contains(0) != true,
+        ["bearer", "dpop"].contains(ASCII.lowercased(tokens.tokenType)), (tokens.expiresIn ?? 0) >= 0
+    else {
         fail("token response accepted with an unusable access token, type or lifetime", input)
     }
     let set = TokenSet(response: tokens, receivedAt: now, previous: nil)
-    if let expiry = set.accessTokenExpiresAt, expiry < now { fail("access token expires before it was received", input) }
+    if let expiry = set.accessTokenExpiresAt, expiry < now {
+        fail("access token expires before it was received", input)
+    }
     _ = set.expires(within: 60, now: now)
 }
 
@@ -197,8 +219,9 @@ private func errorResponse(_ input: [UInt8]) {
     guard input.count >= 2 else { return }
     let headerLength = min(Int(input[1]) % 64, input.count - 2)
     let retryAfter = String(decoding: input[2..<2 + headerLength], as: UTF8.self)
-    let response = HTTPResponse(status: statuses[Int(input[0]) % statuses.count], headers: [("retry-after", retryAfter)],
-                                body: Array(input.dropFirst(2 + headerLength)))
+    let response = HTTPResponse(
+        status: statuses[Int(input[0]) % statuses.count], headers: [("retry-after", retryAfter)],
+        body: Array(input.dropFirst(2 + headerLength)))
     let error = OAuthErrorResponse.error(from: response, during: "fuzz", now: now)
     let status = response.status
     if (status >= 500 || status == 429 || (300..<400).contains(status)) != (error.kind == .temporarilyUnavailable) {
@@ -208,7 +231,9 @@ private func errorResponse(_ input: [UInt8]) {
         fail("an OAuth error without its error code", input)
     }
     if error.httpStatus != status { fail("an error lost its HTTP status", input) }
-    if let wait = error.retryAfterSeconds, !(status == 429 || status == 503) || !(0...RetryAfter.maximumSeconds).contains(wait) {
+    if let wait = error.retryAfterSeconds,
+        !(status == 429 || status == 503) || !(0...RetryAfter.maximumSeconds).contains(wait)
+    {
         fail("Retry-After \(wait) read from a \(status)", input)
     }
     if (try? OAuthErrorResponse.jsonObject(from: response, during: "fuzz", now: now)) != nil, status != 200 {
@@ -216,13 +241,16 @@ private func errorResponse(_ input: [UInt8]) {
     }
     // A refresh refused by this answer signs out only on a 4xx verdict about the grant.
     let verdict = OIDCClient.refreshVerdict(error)
-    if verdict.kind == .authorizationLost && !(400..<500).contains(status) { fail("a \(status) signed the user out", input) }
+    if verdict.kind == .authorizationLost && !(400..<500).contains(status) {
+        fail("a \(status) signed the user out", input)
+    }
 }
 
 /// 11: a WWW-Authenticate header value. Schemes and parameter names come out as lower-case tokens.
 private func challenges(_ input: [UInt8]) {
     for challenge in AuthenticationChallenge.parse(String(decoding: input, as: UTF8.self)) {
-        for name in [challenge.scheme] + challenge.parameters.map(\.name) where name.isEmpty || ASCII.lowercased(name) != name {
+        for name in [challenge.scheme] + challenge.parameters.map(\.name)
+        where name.isEmpty || ASCII.lowercased(name) != name {
             fail("challenge name \(name) is not a lower-case token", input)
         }
     }
@@ -231,7 +259,8 @@ private func challenges(_ input: [UInt8]) {
 /// 12: a Retry-After value on its own: never negative, never over a day.
 private func retryAfter(_ input: [UInt8]) {
     if let wait = RetryAfter.seconds(String(decoding: input, as: UTF8.self), now: now),
-       !(0...RetryAfter.maximumSeconds).contains(wait) {
+        !(0...RetryAfter.maximumSeconds).contains(wait)
+    {
         fail("Retry-After gave \(wait)", input)
     }
 }
@@ -249,7 +278,8 @@ private func stateFileContents(_ input: [UInt8]) {
     close(descriptor)
     guard let state = try? client().openAuthState(file), let tokens = state.tokens else { return }
     guard let saved = try? AuthState.tokens(fromSerialized: SecretBytes(input)).tokens,
-          saved.accessToken.bytes == tokens.accessToken.bytes, saved.refreshToken?.bytes == tokens.refreshToken?.bytes else {
+        saved.accessToken.bytes == tokens.accessToken.bytes, saved.refreshToken?.bytes == tokens.refreshToken?.bytes
+    else {
         fail("a state file opened to other tokens than it holds", input)
     }
 }
@@ -257,7 +287,9 @@ private func stateFileContents(_ input: [UInt8]) {
 /// 5: a serialized auth state. What restores serializes and restores again to the same state and text;
 /// a client restores only a state saved for its issuer and client id.
 private struct NoRefresh: TokenRefresher {
-    func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet { throw TelenoridError(.notSignedIn, "no refresh in the harness") }
+    func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet {
+        throw TelenoridError(.notSignedIn, "no refresh in the harness")
+    }
     func revokeGrant(_ tokens: TokenSet) throws(TelenoridError) {}
     func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner {
         throw TelenoridError(.configuration, "no host-held key in the harness")
@@ -274,20 +306,25 @@ private func authState(_ input: [UInt8]) {
         }
     }
     guard let tokens = saved.tokens else { return }
-    let state = AuthState(tokens: tokens, refresher: NoRefresh(), clock: { now }, refreshMarginSeconds: 60,
-                          issuer: saved.issuer, clientID: saved.clientID)
+    let state = AuthState(
+        tokens: tokens, refresher: NoRefresh(), clock: { now }, refreshMarginSeconds: 60,
+        issuer: saved.issuer, clientID: saved.clientID)
     let serialized = state.serialized()
     guard let again = try? AuthState.tokens(fromSerialized: serialized), let restored = again.tokens else {
         fail("serialized auth state does not restore: \(serialized.string.prefix(512))", input)
     }
     guard again.issuer == saved.issuer, again.clientID == saved.clientID,
-          restored.accessToken.bytes == tokens.accessToken.bytes, restored.tokenType == tokens.tokenType,
-          restored.accessTokenExpiresAt == tokens.accessTokenExpiresAt, restored.refreshToken?.bytes == tokens.refreshToken?.bytes,
-          restored.idToken == tokens.idToken, restored.idTokenClaims == tokens.idTokenClaims, restored.scope == tokens.scope else {
+        restored.accessToken.bytes == tokens.accessToken.bytes, restored.tokenType == tokens.tokenType,
+        restored.accessTokenExpiresAt == tokens.accessTokenExpiresAt,
+        restored.refreshToken?.bytes == tokens.refreshToken?.bytes,
+        restored.idToken == tokens.idToken, restored.idTokenClaims == tokens.idTokenClaims,
+        restored.scope == tokens.scope
+    else {
         fail("restored auth state differs: \(serialized.string.prefix(512))", input)
     }
-    let state2 = AuthState(tokens: restored, refresher: NoRefresh(), clock: { now }, refreshMarginSeconds: 60,
-                           issuer: again.issuer, clientID: again.clientID)
+    let state2 = AuthState(
+        tokens: restored, refresher: NoRefresh(), clock: { now }, refreshMarginSeconds: 60,
+        issuer: again.issuer, clientID: again.clientID)
     guard state2.serialized().bytes == serialized.bytes else { fail("auth state serialization is not stable", input) }
     _ = try? state.freshTokens()
 }
@@ -302,23 +339,33 @@ private func idToken(_ input: [UInt8]) {
     if flags & 1 != 0 { expectations.nonce = "n" }
     if flags & 2 != 0 { expectations.maxAge = 300 }
     if flags & 4 != 0 { expectations.accessToken = SecretBytes(Array("access-token".utf8)) }
-    if flags & 16 != 0, case .object(let previous)? = try? JSON.parse(#"{"iss":"https://id.example.com","sub":"alice","aud":"client","auth_time":1699999900,"nonce":"n"}"#) {
+    if flags & 16 != 0,
+        case .object(let previous)? = try? JSON.parse(
+            #"{"iss":"https://id.example.com","sub":"alice","aud":"client","auth_time":1699999900,"nonce":"n"}"#)
+    {
         expectations.previous = previous
     }
     let oidc = client()
     if let accepted = try? oidc.validateIDToken(token, expectations: expectations) {
-        guard case .object(let parsed)? = try? JSON.parse(claims), parsed == accepted else { fail("accepted claims are not the token's", input) }
+        guard case .object(let parsed)? = try? JSON.parse(claims), parsed == accepted else {
+            fail("accepted claims are not the token's", input)
+        }
         guard accepted["iss"]?.stringValue == issuer else { fail("ID token accepted from another issuer", input) }
         guard let sub = accepted["sub"]?.stringValue, !sub.isEmpty else { fail("ID token accepted without sub", input) }
-        let audiences = accepted["aud"]?.stringValue.map { [$0] } ?? (accepted["aud"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let audiences =
+            accepted["aud"]?.stringValue.map { [$0] } ?? (accepted["aud"]?.arrayValue ?? []).compactMap(\.stringValue)
         guard audiences.contains("client"), audiences.allSatisfy({ $0 == "client" || $0 == "other-client" }) else {
             fail("ID token accepted for audiences \(audiences)", input)
         }
         guard let exp = OIDCClient.seconds(accepted["exp"]), exp > now - basicConfiguration.clockToleranceSeconds else {
             fail("expired ID token accepted", input)
         }
-        if expectations.nonce != nil, accepted["nonce"]?.stringValue != "n" { fail("ID token accepted without the nonce", input) }
-        if let previous = expectations.previous, previous["sub"] != accepted["sub"] { fail("refreshed ID token for another subject accepted", input) }
+        if expectations.nonce != nil, accepted["nonce"]?.stringValue != "n" {
+            fail("ID token accepted without the nonce", input)
+        }
+        if let previous = expectations.previous, previous["sub"] != accepted["sub"] {
+            fail("refreshed ID token for another subject accepted", input)
+        }
     }
     _ = try? oidc.verifySignedUserinfo(token)
 }
@@ -335,9 +382,13 @@ private func headers(_ input: [UInt8]) {
         var line = Array(rest[..<end])
         rest = rest[end...]
         let taken = line.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { sink.receiveHeader($0, 1, buffer.count) }
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sink.receiveHeader($0, 1, buffer.count)
+            }
         }
-        guard taken == line.count || sink.exceeded == .headers else { fail("header callback refused a line without a cap", input) }
+        guard taken == line.count || sink.exceeded == .headers else {
+            fail("header callback refused a line without a cap", input)
+        }
         if line == [0x0A] || line == [0x0D, 0x0A] {
             body = rest
             break
@@ -345,21 +396,30 @@ private func headers(_ input: [UInt8]) {
     }
     var copy = Array(body)
     let taken = copy.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress.map { base in base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { sink.receiveBody($0, 1, buffer.count) } }
+        buffer.baseAddress.map { base in
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { sink.receiveBody($0, 1, buffer.count) }
+        }
             ?? sink.receiveBody(nil, 1, 0)
     }
     let received = sink.takeBody()
     guard taken == body.count, received.bytes.elementsEqual(body) else { fail("body callback lost bytes", input) }
     let response = HTTPResponse(status: 200, headerBlock: sink.takeHeaderBlock(), body: received)
     for (name, _) in response.headers {
-        guard !name.isEmpty, !name.utf8.contains(where: { (0x41...0x5A).contains($0) || $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }) else {
+        guard !name.isEmpty,
+            !name.utf8.contains(where: {
+                (0x41...0x5A).contains($0) || $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F
+            })
+        else {
             fail("header name \(name) is not a lower-case token", input)
         }
     }
     if let type = response.contentType {
         let spaces: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
-        guard response.header("Content-Type") != nil, !type.isEmpty, !type.utf8.contains(where: { (0x41...0x5A).contains($0) }),
-              !spaces.contains(type.utf8.first!), !spaces.contains(type.utf8.last!), !type.utf8.contains(UInt8(ascii: ";")) else {
+        guard response.header("Content-Type") != nil, !type.isEmpty,
+            !type.utf8.contains(where: { (0x41...0x5A).contains($0) }),
+            !spaces.contains(type.utf8.first!), !spaces.contains(type.utf8.last!),
+            !type.utf8.contains(UInt8(ascii: ";"))
+        else {
             fail("content type \(type) not a trimmed lower-case media type", input)
         }
     }
@@ -404,19 +464,23 @@ private func exchange(_ input: [UInt8]) {
     let userinfoType = flags & 1 != 0 ? "application/jwt" : "application/json; charset=utf-8"
     // A signed userinfo response, from claims given as JSON.
     if flags & 1 != 0, case .object? = try? JSON.parse(userinfoBody) { userinfoBody = Array(signed(userinfoBody).utf8) }
-    let oidc = client([
-        "\(issuer)/token": HTTPResponse(status: status, headers: [("content-type", "application/json")], body: tokenBody),
-        "\(issuer)/userinfo": HTTPResponse(status: flags & 2 != 0 ? 401 : 200,
-                                           headers: [("content-type", userinfoType), ("www-authenticate", "Bearer error=\"invalid_token\"")],
-                                           body: userinfoBody),
-        "\(issuer)/revoke": HTTPResponse(status: status, headers: [], body: tokenBody),
-    ], jwt: flags & 4 != 0)
+    let oidc = client(
+        [
+            "\(issuer)/token": HTTPResponse(
+                status: status, headers: [("content-type", "application/json")], body: tokenBody),
+            "\(issuer)/userinfo": HTTPResponse(
+                status: flags & 2 != 0 ? 401 : 200,
+                headers: [("content-type", userinfoType), ("www-authenticate", "Bearer error=\"invalid_token\"")],
+                body: userinfoBody),
+            "\(issuer)/revoke": HTTPResponse(status: status, headers: [], body: tokenBody)
+        ], jwt: flags & 4 != 0)
     let pending: PendingAuthorization
     let callback: AuthorizationCallback
     do {
         var request = AuthorizationRequest(configuration: oidc.configuration)
         if flags & 8 != 0 { try request.set(.maxAge, "300") }
-        pending = try request.build(state: "s", nonce: "n", pkce: try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+        pending = try request.build(
+            state: "s", nonce: "n", pkce: try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
         callback = try pending.handleCallback("app://cb?code=c&state=s&iss=https%3A%2F%2Fid.example.com")
     } catch {
         fatalError("fuzz_provider: the fixed callback is refused: \(error.message)")
@@ -425,7 +489,9 @@ private func exchange(_ input: [UInt8]) {
     if (try? oidc.exchangeCode(callback)) != nil { fail("a code was exchanged twice", input) }
     guard let tokens = state.tokens else { fail("exchange succeeded without tokens", input) }
     if let claims = tokens.idTokenClaims {
-        guard claims["nonce"]?.stringValue == "n", claims["iss"]?.stringValue == issuer else { fail("exchange accepted an ID token without nonce or issuer", input) }
+        guard claims["nonce"]?.stringValue == "n", claims["iss"]?.stringValue == issuer else {
+            fail("exchange accepted an ID token without nonce or issuer", input)
+        }
     } else if tokens.idToken != nil {
         fail("an ID token was kept without validated claims", input)
     }
@@ -435,9 +501,13 @@ private func exchange(_ input: [UInt8]) {
     }
     if let info = try? oidc.userinfo(tokens) {
         guard info["sub"]?.stringValue != nil else { fail("userinfo accepted without sub", input) }
-        if let expected = tokens.idTokenClaims?["sub"], info["sub"] != expected { fail("userinfo for another subject accepted", input) }
+        if let expected = tokens.idTokenClaims?["sub"], info["sub"] != expected {
+            fail("userinfo for another subject accepted", input)
+        }
     }
-    if let refreshed = try? oidc.refresh(tokens), let before = tokens.idTokenClaims?["sub"], let after = refreshed.idTokenClaims?["sub"], before != after {
+    if let refreshed = try? oidc.refresh(tokens), let before = tokens.idTokenClaims?["sub"],
+        let after = refreshed.idTokenClaims?["sub"], before != after
+    {
         fail("refresh accepted an ID token for another subject", input)
     }
     _ = try? oidc.revoke(tokens.accessToken, hint: "access_token")
@@ -455,7 +525,8 @@ private func requestURL(_ input: [UInt8]) {
         fail("a request URL was accepted that our parser refuses or reads with user info", input)
     }
     guard let scheme = target.url.part(CURLUPART_SCHEME), ASCII.lowercased(scheme) == uri.scheme,
-          let curlHost = target.url.part(CURLUPART_HOST), !curlHost.isEmpty, target.url.part(CURLUPART_USER) == nil else {
+        let curlHost = target.url.part(CURLUPART_HOST), !curlHost.isEmpty, target.url.part(CURLUPART_USER) == nil
+    else {
         fail("libcurl reads an accepted request URL's scheme, host or user differently", input)
     }
     if uri.scheme != "https" {
@@ -467,7 +538,9 @@ private func requestURL(_ input: [UInt8]) {
         }
     }
     // Messages show the display form: never the query (it may carry a code or token) nor the fragment.
-    guard !target.display.contains("?"), !target.display.contains("#") else { fail("the display form shows the query", input) }
+    guard !target.display.contains("?"), !target.display.contains("#") else {
+        fail("the display form shows the query", input)
+    }
 }
 
 /// 14: a pushed authorization response (RFC 9126 §2.2): first byte the HTTP status (201, 200 or an error),
@@ -480,24 +553,32 @@ private func pushedAuthorization(_ input: [UInt8]) {
     settings[.pushAuthorizationRequests] = "true"
     settings[.pushedAuthorizationRequestEndpoint] = "\(issuer)/par"
     guard let config = try? ClientConfiguration(settings) else { fail("the fixture configuration is refused", input) }
-    let answer = HTTPResponse(status: status, headers: [("content-type", "application/json")], body: Array(input.dropFirst()))
-    guard let oidc = try? OIDCClient(configuration: config, transport: FakeTransport(answers: ["\(issuer)/par": answer]),
-                                     clock: { now }) else { fail("the client is refused", input) }
+    let answer = HTTPResponse(
+        status: status, headers: [("content-type", "application/json")], body: Array(input.dropFirst()))
+    guard
+        let oidc = try? OIDCClient(
+            configuration: config, transport: FakeTransport(answers: ["\(issuer)/par": answer]),
+            clock: { now })
+    else { fail("the client is refused", input) }
     guard let pending = try? oidc.buildAuthorization(AuthorizationRequest(configuration: config)) else { return }
     guard status == 201 || status == 200 else { fail("an HTTP \(status) push gave a URL", input) }
     guard pending.url.hasPrefix("\(issuer)/authorize?"), let uri = try? URI(parsing: pending.url),
-          let query = try? FormParameters(parsing: (uri.query ?? "")[...]),
-          query.pairs.map(\.name) == ["client_id", "request_uri"], query["client_id"] == "client",
-          let requestURI = query["request_uri"], !requestURI.isEmpty else {
+        let query = try? FormParameters(parsing: (uri.query ?? "")[...]),
+        query.pairs.map(\.name) == ["client_id", "request_uri"], query["client_id"] == "client",
+        let requestURI = query["request_uri"], !requestURI.isEmpty
+    else {
         fail("a pushed request's URL is not the endpoint with client_id and request_uri alone: \(pending.url)", input)
     }
     let object = try? JSON.parse(Array(input.dropFirst())).objectValue
-    guard object?["request_uri"]?.stringValue == requestURI else { fail("the URL's request_uri is not the body's", input) }
+    guard object?["request_uri"]?.stringValue == requestURI else {
+        fail("the URL's request_uri is not the body's", input)
+    }
 }
 
 private let modes: [([UInt8]) -> Void] = [
-    discovery, keySet, tokenResponse, compactJWS, errorResponse, authState, idToken, headers, encodings, exchange, requestURL,
-    challenges, retryAfter, stateFileContents, pushedAuthorization,
+    discovery, keySet, tokenResponse, compactJWS, errorResponse, authState, idToken, headers, encodings, exchange,
+    requestURL,
+    challenges, retryAfter, stateFileContents, pushedAuthorization
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -30,7 +30,8 @@ private let configuration: ClientConfiguration = {
 }()
 
 private func fail(_ what: String, _ input: String) -> Never {
-    fatalError("fuzz_www_authenticate: \(what); input (\(input.utf8.count) bytes, first 512 shown): \(input.prefix(512))")
+    fatalError(
+        "fuzz_www_authenticate: \(what); input (\(input.utf8.count) bytes, first 512 shown): \(input.prefix(512))")
 }
 
 /// The challenges as a header value again, every parameter value as a quoted-string (RFC 9110 §5.6.4).
@@ -46,8 +47,10 @@ private func written(_ challenges: [AuthenticationChallenge]) -> String {
     }
     return challenges.map { challenge in
         if let token68 = challenge.token68 { return challenge.scheme + " " + token68 }
-        return challenge.parameters.isEmpty ? challenge.scheme
-            : challenge.scheme + " " + challenge.parameters.map { "\($0.name)=\(quoted($0.value))" }.joined(separator: ", ")
+        return challenge.parameters.isEmpty
+            ? challenge.scheme
+            : challenge.scheme + " "
+                + challenge.parameters.map { "\($0.name)=\(quoted($0.value))" }.joined(separator: ", ")
     }.joined(separator: ", ")
 }
 
@@ -86,26 +89,36 @@ private func checkChallenges(_ text: String) -> [AuthenticationChallenge] {
     }
     for challenge in challenges {
         if let token68 = challenge.token68, !isToken68(token68) || !challenge.parameters.isEmpty {
-            fail("challenge \(challenge.scheme) has token68 \(token68) and \(challenge.parameters.count) parameters", text)
+            fail(
+                "challenge \(challenge.scheme) has token68 \(token68) and \(challenge.parameters.count) parameters",
+                text)
         }
     }
     guard AuthenticationChallenge.parse(written(challenges)) == challenges else {
         fail("the challenges written out parse differently: \(written(challenges).prefix(512))", text)
     }
     guard AuthenticationChallenge.parse(behindToken68(challenges)) == [negotiate] + challenges else {
-        fail("the challenges behind a token68 challenge parse differently: \(behindToken68(challenges).prefix(512))", text)
+        fail(
+            "the challenges behind a token68 challenge parse differently: \(behindToken68(challenges).prefix(512))",
+            text)
     }
     return challenges
 }
 
 private func checkStepUp(_ text: String, _ challenges: [AuthenticationChallenge]) {
     let outcome = stepUp(text)
-    guard stepUp(written(challenges)) == outcome else { fail("the challenges written out give another step-up verdict", text) }
-    guard stepUp(behindToken68(challenges)) == outcome else { fail("a token68 challenge in front changes the step-up verdict", text) }
+    guard stepUp(written(challenges)) == outcome else {
+        fail("the challenges written out give another step-up verdict", text)
+    }
+    guard stepUp(behindToken68(challenges)) == outcome else {
+        fail("a token68 challenge in front changes the step-up verdict", text)
+    }
     let isStepUp = challenges.contains {
         ($0.scheme == "bearer" || $0.scheme == "dpop") && $0.parameter("error") == "insufficient_user_authentication"
     }
-    guard isStepUp == (outcome != .absent) else { fail("step-up verdict \(outcome) disagrees with the challenges", text) }
+    guard isStepUp == (outcome != .absent) else {
+        fail("step-up verdict \(outcome) disagrees with the challenges", text)
+    }
     guard case .found(let challenge) = outcome else { return }
     if let maxAge = challenge.maxAge, maxAge < 0 || maxAge > 9_999_999_999 { fail("max_age \(maxAge) accepted", text) }
     if let values = challenge.acrValues {
@@ -118,12 +131,16 @@ private func checkStepUp(_ text: String, _ challenges: [AuthenticationChallenge]
         fail("applying a parsed step-up threw \(error.kind): \(error.message)", text)
     }
     guard request.values[.acrValues] == challenge.acrValues?.joined(separator: " "),
-          request.values[.maxAge] == challenge.maxAge.map({ String($0) }) else {
-        fail("applyStepUp set acr_values \(request.values[.acrValues] ?? "-"), max_age \(request.values[.maxAge] ?? "-")", text)
+        request.values[.maxAge] == challenge.maxAge.map({ String($0) })
+    else {
+        fail(
+            "applyStepUp set acr_values \(request.values[.acrValues] ?? "-"), max_age \(request.values[.maxAge] ?? "-")",
+            text)
     }
-    let expectedClaims = challenge.acrValues.map {
-        [ClaimsRequest.Claim(name: "acr", essential: true, values: $0.map { .string($0) })]
-    } ?? []
+    let expectedClaims =
+        challenge.acrValues.map {
+            [ClaimsRequest.Claim(name: "acr", essential: true, values: $0.map { .string($0) })]
+        } ?? []
     guard request.claims.idToken == expectedClaims, request.claims.userinfo.isEmpty else {
         fail("applyStepUp asked for other claims than the essential acr", text)
     }
@@ -133,13 +150,19 @@ private func checkNonce(_ text: String) {
     let nonces = DPoPNonces()
     guard let nonce = DPoPNonces.parseHeader(text) else {
         nonces.remember(text, for: "https://rs.example/resource")
-        if let kept = nonces.nonce(for: "https://rs.example/resource") { fail("an unparsable nonce was remembered as \(kept)", text) }
+        if let kept = nonces.nonce(for: "https://rs.example/resource") {
+            fail("an unparsable nonce was remembered as \(kept)", text)
+        }
         return
     }
-    guard DPoPNonces.isNonce(nonce), DPoPNonces.parseHeader(nonce) == nonce else { fail("nonce \(nonce) does not re-parse", text) }
+    guard DPoPNonces.isNonce(nonce), DPoPNonces.parseHeader(nonce) == nonce else {
+        fail("nonce \(nonce) does not re-parse", text)
+    }
     nonces.remember(nonce, for: "https://rs.example/resource")
-    guard nonces.nonce(for: "https://rs.example:443/other") == nonce, nonces.nonce(for: "https://as.example/token") == nil,
-          nonces.nonce(for: "http://rs.example/resource") == nil else {
+    guard nonces.nonce(for: "https://rs.example:443/other") == nonce,
+        nonces.nonce(for: "https://as.example/token") == nil,
+        nonces.nonce(for: "http://rs.example/resource") == nil
+    else {
         fail("nonce \(nonce) is not kept for exactly its origin", text)
     }
 }
@@ -149,14 +172,18 @@ private func checkAsksForNonce(_ text: String, _ challenges: [AuthenticationChal
     guard DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: written(challenges)) == asks else {
         fail("the challenges written out give another nonce verdict", text)
     }
-    guard DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: behindToken68(challenges)) == asks else {
+    guard DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: behindToken68(challenges)) == asks
+    else {
         fail("a token68 challenge in front changes the nonce verdict", text)
     }
     guard DPoPNonces.asksForNonce(status: 401, oauthError: "use_dpop_nonce", wwwAuthenticate: text) == asks else {
         fail("a 401's body error changed the nonce verdict", text)
     }
-    if asks, !challenges.contains(where: { $0.scheme == "dpop" }) { fail("a nonce asked for without a DPoP challenge", text) }
-    for status in [200, 400, 403, 500] where DPoPNonces.asksForNonce(status: status, oauthError: nil, wwwAuthenticate: text) {
+    if asks, !challenges.contains(where: { $0.scheme == "dpop" }) {
+        fail("a nonce asked for without a DPoP challenge", text)
+    }
+    for status in [200, 400, 403, 500]
+    where DPoPNonces.asksForNonce(status: status, oauthError: nil, wwwAuthenticate: text) {
         fail("HTTP \(status) asks for a nonce through WWW-Authenticate", text)
     }
 }

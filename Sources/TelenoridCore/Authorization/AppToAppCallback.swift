@@ -7,7 +7,9 @@ public struct AppToAppCallback: Sendable {
 extension PendingAuthorization {
     /// `allowedResumeHost`: the only host a `resume_uri` may point at; nil means the host of the request's
     /// authorization URL, since the provider resumes its own login page.
-    public func handleAppCallback(_ callback: String, allowedResumeHost: String?) throws(TelenoridError) -> AppToAppCallback {
+    public func handleAppCallback(_ callback: String, allowedResumeHost: String?) throws(TelenoridError)
+        -> AppToAppCallback
+    {
         guard let appCallbackURI, let expected = try? URI(parsing: appCallbackURI) else {
             throw TelenoridError(.configuration, "this authorization request did not ask for the app-to-app flow")
         }
@@ -16,9 +18,12 @@ extension PendingAuthorization {
         // in Vipps' documented example for "merchant-app://callback"); anything else must match.
         func normalized(_ path: String) -> String { path.isEmpty ? "/" : path }
         guard uri.scheme == expected.scheme, uri.host == expected.host, uri.port == expected.port,
-              normalized(uri.path) == normalized(expected.path) else {
-            throw TelenoridError(.redirectMismatch, "the app callback arrived at \(uri.address), not at the app_callback_uri "
-                                 + "\(expected.address)")
+            normalized(uri.path) == normalized(expected.path)
+        else {
+            throw TelenoridError(
+                .redirectMismatch,
+                "the app callback arrived at \(uri.address), not at the app_callback_uri "
+                    + "\(expected.address)")
         }
         var parameters = try FormParameters(parsing: (uri.query ?? "")[...])
         // The provider's documented error callbacks read "?state=…?error=unknown_error": a state never holds
@@ -42,7 +47,10 @@ extension PendingAuthorization {
         // The request's own URL names the provider's host even when this pending request was restored in
         // an app whose configuration was never discovered (Vipps Login app-to-app: the backend built it, the app resumes).
         let requestHost = (try? URI(parsing: url))?.host
-        guard let allowedHost = allowedResumeHost?.lowercased() ?? requestHost ?? configuration.authorizationEndpoint?.host else {
+        guard
+            let allowedHost = allowedResumeHost?.lowercased() ?? requestHost
+                ?? configuration.authorizationEndpoint?.host
+        else {
             throw TelenoridError(.configuration, "no host to accept a resume_uri from")
         }
         guard resumeURI.scheme == "https", resumeURI.userInfo == nil, resumeURI.host == allowedHost else {

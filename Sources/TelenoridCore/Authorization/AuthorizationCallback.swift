@@ -67,8 +67,10 @@ extension PendingAuthorization {
     func parseCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
         let uri = try URI(parsing: redirect)
         guard uri.hasSameOriginAndPath(as: configuration.redirectURI) else {
-            throw TelenoridError(.redirectMismatch, "the callback arrived at \(uri.address), not at the configured "
-                                 + "redirect_uri \(configuration.redirectURI.address)")
+            throw TelenoridError(
+                .redirectMismatch,
+                "the callback arrived at \(uri.address), not at the configured "
+                    + "redirect_uri \(configuration.redirectURI.address)")
         }
         let component = responseMode == "fragment" ? uri.fragment : uri.query
         let parameters = try FormParameters(parsing: (component ?? "")[...])
@@ -80,7 +82,8 @@ extension PendingAuthorization {
         // the FAPI 2.0 Security Profile requires the server to send it (§5.3.1.2) and the client to check
         // it (§5.3.3.2 item 5), so a missing iss may be a mix-up attack's response.
         if configuration.securityProfile == .fapi2 && parameters["iss"] == nil {
-            throw TelenoridError(.issuerMismatch, "FAPI 2.0 Security Profile §5.3.3.2 item 5: the callback carries no iss (RFC 9207)")
+            throw TelenoridError(
+                .issuerMismatch, "FAPI 2.0 Security Profile §5.3.3.2 item 5: the callback carries no iss (RFC 9207)")
         }
         try AuthorizationErrorResponse.check(parameters, from: "the provider")
         guard let code = parameters["code"], !code.isEmpty else {
@@ -105,12 +108,14 @@ extension PendingAuthorization {
         let found: (code: String, component: Range<Int>)? = text.withUTF8 { bytes in
             redirectURI.withUTF8 { prefix in
                 guard let scan = CallbackScan(bytes, redirectURI: prefix, inFragment: responseMode == "fragment"),
-                      let state = scan.state,
-                      !scan.isEncoded(state),
-                      Crypto.constantTimeEquals(scan.slice(state), self.state.utf8)
+                    let state = scan.state,
+                    !scan.isEncoded(state),
+                    Crypto.constantTimeEquals(scan.slice(state), self.state.utf8)
                 else { return nil }
                 if let iss = scan.iss {
-                    guard let issuer = configuration.settings[.issuer], scan.decodes(iss, to: issuer) else { return nil }
+                    guard let issuer = configuration.settings[.issuer], scan.decodes(iss, to: issuer) else {
+                        return nil
+                    }
                 } else if configuration.securityProfile == .fapi2 {
                     return nil
                 }

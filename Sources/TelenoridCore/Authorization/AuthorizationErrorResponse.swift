@@ -4,8 +4,9 @@ enum AuthorizationErrorResponse {
     /// Throws the error `parameters` carry, if they carry one; `source` says who answered.
     static func check(_ parameters: FormParameters, from source: String) throws(TelenoridError) {
         guard let error = parameters["error"] else { return }
-        throw TelenoridError(.authorizationError, "\(source) refused the authorization: \(error)",
-                             oauthError: error, oauthErrorDescription: parameters["error_description"],
-                             oauthErrorURI: parameters["error_uri"])
+        throw TelenoridError(
+            .authorizationError, "\(source) refused the authorization: \(error)",
+            oauthError: error, oauthErrorDescription: parameters["error_description"],
+            oauthErrorURI: parameters["error_uri"])
     }
 }

@@ -24,7 +24,7 @@ public struct AuthorizationRequest: Sendable {
     static let ownedNames: Set<String> = Set([
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "claims", "requested_flow", "app_callback_uri", "request", "request_uri",
-        "authorization_details", "dpop_jkt",
+        "authorization_details", "dpop_jkt"
     ]).union(Parameter.allCases.filter { $0 != .claimsPurpose }.map(\.name))
 
     public let configuration: ClientConfiguration
@@ -79,15 +79,17 @@ public struct AuthorizationRequest: Sendable {
         changed()
         guard !name.isEmpty else { throw TelenoridError(.invalidArgument, "a parameter needs a name") }
         if AuthorizationRequest.ownedNames.contains(name) {
-            throw TelenoridError(.parameterConflict,
-                                 "\"\(name)\" is set by the library or by its typed setter, not as an extra parameter")
+            throw TelenoridError(
+                .parameterConflict,
+                "\"\(name)\" is set by the library or by its typed setter, not as an extra parameter")
         }
         do { try extras.append(name, value) } catch {
             throw TelenoridError(.parameterConflict, "extra parameter \"\(name)\" was already added")
         }
     }
 
-    public mutating func addClaim(_ claim: ClaimsRequest.Claim, to target: ClaimsRequest.Target) throws(TelenoridError) {
+    public mutating func addClaim(_ claim: ClaimsRequest.Claim, to target: ClaimsRequest.Target) throws(TelenoridError)
+    {
         changed()
         // acr values are strings (OIDC Core §2). An essential acr's values are what the ID token's acr is
         // checked against (OIDC Core §5.5.1.1), so one that could never match is refused here.
@@ -150,8 +152,9 @@ public struct AuthorizationRequest: Sendable {
     public mutating func setPKCEMethod(_ method: PKCE.Method) throws(TelenoridError) {
         changed()
         if method == .plain && !configuration.allowPlainPKCE {
-            throw TelenoridError(.unsupported,
-                                 "PKCE method plain is refused unless the configuration sets allow_plain_pkce (RFC 7636 §7.2)")
+            throw TelenoridError(
+                .unsupported,
+                "PKCE method plain is refused unless the configuration sets allow_plain_pkce (RFC 7636 §7.2)")
         }
         pkceMethod = method
     }
@@ -161,9 +164,11 @@ public struct AuthorizationRequest: Sendable {
         if configuration.authorizationRequestsNeedClient {
             // Sent unpushed and unsigned, such a request would be refused by the provider, or quietly fall
             // short of what the host asked for.
-            throw TelenoridError(.configuration, "this authorization request must be pushed (RFC 9126) or signed "
-                                 + "(RFC 9101), by the configuration, its security profile or the provider's metadata: "
-                                 + "build it through the client (telenorid_client_build_auth_request())")
+            throw TelenoridError(
+                .configuration,
+                "this authorization request must be pushed (RFC 9126) or signed "
+                    + "(RFC 9101), by the configuration, its security profile or the provider's metadata: "
+                    + "build it through the client (telenorid_client_build_auth_request())")
         }
         let (state, nonce, pkce) = try Self.drawSecrets()
         return try build(state: state, nonce: nonce, pkce: pkce)
@@ -175,9 +180,11 @@ public struct AuthorizationRequest: Sendable {
         let length = PKCE.lengthRange.lowerBound
         var drawn: (String, String, PKCE)?
         try Crypto.withRandomBytes(64 + PKCE.randomByteCount(length: length)) { random in
-            drawn = (Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
-                     Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])),
-                     PKCE(length: length, random: UnsafeRawBufferPointer(rebasing: random[64...])))
+            drawn = (
+                Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[0..<32])),
+                Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[32..<64])),
+                PKCE(length: length, random: UnsafeRawBufferPointer(rebasing: random[64...]))
+            )
         }
         // withRandomBytes returns only after running the closure, or throws. No result through it: each
         // result type would be another specialization of it in the library.
@@ -197,14 +204,17 @@ public struct AuthorizationRequest: Sendable {
         }
         let signer = DPoPSigner.key(try DPoPKey.generate(algorithm: algorithm))
         let query = parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
-        return pending(url: Self.url(at: try authorizationEndpoint(), query), state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
+        return pending(
+            url: Self.url(at: try authorizationEndpoint(), query), state: state, nonce: nonce, pkce: pkce,
+            dpopSigner: signer)
     }
 
     /// The template of this request's URL, made now if no build since the last change made it. Two threads
     /// building at once may both make it; they make the same one.
     func urlTemplate() throws(TelenoridError) -> AuthorizationURLTemplate {
         if let made = template.withLock({ $0 }) { return made }
-        var leading = FormParameters(capacity: 4), trailing = FormParameters(capacity: 10 + resources.count + extras.pairs.count)
+        var leading = FormParameters(capacity: 4),
+            trailing = FormParameters(capacity: 10 + resources.count + extras.pairs.count)
         appendLeadingParameters(to: &leading)
         appendTrailingParameters(to: &trailing, dpopThumbprint: nil)
         let made = AuthorizationURLTemplate(endpoint: try authorizationEndpoint(), leading: leading, trailing: trailing)
@@ -233,7 +243,8 @@ public struct AuthorizationRequest: Sendable {
         query.appendUnique("state", state)
         query.appendUnique("nonce", nonce)
         query.appendUnique("code_challenge", pkce.challenge(pkceMethod))
-        appendTrailingParameters(to: &query, dpopThumbprint: configuration.dpopBindAuthorizationCode ? dpopSigner?.thumbprint : nil)
+        appendTrailingParameters(
+            to: &query, dpopThumbprint: configuration.dpopBindAuthorizationCode ? dpopSigner?.thumbprint : nil)
         return query
     }
 
@@ -269,7 +280,8 @@ public struct AuthorizationRequest: Sendable {
     }
 
     /// The pending authorization whose browser (or app) leg starts at `url`.
-    func pending(url: String, state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) -> PendingAuthorization {
+    func pending(url: String, state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) -> PendingAuthorization
+    {
         PendingAuthorization(
             configuration: configuration, url: url, state: state, nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",

@@ -19,7 +19,8 @@ struct AuthorizationURLTemplate: Sendable {
     /// The URL with these values filled in, written once into a string of its exact length.
     func url(state: String, nonce: String, challenge: String) -> String {
         let nonceName: StaticString = "&nonce=", challengeName: StaticString = "&code_challenge="
-        let count = head.count + Self.encodedCount(state) + nonceName.utf8CodeUnitCount + Self.encodedCount(nonce)
+        let count =
+            head.count + Self.encodedCount(state) + nonceName.utf8CodeUnitCount + Self.encodedCount(nonce)
             + challengeName.utf8CodeUnitCount + Self.encodedCount(challenge) + tail.count
         return String(unsafeUninitializedCapacity: count) { out in
             var position = 0

@@ -60,7 +60,8 @@ struct CallbackScan {
             if byte == UInt8(ascii: "#") && hash == bytes.count { hash = index }
             if byte == UInt8(ascii: "%") {
                 guard index &+ 2 < bytes.count, let high = ASCII.hexValue(bytes[index &+ 1]),
-                      let low = ASCII.hexValue(bytes[index &+ 2]), high < 8, high | low != 0 else { return nil }
+                    let low = ASCII.hexValue(bytes[index &+ 2]), high < 8, high | low != 0
+                else { return nil }
                 index &+= 3
             } else {
                 index &+= 1
@@ -82,10 +83,15 @@ struct CallbackScan {
                 for index in 0..<count where equal(names[index], name) { return false }
                 names.initializeElement(at: count, to: name)
                 count &+= 1
-                if equal(name, "state") { state = value }
-                else if equal(name, "code") { code = value }
-                else if equal(name, "iss") { iss = value }
-                else if equal(name, "error") { error = value }
+                if equal(name, "state") {
+                    state = value
+                } else if equal(name, "code") {
+                    code = value
+                } else if equal(name, "iss") {
+                    iss = value
+                } else if equal(name, "error") {
+                    error = value
+                }
             }
             return true
         }
@@ -130,7 +136,8 @@ struct CallbackScan {
             var index = range.lowerBound, position = 0
             while index < range.upperBound {
                 guard position < target.count,
-                      Self.decodedByte(bytes, at: &index, end: range.upperBound) == target[position] else { return false }
+                    Self.decodedByte(bytes, at: &index, end: range.upperBound) == target[position]
+                else { return false }
                 position &+= 1
             }
             return position == target.count
@@ -172,7 +179,8 @@ struct CallbackScan {
     private static func decodedByte(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, end: Int) -> UInt8 {
         let byte = bytes[index]
         if byte == UInt8(ascii: "%"), index &+ 2 < end, let high = ASCII.hexValue(bytes[index &+ 1]),
-           let low = ASCII.hexValue(bytes[index &+ 2]) {
+            let low = ASCII.hexValue(bytes[index &+ 2])
+        {
             index &+= 3
             return high << 4 | low
         }
@@ -197,7 +205,9 @@ struct CallbackScan {
             while start < end && bytes[start] == UInt8(ascii: "&") { start &+= 1 }
             guard start < end else { return nil }
             var equals = start
-            while equals < end && bytes[equals] != UInt8(ascii: "&") && bytes[equals] != UInt8(ascii: "=") { equals &+= 1 }
+            while equals < end && bytes[equals] != UInt8(ascii: "&") && bytes[equals] != UInt8(ascii: "=") {
+                equals &+= 1
+            }
             var pieceEnd = equals
             while pieceEnd < end && bytes[pieceEnd] != UInt8(ascii: "&") { pieceEnd &+= 1 }
             defer { start = pieceEnd }

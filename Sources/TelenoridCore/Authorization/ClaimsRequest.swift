@@ -13,8 +13,10 @@ public struct ClaimsRequest: Sendable, Equatable {
         public var value: JSONValue?
         public var values: [JSONValue]?
 
-        public init(name: String, essential: Bool? = nil, purpose: String? = nil, value: JSONValue? = nil,
-                    values: [JSONValue]? = nil) {
+        public init(
+            name: String, essential: Bool? = nil, purpose: String? = nil, value: JSONValue? = nil,
+            values: [JSONValue]? = nil
+        ) {
             self.name = name
             self.essential = essential
             self.purpose = purpose
@@ -48,7 +50,8 @@ public struct ClaimsRequest: Sendable, Equatable {
         }
         let existing = target == .idToken ? idToken : userinfo
         if existing.contains(where: { $0.name == claim.name }) {
-            throw TelenoridError(.parameterConflict, "claim \"\(claim.name)\" is already requested for \(target.member)")
+            throw TelenoridError(
+                .parameterConflict, "claim \"\(claim.name)\" is already requested for \(target.member)")
         }
         if target == .idToken { idToken.append(claim) } else { userinfo.append(claim) }
     }

@@ -46,8 +46,9 @@ public struct PKCE: Sendable {
             PKCE.lengthRange.contains(bytes.count) && bytes.allSatisfy(PercentEncoding.isUnreserved)
         }
         guard valid else {
-            throw TelenoridError(.invalidArgument,
-                                 "a PKCE verifier is 43 to 128 characters from A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)")
+            throw TelenoridError(
+                .invalidArgument,
+                "a PKCE verifier is 43 to 128 characters from A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)")
         }
         self.verifier = verifier
         s256Challenge = verifier.withUnsafeBytes { bytes in
@@ -74,9 +75,12 @@ public struct PKCE: Sendable {
     /// The verifier is random bytes in base64url (RFC 7636 §4.1 recommends 32 bytes so encoded, 43
     /// characters), cut to `length`: 6 bits per character, each of the 64 equally likely, 258 bits at 43.
     @_optimize(speed)
-    public static func withFresh(length: Int,
-                                 _ body: (_ verifier: UnsafeBufferPointer<UInt8>, _ challenge: UnsafeBufferPointer<UInt8>) -> Void)
-        throws(TelenoridError) {
+    public static func withFresh(
+        length: Int,
+        _ body: (_ verifier: UnsafeBufferPointer<UInt8>, _ challenge: UnsafeBufferPointer<UInt8>) -> Void
+    )
+        throws(TelenoridError)
+    {
         try checkLength(length)
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: lengthRange.upperBound + challengeLength) {
             scratch throws(TelenoridError) in
@@ -98,7 +102,8 @@ public struct PKCE: Sendable {
     /// `challengeLength` bytes of `out` and returns that length. Here rather than through Base64URL so the
     /// digest goes from the stack straight into `out`, with no String in between.
     @inline(__always)
-    static func writeChallenge(of verifier: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    static func writeChallenge(of verifier: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int
+    {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { digest in
             Crypto.sha256(verifier, into: digest.baseAddress!)
             digest[32] = 0  // padding for the last group: 32 bytes are ten groups of 3 and one of 2
@@ -110,7 +115,9 @@ public struct PKCE: Sendable {
     /// Writes the first `characters` characters of BASE64URL(bytes) (RFC 4648 §5) into `out`; `bytes`
     /// holds at least `randomByteCount(length: characters)` bytes, whole groups of three.
     @inline(__always)
-    static func writeBase64URL(of bytes: UnsafeRawBufferPointer, characters: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+    static func writeBase64URL(
+        of bytes: UnsafeRawBufferPointer, characters: Int, into out: UnsafeMutableBufferPointer<UInt8>
+    ) {
         base64URLAlphabet.withUnsafeBufferPointer { table in
             var i = 0, o = 0
             while o < characters {
@@ -125,5 +132,6 @@ public struct PKCE: Sendable {
         }
     }
 
-    static let base64URLAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    static let base64URLAlphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }

@@ -30,11 +30,13 @@ public final class PendingAuthorization: Sendable {
     public let hostKeyThumbprint: String?
     private let consumed = Atomic<Bool>(false)
 
-    init(configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
-         pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?,
-         requestedScope: String, resources: [String], authorizationDetails: AuthorizationDetails?,
-         tokenAuthorizationDetails: AuthorizationDetails?, essentialACRValues: [String]?, dpopSigner: DPoPSigner?,
-         hostKeyThumbprint: String?) {
+    init(
+        configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
+        pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?,
+        requestedScope: String, resources: [String], authorizationDetails: AuthorizationDetails?,
+        tokenAuthorizationDetails: AuthorizationDetails?, essentialACRValues: [String]?, dpopSigner: DPoPSigner?,
+        hostKeyThumbprint: String?
+    ) {
         self.configuration = configuration
         self.url = url
         self.state = state
@@ -65,8 +67,9 @@ public final class PendingAuthorization: Sendable {
     /// passed on: an `error_description` in a forged callback must not reach the user as the provider's word.
     func checkState(_ received: String?) throws(TelenoridError) {
         guard let received, Crypto.constantTimeEquals(received.utf8, state.utf8) else {
-            throw TelenoridError(.stateMismatch,
-                                 received == nil ? "the callback carries no state" : "the callback's state is not this request's")
+            throw TelenoridError(
+                .stateMismatch,
+                received == nil ? "the callback carries no state" : "the callback's state is not this request's")
         }
     }
 
@@ -107,11 +110,14 @@ public final class PendingAuthorization: Sendable {
 
     /// A request from `serialized()`'s output. The verifier and the DPoP key go from the document into
     /// wiping storage without a String between.
-    public convenience init(restoring serialized: SecretBytes, configuration: ClientConfiguration) throws(TelenoridError) {
+    public convenience init(restoring serialized: SecretBytes, configuration: ClientConfiguration)
+        throws(TelenoridError)
+    {
         let document: JSONValue, secrets: [String: SecretBytes]
         do {
-            (document, secrets) = try JSON.parse(serialized.bytes, secretMembers: PendingAuthorization.secretMembers,
-                                                 secretObjectMembers: [SavedDPoPBinding.keyMember])
+            (document, secrets) = try JSON.parse(
+                serialized.bytes, secretMembers: PendingAuthorization.secretMembers,
+                secretObjectMembers: [SavedDPoPBinding.keyMember])
         } catch {
             throw TelenoridError(.malformed, "pending authorization is not valid JSON: \(error.message)")
         }
@@ -122,7 +128,9 @@ public final class PendingAuthorization: Sendable {
             throw TelenoridError(.malformed, "pending authorization has no version")
         }
         guard version == PendingAuthorization.formatVersion else {
-            throw TelenoridError(.version, "pending authorization format version \(version) is not \(PendingAuthorization.formatVersion)")
+            throw TelenoridError(
+                .version, "pending authorization format version \(version) is not \(PendingAuthorization.formatVersion)"
+            )
         }
         func string(_ key: String) throws(TelenoridError) -> String {
             guard let value = object[key]?.stringValue else {
@@ -147,15 +155,18 @@ public final class PendingAuthorization: Sendable {
         // The issuer too, as an auth state's restore checks it: a request restored under another provider
         // would refuse its own provider's RFC 9207 `iss`. Documents written before it was recorded have none.
         guard try string("client_id") == configuration.clientID,
-              try string("redirect_uri") == configuration.redirectURIString,
-              try optional("issuer").map({ $0 == configuration.settings[.issuer] }) ?? true else {
-            throw TelenoridError(.configuration, "pending authorization was made for another issuer, client id or redirect URI")
+            try string("redirect_uri") == configuration.redirectURIString,
+            try optional("issuer").map({ $0 == configuration.settings[.issuer] }) ?? true
+        else {
+            throw TelenoridError(
+                .configuration, "pending authorization was made for another issuer, client id or redirect URI")
         }
         let method: PKCE.Method
         switch try string("code_challenge_method") {
         case "S256": method = .s256
         case "plain" where configuration.allowPlainPKCE: method = .plain
-        default: throw TelenoridError(.unsupported, "pending authorization uses a PKCE method this configuration refuses")
+        default:
+            throw TelenoridError(.unsupported, "pending authorization uses a PKCE method this configuration refuses")
         }
         let responseMode = try string("response_mode")
         guard responseMode == "query" || responseMode == "fragment" else {
@@ -169,22 +180,25 @@ public final class PendingAuthorization: Sendable {
             try AuthorizationDetails(value, kind: .malformed, what: "pending authorization's authorization_details")
         }
         let tokenDetails = try object["token_authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
-            try AuthorizationDetails(value, kind: .malformed, what: "pending authorization's token_authorization_details")
+            try AuthorizationDetails(
+                value, kind: .malformed, what: "pending authorization's token_authorization_details")
         }
         // A verifier that is not a string stays in the object.
         guard object["code_verifier"] == nil, let verifier = secrets["code_verifier"] else {
             throw TelenoridError(.malformed, "pending authorization lacks a string \"code_verifier\"")
         }
-        let binding = try SavedDPoPBinding.restore(from: object, key: secrets[SavedDPoPBinding.keyMember],
-                                                   "pending authorization")
-        self.init(configuration: configuration, url: try string("url"), state: state, nonce: nonce,
-                  pkce: try PKCE(verifier: verifier), pkceMethod: method,
-                  responseMode: responseMode, maxAge: try optional("max_age"),
-                  appCallbackURI: try optional("app_callback_uri"),
-                  requestedScope: try optional("scope") ?? configuration.scope,
-                  resources: try strings("resources") ?? [], authorizationDetails: details,
-                  tokenAuthorizationDetails: tokenDetails,
-                  essentialACRValues: try strings("essential_acr_values"),
-                  dpopSigner: binding.key, hostKeyThumbprint: binding.hostKeyThumbprint)
+        let binding = try SavedDPoPBinding.restore(
+            from: object, key: secrets[SavedDPoPBinding.keyMember],
+            "pending authorization")
+        self.init(
+            configuration: configuration, url: try string("url"), state: state, nonce: nonce,
+            pkce: try PKCE(verifier: verifier), pkceMethod: method,
+            responseMode: responseMode, maxAge: try optional("max_age"),
+            appCallbackURI: try optional("app_callback_uri"),
+            requestedScope: try optional("scope") ?? configuration.scope,
+            resources: try strings("resources") ?? [], authorizationDetails: details,
+            tokenAuthorizationDetails: tokenDetails,
+            essentialACRValues: try strings("essential_acr_values"),
+            dpopSigner: binding.key, hostKeyThumbprint: binding.hostKeyThumbprint)
     }
 }

@@ -9,23 +9,33 @@ public final class SharedAuthorizationRequest: Sendable {
     }
 
     public func set(_ parameter: AuthorizationRequest.Parameter, _ value: String?) throws(TelenoridError) {
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.set(parameter, value) }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.set(parameter, value)
+        }
     }
 
     public func addParameter(_ name: String, _ value: String) throws(TelenoridError) {
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addParameter(name, value) }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.addParameter(name, value)
+        }
     }
 
     public func addClaim(_ claim: ClaimsRequest.Claim, to target: ClaimsRequest.Target) throws(TelenoridError) {
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addClaim(claim, to: target) }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.addClaim(claim, to: target)
+        }
     }
 
     public func setAppToApp(callbackURI: String) throws(TelenoridError) {
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setAppToApp(callbackURI: callbackURI) }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.setAppToApp(callbackURI: callbackURI)
+        }
     }
 
     public func addResource(_ uri: String) throws(TelenoridError) {
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.addResource(uri) }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.addResource(uri)
+        }
     }
 
     /// RFC 9396 `authorization_details` from the host's JSON text; nil clears them.
@@ -44,12 +54,16 @@ public final class SharedAuthorizationRequest: Sendable {
     /// request unchanged, when the value is not one.
     public func applyStepUp(wwwAuthenticate: String) throws(TelenoridError) -> Bool {
         guard let challenge = try StepUpChallenge.parse(wwwAuthenticate: wwwAuthenticate) else { return false }
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.applyStepUp(challenge) }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.applyStepUp(challenge)
+        }
         return true
     }
 
     public func setPKCEMethod(_ method: PKCE.Method) throws(TelenoridError) {
-        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in try request.setPKCEMethod(method) }
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.setPKCEMethod(method)
+        }
     }
 
     /// The request as it is now. Building happens on this copy, outside the lock: drawing randomness,

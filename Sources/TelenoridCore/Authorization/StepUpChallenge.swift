@@ -40,7 +40,8 @@ public struct StepUpChallenge: Sendable, Equatable {
     /// can't be known, so it can't be met.
     public static func parse(wwwAuthenticate: String) throws(TelenoridError) -> StepUpChallenge? {
         let found = AuthenticationChallenge.parse(wwwAuthenticate).first {
-            ($0.scheme == "bearer" || $0.scheme == "dpop") && $0.parameter("error") == "insufficient_user_authentication"
+            ($0.scheme == "bearer" || $0.scheme == "dpop")
+                && $0.parameter("error") == "insufficient_user_authentication"
         }
         guard let challenge = found else { return nil }
         var stepUp = StepUpChallenge(errorDescription: challenge.parameter("error_description"))
@@ -51,9 +52,12 @@ public struct StepUpChallenge: Sendable, Equatable {
             stepUp.acrValues = values.isEmpty ? nil : values
         }
         if let text = challenge.parameter("max_age") {
-            guard !text.isEmpty, text.utf8.allSatisfy(ASCII.isDigit), let seconds = Int64(text), seconds <= maxAgeLimit else {
-                throw TelenoridError(.invalidResponse,
-                                     "the step-up challenge's max_age \"\(text.prefix(32))\" is not a number of seconds of at most 10 digits (RFC 9470 §3)")
+            guard !text.isEmpty, text.utf8.allSatisfy(ASCII.isDigit), let seconds = Int64(text), seconds <= maxAgeLimit
+            else {
+                throw TelenoridError(
+                    .invalidResponse,
+                    "the step-up challenge's max_age \"\(text.prefix(32))\" is not a number of seconds of at most 10 digits (RFC 9470 §3)"
+                )
             }
             stepUp.maxAge = seconds
         }
@@ -71,7 +75,8 @@ extension AuthorizationRequest {
     public mutating func applyStepUp(_ challenge: StepUpChallenge) throws(TelenoridError) {
         var stepped = self
         if let acrValues = challenge.acrValues {
-            try stepped.addClaim(ClaimsRequest.Claim(name: "acr", essential: true, values: acrValues.map { .string($0) }), to: .idToken)
+            try stepped.addClaim(
+                ClaimsRequest.Claim(name: "acr", essential: true, values: acrValues.map { .string($0) }), to: .idToken)
             try stepped.set(.acrValues, acrValues.joined(separator: " "))
         }
         if let maxAge = challenge.maxAge { try stepped.set(.maxAge, String(maxAge)) }

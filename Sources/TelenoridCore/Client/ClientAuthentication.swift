@@ -16,7 +16,9 @@ extension OIDCClient {
             // `bytes` shares the secret's storage (the configuration keeps it alive): no copy to wipe.
             try appendAssertion(to: &form, signing: .hmac(secret.bytes), sentTo: url)
         case .privateKeyJWT:
-            try appendAssertion(to: &form, signing: .clientKey(try clientKey(for: "token_endpoint_auth_method private_key_jwt")), sentTo: url)
+            try appendAssertion(
+                to: &form, signing: .clientKey(try clientKey(for: "token_endpoint_auth_method private_key_jwt")),
+                sentTo: url)
         }
         return HTTPRequest.form(url: url, parameters: form, authorization: authorization)
     }
@@ -29,19 +31,22 @@ extension OIDCClient {
         return clientID.withUTF8 { id in
             secret.withUnsafeBytes { secretBytes in
                 // Percent-encoding at most triples each byte.
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (id.count + 1 + secretBytes.count) * 3) { joined in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (id.count + 1 + secretBytes.count) * 3) {
+                    joined in
                     defer { Crypto.wipe(joined.baseAddress, joined.count) }
                     var length = 0
                     PercentEncoding.write(id, to: joined, at: &length)
                     joined[length] = UInt8(ascii: ":")
                     length += 1
                     PercentEncoding.write(secretBytes.assumingMemoryBound(to: UInt8.self), to: joined, at: &length)
-                    let credentials = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(joined)[0..<length])
+                    let credentials = UnsafeRawBufferPointer(
+                        rebasing: UnsafeMutableRawBufferPointer(joined)[0..<length])
                     let scheme = "Basic ".utf8
                     return SecretBytes(count: scheme.count + Base64URL.standardLength(length)) { out in
                         var position = 0
                         for byte in scheme { out[position] = byte; position += 1 }
-                        _ = Base64URL.encodeStandard(credentials, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
+                        _ = Base64URL.encodeStandard(
+                            credentials, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
                     }
                 }
             }
@@ -56,7 +61,9 @@ extension OIDCClient {
     /// RFC 7523 §2.2 client assertion. Its audience (§3) is the issuer, or, when the configuration asks,
     /// the token endpoint URL (also for assertions sent to the revocation endpoint: §3 names the token
     /// endpoint as what identifies the server), or the URL it is sent to (`url`).
-    private func appendAssertion(to form: inout FormParameters, signing key: AssertionKey, sentTo url: String) throws(TelenoridError) {
+    private func appendAssertion(to form: inout FormParameters, signing key: AssertionKey, sentTo url: String)
+        throws(TelenoridError)
+    {
         let now = clock()
         let audience: String
         switch configuration.clientAssertionAudience {

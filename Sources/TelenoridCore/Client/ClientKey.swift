@@ -35,6 +35,8 @@ extension OIDCClient {
     func clientKey(for purpose: String) throws(TelenoridError) -> ClientKey {
         if let host = clientSigner { return .host(host) }
         if let key = configuration.clientPrivateKey { return .held(key) }
-        throw TelenoridError(.configuration, "\(purpose) needs the client's key: client_private_key, or a signer the host sets on the client")
+        throw TelenoridError(
+            .configuration,
+            "\(purpose) needs the client's key: client_private_key, or a signer the host sets on the client")
     }
 }

@@ -35,15 +35,22 @@ extension OIDCClient {
         let audiences: [String]
         switch claims["aud"] {
         case .string(let one)?: audiences = [one]
-        case .array(let many)?: audiences = many.compactMap(\.stringValue)
+        case .array(let many)?:
+            audiences = many.compactMap(\.stringValue)
             guard audiences.count == many.count else { throw fail("has a non-string audience") }
         default: throw fail("has no aud")
         }
         guard audiences.contains(configuration.clientID) else { throw fail("is not meant for this client (aud)") }
-        let strangers = audiences.filter { $0 != configuration.clientID && !configuration.trustedAudiences.contains($0) }
-        guard strangers.isEmpty else { throw fail("names audiences this client does not trust: \(strangers.joined(separator: ", "))") }
+        let strangers = audiences.filter {
+            $0 != configuration.clientID && !configuration.trustedAudiences.contains($0)
+        }
+        guard strangers.isEmpty else {
+            throw fail("names audiences this client does not trust: \(strangers.joined(separator: ", "))")
+        }
         if let azp = claims["azp"] {
-            guard azp.stringValue == configuration.clientID else { throw fail("was authorized for another party (azp)") }
+            guard azp.stringValue == configuration.clientID else {
+                throw fail("was authorized for another party (azp)")
+            }
         } else if audiences.count > 1 {
             throw fail("has several audiences but no azp")
         }
@@ -61,16 +68,24 @@ extension OIDCClient {
             }
         }
         if let maxAge = expectations.maxAge {
-            guard let authTime = OIDCClient.seconds(claims["auth_time"]) else { throw fail("has no auth_time although max_age was asked") }
-            guard authTime &+ maxAge &+ tolerance >= now else { throw fail("reports an authentication older than max_age") }
+            guard let authTime = OIDCClient.seconds(claims["auth_time"]) else {
+                throw fail("has no auth_time although max_age was asked")
+            }
+            guard authTime &+ maxAge &+ tolerance >= now else {
+                throw fail("reports an authentication older than max_age")
+            }
         }
         if let essentialACR = expectations.essentialACR {
             guard let acr = claims["acr"]?.stringValue else {
-                throw fail("has no acr although one of \(essentialACR.joined(separator: " ")) was asked for as essential (OIDC Core §5.5.1.1)")
+                throw fail(
+                    "has no acr although one of \(essentialACR.joined(separator: " ")) was asked for as essential (OIDC Core §5.5.1.1)"
+                )
             }
             // No values asked for: any acr meets the request, but it must be there.
             guard essentialACR.isEmpty || essentialACR.contains(acr) else {
-                throw fail("has acr \(acr), not one of the essential \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)")
+                throw fail(
+                    "has acr \(acr), not one of the essential \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)"
+                )
             }
         }
         if let atHash = claims["at_hash"]?.stringValue, let accessToken = expectations.accessToken {
@@ -78,13 +93,19 @@ extension OIDCClient {
                 throw fail("at_hash can't be checked for algorithm \(jws.algorithm)")
             }
             let expected = Base64URL.encode(digest.prefix(digest.count / 2))
-            guard Crypto.constantTimeEquals(atHash.utf8, expected.utf8) else { throw fail("at_hash does not match the access token") }
+            guard Crypto.constantTimeEquals(atHash.utf8, expected.utf8) else {
+                throw fail("at_hash does not match the access token")
+            }
         }
         if let previous = expectations.previous {
-            guard previous["iss"] == claims["iss"], previous["sub"] == claims["sub"], previous["aud"] == claims["aud"] else {
-                throw fail("from the refresh names another issuer, subject or audience than the first (OIDC Core §12.2)")
+            guard previous["iss"] == claims["iss"], previous["sub"] == claims["sub"], previous["aud"] == claims["aud"]
+            else {
+                throw fail(
+                    "from the refresh names another issuer, subject or audience than the first (OIDC Core §12.2)")
             }
-            if let nonce = claims["nonce"], nonce != previous["nonce"] { throw fail("from the refresh has another nonce") }
+            if let nonce = claims["nonce"], nonce != previous["nonce"] {
+                throw fail("from the refresh has another nonce")
+            }
             if let authTime = claims["auth_time"], let first = previous["auth_time"], authTime != first {
                 throw fail("from the refresh has another auth_time")
             }
@@ -95,7 +116,9 @@ extension OIDCClient {
     /// An ID token the host holds (one saved earlier, or one a backend was handed), validated as on sign-in
     /// except for what only the sign-in knows (at_hash, max_age): signature with the provider's keys,
     /// iss, aud/azp, exp/iat/nbf and, when given, the nonce. Returns its header and claims.
-    public func verifyIDToken(_ token: String, nonce: String?) throws(TelenoridError) -> (header: JSONObject, claims: JSONObject) {
+    public func verifyIDToken(_ token: String, nonce: String?) throws(TelenoridError) -> (
+        header: JSONObject, claims: JSONObject
+    ) {
         let jws = try JWS(compact: token)
         return (jws.header, try validateIDToken(jws, expectations: IDTokenExpectations(nonce: nonce)))
     }
@@ -145,7 +168,8 @@ extension OIDCClient {
     /// for HMAC, the client secret: never a public key's bytes), then reads the payload as claims.
     func verifiedClaims(_ jws: JWS, allowed: Set<String>, what: String) throws(TelenoridError) -> JSONObject {
         guard allowed.contains(jws.algorithm) else {
-            throw TelenoridError(.tokenInvalid, "\(what) is signed with \(jws.algorithm), which this client does not accept")
+            throw TelenoridError(
+                .tokenInvalid, "\(what) is signed with \(jws.algorithm), which this client does not accept")
         }
         if jws.algorithm.hasPrefix("HS") {
             guard let secret = configuration.settings.clientSecret else {
@@ -159,7 +183,9 @@ extension OIDCClient {
         do { payload = try JSON.parse(jws.payload) } catch {
             throw TelenoridError(.tokenInvalid, "\(what)'s payload is not JSON: \(error.message)")
         }
-        guard let claims = payload.objectValue else { throw TelenoridError(.tokenInvalid, "\(what)'s payload is not a JSON object") }
+        guard let claims = payload.objectValue else {
+            throw TelenoridError(.tokenInvalid, "\(what)'s payload is not a JSON object")
+        }
         return claims
     }
 
@@ -176,9 +202,11 @@ extension OIDCClient: KeySource {
     /// The key set at the configured or discovered jwks_uri.
     func fetchKeySet() throws(TelenoridError) -> JWKSet {
         let url = try endpoint(.jwksURI)
-        let response = try transport.send(HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwk-set+json")]))
+        let response = try transport.send(
+            HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwk-set+json")]))
         guard response.status == 200 else {
-            throw OAuthErrorResponse.unexpectedStatus(response, "the key set at \(url) answered HTTP \(response.status)", now: clock())
+            throw OAuthErrorResponse.unexpectedStatus(
+                response, "the key set at \(url) answered HTTP \(response.status)", now: clock())
         }
         return try JWKSet(json: response.body)
     }

@@ -1,4 +1,3 @@
-
 /// Where a `KeySetCache` gets the provider's key set (RFC 7517 §5) from: the client's jwks_uri, or a test's
 /// stand-in.
 protocol KeySource: Sendable {
@@ -36,7 +35,9 @@ final class KeySetCache: Sendable {
     /// Verifies a JWS with the provider's key that fits it: the one with its `kid`, or, without a `kid`,
     /// each key of the right type in turn. `now` is the client's clock.
     func verify(_ jws: JWS, now: Int64, from source: some KeySource) throws(TelenoridError) {
-        if let keys = cache.withLock({ fresh($0, now) }), case let matching = candidates(keys, for: jws), !matching.isEmpty {
+        if let keys = cache.withLock({ fresh($0, now) }), case let matching = candidates(keys, for: jws),
+            !matching.isEmpty
+        {
             return try verify(jws, with: matching)
         }
         let matching = try fetchGate.withLock { _ throws(TelenoridError) -> [JWK] in
@@ -52,7 +53,8 @@ final class KeySetCache: Sendable {
             do throws(TelenoridError) {
                 let keys = try source.fetchKeySet()
                 cache.withLock { state in
-                    state = Cache(keys: keys, fetchedAt: now, refetchedAt: isRefetch ? now : state.refetchedAt, failure: nil)
+                    state = Cache(
+                        keys: keys, fetchedAt: now, refetchedAt: isRefetch ? now : state.refetchedAt, failure: nil)
                 }
                 return candidates(keys, for: jws)
             } catch {
@@ -66,8 +68,10 @@ final class KeySetCache: Sendable {
             }
         }
         guard !matching.isEmpty else {
-            throw TelenoridError(.tokenInvalid, jws.keyID.map { "no key with kid \($0) in the provider's key set" }
-                                 ?? "no key of the right type for \(jws.algorithm) in the provider's key set")
+            throw TelenoridError(
+                .tokenInvalid,
+                jws.keyID.map { "no key with kid \($0) in the provider's key set" }
+                    ?? "no key of the right type for \(jws.algorithm) in the provider's key set")
         }
         try verify(jws, with: matching)
     }

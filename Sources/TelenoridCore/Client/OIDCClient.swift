@@ -1,4 +1,3 @@
-
 /// A configured client talking to one provider: discovery, keys and every token-endpoint call. Share one
 /// per provider between threads: it holds the HTTP connection cache and the metadata and key caches.
 public final class OIDCClient: Sendable {
@@ -13,8 +12,10 @@ public final class OIDCClient: Sendable {
     private let hostSignerSlot = Locked<HostKeySigner?>(nil)
     private let clientSignerSlot = Locked<HostKeySigner?>(nil)
 
-    public init(configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
-                clock: @escaping Clock = SystemClock.now) throws(TelenoridError) {
+    public init(
+        configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
+        clock: @escaping Clock = SystemClock.now
+    ) throws(TelenoridError) {
         self.configuration = configuration
         if let transport {
             self.transport = transport
@@ -56,8 +57,12 @@ public final class OIDCClient: Sendable {
 
     /// Puts `signer` in `slot` (checked against the FAPI 2.0 profile first), then retires the one it held: a
     /// request that took that one before the change may be about to sign with it.
-    private func replace(_ slot: Locked<HostKeySigner?>, with signer: HostKeySigner?, role: String) throws(TelenoridError) {
-        if let signer, configuration.securityProfile == .fapi2 { try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: role) }
+    private func replace(_ slot: Locked<HostKeySigner?>, with signer: HostKeySigner?, role: String)
+        throws(TelenoridError)
+    {
+        if let signer, configuration.securityProfile == .fapi2 {
+            try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: role)
+        }
         let previous = slot.withLock { held in
             defer { held = signer }
             return held
@@ -79,7 +84,9 @@ public final class OIDCClient: Sendable {
     public func discover() throws(TelenoridError) -> ProviderMetadata {
         let now = clock()
         let cached = discovered.withLock { $0 }
-        if let cached, now >= cached.fetchedAt, now - cached.fetchedAt < OIDCClient.metadataLifetime { return cached.metadata }
+        if let cached, now >= cached.fetchedAt, now - cached.fetchedAt < OIDCClient.metadataLifetime {
+            return cached.metadata
+        }
         let metadata: ProviderMetadata
         do {
             metadata = try fetchMetadata()
@@ -98,7 +105,8 @@ public final class OIDCClient: Sendable {
         let urls = try ProviderMetadata.discoveryURLs(issuer: issuer)
         let response = try transport.send(HTTPRequest(url: urls.openid, headers: [("Accept", "application/json")]))
         guard response.status == 200 else {
-            throw OAuthErrorResponse.unexpectedStatus(response, "discovery at \(urls.openid) answered HTTP \(response.status)", now: clock())
+            throw OAuthErrorResponse.unexpectedStatus(
+                response, "discovery at \(urls.openid) answered HTTP \(response.status)", now: clock())
         }
         var metadata = try ProviderMetadata(json: response.body, expectedIssuer: issuer)
         // RFC 8414 is consulted only for what OIDC left out; its absence is normal.
@@ -132,8 +140,9 @@ public final class OIDCClient: Sendable {
         for setting in ClientConfiguration.Setting.allCases where settings[setting] == nil {
             settings[setting] = Self.endpoint(setting, in: metadata)
         }
-        return try ClientConfiguration(settings, providerRequiresPush: metadata.requirePushedAuthorizationRequests,
-                                       providerRequiresSignedRequests: metadata.requireSignedRequestObject)
+        return try ClientConfiguration(
+            settings, providerRequiresPush: metadata.requirePushedAuthorizationRequests,
+            providerRequiresSignedRequests: metadata.requireSignedRequestObject)
     }
 
     /// An endpoint: the one configured, else the discovered one (discovering on first use).
@@ -164,11 +173,16 @@ public final class OIDCClient: Sendable {
 
     /// POSTs a grant to the token endpoint with the client's authentication (and a DPoP proof by
     /// `signer`) and returns the parsed token response, or the provider's OAuth error.
-    func tokenRequest(_ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
-                      during what: String) throws(TelenoridError) -> TokenResponse {
-        let response = try send(proofBy: signer) { () throws(TelenoridError) in try authenticatedRequest(url: url, parameters: grant) }
-        let (object, secrets) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(),
-                                                                  secretMembers: TokenResponse.secretMembers)
+    func tokenRequest(
+        _ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
+        during what: String
+    ) throws(TelenoridError) -> TokenResponse {
+        let response = try send(proofBy: signer) { () throws(TelenoridError) in
+            try authenticatedRequest(url: url, parameters: grant)
+        }
+        let (object, secrets) = try OAuthErrorResponse.jsonObject(
+            from: response, during: what, now: clock(),
+            secretMembers: TokenResponse.secretMembers)
         let tokens = try TokenResponse(object, secrets: secrets)
         try checkTokenType(tokens, proofSent: signer != nil, during: what)
         return tokens
@@ -179,7 +193,8 @@ public final class OIDCClient: Sendable {
     public func exchangeCode(_ callback: AuthorizationCallback) throws(TelenoridError) -> AuthState {
         let pending = callback.pending
         guard pending.configuration.clientID == configuration.clientID,
-              pending.configuration.redirectURIString == configuration.redirectURIString else {
+            pending.configuration.redirectURIString == configuration.redirectURIString
+        else {
             throw TelenoridError(.configuration, "the callback belongs to another client or redirect URI")
         }
         // Resolving the token endpoint first runs discovery when needed, so the RFC 9207 promise below is
@@ -219,8 +234,11 @@ public final class OIDCClient: Sendable {
         }
         let now = clock()
         if let idToken = response.idToken {
-            _ = try validateIDToken(idToken, expectations: .init(nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
-                                                                      accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues))
+            _ = try validateIDToken(
+                idToken,
+                expectations: .init(
+                    nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
+                    accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues))
         } else if (response.scope ?? pending.requestedScope).split(separator: " ").contains("openid") {
             throw TelenoridError(.invalidResponse, "the token response has no id_token although openid was requested")
         }
@@ -232,8 +250,9 @@ public final class OIDCClient: Sendable {
 
     /// An auth state of this client's, refreshing through it.
     func authState(_ tokens: TokenSet?) -> AuthState {
-        AuthState(tokens: tokens, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
-                  issuer: configuration.settings[.issuer], clientID: configuration.clientID)
+        AuthState(
+            tokens: tokens, refresher: self, clock: clock, refreshMarginSeconds: configuration.refreshMarginSeconds,
+            issuer: configuration.settings[.issuer], clientID: configuration.clientID)
     }
 
     // MARK: Userinfo, revocation, logout
@@ -244,7 +263,9 @@ public final class OIDCClient: Sendable {
     public func userinfo(_ tokens: TokenSet) throws(TelenoridError) -> JSONObject {
         let url = try endpoint(.userinfoEndpoint)
         let response = try send(proofBy: tokens.resourceSigner, accessToken: tokens.accessToken) {
-            HTTPRequest(url: url, headers: [("Accept", "application/json, application/jwt")], authorization: tokens.authorization)
+            HTTPRequest(
+                url: url, headers: [("Accept", "application/json, application/jwt")],
+                authorization: tokens.authorization)
         }
         let claims: JSONObject
         if response.status == 200 && response.contentType == "application/jwt" {
@@ -271,10 +292,11 @@ public final class OIDCClient: Sendable {
         }
         let code = challenge?.parameter("error")
         let description = challenge?.parameter("error_description")
-        return TelenoridError(.authorizationError,
-                              "\(what) refused the access token: HTTP \(response.status)\(code.map { " \($0)" } ?? "")",
-                              oauthError: code, oauthErrorDescription: description,
-                              oauthErrorURI: challenge?.parameter("error_uri"), httpStatus: response.status)
+        return TelenoridError(
+            .authorizationError,
+            "\(what) refused the access token: HTTP \(response.status)\(code.map { " \($0)" } ?? "")",
+            oauthError: code, oauthErrorDescription: description,
+            oauthErrorURI: challenge?.parameter("error_uri"), httpStatus: response.status)
     }
 
     /// Revokes a token (RFC 7009), with a DPoP proof by `signer` when the token was bound to it. The
@@ -284,12 +306,18 @@ public final class OIDCClient: Sendable {
         var parameters = FormParameters()
         try parameters.appendSecret("token", token)
         if let hint { try parameters.append("token_type_hint", hint) }
-        let response = try send(proofBy: signer) { () throws(TelenoridError) in try authenticatedRequest(url: url, parameters: parameters) }
-        guard response.status == 200 else { throw OAuthErrorResponse.error(from: response, during: "revocation", now: clock()) }
+        let response = try send(proofBy: signer) { () throws(TelenoridError) in
+            try authenticatedRequest(url: url, parameters: parameters)
+        }
+        guard response.status == 200 else {
+            throw OAuthErrorResponse.error(from: response, during: "revocation", now: clock())
+        }
     }
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2) to open in the browser.
-    public func endSessionURL(idTokenHint: String?, postLogoutRedirectURI: String?, state: String?) throws(TelenoridError) -> String {
+    public func endSessionURL(idTokenHint: String?, postLogoutRedirectURI: String?, state: String?)
+        throws(TelenoridError) -> String
+    {
         let endpoint = try endpoint(.endSessionEndpoint)
         var parameters = FormParameters()
         if let idTokenHint { try parameters.append("id_token_hint", idTokenHint) }
@@ -313,13 +341,17 @@ extension OIDCClient: TokenRefresher {
         grant.appendRepeated("resource", tokens.resources)
         let response: TokenResponse
         do {
-            response = try tokenRequest(grant, to: try endpoint(.tokenEndpoint), proofBy: tokens.dpopSigner, during: "refresh")
+            response = try tokenRequest(
+                grant, to: try endpoint(.tokenEndpoint), proofBy: tokens.dpopSigner, during: "refresh")
         } catch {
             throw OIDCClient.refreshVerdict(error)
         }
         if let idToken = response.idToken {
-            _ = try validateIDToken(idToken, expectations: .init(nonce: nil, maxAge: nil, accessToken: response.accessToken,
-                                                                 previous: tokens.idTokenClaims))
+            _ = try validateIDToken(
+                idToken,
+                expectations: .init(
+                    nonce: nil, maxAge: nil, accessToken: response.accessToken,
+                    previous: tokens.idTokenClaims))
         }
         return TokenSet(response: response, receivedAt: clock(), previous: tokens)
     }
@@ -356,8 +388,9 @@ extension OIDCClient {
 
     /// An auth state from `AuthState.serialized()`, refreshing through this client.
     public func restoreAuthState(_ serialized: SecretBytes) throws(TelenoridError) -> AuthState {
-        let tokens = try AuthState.restoredTokens(serialized, issuer: configuration.settings[.issuer],
-                                                  clientID: configuration.clientID, refresher: self)
+        let tokens = try AuthState.restoredTokens(
+            serialized, issuer: configuration.settings[.issuer],
+            clientID: configuration.clientID, refresher: self)
         return authState(tokens)
     }
 

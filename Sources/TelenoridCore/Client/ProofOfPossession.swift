@@ -10,8 +10,10 @@ extension OIDCClient {
         if let external = hostSigner {
             let advertised = try availableMetadata()?.dpopSigningAlgorithms ?? []
             guard advertised.isEmpty || advertised.contains(external.algorithm) else {
-                throw TelenoridError(.configuration, "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
-                                     + "\(advertised.joined(separator: " ")), not with the DPoP signer's \(external.algorithm)")
+                throw TelenoridError(
+                    .configuration,
+                    "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
+                        + "\(advertised.joined(separator: " ")), not with the DPoP signer's \(external.algorithm)")
             }
             return .external(external)
         }
@@ -26,8 +28,11 @@ extension OIDCClient {
         let advertised = try availableMetadata()?.dpopSigningAlgorithms ?? []
         guard !advertised.isEmpty else { return preferred[0] }
         guard let chosen = preferred.first(where: advertised.contains) else {
-            throw TelenoridError(.configuration, "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
-                                 + "\(advertised.joined(separator: " ")), and dpop_signing_alg lists \(preferred.joined(separator: " "))")
+            throw TelenoridError(
+                .configuration,
+                "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
+                    + "\(advertised.joined(separator: " ")), and dpop_signing_alg lists \(preferred.joined(separator: " "))"
+            )
         }
         return chosen
     }
@@ -37,25 +42,33 @@ extension OIDCClient {
     /// authorization server, §9 at a resource) gets the request once more with a fresh proof carrying the
     /// nonce it gave, and made afresh: a client assertion is single-use too (RFC 7523 §3 `jti`). Asking
     /// again after that is an error, not a loop. Every `DPoP-Nonce` a server sends is kept for its next request.
-    func send(proofBy signer: DPoPSigner?, accessToken: SecretBytes? = nil,
-              _ make: () throws(TelenoridError) -> HTTPRequest) throws(TelenoridError) -> HTTPResponse {
+    func send(
+        proofBy signer: DPoPSigner?, accessToken: SecretBytes? = nil,
+        _ make: () throws(TelenoridError) -> HTTPRequest
+    ) throws(TelenoridError) -> HTTPResponse {
         guard let signer else { return try transport.send(try make()) }
         var retried = false
         while true {
             let request = try make()
             var proven = request
-            proven.headers.append((name: "DPoP", value: try DPoPProof.make(
-                signer: signer, method: request.method, url: request.url, accessToken: accessToken,
-                nonce: dpopNonces.nonce(for: request.url), now: clock())))
+            proven.headers.append(
+                (
+                    name: "DPoP",
+                    value: try DPoPProof.make(
+                        signer: signer, method: request.method, url: request.url, accessToken: accessToken,
+                        nonce: dpopNonces.nonce(for: request.url), now: clock())
+                ))
             let response = try transport.send(proven)
             let nonce = response.header("dpop-nonce").flatMap(DPoPNonces.parseHeader)
             if let nonce { dpopNonces.remember(nonce, for: request.url) }
             guard Self.asksForNonce(response) else { return response }
             guard !retried, nonce != nil else {
-                throw TelenoridError(.authorizationError,
-                                     "\(request.url) asked for a DPoP nonce " + (retried ? "again after the retry with the one it gave" : "without giving one")
-                                     + (response.status == 401 ? " (RFC 9449 §9)" : " (RFC 9449 §8)"),
-                                     oauthError: "use_dpop_nonce", httpStatus: response.status)
+                throw TelenoridError(
+                    .authorizationError,
+                    "\(request.url) asked for a DPoP nonce "
+                        + (retried ? "again after the retry with the one it gave" : "without giving one")
+                        + (response.status == 401 ? " (RFC 9449 §9)" : " (RFC 9449 §8)"),
+                    oauthError: "use_dpop_nonce", httpStatus: response.status)
             }
             retried = true
         }
@@ -63,10 +76,13 @@ extension OIDCClient {
 
     private static func asksForNonce(_ response: HTTPResponse) -> Bool {
         guard response.status == 400 || response.status == 401 else { return false }
-        let oauthError = response.status == 400
-            ? (try? JSON.parse(response.body, limits: JSONLimits(maxDepth: 8)))?.objectValue?["error"]?.stringValue : nil
-        return DPoPNonces.asksForNonce(status: response.status, oauthError: oauthError,
-                                       wwwAuthenticate: response.header("www-authenticate"))
+        let oauthError =
+            response.status == 400
+            ? (try? JSON.parse(response.body, limits: JSONLimits(maxDepth: 8)))?.objectValue?["error"]?.stringValue
+            : nil
+        return DPoPNonces.asksForNonce(
+            status: response.status, oauthError: oauthError,
+            wwwAuthenticate: response.header("www-authenticate"))
     }
 
     /// RFC 9449 §5: a server that took the proof answers `token_type` DPoP, but may issue a Bearer token
@@ -75,11 +91,14 @@ extension OIDCClient {
     func checkTokenType(_ response: TokenResponse, proofSent: Bool, during what: String) throws(TelenoridError) {
         let bound = ASCII.equalsIgnoringCase(response.tokenType.utf8, "dpop".utf8)
         if proofSent && !bound && !configuration.allowBearerDowngrade {
-            throw TelenoridError(.invalidResponse, "\(what): the provider answered a DPoP proof with token_type \(response.tokenType), "
-                                 + "not DPoP (RFC 9449 §5); allow_bearer_downgrade accepts that")
+            throw TelenoridError(
+                .invalidResponse,
+                "\(what): the provider answered a DPoP proof with token_type \(response.tokenType), "
+                    + "not DPoP (RFC 9449 §5); allow_bearer_downgrade accepts that")
         }
         if !proofSent && bound {
-            throw TelenoridError(.invalidResponse, "\(what): token_type DPoP needs a DPoP key (RFC 9449), and none is configured")
+            throw TelenoridError(
+                .invalidResponse, "\(what): token_type DPoP needs a DPoP key (RFC 9449), and none is configured")
         }
     }
 }
@@ -109,8 +128,10 @@ extension OIDCClient {
     /// The host's signer for a saved binding to its key: it must be set, and be that key (RFC 7638 thumbprint).
     func hostSigner(forThumbprint thumbprint: String, _ what: String) throws(TelenoridError) -> DPoPSigner {
         guard let signer = hostSigner, signer.thumbprint == thumbprint else {
-            throw TelenoridError(.configuration, "\(what) is bound to a DPoP key the host holds (thumbprint \(thumbprint)); "
-                                 + "set that signer on the client first")
+            throw TelenoridError(
+                .configuration,
+                "\(what) is bound to a DPoP key the host holds (thumbprint \(thumbprint)); "
+                    + "set that signer on the client first")
         }
         return .external(signer)
     }

@@ -12,7 +12,8 @@ extension OIDCClient {
     /// Endpoints the configuration leaves out come from discovery.
     public func buildAuthorization(_ request: AuthorizationRequest) throws(TelenoridError) -> PendingAuthorization {
         guard request.configuration.clientID == configuration.clientID,
-              request.configuration.settings[.issuer] == configuration.settings[.issuer] else {
+            request.configuration.settings[.issuer] == configuration.settings[.issuer]
+        else {
             throw TelenoridError(.invalidArgument, "the request was made for another client's configuration")
         }
         let (state, nonce, pkce) = try AuthorizationRequest.drawSecrets()
@@ -42,8 +43,9 @@ extension OIDCClient {
                 if let value = parameters[name] { front.appendUnique(name, value) }
             }
         }
-        return request.pending(url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce,
-                               dpopSigner: signer)
+        return request.pending(
+            url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce,
+            dpopSigner: signer)
     }
 
     /// Asked for by the host, by the FAPI 2.0 profile (FAPI 2.0 Security Profile §5.3.3.2: clients "shall
@@ -81,16 +83,21 @@ extension OIDCClient {
     private func requestObject(_ parameters: FormParameters) throws(TelenoridError) -> String {
         var key = try clientKey(for: "sign_authorization_requests (RFC 9101)")
         if let advertised = try availableMetadata()?.requestObjectSigningAlgorithms, !advertised.isEmpty,
-           !advertised.contains(key.algorithm) {
+            !advertised.contains(key.algorithm)
+        {
             // An RSA key that declared no algorithm signs whichever RSA algorithm the provider lists first.
-            guard case .held(let held) = key, let chosen = advertised.lazy.compactMap({ held.signing(with: $0) }).first else {
-                throw TelenoridError(.configuration, "the provider takes request objects (RFC 9101) signed with "
-                                     + "\(advertised.joined(separator: ", ")), not with the client key's \(key.algorithm)")
+            guard case .held(let held) = key, let chosen = advertised.lazy.compactMap({ held.signing(with: $0) }).first
+            else {
+                throw TelenoridError(
+                    .configuration,
+                    "the provider takes request objects (RFC 9101) signed with "
+                        + "\(advertised.joined(separator: ", ")), not with the client key's \(key.algorithm)")
             }
             key = .held(chosen)
         }
-        return try RequestObject.sign(parameters, clientID: configuration.clientID,
-                                      audience: configuration.settings[.issuer] ?? "", key: key, now: clock())
+        return try RequestObject.sign(
+            parameters, clientID: configuration.clientID,
+            audience: configuration.settings[.issuer] ?? "", key: key, now: clock())
     }
 
     /// Pushes the request and returns its `request_uri` (RFC 9126 §2.2).
@@ -98,8 +105,10 @@ extension OIDCClient {
         let url: String
         do { url = try endpoint(.pushedAuthorizationRequestEndpoint) } catch {
             guard error.kind == .configuration else { throw error }
-            throw TelenoridError(.providerUnsupported, "authorization requests must be pushed (RFC 9126), but the provider's "
-                                 + "metadata has no pushed_authorization_request_endpoint and none is configured")
+            throw TelenoridError(
+                .providerUnsupported,
+                "authorization requests must be pushed (RFC 9126), but the provider's "
+                    + "metadata has no pushed_authorization_request_endpoint and none is configured")
         }
         // Every method but client_secret_basic sends client_id with its authentication (the JWT methods
         // beside their assertion), so the request's own is left out for them; basic carries it in a header.
@@ -108,12 +117,15 @@ extension OIDCClient {
         case .none, .clientSecretPost, .clientSecretJWT, .privateKeyJWT: body = parameters.keeping { $0 != "client_id" }
         case .clientSecretBasic: break
         }
-        let response = try send(proofBy: signer) { () throws(TelenoridError) in try authenticatedRequest(url: url, parameters: body) }
+        let response = try send(proofBy: signer) { () throws(TelenoridError) in
+            try authenticatedRequest(url: url, parameters: body)
+        }
         let what = "pushed authorization request"
         // 201 Created is the RFC's answer; some providers say 200.
         let object: JSONObject
         do {
-            (object, _) = try OAuthErrorResponse.jsonObject(from: response, during: what, now: clock(), successStatuses: [201, 200])
+            (object, _) = try OAuthErrorResponse.jsonObject(
+                from: response, during: what, now: clock(), successStatuses: [201, 200])
         } catch {
             // RFC 9126 §2.3: the endpoint's OAuth error refuses this request, not an authorization the user saw.
             guard error.kind == .authorizationError else { throw error }
@@ -121,24 +133,33 @@ extension OIDCClient {
             refused.kind = .pushRefused
             throw refused
         }
-        return try Self.requestURI(from: object, httpStatus: response.status,
-                                   maxLifetime: configuration.securityProfile == .fapi2 ? FAPI2Profile.maxRequestURILifetime : nil)
+        return try Self.requestURI(
+            from: object, httpStatus: response.status,
+            maxLifetime: configuration.securityProfile == .fapi2 ? FAPI2Profile.maxRequestURILifetime : nil)
     }
 
     /// `request_uri` and `expires_in` (RFC 9126 §2.2) checked: the URI goes into the browser's URL, so
     /// it must be there, be text, and not be absurdly long; a non-positive lifetime is already expired.
     /// `maxLifetime`: the FAPI 2.0 profile's bound on `expires_in`, in seconds (exclusive).
-    static func requestURI(from object: JSONObject, httpStatus: Int, maxLifetime: Int64? = nil) throws(TelenoridError) -> String {
+    static func requestURI(from object: JSONObject, httpStatus: Int, maxLifetime: Int64? = nil) throws(TelenoridError)
+        -> String
+    {
         guard let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty, requestURI.utf8.count <= 2048,
-              !requestURI.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
-            throw TelenoridError(.invalidResponse, "the pushed authorization response has no usable request_uri", httpStatus: httpStatus)
+            !requestURI.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+        else {
+            throw TelenoridError(
+                .invalidResponse, "the pushed authorization response has no usable request_uri", httpStatus: httpStatus)
         }
         guard let lifetime = object["expires_in"]?.int64Value, lifetime > 0 else {
-            throw TelenoridError(.invalidResponse, "the pushed authorization response has no positive expires_in", httpStatus: httpStatus)
+            throw TelenoridError(
+                .invalidResponse, "the pushed authorization response has no positive expires_in", httpStatus: httpStatus
+            )
         }
         if let maxLifetime, lifetime >= maxLifetime {
-            throw TelenoridError(.invalidResponse, "FAPI 2.0 Security Profile §5.3.2.2: a request_uri lives less than "
-                                 + "\(maxLifetime) seconds, and the provider gave one for \(lifetime)", httpStatus: httpStatus)
+            throw TelenoridError(
+                .invalidResponse,
+                "FAPI 2.0 Security Profile §5.3.2.2: a request_uri lives less than "
+                    + "\(maxLifetime) seconds, and the provider gave one for \(lifetime)", httpStatus: httpStatus)
         }
         return requestURI
     }

@@ -13,8 +13,10 @@ enum RequestObject {
     /// The compact JWS of every parameter in `parameters` (`AuthorizationRequest.parameters`), from
     /// `clientID` for the provider named by `audience`, its issuer identifier (RFC 9101 §4; FAPI 2.0
     /// Message Signing requires it).
-    static func sign(_ parameters: FormParameters, clientID: String, audience: String, key: ClientKey,
-                     now: Int64) throws(TelenoridError) -> String {
+    static func sign(
+        _ parameters: FormParameters, clientID: String, audience: String, key: ClientKey,
+        now: Int64
+    ) throws(TelenoridError) -> String {
         var header = JSONObject()
         header.set("alg", .string(key.algorithm))
         // RFC 9101 §10.8: the explicit type keeps the object from being taken for another kind of JWT.
@@ -24,7 +26,9 @@ enum RequestObject {
         var claims = JSONObject()
         for (name, values) in grouped(parameters) {
             guard !jwtClaims.contains(name) else {
-                throw TelenoridError(.parameterConflict, "\"\(name)\" is a claim of the request object (RFC 9101 §4), not an authorization parameter")
+                throw TelenoridError(
+                    .parameterConflict,
+                    "\"\(name)\" is a claim of the request object (RFC 9101 §4), not an authorization parameter")
             }
             // A parameter the request repeats (RFC 8707 §2's `resource`) is one claim holding every value.
             claims.set(name, values.count == 1 ? try claim(name, values[0]) : .array(values.map { .string($0) }))

@@ -19,7 +19,7 @@ public final class Session: Sendable {
         let tokens = try state.freshTokens()
         do {
             return try client.userinfo(tokens)
-        } catch where error.httpStatus == 401 && error.oauthError != "use_dpop_nonce" {
+        } catch  where error.httpStatus == 401 && error.oauthError != "use_dpop_nonce" {
             return try client.userinfo(try state.replacing(rejected: tokens))
         }
     }
@@ -36,7 +36,7 @@ public final class Session: Sendable {
         }
         do {
             _ = try userinfo()
-        } catch where error.kind == .authorizationError && error.httpStatus == 403 {
+        } catch  where error.kind == .authorizationError && error.httpStatus == 403 {
             // The token works but may not read userinfo (no openid scope): only a refresh can tell.
             _ = try state.forceRefresh()
         }
@@ -49,7 +49,8 @@ public final class Session: Sendable {
     /// (§9) gives a `DPoP-Nonce` header: pass its value as `resourceNonce` and send the request again with
     /// the new headers; the nonce is kept for that server's later requests too.
     public func requestHeaders(method: String, url: String, resourceNonce: String?) throws(TelenoridError)
-        -> (authorization: SecretBytes, dpop: String?) {
+        -> (authorization: SecretBytes, dpop: String?)
+    {
         if let resourceNonce {
             guard let nonce = DPoPNonces.parseHeader(resourceNonce) else {
                 throw TelenoridError(.invalidArgument, "the resource's DPoP-Nonce is not a nonce (RFC 9449 §8.1)")
@@ -62,14 +63,16 @@ public final class Session: Sendable {
         guard let signer = tokens.dpopSigner else {
             throw TelenoridError(.configuration, "the auth state holds a DPoP token without its DPoP key")
         }
-        let proof = try DPoPProof.make(signer: signer, method: method, url: url, accessToken: tokens.accessToken,
-                                       nonce: client.dpopNonces.nonce(for: url), now: client.clock())
+        let proof = try DPoPProof.make(
+            signer: signer, method: method, url: url, accessToken: tokens.accessToken,
+            nonce: client.dpopNonces.nonce(for: url), now: client.clock())
         return (tokens.authorization, proof)
     }
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2), with the ID token as hint.
     public func endSessionURL(postLogoutRedirectURI: String?, logoutState: String?) throws(TelenoridError) -> String {
-        try client.endSessionURL(idTokenHint: state.tokens?.idToken, postLogoutRedirectURI: postLogoutRedirectURI,
-                                 state: logoutState)
+        try client.endSessionURL(
+            idTokenHint: state.tokens?.idToken, postLogoutRedirectURI: postLogoutRedirectURI,
+            state: logoutState)
     }
 }

@@ -23,8 +23,10 @@ public enum ClientAuthMethod: Sendable, Equatable {
     public static func == (lhs: ClientAuthMethod, rhs: ClientAuthMethod) -> Bool {
         switch (lhs, rhs) {
         case (.none, .none): true
-        case (.clientSecretBasic(let a), .clientSecretBasic(let b)), (.clientSecretPost(let a), .clientSecretPost(let b)),
-             (.clientSecretJWT(let a), .clientSecretJWT(let b)): ClientConfiguration.Settings.same(a, b)
+        case (.clientSecretBasic(let a), .clientSecretBasic(let b)),
+            (.clientSecretPost(let a), .clientSecretPost(let b)),
+            (.clientSecretJWT(let a), .clientSecretJWT(let b)):
+            ClientConfiguration.Settings.same(a, b)
         case (.privateKeyJWT, .privateKeyJWT): true
         default: false
         }
@@ -35,7 +37,9 @@ public enum ClientAuthMethod: Sendable, Equatable {
         let key = settings.clientPrivateKey
         // Without an explicit method: a secret means client_secret_basic (RFC 6749's default), a key means
         // private_key_jwt, neither means a public client.
-        let method = settings[.clientAuthMethod] ?? (key != nil ? "private_key_jwt" : secret != nil ? "client_secret_basic" : "none")
+        let method =
+            settings[.clientAuthMethod]
+            ?? (key != nil ? "private_key_jwt" : secret != nil ? "client_secret_basic" : "none")
         func missing(_ what: String) -> TelenoridError {
             TelenoridError(.configuration, "token_endpoint_auth_method \(method) needs \(what)")
         }

@@ -16,7 +16,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         /// Pushed authorization requests (RFC 9126): where, and whether to use them when the provider does not require them.
         case pushedAuthorizationRequestEndpoint, pushAuthorizationRequests
         /// Sender-constrained tokens (RFC 9449), signed request objects (RFC 9101) and the FAPI 2.0 Security Profile.
-        case dpopSigningAlgorithm, dpopBindAuthorizationCode, allowBearerDowngrade, signAuthorizationRequests, securityProfile
+        case dpopSigningAlgorithm, dpopBindAuthorizationCode, allowBearerDowngrade, signAuthorizationRequests,
+            securityProfile
         /// The `kid` the provider registered the client's key under (RFC 7515 §4.1.4).
         case clientKeyID
 
@@ -70,7 +71,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         var isEndpoint: Bool {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
-                 .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint: true
+                .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint:
+                true
             default: false
             }
         }
@@ -119,7 +121,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         }
 
         public static func == (lhs: Settings, rhs: Settings) -> Bool {
-            lhs.values == rhs.values && same(lhs.clientSecret, rhs.clientSecret) && same(lhs.clientPrivateKey, rhs.clientPrivateKey)
+            lhs.values == rhs.values && same(lhs.clientSecret, rhs.clientSecret)
+                && same(lhs.clientPrivateKey, rhs.clientPrivateKey)
         }
 
         static func same(_ lhs: SecretBytes?, _ rhs: SecretBytes?) -> Bool {
@@ -202,8 +205,10 @@ public final class ClientConfiguration: Sendable, Equatable {
         case endpoint
     }
 
-    public init(_ settings: Settings, providerRequiresPush: Bool = false,
-                providerRequiresSignedRequests: Bool = false) throws(TelenoridError) {
+    public init(
+        _ settings: Settings, providerRequiresPush: Bool = false,
+        providerRequiresSignedRequests: Bool = false
+    ) throws(TelenoridError) {
         self.settings = settings
         self.providerRequiresPush = providerRequiresPush
         self.providerRequiresSignedRequests = providerRequiresSignedRequests
@@ -227,7 +232,9 @@ public final class ClientConfiguration: Sendable, Equatable {
             throw TelenoridError(.configuration, "client_id is required")
         }
         self.clientID = clientID
-        guard let redirect = settings[.redirectURI] else { throw TelenoridError(.configuration, "redirect_uri is required") }
+        guard let redirect = settings[.redirectURI] else {
+            throw TelenoridError(.configuration, "redirect_uri is required")
+        }
         do { redirectURI = try URI(parsing: redirect) } catch {
             throw TelenoridError(.configuration, "redirect_uri is not a valid URI: \(error.message)")
         }
@@ -235,7 +242,8 @@ public final class ClientConfiguration: Sendable, Equatable {
             throw TelenoridError(.configuration, "redirect_uri must not have a fragment (RFC 6749 §3.1.2)")
         }
         if redirectURI.scheme == "http" && !redirectURI.isLoopback {
-            throw TelenoridError(.insecure, "redirect_uri over plain http is allowed only on a loopback host (RFC 8252 §8.3)")
+            throw TelenoridError(
+                .insecure, "redirect_uri over plain http is allowed only on a loopback host (RFC 8252 §8.3)")
         }
         redirectURIString = redirect
         let scope = settings[.scope] ?? "openid"
@@ -243,7 +251,9 @@ public final class ClientConfiguration: Sendable, Equatable {
             throw TelenoridError(.configuration, "scope must be space-separated scope tokens")
         }
         self.scope = scope
-        authorizationEndpoint = try settings[.authorizationEndpoint].map { text throws(TelenoridError) in try URI(parsing: text) }
+        authorizationEndpoint = try settings[.authorizationEndpoint].map { text throws(TelenoridError) in
+            try URI(parsing: text)
+        }
         allowPlainPKCE = try Self.flag(settings, .allowPlainPKCE)
         pushAuthorizationRequests = try Self.flag(settings, .pushAuthorizationRequests)
         clientAuthMethod = try ClientAuthMethod(settings)
@@ -270,8 +280,10 @@ public final class ClientConfiguration: Sendable, Equatable {
         http.caFile = settings[.caFile]
         http.caPath = settings[.caPath]
         http.proxy = settings[.proxy]
-        http.connectTimeoutMilliseconds = try Self.number(settings, .connectTimeoutMilliseconds, 1...600_000) ?? http.connectTimeoutMilliseconds
-        http.totalTimeoutMilliseconds = try Self.number(settings, .timeoutMilliseconds, 1...3_600_000) ?? http.totalTimeoutMilliseconds
+        http.connectTimeoutMilliseconds =
+            try Self.number(settings, .connectTimeoutMilliseconds, 1...600_000) ?? http.connectTimeoutMilliseconds
+        http.totalTimeoutMilliseconds =
+            try Self.number(settings, .timeoutMilliseconds, 1...3_600_000) ?? http.totalTimeoutMilliseconds
         http.maxBodyBytes = try Self.number(settings, .maxResponseBytes, 1024...(64 << 20)) ?? http.maxBodyBytes
         if securityProfile == .fapi2 { http.tls12CipherList = FAPI2Profile.tls12CipherList }
         self.http = http
@@ -283,7 +295,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         case nil: clientAssertionAudience = .issuer
         case let text?:
             guard let audience = ClientAssertionAudience(rawValue: text) else {
-                throw TelenoridError(.configuration, "client_assertion_audience must be \"issuer\", \"token_endpoint\" or \"endpoint\"")
+                throw TelenoridError(
+                    .configuration, "client_assertion_audience must be \"issuer\", \"token_endpoint\" or \"endpoint\"")
             }
             clientAssertionAudience = audience
         }
@@ -309,7 +322,9 @@ public final class ClientConfiguration: Sendable, Equatable {
     /// else by its RFC 7638 thumbprint (the form TelenorID's example assertion's `kid` has), so the provider
     /// can pick the registered key; an RSA key that declares no algorithm signs PS256 under FAPI 2.0
     /// (Security Profile §5.4.1 item 1), RS256 otherwise.
-    static func clientKey(_ text: SecretBytes, keyID: String?, profile: SecurityProfile?) throws(TelenoridError) -> PrivateKey {
+    static func clientKey(_ text: SecretBytes, keyID: String?, profile: SecurityProfile?) throws(TelenoridError)
+        -> PrivateKey
+    {
         var key = try PrivateKey(text: text)
         if let keyID {
             guard !keyID.isEmpty else { throw TelenoridError(.configuration, "client_key_id is empty") }
@@ -327,14 +342,18 @@ public final class ClientConfiguration: Sendable, Equatable {
         guard let text else { return [] }
         let list = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard !list.isEmpty, list.allSatisfy({ DPoPKey.algorithms.contains($0) }), Set(list).count == list.count else {
-            throw TelenoridError(.configuration, "dpop_signing_alg must list, by preference and once each, algorithms among "
-                                 + DPoPKey.algorithms.joined(separator: ", "))
+            throw TelenoridError(
+                .configuration,
+                "dpop_signing_alg must list, by preference and once each, algorithms among "
+                    + DPoPKey.algorithms.joined(separator: ", "))
         }
         return list
     }
 
-    public static let defaultAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
-                                                         "ES256", "ES384", "ES512", "EdDSA"]
+    public static let defaultAlgorithms: Set<String> = [
+        "RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
+        "ES256", "ES384", "ES512", "EdDSA"
+    ]
     static let hmacAlgorithms: Set<String> = ["HS256", "HS384", "HS512"]
 
     /// The algorithms a JWS from the provider may be signed with, given what its metadata advertises for
@@ -350,16 +369,22 @@ public final class ClientConfiguration: Sendable, Equatable {
         } else if advertised.isEmpty {
             accepted = Self.defaultAlgorithms
         } else {
-            let candidates = settings.clientSecret == nil ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
+            let candidates =
+                settings.clientSecret == nil
+                ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
             accepted = candidates.intersection(advertised)
         }
         return securityProfile == .fapi2 ? accepted.intersection(FAPI2Profile.algorithms) : accepted
     }
 
-    private static func number(_ settings: Settings, _ setting: Setting, _ range: ClosedRange<Int>) throws(TelenoridError) -> Int? {
+    private static func number(_ settings: Settings, _ setting: Setting, _ range: ClosedRange<Int>)
+        throws(TelenoridError) -> Int?
+    {
         guard let text = settings[setting] else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw TelenoridError(.configuration, "\(setting.jsonName) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw TelenoridError(
+                .configuration,
+                "\(setting.jsonName) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
@@ -383,7 +408,8 @@ extension ClientConfiguration.Setting {
     var isNumeric: Bool {
         switch self {
         case .connectTimeoutMilliseconds, .timeoutMilliseconds, .maxResponseBytes, .clockToleranceSeconds,
-             .clockOffsetSeconds, .refreshMarginSeconds, .jwksMaxAgeSeconds: true
+            .clockOffsetSeconds, .refreshMarginSeconds, .jwksMaxAgeSeconds:
+            true
         default: false
         }
     }
@@ -392,7 +418,8 @@ extension ClientConfiguration.Setting {
     public var isFlag: Bool {
         switch self {
         case .allowPlainPKCE, .pushAuthorizationRequests, .dpopBindAuthorizationCode, .allowBearerDowngrade,
-             .signAuthorizationRequests: true
+            .signAuthorizationRequests:
+            true
         default: false
         }
     }

@@ -9,9 +9,10 @@ extension ClientConfiguration {
     public convenience init(json document: SecretBytes, environment: String?) throws(TelenoridError) {
         // The parser reads `document.bytes`, which shares the storage: the document must outlive it, or
         // its wipe would go to a copy of the storage and leave the original unwiped.
-        try self.init(withExtendedLifetime(document) { () throws(TelenoridError) in
-            try Self.settings(json: document.bytes, environment: environment)
-        })
+        try self.init(
+            withExtendedLifetime(document) { () throws(TelenoridError) in
+                try Self.settings(json: document.bytes, environment: environment)
+            })
     }
 
     /// The secret settings' member names: read straight into wiping storage wherever settings are.
@@ -22,7 +23,8 @@ extension ClientConfiguration {
         // as its JSON text, whose environments are read the same way below.
         let (root, secrets) = try object(bytes, secretMembers: secretNames, secretObjectMembers: ["environments"])
         if let environments = secrets["environments"] {
-            for key in Array(root.keys) + Array(secrets.keys) where key != "environments" && key != "default_environment" {
+            for key in Array(root.keys) + Array(secrets.keys)
+            where key != "environments" && key != "default_environment" {
                 throw TelenoridError(.configuration, "unknown member \"\(key)\" beside \"environments\"")
             }
             // Each environment comes back as its JSON text, still unread.
@@ -34,7 +36,8 @@ extension ClientConfiguration {
             }
             let names = table.keys.joined(separator: ", ")
             guard let name = environment ?? root["default_environment"]?.stringValue else {
-                throw TelenoridError(.configuration, "no environment chosen and no \"default_environment\"; have: \(names)")
+                throw TelenoridError(
+                    .configuration, "no environment chosen and no \"default_environment\"; have: \(names)")
             }
             guard let chosen = table[name] else {
                 throw TelenoridError(.configuration, "no environment \"\(name)\"; have: \(names)")
@@ -50,16 +53,20 @@ extension ClientConfiguration {
             throw TelenoridError(.configuration, "\"environments\" must be an object of named settings")
         }
         if let environment {
-            throw TelenoridError(.configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
+            throw TelenoridError(
+                .configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
         }
         return try parseSettings(from: root, secrets: secrets)
     }
 
-
-    private static func object(_ bytes: [UInt8], secretMembers: Set<String>,
-                               secretObjectMembers: SecretObjectMembers) throws(TelenoridError) -> (JSONObject, [String: SecretBytes]) {
+    private static func object(
+        _ bytes: [UInt8], secretMembers: Set<String>,
+        secretObjectMembers: SecretObjectMembers
+    ) throws(TelenoridError) -> (JSONObject, [String: SecretBytes]) {
         let parsed: (JSONValue, [String: SecretBytes])
-        do { parsed = try JSON.parse(bytes, secretMembers: secretMembers, secretObjectMembers: secretObjectMembers) } catch {
+        do {
+            parsed = try JSON.parse(bytes, secretMembers: secretMembers, secretObjectMembers: secretObjectMembers)
+        } catch {
             throw TelenoridError(.malformed, "configuration is not valid JSON: \(error.message)")
         }
         guard let object = parsed.0.objectValue else {
@@ -76,7 +83,9 @@ extension ClientConfiguration {
     }
 
     /// The settings of `object`, and the secret ones the parser kept aside in wiping storage.
-    private static func parseSettings(from object: JSONObject, secrets: [String: SecretBytes]) throws(TelenoridError) -> Settings {
+    private static func parseSettings(from object: JSONObject, secrets: [String: SecretBytes]) throws(TelenoridError)
+        -> Settings
+    {
         var settings = Settings()
         for (name, secret) in secrets { settings[secret: try setting(named: name)] = secret }
         for (key, value) in object.members {

@@ -16,7 +16,8 @@ enum FAPI2Profile {
     /// §5.2.2 item 2: with TLS 1.2 a client permits only the cipher suites BCP 195 recommends (RFC 9325
     /// §4.2), here in OpenSSL's names. TLS 1.3 suites are all acceptable and are left alone; §5.2.1
     /// item 2's "TLS 1.2 or later" is what the transport always asks of libcurl.
-    static let tls12CipherList = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+    static let tls12CipherList =
+        "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
         + "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384"
 
     /// §5.3.2.2: the provider issues `request_uri`s "with expires_in values of less than 600 seconds". A
@@ -31,8 +32,10 @@ enum FAPI2Profile {
     /// `role` the message names.
     static func checkHostKey(algorithm: String, role: String) throws(TelenoridError) {
         guard algorithms.contains(algorithm) else {
-            throw TelenoridError(.configuration, "FAPI 2.0 Security Profile §5.4.1 item 1: JWTs are signed with PS256, ES256 or EdDSA, "
-                                 + "and the \(role) signs \(algorithm)")
+            throw TelenoridError(
+                .configuration,
+                "FAPI 2.0 Security Profile §5.4.1 item 1: JWTs are signed with PS256, ES256 or EdDSA, "
+                    + "and the \(role) signs \(algorithm)")
         }
     }
 
@@ -40,8 +43,11 @@ enum FAPI2Profile {
     /// are sender-constrained, which this library does with DPoP (RFC 9449), for public clients too (above).
     static func checkSenderConstraint(hasDPoP: Bool) throws(TelenoridError) {
         guard hasDPoP else {
-            throw TelenoridError(.configuration, "FAPI 2.0 Security Profile §5.3.3.1 item 1: access tokens are sender-constrained, "
-                                 + "and this library does it with DPoP (RFC 9449): set dpop_signing_alg or a DPoP signer on the client")
+            throw TelenoridError(
+                .configuration,
+                "FAPI 2.0 Security Profile §5.3.3.1 item 1: access tokens are sender-constrained, "
+                    + "and this library does it with DPoP (RFC 9449): set dpop_signing_alg or a DPoP signer on the client"
+            )
         }
     }
 
@@ -54,20 +60,32 @@ enum FAPI2Profile {
         let idTokenAlgorithms = configuration.idTokenAlgorithms ?? []
 
         let rules: [(broken: Bool, section: String, rule: String)] = [
-            (configuration.allowPlainPKCE, "§5.3.3.2 item 3",
-             "PKCE uses S256 only, so allow_plain_pkce must not be set"),
-            (method.name.hasPrefix("client_secret"), "§5.3.3.1 item 2",
-             "clients authenticate with private_key_jwt (or MTLS, which this library does not do), not \(method.name)"),
-            (configuration.allowBearerDowngrade, "§5.3.3.1 item 1",
-             "access tokens are sender-constrained, so allow_bearer_downgrade must not be set"),
-            (configuration.clientAssertionAudience != .issuer, "§5.3.3.1 item 5",
-             "a private_key_jwt assertion's aud is the issuer identifier, so client_assertion_audience must be issuer"),
-            (keyAlgorithm.map { !algorithms.contains($0) } ?? false, "§5.4.1 item 1",
-             "JWTs are signed with PS256, ES256 or EdDSA, and client_private_key signs \(keyAlgorithm ?? "")"
-                + " (an RSA key signs PS256 as a JWK with \"alg\":\"PS256\")"),
-            (!idTokenAlgorithms.isSubset(of: algorithms), "§5.4.1 item 1",
-             "JWTs are signed with PS256, ES256 or EdDSA, so id_token_signing_algs must not list "
-                + idTokenAlgorithms.subtracting(algorithms).sorted().joined(separator: ", ")),
+            (
+                configuration.allowPlainPKCE, "§5.3.3.2 item 3",
+                "PKCE uses S256 only, so allow_plain_pkce must not be set"
+            ),
+            (
+                method.name.hasPrefix("client_secret"), "§5.3.3.1 item 2",
+                "clients authenticate with private_key_jwt (or MTLS, which this library does not do), not \(method.name)"
+            ),
+            (
+                configuration.allowBearerDowngrade, "§5.3.3.1 item 1",
+                "access tokens are sender-constrained, so allow_bearer_downgrade must not be set"
+            ),
+            (
+                configuration.clientAssertionAudience != .issuer, "§5.3.3.1 item 5",
+                "a private_key_jwt assertion's aud is the issuer identifier, so client_assertion_audience must be issuer"
+            ),
+            (
+                keyAlgorithm.map { !algorithms.contains($0) } ?? false, "§5.4.1 item 1",
+                "JWTs are signed with PS256, ES256 or EdDSA, and client_private_key signs \(keyAlgorithm ?? "")"
+                    + " (an RSA key signs PS256 as a JWK with \"alg\":\"PS256\")"
+            ),
+            (
+                !idTokenAlgorithms.isSubset(of: algorithms), "§5.4.1 item 1",
+                "JWTs are signed with PS256, ES256 or EdDSA, so id_token_signing_algs must not list "
+                    + idTokenAlgorithms.subtracting(algorithms).sorted().joined(separator: ", ")
+            )
         ]
         if let broken = rules.first(where: { $0.broken }) {
             throw TelenoridError(.configuration, "FAPI 2.0 Security Profile \(broken.section): \(broken.rule)")

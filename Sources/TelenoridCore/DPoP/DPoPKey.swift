@@ -32,7 +32,9 @@ public final class DPoPKey: Sendable {
         case "ES256": type = "EC"
         case "EdDSA": type = "ED25519"
         case "PS256": type = "RSA"
-        default: throw TelenoridError(.unsupported, "DPoP keys are made for \(algorithms.joined(separator: ", ")), not \(algorithm)")
+        default:
+            throw TelenoridError(
+                .unsupported, "DPoP keys are made for \(algorithms.joined(separator: ", ")), not \(algorithm)")
         }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
             throw TelenoridError(.unsupported, "OpenSSL has no \(type) key generator")
@@ -75,7 +77,9 @@ public final class DPoPKey: Sendable {
     public convenience init(restoring bytes: [UInt8]) throws(TelenoridError) {
         let limits = JSONLimits(maxDepth: 4, maxBytes: 16 * 1024)
         let document: JSONValue, secrets: [String: SecretBytes]
-        do { (document, secrets) = try JSON.parse(bytes, secretMembers: [], secretObjectMembers: ["jwk"], limits: limits) } catch {
+        do {
+            (document, secrets) = try JSON.parse(bytes, secretMembers: [], secretObjectMembers: ["jwk"], limits: limits)
+        } catch {
             throw TelenoridError(.malformed, "stored DPoP key is not valid JSON: \(error.message)")
         }
         guard let object = document.objectValue, let version = object["v"]?.int64Value else {
@@ -85,7 +89,8 @@ public final class DPoPKey: Sendable {
             throw TelenoridError(.version, "stored DPoP key format version \(version) is not \(DPoPKey.formatVersion)")
         }
         guard let algorithm = object["alg"]?.stringValue, DPoPKey.algorithms.contains(algorithm) else {
-            throw TelenoridError(.unsupported, "stored DPoP key is not for \(DPoPKey.algorithms.joined(separator: ", "))")
+            throw TelenoridError(
+                .unsupported, "stored DPoP key is not for \(DPoPKey.algorithms.joined(separator: ", "))")
         }
         guard let text = secrets["jwk"] else { throw TelenoridError(.malformed, "stored DPoP key has no jwk object") }
         let key: PrivateKey

@@ -55,7 +55,8 @@ public final class DPoPNonces: Sendable {
     /// that `https://as.example` and `https://as.example:443` share one.
     static func origin(of url: String) -> String? {
         guard let uri = try? URI(parsing: url), let host = uri.host, !host.isEmpty,
-              uri.scheme == "https" || uri.scheme == "http" else { return nil }
+            uri.scheme == "https" || uri.scheme == "http"
+        else { return nil }
         return "\(uri.scheme)://\(host):\(uri.port ?? (uri.scheme == "https" ? 443 : 80))"
     }
 }

@@ -3,8 +3,10 @@ public enum DPoPProof {
     /// A signed proof for one request. `url` is the request's full URL (query and fragment are dropped,
     /// §4.2); `accessToken` is the token the request presents, if any (hashed into `ath`, §4.2 and §7);
     /// `nonce` is the server's latest `DPoP-Nonce` (§8, §9); `now` is the current Unix time for `iat`.
-    public static func make(signer: DPoPSigner, method: String, url: String, accessToken: SecretBytes? = nil,
-                            nonce: String? = nil, now: Int64) throws(TelenoridError) -> String {
+    public static func make(
+        signer: DPoPSigner, method: String, url: String, accessToken: SecretBytes? = nil,
+        nonce: String? = nil, now: Int64
+    ) throws(TelenoridError) -> String {
         guard !method.isEmpty, method.utf8.allSatisfy(ASCII.isTokenByte) else {
             throw TelenoridError(.invalidArgument, "DPoP proof method \"\(method)\" is not an HTTP method")
         }
@@ -41,7 +43,9 @@ public enum DPoPProof {
     /// (§6.2.2.3), no default port and "/" for an empty path (§6.2.3).
     static func targetURI(_ url: String) throws(TelenoridError) -> String {
         let uri: URI
-        do { uri = try URI(parsing: url) } catch { throw TelenoridError(.invalidArgument, "DPoP target is not a URL: \(error.message)") }
+        do { uri = try URI(parsing: url) } catch {
+            throw TelenoridError(.invalidArgument, "DPoP target is not a URL: \(error.message)")
+        }
         guard uri.scheme == "https" || uri.scheme == "http", let host = uri.host, !host.isEmpty else {
             throw TelenoridError(.invalidArgument, "DPoP target is not an http(s) URL with a host")
         }
@@ -61,7 +65,8 @@ public enum DPoPProof {
         var index = 0
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                  let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2]) else {
+                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
+            else {
                 out.append(bytes[index])
                 index += 1
                 continue

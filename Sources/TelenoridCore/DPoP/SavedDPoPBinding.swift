@@ -20,15 +20,21 @@ enum SavedDPoPBinding {
 
     /// The library's key, restored, or the thumbprint of the host's key, from a saved document. `key` is the
     /// key's document, which the parser kept out of `object` (`JSON.parse`'s `secretObjectMembers`).
-    static func restore(from object: JSONObject, key: SecretBytes?,
-                        _ what: String) throws(TelenoridError) -> (key: DPoPSigner?, hostKeyThumbprint: String?) {
+    static func restore(
+        from object: JSONObject, key: SecretBytes?,
+        _ what: String
+    ) throws(TelenoridError) -> (key: DPoPSigner?, hostKeyThumbprint: String?) {
         var thumbprint: String?
         if let value = object["dpop_jkt"] {
-            guard let text = value.stringValue else { throw TelenoridError(.malformed, "\(what)'s dpop_jkt is not a string") }
+            guard let text = value.stringValue else {
+                throw TelenoridError(.malformed, "\(what)'s dpop_jkt is not a string")
+            }
             thumbprint = text
         }
         // One that is not an object stays in `object`.
-        guard object[keyMember] == nil else { throw TelenoridError(.malformed, "\(what)'s \(keyMember) is not an object") }
+        guard object[keyMember] == nil else {
+            throw TelenoridError(.malformed, "\(what)'s \(keyMember) is not an object")
+        }
         guard let key else { return (nil, thumbprint) }
         return (.key(try DPoPKey(restoring: key)), thumbprint)
     }

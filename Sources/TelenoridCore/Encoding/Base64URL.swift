@@ -1,8 +1,10 @@
 /// Base64url without padding (RFC 4648 §5), as JOSE and PKCE use it; and the padded standard alphabet
 /// (§4) that HTTP Basic authentication needs.
 public enum Base64URL {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-    private static let standardAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let standardAlphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         bytes.withContiguousStorageIfAvailable { encode(UnsafeRawBufferPointer($0), alphabet: alphabet, padded: false) }
@@ -16,7 +18,9 @@ public enum Base64URL {
 
     /// RFC 4648 §4 base64 with `+`, `/` and `=` padding.
     public static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
-        bytes.withContiguousStorageIfAvailable { encode(UnsafeRawBufferPointer($0), alphabet: standardAlphabet, padded: true) }
+        bytes.withContiguousStorageIfAvailable {
+            encode(UnsafeRawBufferPointer($0), alphabet: standardAlphabet, padded: true)
+        }
             ?? Array(bytes).withUnsafeBytes { encode($0, alphabet: standardAlphabet, padded: true) }
     }
 
@@ -26,19 +30,25 @@ public enum Base64URL {
     /// Writes `bytes` as padded standard base64 into `out` (`standardLength(bytes.count)` bytes long)
     /// and returns the length written: for a secret (Basic credentials) that must go straight into wiping
     /// storage rather than through a String.
-    public static func encodeStandard(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public static func encodeStandard(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>)
+        -> Int
+    {
         write(bytes, alphabet: standardAlphabet, padded: true, to: out)
     }
 
     /// Written straight into the string's storage, sized up front: no intermediate array, and no capacity
     /// check per character. This runs for every state, nonce, verifier and challenge.
     private static func encode(_ inp: UnsafeRawBufferPointer, alphabet: [UInt8], padded: Bool) -> String {
-        String(unsafeUninitializedCapacity: (inp.count / 3) * 4 + 4) { out in write(inp, alphabet: alphabet, padded: padded, to: out) }
+        String(unsafeUninitializedCapacity: (inp.count / 3) * 4 + 4) { out in
+            write(inp, alphabet: alphabet, padded: padded, to: out)
+        }
     }
 
     /// Writes the encoding of `inp` from the start of `out` and returns its length.
-    private static func write(_ inp: UnsafeRawBufferPointer, alphabet: [UInt8], padded: Bool,
-                              to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    private static func write(
+        _ inp: UnsafeRawBufferPointer, alphabet: [UInt8], padded: Bool,
+        to out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         alphabet.withUnsafeBufferPointer { table in
             var o = 0, i = 0
             while i + 2 < inp.count {
@@ -83,38 +93,40 @@ public enum Base64URL {
         if tail == 1 { return nil }
         let length = inp.count / 4 * 3 + (tail == 0 ? 0 : tail - 1)
         var valid = true
-        let out = sextets.withUnsafeBufferPointer { sextets in [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
-            var i = 0, o = 0
-            // Sextets are 0...63; any character outside the alphabet maps to 0xFF, so or-ing the four of a
-            // group and testing bit 7 checks all of them at once.
-            while i + 4 <= inp.count {
-                let a = UInt32(sextets[Int(inp[i])]), b = UInt32(sextets[Int(inp[i + 1])])
-                let c = UInt32(sextets[Int(inp[i + 2])]), d = UInt32(sextets[Int(inp[i + 3])])
-                if (a | b | c | d) & 0x80 != 0 { valid = false; break }
-                let v = a << 18 | b << 12 | c << 6 | d
-                out[o] = UInt8(truncatingIfNeeded: v >> 16)
-                out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                out[o + 2] = UInt8(truncatingIfNeeded: v)
-                i += 4; o += 3
-            }
-            if valid && tail > 0 {
-                let a = UInt32(sextets[Int(inp[i])]), b = UInt32(sextets[Int(inp[i + 1])])
-                let c = tail == 3 ? UInt32(sextets[Int(inp[i + 2])]) : 0
-                let v = a << 18 | b << 12 | c << 6
-                // Leftover bits below the last whole byte must be zero.
-                let stray: UInt32 = tail == 2 ? v & 0xFFFF : v & 0xFF
-                if (a | b | c) & 0x80 != 0 || stray != 0 {
-                    valid = false
-                } else {
+        let out = sextets.withUnsafeBufferPointer { sextets in
+            [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
+                var i = 0, o = 0
+                // Sextets are 0...63; any character outside the alphabet maps to 0xFF, so or-ing the four of a
+                // group and testing bit 7 checks all of them at once.
+                while i + 4 <= inp.count {
+                    let a = UInt32(sextets[Int(inp[i])]), b = UInt32(sextets[Int(inp[i + 1])])
+                    let c = UInt32(sextets[Int(inp[i + 2])]), d = UInt32(sextets[Int(inp[i + 3])])
+                    if (a | b | c | d) & 0x80 != 0 { valid = false; break }
+                    let v = a << 18 | b << 12 | c << 6 | d
                     out[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    if tail == 3 { out[o + 1] = UInt8(truncatingIfNeeded: v >> 8) }
-                    o += tail - 1
+                    out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                    out[o + 2] = UInt8(truncatingIfNeeded: v)
+                    i += 4; o += 3
                 }
+                if valid && tail > 0 {
+                    let a = UInt32(sextets[Int(inp[i])]), b = UInt32(sextets[Int(inp[i + 1])])
+                    let c = tail == 3 ? UInt32(sextets[Int(inp[i + 2])]) : 0
+                    let v = a << 18 | b << 12 | c << 6
+                    // Leftover bits below the last whole byte must be zero.
+                    let stray: UInt32 = tail == 2 ? v & 0xFFFF : v & 0xFF
+                    if (a | b | c) & 0x80 != 0 || stray != 0 {
+                        valid = false
+                    } else {
+                        out[o] = UInt8(truncatingIfNeeded: v >> 16)
+                        if tail == 3 { out[o + 1] = UInt8(truncatingIfNeeded: v >> 8) }
+                        o += tail - 1
+                    }
+                }
+                // What was decoded before the fault may be part of a secret (a private JWK's d): not left behind.
+                if !valid { Crypto.wipe(UnsafeMutableRawPointer(out.baseAddress), o); o = 0 }
+                initialized = o
             }
-            // What was decoded before the fault may be part of a secret (a private JWK's d): not left behind.
-            if !valid { Crypto.wipe(UnsafeMutableRawPointer(out.baseAddress), o); o = 0 }
-            initialized = o
-        } }
+        }
         return valid ? out : nil
     }
 

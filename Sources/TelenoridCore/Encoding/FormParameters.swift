@@ -37,7 +37,9 @@ public struct FormParameters: Sendable, Equatable {
 
     public private(set) var pairs: [Pair]
 
-    public init(_ pairs: [(name: String, value: String)] = []) { self.pairs = pairs.map { Pair(name: $0.name, value: $0.value) } }
+    public init(_ pairs: [(name: String, value: String)] = []) {
+        self.pairs = pairs.map { Pair(name: $0.name, value: $0.value) }
+    }
 
     /// Empty, with room for `capacity` pairs: an authorization URL has a dozen, and growing the array
     /// one doubling at a time would copy it four times.
@@ -61,7 +63,8 @@ public struct FormParameters: Sendable, Equatable {
                 var equals = start
                 while equals < end && utf8[equals] != UInt8(ascii: "=") { equals += 1 }
                 guard let name = PercentEncoding.decode(utf8[start..<equals], plusIsSpace: true),
-                      let value = PercentEncoding.decode(equals < end ? utf8[(equals + 1)..<end] : utf8[end..<end], plusIsSpace: true)
+                    let value = PercentEncoding.decode(
+                        equals < end ? utf8[(equals + 1)..<end] : utf8[end..<end], plusIsSpace: true)
                 else {
                     throw TelenoridError(.malformed, "a parameter is not valid percent-encoded UTF-8")
                 }

@@ -29,7 +29,9 @@ public enum PercentEncoding {
     /// Writes `bytes` percent-encoded into `out` from `position` on, advancing it. `out` must have room
     /// for three bytes per input byte. Runs of unreserved bytes (nearly all of an authorization URL) are
     /// copied whole; only the bytes between runs are escaped.
-    static func write(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+    static func write(
+        _ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int
+    ) {
         var runStart = 0
         var index = 0
         while index < bytes.count {
@@ -52,7 +54,9 @@ public enum PercentEncoding {
     }
 
     /// Writes `bytes` as they are into `out` from `position` on, advancing it.
-    static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+    static func copy(
+        _ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int
+    ) {
         // A bounds-checked slice, then one memory copy (initialize(from:) would go element by element).
         let target = UnsafeMutableBufferPointer(rebasing: out[position..<(position + bytes.count)])
         if let to = target.baseAddress, let from = bytes.baseAddress { to.update(from: from, count: bytes.count) }
@@ -73,7 +77,9 @@ public enum PercentEncoding {
                 while index < input.count {
                     let byte = input[index]
                     if byte == UInt8(ascii: "%") {
-                        guard index + 2 < input.count, let h = ASCII.hexValue(input[index + 1]), let l = ASCII.hexValue(input[index + 2]) else {
+                        guard index + 2 < input.count, let h = ASCII.hexValue(input[index + 1]),
+                            let l = ASCII.hexValue(input[index + 2])
+                        else {
                             return nil
                         }
                         out[written] = h << 4 | l
@@ -93,7 +99,7 @@ public enum PercentEncoding {
     public static func isUnreserved(_ byte: UInt8) -> Bool {
         // A-Z a-z 0-9 - . _ ~ as two 64-bit masks over the ASCII range: a test per byte of every URL.
         // Literals here rather than static constants, whose every read would go through a lazy-init check.
-        let low: UInt64 = 0x03FF_6000_0000_0000   // "-" 45, "." 46, "0"-"9" 48-57
+        let low: UInt64 = 0x03FF_6000_0000_0000  // "-" 45, "." 46, "0"-"9" 48-57
         let high: UInt64 = 0x47FF_FFFE_87FF_FFFE  // "A"-"Z", "_" 95, "a"-"z", "~" 126
         return byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 && (high >> UInt64(byte &- 64)) & 1 == 1
     }

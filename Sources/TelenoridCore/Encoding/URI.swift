@@ -33,7 +33,9 @@ public struct URI: Sendable, Equatable {
         for byte in bytes where byte <= 0x20 || byte == 0x7F || byte >= 0x80 || byte == UInt8(ascii: "\\") {
             throw TelenoridError(.malformed, "URL contains a space, control, backslash or non-ASCII character")
         }
-        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
         func lowered(_ range: Range<Int>) -> String { ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[range])) }
         func first(_ byte: UInt8, in range: Range<Int>) -> Int? {
             var index = range.lowerBound
@@ -45,7 +47,9 @@ public struct URI: Sendable, Equatable {
         }
 
         guard let colon = first(UInt8(ascii: ":"), in: 0..<bytes.count), colon > 0, ASCII.isAlpha(bytes[0]),
-              bytes[0..<colon].allSatisfy({ ASCII.isAlpha($0) || ASCII.isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+            bytes[0..<colon].allSatisfy({
+                ASCII.isAlpha($0) || ASCII.isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
+            })
         else {
             throw TelenoridError(.malformed, "URL has no valid scheme")
         }
@@ -119,8 +123,10 @@ public struct URI: Sendable, Equatable {
         return scheme == "https" || (scheme == "http" && isLoopback)
     }
 
-    private static func splitHostPort(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-                                      lowered: (Range<Int>) -> String) throws(TelenoridError) -> (String?, Int?) {
+    private static func splitHostPort(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+        lowered: (Range<Int>) -> String
+    ) throws(TelenoridError) -> (String?, Int?) {
         var hostRange = range
         var portRange: Range<Int>? = nil
         if let open = range.first, bytes[open] == UInt8(ascii: "[") {
@@ -134,7 +140,9 @@ public struct URI: Sendable, Equatable {
                 }
                 portRange = close + 2..<range.upperBound
             }
-            guard !hostRange.isEmpty, hostRange.allSatisfy({ ASCII.isHexDigit(bytes[$0]) || bytes[$0] == 0x3A || bytes[$0] == 0x2E }) else {
+            guard !hostRange.isEmpty,
+                hostRange.allSatisfy({ ASCII.isHexDigit(bytes[$0]) || bytes[$0] == 0x3A || bytes[$0] == 0x2E })
+            else {
                 throw TelenoridError(.malformed, "URL has an invalid IPv6 address")
             }
         } else if let colon = range.last(where: { bytes[$0] == UInt8(ascii: ":") }) {
@@ -143,8 +151,11 @@ public struct URI: Sendable, Equatable {
         }
         for index in hostRange {
             let byte = bytes[index]
-            guard ASCII.isAlpha(byte) || ASCII.isDigit(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x3A
-                    || byte == 0x25 || byte == 0x7E else {
+            guard
+                ASCII.isAlpha(byte) || ASCII.isDigit(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F
+                    || byte == 0x3A
+                    || byte == 0x25 || byte == 0x7E
+            else {
                 throw TelenoridError(.malformed, "URL host contains a character a host may not have")
             }
         }
@@ -160,12 +171,15 @@ public struct URI: Sendable, Equatable {
         return (lowered(hostRange), port)
     }
 
-    private static func checkPercentEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(TelenoridError) {
+    private static func checkPercentEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
+        throws(TelenoridError)
+    {
         var index = range.lowerBound
         while index < range.upperBound {
             if bytes[index] == UInt8(ascii: "%") {
                 guard index + 2 < range.upperBound,
-                      ASCII.isHexDigit(bytes[index + 1]), ASCII.isHexDigit(bytes[index + 2]) else {
+                    ASCII.isHexDigit(bytes[index + 1]), ASCII.isHexDigit(bytes[index + 2])
+                else {
                     throw TelenoridError(.malformed, "URL has a malformed percent escape")
                 }
                 index += 3

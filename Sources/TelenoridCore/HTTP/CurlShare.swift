@@ -54,7 +54,7 @@ final class CurlShare: @unchecked Sendable {
             },
             tnc_share_setopt_userdata(share, UnsafeMutableRawPointer(locks)),
             tnc_share_setopt_data(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS),
-            tnc_share_setopt_data(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION),
+            tnc_share_setopt_data(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION)
         ]
         if let failure = results.first(where: { $0 != CURLSHE_OK }) {
             let reason = String(cString: curl_share_strerror(failure))

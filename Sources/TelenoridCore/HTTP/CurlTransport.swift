@@ -46,13 +46,14 @@ public final class CurlTransport: HTTPTransport {
     /// tokens would stay in freed heap memory after every handle is gone. So every block libcurl frees
     /// or outgrows is wiped first. When the host initialised libcurl before us, libcurl keeps the host's
     /// allocator (curl_global_init_mem then only counts a reference) and those copies stay.
-    private static let globalInit: Bool = curl_global_init_mem(
-        tnc_global_default_flags(),
-        { size in malloc(size) },
-        { block in WipingAllocator.free(block) },
-        { block, size in WipingAllocator.realloc(block, size) },
-        { text in WipingAllocator.strdup(text) },
-        { count, size in calloc(count, size) }) == CURLE_OK
+    private static let globalInit: Bool =
+        curl_global_init_mem(
+            tnc_global_default_flags(),
+            { size in malloc(size) },
+            { block in WipingAllocator.free(block) },
+            { block, size in WipingAllocator.realloc(block, size) },
+            { text in WipingAllocator.strdup(text) },
+            { count, size in calloc(count, size) }) == CURLE_OK
 
     public init(settings: HTTPSettings) throws(TelenoridError) {
         guard CurlTransport.globalInit else {
@@ -60,7 +61,10 @@ public final class CurlTransport: HTTPTransport {
         }
         let version = tnc_version_num()
         guard version >= CurlTransport.minimumVersion else {
-            throw TelenoridError(.unsupported, "libcurl 7.85.0 or later is required, found \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)")
+            throw TelenoridError(
+                .unsupported,
+                "libcurl 7.85.0 or later is required, found \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
+            )
         }
         try CurlTransport.validate(settings)
         self.settings = settings
@@ -89,7 +93,9 @@ public final class CurlTransport: HTTPTransport {
     /// `socketHook`, when given, sees every socket of this request before it connects and may refuse
     /// it; the request then opens fresh connections and leaves none behind for reuse, so no request
     /// without the hook rides on a hooked socket and vice versa.
-    public func send(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError)
+        -> HTTPResponse
+    {
         let (easy, cancelsAtStart) = try checkOut()
         defer {
             opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
@@ -144,8 +150,10 @@ public final class CurlTransport: HTTPTransport {
             throw TelenoridError(.invalidArgument, "HTTP response limits must be positive")
         }
         // libcurl takes C strings: an embedded NUL would silently cut a path or proxy short.
-        for (name, value) in [("caFile", settings.caFile), ("caPath", settings.caPath), ("proxy", settings.proxy),
-                              ("tls12CipherList", settings.tls12CipherList)] {
+        for (name, value) in [
+            ("caFile", settings.caFile), ("caPath", settings.caPath), ("proxy", settings.proxy),
+            ("tls12CipherList", settings.tls12CipherList)
+        ] {
             if let value, value.isEmpty || value.utf8.contains(0) {
                 throw TelenoridError(.invalidArgument, "HTTP setting \(name) is empty or contains a NUL byte")
             }
@@ -175,7 +183,8 @@ final class RequestTarget {
             throw TelenoridError(.invalidArgument, "libcurl cannot parse the request URL \(display)")
         }
         guard let curlScheme = url.part(CURLUPART_SCHEME), let curlHost = url.part(CURLUPART_HOST),
-              ASCII.lowercased(curlScheme) == uri.scheme, !curlHost.isEmpty else {
+            ASCII.lowercased(curlScheme) == uri.scheme, !curlHost.isEmpty
+        else {
             throw TelenoridError(.invalidArgument, "libcurl reads the request URL \(display) differently")
         }
         var user: UnsafeMutablePointer<CChar>? = nil
@@ -188,7 +197,8 @@ final class RequestTarget {
         if uri.scheme == "http" && !plainHTTPAllowed {
             let loopback = (try? URI(parsing: "http://" + curlHost + "/"))?.isLoopback ?? false
             guard loopback else {
-                throw TelenoridError(.insecure, "refusing to send a request to \(display): libcurl reads its host as non-loopback")
+                throw TelenoridError(
+                    .insecure, "refusing to send a request to \(display): libcurl reads its host as non-loopback")
             }
         }
         self.text = text
@@ -199,7 +209,8 @@ final class RequestTarget {
 
     /// The policy on our own parse; returns the URI, its display form and whether plain http to a
     /// non-loopback host was explicitly allowed.
-    private static func checkPolicy(_ text: String, allowPlainHTTP: Bool) throws(TelenoridError) -> (URI, String, Bool) {
+    private static func checkPolicy(_ text: String, allowPlainHTTP: Bool) throws(TelenoridError) -> (URI, String, Bool)
+    {
         let uri: URI
         do { uri = try URI(parsing: text) } catch {
             throw TelenoridError(.invalidArgument, "request URL is not valid: \(error.message)")
@@ -209,14 +220,17 @@ final class RequestTarget {
             throw TelenoridError(.invalidArgument, "request URL \(display) has no host")
         }
         guard uri.userInfo == nil else {
-            throw TelenoridError(.insecure, "refusing a request URL with user info (\(display)): credentials do not go in URLs")
+            throw TelenoridError(
+                .insecure, "refusing a request URL with user info (\(display)): credentials do not go in URLs")
         }
         guard uri.scheme == "https" || uri.scheme == "http" else {
             throw TelenoridError(.insecure, "refusing to send a request to \(display): only https is allowed")
         }
         let plainHTTPAllowed = allowPlainHTTP && uri.scheme == "http"
         guard uri.isSecureEndpoint || plainHTTPAllowed else {
-            throw TelenoridError(.insecure, "refusing to send a request to \(display): https is required (plain http only to a loopback host)")
+            throw TelenoridError(
+                .insecure,
+                "refusing to send a request to \(display): https is required (plain http only to a loopback host)")
         }
         return (uri, display, plainHTTPAllowed)
     }

@@ -56,8 +56,10 @@ final class EasyHandle: @unchecked Sendable {
 
     /// `cancelled` is asked each time the transfer's wait ends; once it says yes the transfer is abandoned
     /// (its connection closed) with `.cancelled`. `wake` ends a wait early so that it is asked at once.
-    func perform(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil,
-                 cancelled: () -> Bool) throws(TelenoridError) -> HTTPResponse {
+    func perform(
+        _ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil,
+        cancelled: () -> Bool
+    ) throws(TelenoridError) -> HTTPResponse {
         connectsInLastTransfer = 0
         // All checks before the handle transfers anything: an insecure URL never reaches a socket.
         let target = try self.target(request.url, allowPlainHTTP: allowPlainHTTP)
@@ -86,7 +88,9 @@ final class EasyHandle: @unchecked Sendable {
 
         // libcurl holds raw pointers into all of these for the duration of the transfer.
         let outcome = withExtendedLifetime(sink) {
-            withExtendedLifetime(body) { withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { transfer(cancelled) } } }
+            withExtendedLifetime(body) {
+                withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { transfer(cancelled) } }
+            }
         }
         var connects = 0
         // Only bookkeeping for tests: if libcurl cannot say, count nothing rather than fail the request.
@@ -128,7 +132,9 @@ final class EasyHandle: @unchecked Sendable {
     /// connection, so a cancelled transfer leaves nothing half-read for the next one on this handle.
     private func transfer(_ cancelled: () -> Bool) -> Outcome {
         let added = curl_multi_add_handle(multi, curl)
-        guard added == CURLM_OK else { return .done(added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT) }
+        guard added == CURLM_OK else {
+            return .done(added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT)
+        }
         defer { curl_multi_remove_handle(multi, curl) }
         var running: Int32 = 1
         while running > 0 {
@@ -137,7 +143,9 @@ final class EasyHandle: @unchecked Sendable {
                 step = curl_multi_poll(multi, nil, 0, 1000, nil)
                 if cancelled() { return .cancelled }
             }
-            guard step == CURLM_OK else { return .done(step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR) }
+            guard step == CURLM_OK else {
+                return .done(step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR)
+            }
         }
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
@@ -180,7 +188,9 @@ final class EasyHandle: @unchecked Sendable {
                 throw TelenoridError(.invalidArgument, "request header \(name) has a line break or NUL in its value")
             }
             // CURLOPT_POSTFIELDS: "libcurl will set that Content-Type by default".
-            if postsBody && value == formContentType && ASCII.equalsIgnoringCase(name.utf8, "content-type".utf8) { continue }
+            if postsBody && value == formContentType && ASCII.equalsIgnoringCase(name.utf8, "content-type".utf8) {
+                continue
+            }
             try headers.append(name: name, value: value)
         }
         if let authorization = request.authorization {
@@ -234,22 +244,28 @@ final class EasyHandle: @unchecked Sendable {
             // direct, since plain http to loopback is only acceptable because it never leaves the machine.
             try set(tnc_setopt_str(curl, CURLOPT_NOPROXY, "localhost,127.0.0.0/8,::1"), "CURLOPT_NOPROXY")
         }
-        try set(tnc_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds), "CURLOPT_CONNECTTIMEOUT_MS")
+        try set(
+            tnc_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds),
+            "CURLOPT_CONNECTTIMEOUT_MS")
         try set(tnc_setopt_long(curl, CURLOPT_TIMEOUT_MS, settings.totalTimeoutMilliseconds), "CURLOPT_TIMEOUT_MS")
         // Refuses up front a body whose Content-Length is over the cap; the write callback enforces the
         // cap on bodies of unknown length (and on servers that lie about it).
-        try set(tnc_setopt_off_t(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBodyBytes)), "CURLOPT_MAXFILESIZE_LARGE")
+        try set(
+            tnc_setopt_off_t(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBodyBytes)),
+            "CURLOPT_MAXFILESIZE_LARGE")
         try set(tnc_setopt_str(curl, CURLOPT_USERAGENT, settings.userAgent), "CURLOPT_USERAGENT")
         // Literal closures without captures, so Swift can pass them to C as plain function pointers. With
         // no sink set (between requests) they take nothing, which aborts the transfer.
-        try set(tnc_setopt_write_function(curl) { data, size, count, user in
-            guard let user else { return 0 }
-            return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveBody(data, size, count)
-        }, "CURLOPT_WRITEFUNCTION")
-        try set(tnc_setopt_header_function(curl) { data, size, count, user in
-            guard let user else { return 0 }
-            return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveHeader(data, size, count)
-        }, "CURLOPT_HEADERFUNCTION")
+        try set(
+            tnc_setopt_write_function(curl) { data, size, count, user in
+                guard let user else { return 0 }
+                return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveBody(data, size, count)
+            }, "CURLOPT_WRITEFUNCTION")
+        try set(
+            tnc_setopt_header_function(curl) { data, size, count, user in
+                guard let user else { return 0 }
+                return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveHeader(data, size, count)
+            }, "CURLOPT_HEADERFUNCTION")
     }
 
     /// Puts the request's own options back to libcurl's defaults: no header list, no sink, no body, GET,
@@ -275,11 +291,14 @@ final class EasyHandle: @unchecked Sendable {
     /// The host's socket hook decides on each new socket. Hooked sockets are this request's alone: none
     /// is taken from the pool, none left in it.
     private func attach(_ hookCall: SocketHookCall) throws(TelenoridError) {
-        try set(tnc_setopt_sockopt_function(curl) { user, fd, _ in
-            guard let user else { return CURL_SOCKOPT_ERROR }
-            return Unmanaged<SocketHookCall>.fromOpaque(user).takeUnretainedValue().check(fd)
-        }, "CURLOPT_SOCKOPTFUNCTION")
-        try set(tnc_setopt_ptr(curl, CURLOPT_SOCKOPTDATA, Unmanaged.passUnretained(hookCall).toOpaque()), "CURLOPT_SOCKOPTDATA")
+        try set(
+            tnc_setopt_sockopt_function(curl) { user, fd, _ in
+                guard let user else { return CURL_SOCKOPT_ERROR }
+                return Unmanaged<SocketHookCall>.fromOpaque(user).takeUnretainedValue().check(fd)
+            }, "CURLOPT_SOCKOPTFUNCTION")
+        try set(
+            tnc_setopt_ptr(curl, CURLOPT_SOCKOPTDATA, Unmanaged.passUnretained(hookCall).toOpaque()),
+            "CURLOPT_SOCKOPTDATA")
         try set(tnc_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1), "CURLOPT_FRESH_CONNECT")
         try set(tnc_setopt_long(curl, CURLOPT_FORBID_REUSE, 1), "CURLOPT_FORBID_REUSE")
     }
@@ -300,7 +319,9 @@ final class EasyHandle: @unchecked Sendable {
                 // from its default read callback, which is stdin.
                 try set(tnc_setopt_long(curl, CURLOPT_POST, 1), "CURLOPT_POST")
                 try set(tnc_setopt_ptr(curl, CURLOPT_POSTFIELDS, body.pointer), "CURLOPT_POSTFIELDS")
-                try set(tnc_setopt_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), "CURLOPT_POSTFIELDSIZE_LARGE")
+                try set(
+                    tnc_setopt_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
+                    "CURLOPT_POSTFIELDSIZE_LARGE")
             }
         }
     }

@@ -12,8 +12,10 @@ public struct HTTPRequest: Sendable {
     public var authorization: SecretBytes?
     public var body: SecretBytes?
 
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
-                authorization: SecretBytes? = nil, body: SecretBytes? = nil) {
+    public init(
+        method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
+        authorization: SecretBytes? = nil, body: SecretBytes? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -24,13 +26,16 @@ public struct HTTPRequest: Sendable {
     /// A POST of `application/x-www-form-urlencoded` parameters that expects JSON back, as every
     /// token-endpoint-like call is (RFC 6749 §4.1.3, RFC 7009 §2.1). Content-Type and Accept are added
     /// unless `headers` already names them.
-    public static func form(url: String, parameters: FormParameters, headers: [(name: String, value: String)] = [],
-                            authorization: SecretBytes? = nil) -> HTTPRequest {
+    public static func form(
+        url: String, parameters: FormParameters, headers: [(name: String, value: String)] = [],
+        authorization: SecretBytes? = nil
+    ) -> HTTPRequest {
         var all = headers
         func has(_ name: String) -> Bool { headers.contains { ASCII.lowercased($0.name) == name } }
         if !has("content-type") { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
         if !has("accept") { all.append((name: "Accept", value: "application/json")) }
-        return HTTPRequest(method: "POST", url: url, headers: all, authorization: authorization, body: parameters.encodedSecret)
+        return HTTPRequest(
+            method: "POST", url: url, headers: all, authorization: authorization, body: parameters.encodedSecret)
     }
 
     /// `Bearer <token>` (RFC 6750 §2.1), assembled in wiping storage rather than in a String.
@@ -114,7 +119,9 @@ public struct HTTPResponse: Sendable {
                 if !more.isEmpty { visit(nil, more) }
             } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
                 let name = line[..<colon]
-                if !name.isEmpty, name.allSatisfy(ASCII.isTokenByte) { visit(name, HTTPResponse.trimmed(line[(colon + 1)...])) }
+                if !name.isEmpty, name.allSatisfy(ASCII.isTokenByte) {
+                    visit(name, HTTPResponse.trimmed(line[(colon + 1)...]))
+                }
             }
         }
     }

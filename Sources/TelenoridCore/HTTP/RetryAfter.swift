@@ -24,14 +24,18 @@ enum RetryAfter {
     /// "Sun, 06 Nov 1994 08:49:37 GMT" as Unix seconds: exactly 29 bytes in a fixed layout.
     static func imfFixdate(_ bytes: [UInt8]) -> Int64? {
         guard bytes.count == 29 else { return nil }
-        func text(_ start: Int, _ count: Int) -> String { String(decoding: bytes[start..<start + count], as: UTF8.self) }
+        func text(_ start: Int, _ count: Int) -> String {
+            String(decoding: bytes[start..<start + count], as: UTF8.self)
+        }
         func number(_ start: Int, _ count: Int) -> Int64? { decimal(bytes[start..<start + count]) }
         guard days.contains(text(0, 3)), text(3, 2) == ", ", bytes[7] == 0x20, bytes[11] == 0x20, bytes[16] == 0x20,
-              bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), text(25, 4) == " GMT",
-              let day = number(5, 2), let monthIndex = months.firstIndex(of: text(8, 3)), let year = number(12, 4),
-              let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2),
-              (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        return daysFromCivil(year: year, month: Int64(monthIndex + 1), day: day) * 86_400 + hour * 3600 + minute * 60 + second
+            bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), text(25, 4) == " GMT",
+            let day = number(5, 2), let monthIndex = months.firstIndex(of: text(8, 3)), let year = number(12, 4),
+            let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2),
+            (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return daysFromCivil(year: year, month: Int64(monthIndex + 1), day: day) * 86_400 + hour * 3600 + minute * 60
+            + second
     }
 
     /// A non-empty run of ASCII digits, short enough (callers bound it) not to overflow.

@@ -16,7 +16,7 @@ public struct IdPAppRequest: Sendable, Equatable {
     public let nonce: String?
 
     static let names: Set<String> = [
-        "oauth_client_id", "code_challenge", "oauth_redirect_uri", "scopes", "user_hint", "login_host", "state", "nonce",
+        "oauth_client_id", "code_challenge", "oauth_redirect_uri", "scopes", "user_hint", "login_host", "state", "nonce"
     ]
 
     /// The SP side: the request for a pending authorization this app built (and keeps, with its verifier).
@@ -30,7 +30,8 @@ public struct IdPAppRequest: Sendable, Equatable {
         scopes = pending.requestedScope.split(separator: " ").map(String.init)
         // RFC 6749 allows a comma inside a scope name; on the comma-separated wire it would become two.
         guard !scopes.contains(where: { $0.utf8.contains(UInt8(ascii: ",")) }) else {
-            throw TelenoridError(.unsupported, "a scope name with a comma can't be sent in the IdP-app request's scopes")
+            throw TelenoridError(
+                .unsupported, "a scope name with a comma can't be sent in the IdP-app request's scopes")
         }
         self.userHint = userHint
         self.loginHost = loginHost
@@ -113,7 +114,8 @@ public struct IdPAppRequest: Sendable, Equatable {
         guard uri.hasSameOriginAndPath(as: expected) else {
             throw TelenoridError(.redirectMismatch, "the request did not arrive at the IdP app's URI")
         }
-        try self.init(parameters: FormParameters(parsing: (uri.query ?? "")[...]), callerRedirectURIs: callerRedirectURIs)
+        try self.init(
+            parameters: FormParameters(parsing: (uri.query ?? "")[...]), callerRedirectURIs: callerRedirectURIs)
     }
 
     /// The authorization request the IdP app sends the provider for the SP: the SP's client id, redirect
@@ -122,7 +124,8 @@ public struct IdPAppRequest: Sendable, Equatable {
     public func authorizationURL(authorizationEndpoint: String) throws(TelenoridError) -> String {
         let endpoint = try URI(parsing: authorizationEndpoint)
         guard endpoint.isSecureEndpoint, endpoint.fragment == nil else {
-            throw TelenoridError(.insecure, "the authorization endpoint must be https (or http on loopback) without a fragment")
+            throw TelenoridError(
+                .insecure, "the authorization endpoint must be https (or http on loopback) without a fragment")
         }
         var query = FormParameters()
         func add(_ name: String, _ value: String?) { if let value { try? query.append(name, value) } }
@@ -141,16 +144,20 @@ public struct IdPAppRequest: Sendable, Equatable {
 
     /// The provider's redirect, intercepted by the IdP app, turned into the response for the SP. The state
     /// must be the SP's; an OAuth error is passed on to the SP as one.
-    public func response(fromProviderRedirect redirect: String, loginHost: String) throws(TelenoridError) -> IdPAppResponse {
-        let parameters = try FormParameters(redirect: redirect, arrivingAt: URI(parsing: redirectURI),
-                                            mismatch: "the provider's redirect is not to the SP's redirect URI")
+    public func response(fromProviderRedirect redirect: String, loginHost: String) throws(TelenoridError)
+        -> IdPAppResponse
+    {
+        let parameters = try FormParameters(
+            redirect: redirect, arrivingAt: URI(parsing: redirectURI),
+            mismatch: "the provider's redirect is not to the SP's redirect URI")
         guard let received = parameters["state"], Crypto.constantTimeEquals(received.utf8, state.utf8) else {
             throw TelenoridError(.stateMismatch, "the provider's redirect does not carry the SP's state")
         }
         try IdPAppRequest.checkLoginHost(loginHost)
         if let error = parameters["error"] {
-            return IdPAppResponse(result: .error(error, description: parameters["error_description"]),
-                                  loginHost: loginHost, state: state, issuer: parameters["iss"])
+            return IdPAppResponse(
+                result: .error(error, description: parameters["error_description"]),
+                loginHost: loginHost, state: state, issuer: parameters["iss"])
         }
         guard let code = parameters["code"], !code.isEmpty else {
             throw TelenoridError(.malformed, "the provider's redirect carries neither code nor error")
@@ -161,7 +168,8 @@ public struct IdPAppRequest: Sendable, Equatable {
     /// A scope-token is one or more of %x21 / %x23-5B / %x5D-7E (RFC 6749 §3.3). Tokens come from
     /// splitting at commas, so they never hold one.
     static func isScopeToken(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+        !token.isEmpty
+            && token.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
     }
 
     static func isBase64URL(_ byte: UInt8) -> Bool {
@@ -172,8 +180,9 @@ public struct IdPAppRequest: Sendable, Equatable {
     /// A login host is `host` or `host:port`, nothing more: it names where to sign in, never a path.
     static func checkLoginHost(_ host: String) throws(TelenoridError) {
         guard !host.isEmpty, let uri = try? URI(parsing: "https://" + host),
-              uri.userInfo == nil, uri.path.isEmpty, uri.query == nil, uri.fragment == nil,
-              uri.host?.isEmpty == false else {
+            uri.userInfo == nil, uri.path.isEmpty, uri.query == nil, uri.fragment == nil,
+            uri.host?.isEmpty == false
+        else {
             throw TelenoridError(.malformed, "login_host must be a host name, optionally with a port")
         }
     }

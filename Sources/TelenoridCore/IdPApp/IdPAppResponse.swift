@@ -51,7 +51,9 @@ public struct IdPAppResponse: Sendable, Equatable {
 extension PendingAuthorization {
     /// The SP side, iOS: the IdP app's response opened at this client's redirect URI, whose own query (if
     /// it has one) the response keeps beside its pairs.
-    public func handleIdPAppResponse(url: String, allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationCallback {
+    public func handleIdPAppResponse(url: String, allowedLoginHosts: [String]) throws(TelenoridError)
+        -> AuthorizationCallback
+    {
         let parameters = try FormParameters(
             redirect: url, arrivingAt: configuration.redirectURI,
             mismatch: "the IdP app's response did not arrive at the configured redirect_uri")
@@ -62,8 +64,10 @@ extension PendingAuthorization {
     /// signs in at; a code from anywhere else is refused before it could be sent to a token endpoint.
     /// An empty list means the host (and port) of the configured issuer. Unknown pairs are ignored and
     /// dropped, so the callback never carries them on (RFC 6749 §3.1).
-    public func handleIdPAppResponse(parameters received: FormParameters,
-                                     allowedLoginHosts: [String]) throws(TelenoridError) -> AuthorizationCallback {
+    public func handleIdPAppResponse(
+        parameters received: FormParameters,
+        allowedLoginHosts: [String]
+    ) throws(TelenoridError) -> AuthorizationCallback {
         try received.refuseRepeats(of: IdPAppResponse.names, in: "the IdP app's response")
         let parameters = received.keeping(IdPAppResponse.names.contains)
         try checkState(parameters["state"])

@@ -25,7 +25,8 @@ public final class HostKeySigner: Sendable {
     /// RFC 7523 §3 needs a signature the provider checks with a key it holds).
     public init(algorithm: String, publicJWK: JSONObject, sign: @escaping Sign) throws(TelenoridError) {
         guard JWS.asymmetric[algorithm] != nil else {
-            throw TelenoridError(.invalidArgument, "a host-held key needs an asymmetric JWS algorithm, not \(algorithm)")
+            throw TelenoridError(
+                .invalidArgument, "a host-held key needs an asymmetric JWS algorithm, not \(algorithm)")
         }
         let key: JWK
         do { key = try JWK(publicJWK) } catch {
@@ -50,7 +51,8 @@ public final class HostKeySigner: Sendable {
         guard let replacement else { return slot.detach(.detached("the \(role) was removed")) }
         // Only to a slot still attached: one retired already could lead back here, and calls would go round.
         if replacement.algorithm == algorithm, replacement.thumbprint == thumbprint, replacement.keyID == keyID,
-           replacement.slot.isAttached {
+            replacement.slot.isAttached
+        {
             slot.detach(.handedOn(replacement.slot))
         } else {
             slot.detach(.detached("the \(role) was replaced by one for another key"))
@@ -62,7 +64,9 @@ public final class HostKeySigner: Sendable {
         // A DER ECDSA signature (what keystores return) would be refused by every server; caught here,
         // where the host can still see why.
         if let size = JWS.asymmetric[algorithm]?.ecSize, signature.count != 2 * size {
-            throw TelenoridError(.invalidArgument, "an \(algorithm) signature is \(2 * size) bytes of r||s, the signer gave \(signature.count)")
+            throw TelenoridError(
+                .invalidArgument,
+                "an \(algorithm) signature is \(2 * size) bytes of r||s, the signer gave \(signature.count)")
         }
         return signature
     }

@@ -66,7 +66,9 @@ public struct JWK: Sendable {
     public init(_ object: JSONObject) throws(TelenoridError) {
         func string(_ name: String) throws(TelenoridError) -> String? {
             guard let value = object[name] else { return nil }
-            guard let text = value.stringValue else { throw TelenoridError(.invalidResponse, "JWK member \(name) is not a string") }
+            guard let text = value.stringValue else {
+                throw TelenoridError(.invalidResponse, "JWK member \(name) is not a string")
+            }
             return text
         }
         func bytes(_ name: String) throws(TelenoridError) -> [UInt8] {
@@ -107,10 +109,15 @@ public struct JWK: Sendable {
             keyType = .ec(curve: curve)
             key = try JWK.ecKey(curve: curve, point: [0x04] + x + y)
         case "OKP":
-            guard try string("crv") == "Ed25519" else { throw TelenoridError(.unsupported, "only the Ed25519 OKP curve is supported") }
+            guard try string("crv") == "Ed25519" else {
+                throw TelenoridError(.unsupported, "only the Ed25519 OKP curve is supported")
+            }
             let x = try bytes("x")
             guard x.count == 32, !JWK.hasSmallOrder(ed25519: x),
-                  let pkey = x.withUnsafeBufferPointer({ EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32) }) else {
+                let pkey = x.withUnsafeBufferPointer({
+                    EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32)
+                })
+            else {
                 throw TelenoridError(.invalidResponse, "Ed25519 key is not 32 bytes encoding a point of large order")
             }
             keyType = .ed25519
@@ -126,7 +133,8 @@ public struct JWK: Sendable {
         if let algorithm, algorithm != name { return false }
         if let use, use != "sig" { return false }
         switch (keyType, name) {
-        case (.rsa, "RS256"), (.rsa, "RS384"), (.rsa, "RS512"), (.rsa, "PS256"), (.rsa, "PS384"), (.rsa, "PS512"): return true
+        case (.rsa, "RS256"), (.rsa, "RS384"), (.rsa, "RS512"), (.rsa, "PS256"), (.rsa, "PS384"), (.rsa, "PS512"):
+            return true
         case (.ec("P-256"), "ES256"), (.ec("P-384"), "ES384"), (.ec("P-521"), "ES512"): return true
         case (.ed25519, "EdDSA"): return true
         default: return false
@@ -144,18 +152,23 @@ public struct JWK: Sendable {
 
     static let publicSelection = Int32(OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY)
 
-    static func fromData(_ type: String, selection: Int32 = publicSelection, _ build: (OpaquePointer) -> Bool) throws(TelenoridError) -> PKey {
+    static func fromData(_ type: String, selection: Int32 = publicSelection, _ build: (OpaquePointer) -> Bool)
+        throws(TelenoridError) -> PKey
+    {
         guard let builder = OSSL_PARAM_BLD_new() else { throw TelenoridError(.invalidResponse, "out of memory") }
         defer { OSSL_PARAM_BLD_free(builder) }
         guard build(builder), let params = OSSL_PARAM_BLD_to_param(builder) else {
             throw TelenoridError(.invalidResponse, "the \(type) key could not be assembled")
         }
         defer { OSSL_PARAM_free(params) }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw TelenoridError(.invalidResponse, "no \(type) support") }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
+            throw TelenoridError(.invalidResponse, "no \(type) support")
+        }
         defer { EVP_PKEY_CTX_free(context) }
         var pkey: OpaquePointer? = nil
         guard EVP_PKEY_fromdata_init(context) == 1, EVP_PKEY_fromdata(context, &pkey, selection, params) == 1,
-              let pkey else {
+            let pkey
+        else {
             throw TelenoridError(.invalidResponse, "the \(type) key is not valid")
         }
         return PKey(pkey)
@@ -188,19 +201,22 @@ public struct JWK: Sendable {
         BN_CTX_start(context)
         defer { BN_CTX_end(context) }
         guard let p = BN_CTX_get(context), let y = BN_CTX_get(context), let d = BN_CTX_get(context),
-              let y2 = BN_CTX_get(context), let sum = BN_CTX_get(context) else { return true }
+            let y2 = BN_CTX_get(context), let sum = BN_CTX_get(context)
+        else { return true }
         var bytes = encoded
         bytes[31] &= 0x7f
         // d = -121665/121666 mod p (RFC 8032 §5.1).
         guard BN_set_word(p, 0) == 1, BN_set_bit(p, 255) == 1, BN_sub_word(p, 19) == 1,
-              BN_set_word(d, 121_666) == 1, BN_mod_inverse(d, d, p, context) != nil,
-              BN_set_word(sum, 121_665) == 1, BN_mod_mul(d, d, sum, p, context) == 1, BN_sub(d, p, d) == 1,
-              BN_lebin2bn(bytes, 32, y) != nil, BN_nnmod(y, y, p, context) == 1,
-              BN_mod_sqr(y2, y, p, context) == 1 else { return true }
+            BN_set_word(d, 121_666) == 1, BN_mod_inverse(d, d, p, context) != nil,
+            BN_set_word(sum, 121_665) == 1, BN_mod_mul(d, d, sum, p, context) == 1, BN_sub(d, p, d) == 1,
+            BN_lebin2bn(bytes, 32, y) != nil, BN_nnmod(y, y, p, context) == 1,
+            BN_mod_sqr(y2, y, p, context) == 1
+        else { return true }
         // y² = 0 for order 4, y² = 1 for orders 1 and 2.
         if BN_is_zero(y2) == 1 || BN_is_one(y2) == 1 { return true }
         guard BN_mod_sqr(sum, y2, p, context) == 1, BN_mod_mul(sum, sum, d, p, context) == 1,
-              BN_mod_add(sum, sum, y2, p, context) == 1, BN_mod_add(sum, sum, y2, p, context) == 1 else { return true }
+            BN_mod_add(sum, sum, y2, p, context) == 1, BN_mod_add(sum, sum, y2, p, context) == 1
+        else { return true }
         return BN_is_one(sum) == 1
     }
 
@@ -209,19 +225,25 @@ public struct JWK: Sendable {
         // The point's buffer must stay valid until the builder makes its params, inside fromData.
         let built: Result<PKey, TelenoridError> = point.withUnsafeBufferPointer { buffer in
             do throws(TelenoridError) {
-                return .success(try fromData("EC") { builder in
-                    OSSL_PARAM_BLD_push_utf8_string(builder, stable("group"), stable(group), 0) == 1
-                        && OSSL_PARAM_BLD_push_octet_string(builder, stable("pub"), buffer.baseAddress, buffer.count) == 1
-                })
+                return .success(
+                    try fromData("EC") { builder in
+                        OSSL_PARAM_BLD_push_utf8_string(builder, stable("group"), stable(group), 0) == 1
+                            && OSSL_PARAM_BLD_push_octet_string(
+                                builder, stable("pub"), buffer.baseAddress, buffer.count) == 1
+                    })
             } catch {
                 return .failure(error)
             }
         }
         let key = try built.get()
         // fromdata does not check the point lies on the curve; an invalid point is an invalid-curve attack.
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw TelenoridError(.invalidResponse, "out of memory") }
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+            throw TelenoridError(.invalidResponse, "out of memory")
+        }
         defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_public_check(context) == 1 else { throw TelenoridError(.invalidResponse, "EC point is not on \(curve)") }
+        guard EVP_PKEY_public_check(context) == 1 else {
+            throw TelenoridError(.invalidResponse, "EC point is not on \(curve)")
+        }
         return key
     }
 }

@@ -12,7 +12,9 @@ enum JWKThumbprint {
         }
         var required = JSONObject()
         for name in names {
-            guard let value = jwk[name]?.stringValue else { throw TelenoridError(.invalidArgument, "JWK lacks its \(name) member") }
+            guard let value = jwk[name]?.stringValue else {
+                throw TelenoridError(.invalidArgument, "JWK lacks its \(name) member")
+            }
             required.set(name, .string(value))
         }
         return required

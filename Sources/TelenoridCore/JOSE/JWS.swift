@@ -28,8 +28,12 @@ public struct JWS: Sendable {
             throw TelenoridError(.tokenInvalid, "token header is not an object with an alg")
         }
         // RFC 7515 §4.1.11: an extension the recipient does not understand makes the JWS invalid.
-        if header["crit"] != nil { throw TelenoridError(.tokenInvalid, "token header has crit extensions this client does not understand") }
-        if let kid = header["kid"], kid.stringValue == nil { throw TelenoridError(.tokenInvalid, "token header's kid is not a string") }
+        if header["crit"] != nil {
+            throw TelenoridError(.tokenInvalid, "token header has crit extensions this client does not understand")
+        }
+        if let kid = header["kid"], kid.stringValue == nil {
+            throw TelenoridError(.tokenInvalid, "token header's kid is not a string")
+        }
         self.header = header
         self.algorithm = algorithm
         keyID = header["kid"]?.stringValue
@@ -52,12 +56,16 @@ public struct JWS: Sendable {
     /// The three parts of the compact serialization, decoded straight from the token's bytes, and the
     /// signing input (RFC 7515 §5.2: the first two parts as they were sent).
     private static func split(_ bytes: UnsafeRawBufferPointer) throws(TelenoridError)
-        -> (header: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8]) {
-        guard bytes.count <= JWS.maxLength else { throw TelenoridError(.tokenInvalid, "token longer than \(JWS.maxLength) bytes") }
+        -> (header: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8])
+    {
+        guard bytes.count <= JWS.maxLength else {
+            throw TelenoridError(.tokenInvalid, "token longer than \(JWS.maxLength) bytes")
+        }
         // memchr rather than a generic index search: the token is scanned whole, on every validation.
         func dot(from start: Int) -> Int? {
             guard let base = bytes.baseAddress, start < bytes.count,
-                  let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
+                let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
+            else { return nil }
             return UnsafeRawPointer(found) - base
         }
         guard let first = dot(from: 0), let second = dot(from: first + 1), dot(from: second + 1) == nil else {
@@ -65,7 +73,8 @@ public struct JWS: Sendable {
         }
         func part(_ range: Range<Int>) -> [UInt8]? { Base64URL.decode(UnsafeRawBufferPointer(rebasing: bytes[range])) }
         guard let header = part(0..<first), let payload = part((first + 1)..<second),
-              let signature = part((second + 1)..<bytes.count) else {
+            let signature = part((second + 1)..<bytes.count)
+        else {
             throw TelenoridError(.tokenInvalid, "token part is not base64url")
         }
         return (header, payload, signature, Array(UnsafeRawBufferPointer(rebasing: bytes[..<second])))
@@ -77,7 +86,9 @@ public struct JWS: Sendable {
         guard key.canVerify(algorithm: algorithm) else {
             throw TelenoridError(.tokenInvalid, "key \(key.keyID ?? "") can't verify \(algorithm)")
         }
-        guard let spec = JWS.asymmetric[algorithm] else { throw TelenoridError(.tokenInvalid, "algorithm \(algorithm) is not accepted") }
+        guard let spec = JWS.asymmetric[algorithm] else {
+            throw TelenoridError(.tokenInvalid, "algorithm \(algorithm) is not accepted")
+        }
         var signature = self.signature
         if let size = spec.ecSize {
             guard let der = JWS.derSignature(raw: signature, coordinateSize: size) else {
@@ -86,21 +97,31 @@ public struct JWS: Sendable {
             signature = der
         }
         let verified: Int32
-        if let md = JWS.digestHandle(spec.digest), let digest = Crypto.digest(forJWSAlgorithm: algorithm, signingInput) {
+        if let md = JWS.digestHandle(spec.digest), let digest = Crypto.digest(forJWSAlgorithm: algorithm, signingInput)
+        {
             // RSA and ECDSA sign a digest: hash once, then verify with the key's context already set up for
             // this algorithm, instead of building and initialising a digest-verify context every time.
             let prepare = { (context: OpaquePointer) -> Bool in
-                guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md.md) == 1 else { return false }
+                guard EVP_PKEY_verify_init(context) == 1, EVP_PKEY_CTX_set_signature_md(context, md.md) == 1 else {
+                    return false
+                }
                 // RFC 7518 §3.5: MGF1 with the same hash (OpenSSL's default once the digest is set), and a
                 // salt as long as the digest.
-                return !spec.pss || (EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1
-                                     && EVP_PKEY_CTX_set_rsa_pss_saltlen(context, RSA_PSS_SALTLEN_DIGEST) == 1)
+                return !spec.pss
+                    || (EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1
+                        && EVP_PKEY_CTX_set_rsa_pss_saltlen(context, RSA_PSS_SALTLEN_DIGEST) == 1)
             }
-            guard let result = key.key.withVerifier(for: algorithm, prepare: prepare, { context in
-                signature.withUnsafeBufferPointer { sig in
-                    digest.withUnsafeBufferPointer { EVP_PKEY_verify(context, sig.baseAddress, sig.count, $0.baseAddress, $0.count) }
-                }
-            }) else { throw TelenoridError(.tokenInvalid, "\(algorithm) verification could not start") }
+            guard
+                let result = key.key.withVerifier(
+                    for: algorithm, prepare: prepare,
+                    { context in
+                        signature.withUnsafeBufferPointer { sig in
+                            digest.withUnsafeBufferPointer {
+                                EVP_PKEY_verify(context, sig.baseAddress, sig.count, $0.baseAddress, $0.count)
+                            }
+                        }
+                    })
+            else { throw TelenoridError(.tokenInvalid, "\(algorithm) verification could not start") }
             verified = result
         } else {
             // EdDSA (RFC 8037 §3.1) signs the message itself, in one pass.
@@ -145,11 +166,15 @@ public struct JWS: Sendable {
     }
 
     static let asymmetric: [String: Spec] = [
-        "RS256": Spec(digest: "SHA256", pss: false, ecSize: nil), "RS384": Spec(digest: "SHA384", pss: false, ecSize: nil),
-        "RS512": Spec(digest: "SHA512", pss: false, ecSize: nil), "PS256": Spec(digest: "SHA256", pss: true, ecSize: nil),
-        "PS384": Spec(digest: "SHA384", pss: true, ecSize: nil), "PS512": Spec(digest: "SHA512", pss: true, ecSize: nil),
-        "ES256": Spec(digest: "SHA256", pss: false, ecSize: 32), "ES384": Spec(digest: "SHA384", pss: false, ecSize: 48),
-        "ES512": Spec(digest: "SHA512", pss: false, ecSize: 66), "EdDSA": Spec(digest: nil, pss: false, ecSize: nil),
+        "RS256": Spec(digest: "SHA256", pss: false, ecSize: nil),
+        "RS384": Spec(digest: "SHA384", pss: false, ecSize: nil),
+        "RS512": Spec(digest: "SHA512", pss: false, ecSize: nil),
+        "PS256": Spec(digest: "SHA256", pss: true, ecSize: nil),
+        "PS384": Spec(digest: "SHA384", pss: true, ecSize: nil),
+        "PS512": Spec(digest: "SHA512", pss: true, ecSize: nil),
+        "ES256": Spec(digest: "SHA256", pss: false, ecSize: 32),
+        "ES384": Spec(digest: "SHA384", pss: false, ecSize: 48),
+        "ES512": Spec(digest: "SHA512", pss: false, ecSize: 66), "EdDSA": Spec(digest: nil, pss: false, ecSize: nil)
     ]
 
     static func hmac(_ algorithm: String, secret: [UInt8], data: [UInt8]) -> [UInt8]? {
@@ -164,7 +189,11 @@ public struct JWS: Sendable {
         var length: UInt32 = 0
         let done = secret.withUnsafeBufferPointer { key in
             data.withUnsafeBufferPointer { input in
-                out.withUnsafeMutableBufferPointer { HMAC(md, key.baseAddress, Int32(truncatingIfNeeded: key.count), input.baseAddress, input.count, $0.baseAddress, &length) }
+                out.withUnsafeMutableBufferPointer {
+                    HMAC(
+                        md, key.baseAddress, Int32(truncatingIfNeeded: key.count), input.baseAddress, input.count,
+                        $0.baseAddress, &length)
+                }
             }
         }
         guard done != nil else { return nil }

@@ -27,7 +27,9 @@ public struct PrivateKey: Sendable {
     /// none with any RSA algorithm (RFC 7518 §3.3, §3.5), else nil.
     func signing(with algorithm: String) -> PrivateKey? {
         if algorithm == self.algorithm { return self }
-        guard algorithmIsDefault, PrivateKey.rsaAlgorithms.contains(self.algorithm), PrivateKey.rsaAlgorithms.contains(algorithm) else {
+        guard algorithmIsDefault, PrivateKey.rsaAlgorithms.contains(self.algorithm),
+            PrivateKey.rsaAlgorithms.contains(algorithm)
+        else {
             return nil
         }
         return PrivateKey(key: key, algorithm: algorithm, keyID: keyID, algorithmIsDefault: false)
@@ -62,7 +64,9 @@ public struct PrivateKey: Sendable {
         }
         // The private members go to wiping storage, not into Strings of the parsed object. The parser
         // reads `text.bytes`, which shares the storage, so `text` must outlive it (else a copy is wiped).
-        let (object, secrets) = try withExtendedLifetime(text) { () throws(TelenoridError) in try PrivateKey.parseJWK(text.bytes) }
+        let (object, secrets) = try withExtendedLifetime(text) { () throws(TelenoridError) in
+            try PrivateKey.parseJWK(text.bytes)
+        }
         try self.init(jwk: object, secrets: secrets)
     }
 
@@ -91,7 +95,8 @@ public struct PrivateKey: Sendable {
             case 256: algorithm = "ES256"
             case 384: algorithm = "ES384"
             case 521: algorithm = "ES512"
-            default: throw TelenoridError(.configuration, "client_private_key is on an EC curve JOSE has no algorithm for")
+            default:
+                throw TelenoridError(.configuration, "client_private_key is on an EC curve JOSE has no algorithm for")
             }
         default: throw TelenoridError(.configuration, "client_private_key must be RSA, EC or Ed25519")
         }
@@ -127,22 +132,32 @@ extension JWS {
         }
         if spec.pss {
             guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
-                  EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST) == 1 else {
+                EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST) == 1
+            else {
                 throw TelenoridError(.configuration, "PSS parameters could not be set")
             }
         }
         var length = 0
         let bytes = Array(input.utf8)
-        guard bytes.withUnsafeBufferPointer({ EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }) == 1 else {
+        guard bytes.withUnsafeBufferPointer({ EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }) == 1
+        else {
             throw TelenoridError(.configuration, "signing failed")
         }
         var signature = [UInt8](repeating: 0, count: length)
-        guard bytes.withUnsafeBufferPointer({ b in signature.withUnsafeMutableBufferPointer { EVP_DigestSign(context, $0.baseAddress, &length, b.baseAddress, b.count) } }) == 1 else {
+        guard
+            bytes.withUnsafeBufferPointer({ b in
+                signature.withUnsafeMutableBufferPointer {
+                    EVP_DigestSign(context, $0.baseAddress, &length, b.baseAddress, b.count)
+                }
+            }) == 1
+        else {
             throw TelenoridError(.configuration, "signing failed")
         }
         signature = Array(signature.prefix(length))
         if let size = spec.ecSize {
-            guard let raw = rawSignature(der: signature, coordinateSize: size) else { throw TelenoridError(.configuration, "signing failed") }
+            guard let raw = rawSignature(der: signature, coordinateSize: size) else {
+                throw TelenoridError(.configuration, "signing failed")
+            }
             signature = raw
         }
         return signature

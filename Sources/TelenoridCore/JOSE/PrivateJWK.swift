@@ -8,12 +8,16 @@ extension PrivateKey {
     static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi"]
 
     /// A JWK's JSON text parsed for `init(jwk:secrets:)`, its private members left out of the object.
-    static func parseJWK(_ text: [UInt8], limits: JSONLimits = JSONLimits(maxDepth: 4)) throws(TelenoridError) -> (JSONObject, [String: SecretBytes]) {
+    static func parseJWK(_ text: [UInt8], limits: JSONLimits = JSONLimits(maxDepth: 4)) throws(TelenoridError) -> (
+        JSONObject, [String: SecretBytes]
+    ) {
         let parsed: (JSONValue, [String: SecretBytes])
         do { parsed = try JSON.parse(text, secretMembers: privateMembers, limits: limits) } catch {
             throw TelenoridError(.configuration, "client_private_key is not a valid JWK: \(error.message)")
         }
-        guard let object = parsed.0.objectValue else { throw TelenoridError(.configuration, "client_private_key is not a JWK object") }
+        guard let object = parsed.0.objectValue else {
+            throw TelenoridError(.configuration, "client_private_key is not a JWK object")
+        }
         return (object, parsed.1)
     }
 
@@ -22,7 +26,9 @@ extension PrivateKey {
     init(jwk object: JSONObject, secrets: [String: SecretBytes] = [:]) throws(TelenoridError) {
         func string(_ name: String) throws(TelenoridError) -> String? {
             guard let value = object[name] else { return nil }
-            guard let text = value.stringValue else { throw TelenoridError(.configuration, "client_private_key member \(name) is not a string") }
+            guard let text = value.stringValue else {
+                throw TelenoridError(.configuration, "client_private_key member \(name) is not a string")
+            }
             return text
         }
         func has(_ name: String) -> Bool { object[name] != nil || secrets[name] != nil }
@@ -41,41 +47,63 @@ extension PrivateKey {
         }
         let declared = try string("alg")
         keyID = try string("kid")
-        if let use = try string("use"), use != "sig" { throw TelenoridError(.configuration, "client_private_key is not a signing key (use \(use))") }
+        if let use = try string("use"), use != "sig" {
+            throw TelenoridError(.configuration, "client_private_key is not a signing key (use \(use))")
+        }
         switch try string("kty") {
         case "RSA":
             // RFC 7518 §6.3.2: the CRT members come all together or not at all; "oth" (multi-prime) is not supported.
-            guard object["oth"] == nil else { throw TelenoridError(.configuration, "multi-prime RSA keys are not supported") }
+            guard object["oth"] == nil else {
+                throw TelenoridError(.configuration, "multi-prime RSA keys are not supported")
+            }
             var members = [("n", "n"), ("e", "e"), ("d", "d")]
             if has("p") || has("q") || has("dp") || has("dq") || has("qi") {
-                members += [("p", "rsa-factor1"), ("q", "rsa-factor2"), ("dp", "rsa-exponent1"), ("dq", "rsa-exponent2"), ("qi", "rsa-coefficient1")]
+                members += [
+                    ("p", "rsa-factor1"), ("q", "rsa-factor2"), ("dp", "rsa-exponent1"), ("dq", "rsa-exponent2"),
+                    ("qi", "rsa-coefficient1")
+                ]
             }
             var numbers: [(String, SecretBytes)] = []
             for (member, parameter) in members { numbers.append((parameter, try bytes(member))) }
             key = try PrivateKey.assemble("RSA", numbers: numbers)
-            guard EVP_PKEY_get_bits(key.pointer) >= 2048 else { throw TelenoridError(.configuration, "client_private_key: RSA keys under 2048 bits are refused") }
-            if let declared, !PrivateKey.rsaAlgorithms.contains(declared) { throw TelenoridError(.configuration, "client_private_key: an RSA key can't sign \(declared)") }
+            guard EVP_PKEY_get_bits(key.pointer) >= 2048 else {
+                throw TelenoridError(.configuration, "client_private_key: RSA keys under 2048 bits are refused")
+            }
+            if let declared, !PrivateKey.rsaAlgorithms.contains(declared) {
+                throw TelenoridError(.configuration, "client_private_key: an RSA key can't sign \(declared)")
+            }
             algorithm = declared ?? "RS256"
             algorithmIsDefault = declared == nil
         case "EC":
-            guard let curve = try string("crv"), let size = JWK.coordinateSize[curve], let group = JWK.curveNames[curve] else {
-                throw TelenoridError(.configuration, "client_private_key: EC curve \((try? string("crv")) ?? "none") is not supported")
+            guard let curve = try string("crv"), let size = JWK.coordinateSize[curve], let group = JWK.curveNames[curve]
+            else {
+                throw TelenoridError(
+                    .configuration, "client_private_key: EC curve \((try? string("crv")) ?? "none") is not supported")
             }
             let x = try bytes("x"), y = try bytes("y"), d = try bytes("d")
             guard x.count == size, y.count == size, d.count == size else {
-                throw TelenoridError(.configuration, "client_private_key: EC members are not \(size) bytes for \(curve)")
+                throw TelenoridError(
+                    .configuration, "client_private_key: EC members are not \(size) bytes for \(curve)")
             }
             let point = SecretBytes([0x04] + x.bytes + y.bytes)
             key = try PrivateKey.assemble("EC", numbers: [("priv", d)], point: point, group: group)
             let expected = ["P-256": "ES256", "P-384": "ES384", "P-521": "ES512"][curve] ?? ""
-            if let declared, declared != expected { throw TelenoridError(.configuration, "client_private_key: a \(curve) key signs \(expected), not \(declared)") }
+            if let declared, declared != expected {
+                throw TelenoridError(
+                    .configuration, "client_private_key: a \(curve) key signs \(expected), not \(declared)")
+            }
             algorithm = expected
             algorithmIsDefault = false
         case "OKP":
-            guard try string("crv") == "Ed25519" else { throw TelenoridError(.configuration, "client_private_key: only the Ed25519 OKP curve is supported") }
+            guard try string("crv") == "Ed25519" else {
+                throw TelenoridError(.configuration, "client_private_key: only the Ed25519 OKP curve is supported")
+            }
             let d = try bytes("d"), x = try bytes("x")
             guard d.count == 32, x.count == 32,
-                  let pkey = d.bytes.withUnsafeBufferPointer({ EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32) }) else {
+                let pkey = d.bytes.withUnsafeBufferPointer({
+                    EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, $0.baseAddress, 32)
+                })
+            else {
                 throw TelenoridError(.configuration, "client_private_key: Ed25519 members are not 32 valid bytes")
             }
             key = PKey(pkey)
@@ -85,39 +113,55 @@ extension PrivateKey {
             guard EVP_PKEY_get_raw_public_key(pkey, &derived, &length) == 1, length == 32, derived == x.bytes else {
                 throw TelenoridError(.configuration, "client_private_key: Ed25519 x is not the public key of d")
             }
-            if let declared, declared != "EdDSA" { throw TelenoridError(.configuration, "client_private_key: an Ed25519 key signs EdDSA, not \(declared)") }
+            if let declared, declared != "EdDSA" {
+                throw TelenoridError(.configuration, "client_private_key: an Ed25519 key signs EdDSA, not \(declared)")
+            }
             algorithm = "EdDSA"
             algorithmIsDefault = false
         case let other:
-            throw TelenoridError(.configuration, "client_private_key: key type \(other ?? "none") can't sign client assertions")
+            throw TelenoridError(
+                .configuration, "client_private_key: key type \(other ?? "none") can't sign client assertions")
         }
     }
 
     /// An RSA or EC key pair from its numbers, checked to be consistent (public half matches private).
-    private static func assemble(_ type: String, numbers: [(String, SecretBytes)], point: SecretBytes? = nil,
-                                 group: StaticString? = nil) throws(TelenoridError) -> PKey {
+    private static func assemble(
+        _ type: String, numbers: [(String, SecretBytes)], point: SecretBytes? = nil,
+        group: StaticString? = nil
+    ) throws(TelenoridError) -> PKey {
         var bignums: [(StaticString, OpaquePointer)] = []
         defer { for (_, bn) in bignums { BN_clear_free(bn) } }
         for (name, value) in numbers {
             // Parameter names must outlive the builder (see JWK.stable), so they are mapped to literals.
             guard let literal = parameterNames[name],
-                  let bn = value.bytes.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32(truncatingIfNeeded: $0.count), nil) }) else {
+                let bn = value.bytes.withUnsafeBufferPointer({
+                    BN_bin2bn($0.baseAddress, Int32(truncatingIfNeeded: $0.count), nil)
+                })
+            else {
                 throw TelenoridError(.configuration, "client_private_key: \(type) numbers are not valid")
             }
             bignums.append((literal, bn))
         }
-        let selection = Int32(OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
+        let selection = Int32(
+            OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
         let pointBytes = point?.bytes ?? []
         let built: Result<PKey, TelenoridError> = pointBytes.withUnsafeBufferPointer { pointBuffer in
             do throws(TelenoridError) {
-                return .success(try JWK.fromData(type, selection: selection) { builder in
-                    if let group {
-                        guard OSSL_PARAM_BLD_push_utf8_string(builder, JWK.stable("group"), JWK.stable(group), 0) == 1,
-                              OSSL_PARAM_BLD_push_octet_string(builder, JWK.stable("pub"), pointBuffer.baseAddress, pointBuffer.count) == 1 else { return false }
-                    }
-                    for (name, bn) in bignums where OSSL_PARAM_BLD_push_BN(builder, JWK.stable(name), bn) != 1 { return false }
-                    return true
-                })
+                return .success(
+                    try JWK.fromData(type, selection: selection) { builder in
+                        if let group {
+                            guard
+                                OSSL_PARAM_BLD_push_utf8_string(builder, JWK.stable("group"), JWK.stable(group), 0)
+                                    == 1,
+                                OSSL_PARAM_BLD_push_octet_string(
+                                    builder, JWK.stable("pub"), pointBuffer.baseAddress, pointBuffer.count) == 1
+                            else { return false }
+                        }
+                        for (name, bn) in bignums where OSSL_PARAM_BLD_push_BN(builder, JWK.stable(name), bn) != 1 {
+                            return false
+                        }
+                        return true
+                    })
             } catch {
                 return .failure(error)
             }
@@ -129,18 +173,23 @@ extension PrivateKey {
         }
         // fromdata takes the numbers as given; a pairwise check refuses a d that does not belong to n/e
         // or to the EC point, which would only show up later as the provider refusing every assertion.
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw TelenoridError(.configuration, "out of memory") }
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+            throw TelenoridError(.configuration, "out of memory")
+        }
         defer { EVP_PKEY_CTX_free(context) }
         // (An RSA key given without its primes has nothing to check d against: it is taken as given.)
         let checkable = !(type == "RSA" && numbers.count == 3)
-        guard !checkable || EVP_PKEY_pairwise_check(context) == 1 else { throw TelenoridError(.configuration, "client_private_key: the private and public \(type) numbers do not belong together") }
+        guard !checkable || EVP_PKEY_pairwise_check(context) == 1 else {
+            throw TelenoridError(
+                .configuration, "client_private_key: the private and public \(type) numbers do not belong together")
+        }
         return key
     }
 
     private static let parameterNames: [String: StaticString] = [
         "n": "n", "e": "e", "d": "d", "priv": "priv",
         "rsa-factor1": "rsa-factor1", "rsa-factor2": "rsa-factor2", "rsa-exponent1": "rsa-exponent1",
-        "rsa-exponent2": "rsa-exponent2", "rsa-coefficient1": "rsa-coefficient1",
+        "rsa-exponent2": "rsa-exponent2", "rsa-coefficient1": "rsa-coefficient1"
     ]
 }
 
@@ -183,7 +232,9 @@ extension PrivateKey {
                 put(index == 0 ? "\"\(name)\":\"" : ",\"\(name)\":\"")
                 switch member {
                 case .text(let text): put(text)
-                case .bytes(let bytes): position += PrivateKey.writeBase64URL(bytes, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
+                case .bytes(let bytes):
+                    position += PrivateKey.writeBase64URL(
+                        bytes, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
                 }
                 put("\"")
             }
@@ -199,27 +250,35 @@ extension PrivateKey {
     private func jwkMembers(includingPrivate: Bool) throws(TelenoridError) -> [(name: String, member: JWKMember)] {
         switch EVP_PKEY_get_base_id(key.pointer) {
         case EVP_PKEY_EC:
-            guard let (curve, size) = ["ES256": ("P-256", 32), "ES384": ("P-384", 48), "ES512": ("P-521", 66)][algorithm] else {
+            guard
+                let (curve, size) = ["ES256": ("P-256", 32), "ES384": ("P-384", 48), "ES512": ("P-521", 66)][algorithm]
+            else {
                 throw TelenoridError(.unsupported, "an EC key for \(algorithm) can't be written as a JWK")
             }
             // RFC 7518 §6.2.1.2, §6.2.1.3 and §6.2.2.1: x, y and d are always the full coordinate size.
             var members: [(name: String, member: JWKMember)] = [
                 ("kty", .text("EC")), ("crv", .text(curve)),
-                ("x", .bytes(try number("qx", size: size))), ("y", .bytes(try number("qy", size: size))),
+                ("x", .bytes(try number("qx", size: size))), ("y", .bytes(try number("qy", size: size)))
             ]
             if includingPrivate { members.append(("d", .bytes(try number("priv", size: size)))) }
             return members
         case EVP_PKEY_RSA:
-            var members: [(name: String, member: JWKMember)] = [("kty", .text("RSA")), ("n", .bytes(try number("n"))), ("e", .bytes(try number("e")))]
+            var members: [(name: String, member: JWKMember)] = [
+                ("kty", .text("RSA")), ("n", .bytes(try number("n"))), ("e", .bytes(try number("e")))
+            ]
             if includingPrivate {
-                for (name, parameter) in [("d", "d"), ("p", "rsa-factor1"), ("q", "rsa-factor2"), ("dp", "rsa-exponent1"),
-                                          ("dq", "rsa-exponent2"), ("qi", "rsa-coefficient1")] {
+                for (name, parameter) in [
+                    ("d", "d"), ("p", "rsa-factor1"), ("q", "rsa-factor2"), ("dp", "rsa-exponent1"),
+                    ("dq", "rsa-exponent2"), ("qi", "rsa-coefficient1")
+                ] {
                     members.append((name, .bytes(try number(parameter))))
                 }
             }
             return members
         case EVP_PKEY_ED25519:
-            var members: [(name: String, member: JWKMember)] = [("kty", .text("OKP")), ("crv", .text("Ed25519")), ("x", .bytes(try rawEd25519(private: false)))]
+            var members: [(name: String, member: JWKMember)] = [
+                ("kty", .text("OKP")), ("crv", .text("Ed25519")), ("x", .bytes(try rawEd25519(private: false)))
+            ]
             if includingPrivate { members.append(("d", .bytes(try rawEd25519(private: true)))) }
             return members
         default:
@@ -238,7 +297,9 @@ extension PrivateKey {
         let count = size ?? Int((BN_num_bits(bignum) + 7) / 8)
         var written: Int32 = -1
         let bytes = SecretBytes(count: count) { written = BN_bn2binpad(bignum, $0.baseAddress, Int32(count)) }
-        guard written == Int32(count) else { throw TelenoridError(.unsupported, "key member \(parameter) does not fit \(count) bytes") }
+        guard written == Int32(count) else {
+            throw TelenoridError(.unsupported, "key member \(parameter) does not fit \(count) bytes")
+        }
         return bytes
     }
 
@@ -246,8 +307,10 @@ extension PrivateKey {
         var length = 32
         var status: Int32 = 0
         let bytes = SecretBytes(count: 32) { out in
-            status = isPrivate ? EVP_PKEY_get_raw_private_key(key.pointer, out.baseAddress, &length)
-                               : EVP_PKEY_get_raw_public_key(key.pointer, out.baseAddress, &length)
+            status =
+                isPrivate
+                ? EVP_PKEY_get_raw_private_key(key.pointer, out.baseAddress, &length)
+                : EVP_PKEY_get_raw_public_key(key.pointer, out.baseAddress, &length)
         }
         guard status == 1, length == 32 else { throw TelenoridError(.unsupported, "the Ed25519 key could not be read") }
         return bytes
@@ -257,7 +320,8 @@ extension PrivateKey {
     /// encoder makes Strings, so this goes through the padded standard writer into wiped temporary memory
     /// and maps its alphabet.
     private static func writeBase64URL(_ secret: SecretBytes, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(Base64URL.standardLength(secret.count), 1)) { scratch in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(Base64URL.standardLength(secret.count), 1)) {
+            scratch in
             defer { Crypto.wipe(UnsafeMutableRawPointer(scratch.baseAddress), scratch.count) }
             var length = secret.withUnsafeBytes { Base64URL.encodeStandard($0, into: scratch) }
             while length > 0 && scratch[length - 1] == UInt8(ascii: "=") { length -= 1 }

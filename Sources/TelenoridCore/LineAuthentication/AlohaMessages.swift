@@ -35,7 +35,13 @@ public enum AlohaMessages {
         }
         // "exp" is the number of seconds the session is valid; some servers send it as a string of digits.
         let seconds: Int64?
-        if let number = exp.int64Value { seconds = number } else if let text = exp.stringValue { seconds = Int64(text) } else { seconds = nil }
+        if let number = exp.int64Value {
+            seconds = number
+        } else if let text = exp.stringValue {
+            seconds = Int64(text)
+        } else {
+            seconds = nil
+        }
         guard let seconds else {
             throw TelenoridError(.invalidResponse, "Aloha session \"exp\" is not a whole number of seconds")
         }
@@ -43,7 +49,9 @@ public enum AlohaMessages {
             throw TelenoridError(.invalidResponse, "Aloha session is already expired (\"exp\" is \(seconds))")
         }
         guard seconds <= maxValiditySeconds else {
-            throw TelenoridError(.invalidResponse, "Aloha session \"exp\" of \(seconds) s is beyond the \(maxValiditySeconds) s accepted")
+            throw TelenoridError(
+                .invalidResponse, "Aloha session \"exp\" of \(seconds) s is beyond the \(maxValiditySeconds) s accepted"
+            )
         }
         return (uuid, seconds)
     }

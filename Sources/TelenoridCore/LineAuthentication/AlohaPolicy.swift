@@ -16,10 +16,12 @@ public struct AlohaPolicy: Sendable, Equatable {
             throw TelenoridError(.configuration, "aloha_url is not a valid URL: \(error.message)")
         }
         guard uri.scheme == "https" else {
-            throw TelenoridError(.insecure, "aloha_url must be https: the prepare call and the session answer travel over TLS")
+            throw TelenoridError(
+                .insecure, "aloha_url must be https: the prepare call and the session answer travel over TLS")
         }
         guard let host = uri.host, !host.isEmpty, uri.userInfo == nil, uri.query == nil, uri.fragment == nil else {
-            throw TelenoridError(.configuration, "aloha_url must be https://host[:port][/path] without user info, query or fragment")
+            throw TelenoridError(
+                .configuration, "aloha_url must be https://host[:port][/path] without user info, query or fragment")
         }
         base = uri
         var trimmed = Substring(text)

@@ -28,7 +28,8 @@ public final class LineAuthenticator: Sendable {
 
     public init(configuration: ClientConfiguration, clock: @escaping Clock = SystemClock.now) throws(TelenoridError) {
         guard let url = configuration.settings[.alohaURL] else {
-            throw TelenoridError(.lineAuthUnavailable, "no aloha_url is configured, so line authentication is not available")
+            throw TelenoridError(
+                .lineAuthUnavailable, "no aloha_url is configured, so line authentication is not available")
         }
         policy = try AlohaPolicy(alohaURL: url)
         transport = try CurlTransport(settings: configuration.http)
@@ -66,26 +67,33 @@ public final class LineAuthenticator: Sendable {
     public func run() throws(TelenoridError) -> LineAuthSession {
         let socketHook = hook.withLock { $0 }
         func get(_ url: String, plain: Bool = false) throws(TelenoridError) -> HTTPResponse {
-            try transport.send(HTTPRequest(url: url, headers: [(name: "Accept", value: "application/json")]),
-                               allowPlainHTTP: plain, socketHook: socketHook)
+            try transport.send(
+                HTTPRequest(url: url, headers: [(name: "Accept", value: "application/json")]),
+                allowPlainHTTP: plain, socketHook: socketHook)
         }
         // 1. Prepare, with a log id unique to this exchange.
         let prepare = try get(policy.prepareURL(logID: try AlohaPolicy.logID()))
         guard prepare.status == 200 else {
-            throw OAuthErrorResponse.unexpectedStatus(prepare, "Aloha prepare answered HTTP \(prepare.status)", now: clock())
+            throw OAuthErrorResponse.unexpectedStatus(
+                prepare, "Aloha prepare answered HTTP \(prepare.status)", now: clock())
         }
         // 2-3. The inject request, over plain http: the operator's network marks it with the line.
         let inject = try get(try policy.injectURL(try AlohaMessages.injectPath(fromPrepare: prepare.body)), plain: true)
         // 4-5. Aloha answers with a redirect to https, followed once.
         guard (300...399).contains(inject.status), let location = inject.header("location") else {
-            throw TelenoridError(.invalidResponse, "Aloha inject request answered HTTP \(inject.status), not a redirect", httpStatus: inject.status)
+            throw TelenoridError(
+                .invalidResponse, "Aloha inject request answered HTTP \(inject.status), not a redirect",
+                httpStatus: inject.status)
         }
         let final = try get(try policy.redirectURL(location))
         guard !(300...399).contains(final.status) else {
-            throw TelenoridError(.invalidResponse, "Aloha redirected a second time; only one redirect is followed", httpStatus: final.status)
+            throw TelenoridError(
+                .invalidResponse, "Aloha redirected a second time; only one redirect is followed",
+                httpStatus: final.status)
         }
         guard final.status == 200 else {
-            throw OAuthErrorResponse.unexpectedStatus(final, "Aloha session request answered HTTP \(final.status)", now: clock())
+            throw OAuthErrorResponse.unexpectedStatus(
+                final, "Aloha session request answered HTTP \(final.status)", now: clock())
         }
         // 6. The session id and how many seconds it is valid.
         let (uuid, seconds) = try AlohaMessages.session(from: final.body)

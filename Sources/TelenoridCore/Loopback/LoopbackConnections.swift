@@ -100,12 +100,15 @@ final class LoopbackConnections {
     /// peer that reads nothing gets what fits in its buffer (the whole page, in practice) and no more.
     func respond(at index: Int, status: String, body: String) {
         let page = "<!doctype html><meta charset=\"utf-8\"><title>\(body)</title><p>\(body)</p>\n"
-        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"
+        let response =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\n"
             + "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n" + page
         let bytes = Array(response.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { send(open[index].fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                send(open[index].fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             sent += count

@@ -37,8 +37,10 @@ public final class LoopbackListener: Sendable {
     /// Listens on 127.0.0.1:`port` (0: a free port the system picks) for `path` (starting with "/").
     public init(port: UInt16 = 0, path: String = "/callback") throws(TelenoridError) {
         guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= 1024,
-              path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }) else {
-            throw TelenoridError(.invalidArgument, "the loopback path must start with / and hold printable ASCII without ? or #")
+            path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
+        else {
+            throw TelenoridError(
+                .invalidArgument, "the loopback path must start with / and hold printable ASCII without ? or #")
         }
         let fd = LibC.socket(AF_INET, LibC.nonBlockingStreamSocket, 0)
         guard fd >= 0 else { throw TelenoridError(.network, "can't create a socket: \(LoopbackListener.errnoText())") }
@@ -59,7 +61,9 @@ public final class LoopbackListener: Sendable {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         // The longest queue the system allows: connections made between a host's waits wait there, and
         // a full queue would leave the browser's to retry its SYN a second or more later.
@@ -109,7 +113,9 @@ public final class LoopbackListener: Sendable {
     /// in the fragment (`response_mode=fragment`) never reaches the listener with its state, so set it
     /// only for query responses.
     public func expectState(_ state: String?) throws(TelenoridError) {
-        guard state?.isEmpty != true else { throw TelenoridError(.invalidArgument, "the expected state must not be empty") }
+        guard state?.isEmpty != true else {
+            throw TelenoridError(.invalidArgument, "the expected state must not be empty")
+        }
         expectedState.withLock { $0 = state }
     }
 
@@ -120,7 +126,8 @@ public final class LoopbackListener: Sendable {
     public func waitForRedirect(timeoutMilliseconds: Int32) throws(TelenoridError) -> String {
         guard timeoutMilliseconds > 0 else { throw TelenoridError(.invalidArgument, "the timeout must be positive") }
         guard !used.exchange(true, ordering: .acquiringAndReleasing) else {
-            throw TelenoridError(.consumed, "this loopback listener has already received its redirect, or is being waited on")
+            throw TelenoridError(
+                .consumed, "this loopback listener has already received its redirect, or is being waited on")
         }
         let cancelsAtStart = cancels.load(ordering: .acquiring)
         let deadline = LoopbackListener.nowMilliseconds() &+ Int64(timeoutMilliseconds)
@@ -137,8 +144,12 @@ public final class LoopbackListener: Sendable {
             var entries = [pollfd(fd: socket, events: accepting ? Int16(POLLIN) : 0, revents: 0)]
             entries += connections.open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            let nearest = connections.open.reduce(accepting ? deadline : min(deadline, acceptPausedUntil)) { min($0, $1.deadline) }
-            let ready = entries.withUnsafeMutableBufferPointer { LibC.poll($0.baseAddress, nfds_t($0.count), Int32(clamping: nearest &- now)) }
+            let nearest = connections.open.reduce(accepting ? deadline : min(deadline, acceptPausedUntil)) {
+                min($0, $1.deadline)
+            }
+            let ready = entries.withUnsafeMutableBufferPointer {
+                LibC.poll($0.baseAddress, nfds_t($0.count), Int32(clamping: nearest &- now))
+            }
             guard cancels.load(ordering: .acquiring) == cancelsAtStart else {
                 used.store(false, ordering: .releasing)  // nothing was handed out: another wait may follow
                 throw TelenoridError(.cancelled, "the wait for a redirect to \(redirectURI) was cancelled")
@@ -157,9 +168,12 @@ public final class LoopbackListener: Sendable {
             }
             for position in finished.reversed() { connections.drop(at: position) }
             guard entries[0].revents != 0 else { continue }
-            let connectionDeadline = min(deadline, LoopbackListener.nowMilliseconds() &+ Int64(LoopbackListener.connectionTimeoutMilliseconds))
+            let connectionDeadline = min(
+                deadline, LoopbackListener.nowMilliseconds() &+ Int64(LoopbackListener.connectionTimeoutMilliseconds))
             accepting: for _ in 0..<LoopbackConnections.acceptsPerTurn {
-                switch connections.accept(from: socket, deadline: connectionDeadline, now: LoopbackListener.nowMilliseconds()) {
+                switch connections.accept(
+                    from: socket, deadline: connectionDeadline, now: LoopbackListener.nowMilliseconds())
+                {
                 case .accepted:
                     // Read before judged: only then is the room made, among the others.
                     let position = connections.open.count - 1
@@ -184,7 +198,9 @@ public final class LoopbackListener: Sendable {
     /// Reads what connection `position` has sent and, once its request head is complete (or too large),
     /// answers it: the redirect with the page that ends sign-in, anything else with an error page.
     private func serve(_ connections: LoopbackConnections, at position: Int) -> Served {
-        switch connections.receive(at: position, maxBytes: LoopbackListener.maxRequestBytes, now: LoopbackListener.nowMilliseconds()) {
+        switch connections.receive(
+            at: position, maxBytes: LoopbackListener.maxRequestBytes, now: LoopbackListener.nowMilliseconds())
+        {
         case .waiting:
             return .open
         case .closed:
@@ -193,8 +209,9 @@ public final class LoopbackListener: Sendable {
             let state = expectedState.withLock { $0 }
             switch LoopbackRequest.outcome(ofHead: head, path: path, port: port, state: state) {
             case .redirect(let target):
-                connections.respond(at: position, status: "200 OK",
-                                    body: "Sign-in is complete. You can close this window and return to the application.")
+                connections.respond(
+                    at: position, status: "200 OK",
+                    body: "Sign-in is complete. You can close this window and return to the application.")
                 return .redirect("http://127.0.0.1:\(port)" + target)
             case .notFound:
                 connections.respond(at: position, status: "404 Not Found", body: "Not found.")

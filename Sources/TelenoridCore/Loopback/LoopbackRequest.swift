@@ -29,7 +29,9 @@ enum LoopbackRequest {
         guard parts.count == 3, parts[2].starts(with: Array("HTTP/1.".utf8)) else { return .badRequest }
         let target = parts[1]
         // Printable ASCII only: browsers percent-encode the rest.
-        guard target.first == UInt8(ascii: "/"), target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return .badRequest }
+        guard target.first == UInt8(ascii: "/"), target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return .badRequest
+        }
         guard let host = host(in: lines.dropFirst()), isOwn(host: host, port: port) else { return .badRequest }
         guard parts[0].elementsEqual("GET".utf8) else { return .notFound }
         let targetPath = target.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
@@ -46,7 +48,8 @@ enum LoopbackRequest {
         var found: ArraySlice<UInt8>?
         for line in fields {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  !line[..<colon].contains(where: { $0 == 0x20 || $0 == 0x09 }) else { return nil }
+                !line[..<colon].contains(where: { $0 == 0x20 || $0 == 0x09 })
+            else { return nil }
             guard ASCII.equalsIgnoringCase(line[..<colon], "host".utf8) else { continue }
             guard found == nil else { return nil }
             var value = line[(colon + 1)...]
@@ -61,7 +64,8 @@ enum LoopbackRequest {
     /// which browsers leave out (RFC 9110 §7.2).
     private static func isOwn(host: ArraySlice<UInt8>, port: UInt16) -> Bool {
         ["127.0.0.1", "localhost"].contains { name in
-            ASCII.equalsIgnoringCase(host, "\(name):\(port)".utf8) || (port == 80 && ASCII.equalsIgnoringCase(host, name.utf8))
+            ASCII.equalsIgnoringCase(host, "\(name):\(port)".utf8)
+                || (port == 80 && ASCII.equalsIgnoringCase(host, name.utf8))
         }
     }
 
@@ -75,7 +79,9 @@ enum LoopbackRequest {
         let beforeFragment = target.prefix { $0 != "#" }
         guard let question = beforeFragment.firstIndex(of: "?") else { return false }
         let query = beforeFragment[beforeFragment.index(after: question)...]
-        guard let parameters = try? FormParameters(parsing: query), let received = parameters["state"] else { return false }
+        guard let parameters = try? FormParameters(parsing: query), let received = parameters["state"] else {
+            return false
+        }
         return Crypto.constantTimeEquals(received.utf8, state.utf8)
     }
 }

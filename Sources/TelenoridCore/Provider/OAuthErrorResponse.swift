@@ -10,15 +10,18 @@ enum OAuthErrorResponse {
         if isNoVerdict(response.status) {
             kind = .temporarilyUnavailable
         } else if let code {
-            kind = (400..<500).contains(response.status) && clientErrors.contains(code) ? .clientRejected : .authorizationError
+            kind =
+                (400..<500).contains(response.status) && clientErrors.contains(code)
+                ? .clientRejected : .authorizationError
         } else {
             // Empty, HTML or otherwise not an OAuth error: the status is all there is to go on.
             kind = response.status >= 300 ? .httpStatus : .invalidResponse
         }
         let detail = code.map { " \($0)\(description.map { " (\($0))" } ?? "")" } ?? " without an OAuth error"
-        var error = TelenoridError(kind, "\(what): HTTP \(response.status)\(detail)", oauthError: code,
-                                   oauthErrorDescription: description, oauthErrorURI: object?["error_uri"]?.stringValue,
-                                   httpStatus: response.status)
+        var error = TelenoridError(
+            kind, "\(what): HTTP \(response.status)\(detail)", oauthError: code,
+            oauthErrorDescription: description, oauthErrorURI: object?["error_uri"]?.stringValue,
+            httpStatus: response.status)
         error.retryAfterSeconds = retryAfter(response, now: now)
         return error
     }
@@ -27,7 +30,8 @@ enum OAuthErrorResponse {
     /// other status is the server's considered answer.
     static func unexpectedStatus(_ response: HTTPResponse, _ message: String, now: Int64) -> TelenoridError {
         let passing = response.status >= 500 || response.status == 429
-        var error = TelenoridError(passing ? .temporarilyUnavailable : .httpStatus, message, httpStatus: response.status)
+        var error = TelenoridError(
+            passing ? .temporarilyUnavailable : .httpStatus, message, httpStatus: response.status)
         error.retryAfterSeconds = retryAfter(response, now: now)
         return error
     }
@@ -42,22 +46,28 @@ enum OAuthErrorResponse {
     }
 
     private static func retryAfter(_ response: HTTPResponse, now: Int64) -> Int64? {
-        guard response.status == 429 || response.status == 503, let value = response.header("retry-after") else { return nil }
+        guard response.status == 429 || response.status == 503, let value = response.header("retry-after") else {
+            return nil
+        }
         return RetryAfter.seconds(value, now: now)
     }
 
     /// A successful answer's JSON object, or the error that says why it isn't one. The string members named
     /// in `secretMembers` (a token response's tokens) come back in wiping storage instead of in the object
     /// (see `JSON.parse(_:secretMembers:limits:)`).
-    static func jsonObject(from response: HTTPResponse, during what: String, now: Int64, secretMembers: Set<String> = [],
-                           successStatuses: [Int] = [200]) throws(TelenoridError) -> (object: JSONObject, secrets: [String: SecretBytes]) {
+    static func jsonObject(
+        from response: HTTPResponse, during what: String, now: Int64, secretMembers: Set<String> = [],
+        successStatuses: [Int] = [200]
+    ) throws(TelenoridError) -> (object: JSONObject, secrets: [String: SecretBytes]) {
         guard successStatuses.contains(response.status) else { throw error(from: response, during: what, now: now) }
         let parsed: (JSONValue, [String: SecretBytes])
         do { parsed = try JSON.parse(response.body, secretMembers: secretMembers) } catch {
-            throw TelenoridError(.invalidResponse, "\(what): the response is not JSON: \(error.message)", httpStatus: response.status)
+            throw TelenoridError(
+                .invalidResponse, "\(what): the response is not JSON: \(error.message)", httpStatus: response.status)
         }
         guard let object = parsed.0.objectValue else {
-            throw TelenoridError(.invalidResponse, "\(what): the response is not a JSON object", httpStatus: response.status)
+            throw TelenoridError(
+                .invalidResponse, "\(what): the response is not a JSON object", httpStatus: response.status)
         }
         return (object, parsed.1)
     }

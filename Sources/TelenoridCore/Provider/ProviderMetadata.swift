@@ -67,7 +67,8 @@ public struct ProviderMetadata: Sendable, Equatable {
             throw TelenoridError(.invalidResponse, "provider metadata has no issuer")
         }
         guard issuer == expectedIssuer else {
-            throw TelenoridError(.issuerMismatch, "provider metadata names issuer \(issuer), expected \(expectedIssuer)")
+            throw TelenoridError(
+                .issuerMismatch, "provider metadata names issuer \(issuer), expected \(expectedIssuer)")
         }
         self.issuer = issuer
         authorizationEndpoint = try endpoint("authorization_endpoint")
@@ -111,10 +112,13 @@ public struct ProviderMetadata: Sendable, Equatable {
         if codeChallengeMethods.isEmpty { merged.codeChallengeMethods = other.codeChallengeMethods }
         merged.authorizationResponseIssParameterSupported =
             authorizationResponseIssParameterSupported || other.authorizationResponseIssParameterSupported
-        merged.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
+        merged.pushedAuthorizationRequestEndpoint =
+            pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
         merged.requirePushedAuthorizationRequests =
             requirePushedAuthorizationRequests || other.requirePushedAuthorizationRequests
-        if requestObjectSigningAlgorithms.isEmpty { merged.requestObjectSigningAlgorithms = other.requestObjectSigningAlgorithms }
+        if requestObjectSigningAlgorithms.isEmpty {
+            merged.requestObjectSigningAlgorithms = other.requestObjectSigningAlgorithms
+        }
         merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
         merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
         if dpopSigningAlgorithms.isEmpty { merged.dpopSigningAlgorithms = other.dpopSigningAlgorithms }
@@ -125,17 +129,22 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// `oauthAppended` is the issuer + `/.well-known/oauth-authorization-server` form that servers mounted
     /// under a prefix publish (django-oauth-toolkit among them); it is tried when the RFC's location has
     /// nothing. For an issuer without a path both forms are the same URL.
-    public static func discoveryURLs(issuer: String) throws(TelenoridError) -> (openid: String, oauth: String, oauthAppended: String) {
+    public static func discoveryURLs(issuer: String) throws(TelenoridError) -> (
+        openid: String, oauth: String, oauthAppended: String
+    ) {
         let uri = try URI(parsing: issuer)
         guard uri.isSecureEndpoint, uri.query == nil, uri.fragment == nil, let host = uri.host else {
-            throw TelenoridError(.insecure, "issuer must be an https URL without query or fragment (http only on loopback)")
+            throw TelenoridError(
+                .insecure, "issuer must be an https URL without query or fragment (http only on loopback)")
         }
         let trimmedPath = uri.path.hasSuffix("/") ? String(uri.path.dropLast()) : uri.path
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         let hostPart = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         let authority = uri.port.map { "\(hostPart):\($0)" } ?? hostPart
-        return (base + "/.well-known/openid-configuration",
-                "\(uri.scheme)://\(authority)/.well-known/oauth-authorization-server\(trimmedPath)",
-                base + "/.well-known/oauth-authorization-server")
+        return (
+            base + "/.well-known/openid-configuration",
+            "\(uri.scheme)://\(authority)/.well-known/oauth-authorization-server\(trimmedPath)",
+            base + "/.well-known/oauth-authorization-server"
+        )
     }
 }

@@ -1,4 +1,3 @@
-
 /// Seconds since the Unix epoch. A function, not a global read, so tests can move time.
 public typealias Clock = @Sendable () -> Int64
 

@@ -18,7 +18,9 @@ public enum Crypto {
 
     /// Runs `body` on `count` (at most 256) random bytes in temporary memory, wiped afterwards: a state,
     /// nonce or verifier drawn this way leaves no heap copy of its raw bytes behind.
-    public static func withRandomBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(TelenoridError) -> R {
+    public static func withRandomBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) throws(TelenoridError)
+        -> R
+    {
         let size = min(max(count, 0), 256)
         let result: R? = withUnsafeTemporaryAllocation(byteCount: size, alignment: 1) { buffer in
             defer { wipe(buffer.baseAddress, buffer.count) }
@@ -124,10 +126,14 @@ public enum Crypto {
             b.withContiguousStorageIfAvailable { right in constantTimeEquals(left, right) }
         }
         if let inPlace, let result = inPlace { return result }
-        return Array(a).withUnsafeBufferPointer { left in Array(b).withUnsafeBufferPointer { constantTimeEquals(left, $0) } }
+        return Array(a).withUnsafeBufferPointer { left in
+            Array(b).withUnsafeBufferPointer { constantTimeEquals(left, $0) }
+        }
     }
 
-    private static func constantTimeEquals(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func constantTimeEquals(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
         guard left.count == right.count else { return false }
         guard left.count > 0 else { return true }
         return CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0

@@ -1,4 +1,3 @@
-
 /// A value behind a pthread mutex: the library's one lock type (atomics aside).
 ///
 /// Why not the standard library's `Mutex`: on Linux it is futexes and atomics inside a module that

@@ -67,8 +67,10 @@ public struct TelenoridError: Error, Sendable, Equatable {
     /// resolve): the server cannot have acted on it, so a single-use input (a code) may be sent again.
     public var requestNotSent = false
 
-    public init(_ kind: Kind, _ message: String, oauthError: String? = nil, oauthErrorDescription: String? = nil,
-                oauthErrorURI: String? = nil, httpStatus: Int? = nil) {
+    public init(
+        _ kind: Kind, _ message: String, oauthError: String? = nil, oauthErrorDescription: String? = nil,
+        oauthErrorURI: String? = nil, httpStatus: Int? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.oauthError = oauthError

@@ -41,8 +41,10 @@ public final class AuthState: Sendable {
     public let issuer: String?
     public let clientID: String?
 
-    public init(tokens: TokenSet?, refresher: any TokenRefresher, clock: @escaping Clock, refreshMarginSeconds: Int64,
-                issuer: String? = nil, clientID: String? = nil) {
+    public init(
+        tokens: TokenSet?, refresher: any TokenRefresher, clock: @escaping Clock, refreshMarginSeconds: Int64,
+        issuer: String? = nil, clientID: String? = nil
+    ) {
         snapshot = Locked(Snapshot(tokens: tokens))
         self.refresher = refresher
         self.clock = clock
@@ -181,7 +183,9 @@ public final class AuthState: Sendable {
             switch (state.tokens, stored) {
             case (nil, nil): same = true
             case (let mine?, let theirs?):
-                same = mine.accessToken.bytes == theirs.accessToken.bytes && mine.refreshToken?.bytes == theirs.refreshToken?.bytes
+                same =
+                    mine.accessToken.bytes == theirs.accessToken.bytes
+                    && mine.refreshToken?.bytes == theirs.refreshToken?.bytes
             default: same = false
             }
             guard !same else { return false }
@@ -197,7 +201,8 @@ public final class AuthState: Sendable {
     private func refresh(seenAttempts: UInt64, force: Bool) throws(TelenoridError) -> TokenSet {
         // The outcome; whether this thread changed the state (only that thread tells the observer); tokens
         // a sign-out made obsolete while they were being fetched.
-        let (outcome, changed, orphaned): (Result<TokenSet, TelenoridError>, Bool, TokenSet?) = refreshGate.withLock { _ in
+        let (outcome, changed, orphaned): (Result<TokenSet, TelenoridError>, Bool, TokenSet?) = refreshGate.withLock {
+            _ in
             // Only the outcome, not a copy of the whole snapshot (tokens, errors): this runs per refresh.
             if let last = snapshot.withLock({ $0.attempts != seenAttempts ? $0.lastOutcome : nil }) {
                 return (last, false, nil)
@@ -223,16 +228,23 @@ public final class AuthState: Sendable {
     /// One refresh under the gate (and the store's exclusive lock, when bound): skipped when the tokens no
     /// longer need it; its result kept and stored unless a sign-out came first, in this process or, recorded
     /// in the store while the request was out, in another.
-    private func attempt(force: Bool, store: (any AuthStateStore)?) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+    private func attempt(force: Bool, store: (any AuthStateStore)?) -> (
+        Result<TokenSet, TelenoridError>, Bool, TokenSet?
+    ) {
         let (current, rejected, signOuts) = snapshot.withLock { ($0.tokens, $0.accessTokenRejected, $0.signOuts) }
         guard let tokens = current else { return (.failure(notSignedInError()), false, nil) }
         if !force && !rejected && !tokens.expires(within: refreshMarginSeconds, now: clock()) {
             return (.success(tokens), false, nil)
         }
         guard tokens.refreshToken != nil else {
-            return (.failure(TelenoridError(.notSignedIn, rejected
-                ? "the access token was refused and there is no refresh token"
-                : "the access token expired and there is no refresh token")), false, nil)
+            return (
+                .failure(
+                    TelenoridError(
+                        .notSignedIn,
+                        rejected
+                            ? "the access token was refused and there is no refresh token"
+                            : "the access token expired and there is no refresh token")), false, nil
+            )
         }
         let result: Result<TokenSet, TelenoridError>
         do throws(TelenoridError) {
@@ -255,8 +267,10 @@ public final class AuthState: Sendable {
     /// only a sign-out writes without the exclusive lock the refresh holds, so a stored state with no
     /// tokens is one made while the request was out, and it wins as one made here does.
     @inline(never)
-    private func land(_ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64, in store: any AuthStateStore,
-                      reread: Bool) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+    private func land(
+        _ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64, in store: any AuthStateStore,
+        reread: Bool
+    ) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
         var signedOutThere = false
         if reread, let text = try? store.load(), let saved = try? AuthState.tokens(fromSerialized: text) {
             signedOutThere = saved.tokens == nil
@@ -271,7 +285,8 @@ public final class AuthState: Sendable {
     /// Takes the outcome of a refresh that started when the state had counted `signOuts` sign-outs.
     @inline(never)
     private func land(_ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64)
-        -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+        -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?)
+    {
         var result = outcome
         var orphaned: TokenSet? = nil
         let changed = snapshot.withLock { current -> Bool in
@@ -279,7 +294,8 @@ public final class AuthState: Sendable {
             if current.signOuts != signOuts {
                 // Signed out while the request was out: the sign-out wins.
                 if case .success(let fresh) = result { orphaned = fresh }
-                result = .failure(TelenoridError(.notSignedIn, "not signed in: signed out while a refresh was under way"))
+                result = .failure(
+                    TelenoridError(.notSignedIn, "not signed in: signed out while a refresh was under way"))
                 current.lastOutcome = result
                 return false
             }
@@ -303,8 +319,9 @@ public final class AuthState: Sendable {
 
     private func notSignedInError() -> TelenoridError {
         if let reason = lostReason {
-            return TelenoridError(.notSignedIn, "not signed in: \(reason.message)", oauthError: reason.oauthError,
-                                  oauthErrorDescription: reason.oauthErrorDescription, httpStatus: reason.httpStatus)
+            return TelenoridError(
+                .notSignedIn, "not signed in: \(reason.message)", oauthError: reason.oauthError,
+                oauthErrorDescription: reason.oauthErrorDescription, httpStatus: reason.httpStatus)
         }
         return TelenoridError(.notSignedIn, "not signed in")
     }

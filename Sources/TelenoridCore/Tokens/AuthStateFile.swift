@@ -20,7 +20,9 @@ public final class AuthStateFile: AuthStateStore {
     /// A state is a few kilobytes; anything far larger is not one.
     static let maximumBytes = 1 << 20
 
-    public init(path: String, lockTimeoutMilliseconds: Int = HTTPSettings().totalTimeoutMilliseconds) throws(TelenoridError) {
+    public init(path: String, lockTimeoutMilliseconds: Int = HTTPSettings().totalTimeoutMilliseconds)
+        throws(TelenoridError)
+    {
         guard !path.isEmpty, !path.utf8.contains(0) else {
             throw TelenoridError(.invalidArgument, "the state file path is empty or holds a NUL")
         }
@@ -42,7 +44,9 @@ public final class AuthStateFile: AuthStateStore {
 
     private func holding<T>(_ file: String, _ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
         // Nil only for ENOENT, which O_CREAT gives when the directory does not exist: errno still says so.
-        guard let descriptor = try openRegular(file, O_RDWR | O_CREAT) else { throw failure("cannot create the lock file \(file)") }
+        guard let descriptor = try openRegular(file, O_RDWR | O_CREAT) else {
+            throw failure("cannot create the lock file \(file)")
+        }
         defer { close(descriptor) }  // closing releases the lock
         try lock(descriptor, file)
         recordHolder(descriptor)
@@ -77,7 +81,9 @@ public final class AuthStateFile: AuthStateStore {
     /// The pid the lock's holder wrote, when there is one.
     private static func holder(_ descriptor: Int32) -> Int32? {
         var buffer = [CChar](repeating: 0, count: 16)  // the last stays NUL, for strtol
-        guard buffer.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, $0.count - 1, 0) }) > 0 else { return nil }
+        guard buffer.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, $0.count - 1, 0) }) > 0 else {
+            return nil
+        }
         let pid = strtol(buffer, nil, 10)
         return pid > 0 ? Int32(exactly: pid) : nil
     }
@@ -169,7 +175,9 @@ public final class AuthStateFile: AuthStateStore {
         let descriptor = open(dirname(&copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if descriptor >= 0 { close(descriptor) } }
         // EINVAL: a file system that can't sync directories (some FUSE ones); the rename stands.
-        guard descriptor >= 0, fsync(descriptor) == 0 || errno == EINVAL else { throw failure("cannot sync the directory of \(path)") }
+        guard descriptor >= 0, fsync(descriptor) == 0 || errno == EINVAL else {
+            throw failure("cannot sync the directory of \(path)")
+        }
     }
 
     private func failure(_ what: String) -> TelenoridError {

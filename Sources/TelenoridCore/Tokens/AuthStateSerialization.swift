@@ -33,45 +33,61 @@ extension AuthState {
     /// thumbprint of the host-held DPoP key they are bound to, which only the client can supply.
     /// The tokens and the DPoP key go from the document into wiping storage without a String between.
     public static func tokens(fromSerialized serialized: SecretBytes) throws(TelenoridError)
-        -> (tokens: TokenSet?, issuer: String?, clientID: String?, hostKeyThumbprint: String?) {
+        -> (tokens: TokenSet?, issuer: String?, clientID: String?, hostKeyThumbprint: String?)
+    {
         let document: JSONValue, secrets: [String: SecretBytes]
         do {
-            (document, secrets) = try JSON.parse(serialized.bytes, secretMembers: secretMembers,
-                                                 secretObjectMembers: [SavedDPoPBinding.keyMember])
+            (document, secrets) = try JSON.parse(
+                serialized.bytes, secretMembers: secretMembers,
+                secretObjectMembers: [SavedDPoPBinding.keyMember])
         } catch {
             throw TelenoridError(.malformed, "auth state is not valid JSON: \(error.message)")
         }
-        guard let object = document.objectValue else { throw TelenoridError(.malformed, "auth state is not a JSON object") }
-        guard let version = object["version"]?.int64Value else { throw TelenoridError(.malformed, "auth state has no version") }
+        guard let object = document.objectValue else {
+            throw TelenoridError(.malformed, "auth state is not a JSON object")
+        }
+        guard let version = object["version"]?.int64Value else {
+            throw TelenoridError(.malformed, "auth state has no version")
+        }
         guard version == formatVersion else {
             throw TelenoridError(.version, "auth state format version \(version) is not \(formatVersion)")
         }
         func string(_ key: String) throws(TelenoridError) -> String? {
             guard let value = object[key] else { return nil }
-            guard let text = value.stringValue else { throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string") }
+            guard let text = value.stringValue else {
+                throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string")
+            }
             return text
         }
         func secret(_ key: String) throws(TelenoridError) -> SecretBytes? {
             // One that is not a string stays in the object.
-            guard object[key] == nil else { throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string") }
+            guard object[key] == nil else {
+                throw TelenoridError(.malformed, "auth state's \"\(key)\" is not a string")
+            }
             return secrets[key]
         }
         let issuer = try string("issuer"), clientID = try string("client_id")
         guard let access = try secret("access_token") else { return (nil, issuer, clientID, nil) }
-        guard let type = try string("token_type") else { throw TelenoridError(.malformed, "auth state lacks token_type") }
+        guard let type = try string("token_type") else {
+            throw TelenoridError(.malformed, "auth state lacks token_type")
+        }
         var expiry: Int64? = nil
         if let value = object["expires_at"] {
-            guard let seconds = value.int64Value else { throw TelenoridError(.malformed, "auth state's expires_at is not an integer") }
+            guard let seconds = value.int64Value else {
+                throw TelenoridError(.malformed, "auth state's expires_at is not an integer")
+            }
             expiry = seconds
         }
         // Written before 0.3.0: the claims are now read from the ID token itself, so this is only checked.
         if let value = object["id_token_claims"], value.objectValue == nil {
             throw TelenoridError(.malformed, "auth state's id_token_claims is not an object")
         }
-        var tokens = TokenSet(accessToken: access, tokenType: type, accessTokenExpiresAt: expiry,
-                              refreshToken: try secret("refresh_token"),
-                              idToken: try string("id_token"), scope: try string("scope"))
-        tokens.authorizationDetails = try object["authorization_details"].map { (value: JSONValue) throws(TelenoridError) in
+        var tokens = TokenSet(
+            accessToken: access, tokenType: type, accessTokenExpiresAt: expiry,
+            refreshToken: try secret("refresh_token"),
+            idToken: try string("id_token"), scope: try string("scope"))
+        tokens.authorizationDetails = try object["authorization_details"].map {
+            (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "auth state's authorization_details")
         }
         if let value = object["resources"] {
@@ -94,8 +110,10 @@ extension AuthState {
     /// another provider or client would send its refresh token to the wrong place; tokens bound to a key the
     /// host holds go on only with that key (RFC 9449 §6: its thumbprint).
     @inline(never)
-    static func restoredTokens(_ serialized: SecretBytes, issuer: String?, clientID: String?,
-                               refresher: any TokenRefresher) throws(TelenoridError) -> TokenSet? {
+    static func restoredTokens(
+        _ serialized: SecretBytes, issuer: String?, clientID: String?,
+        refresher: any TokenRefresher
+    ) throws(TelenoridError) -> TokenSet? {
         var saved = try tokens(fromSerialized: serialized)
         guard saved.issuer == nil || saved.issuer == issuer, saved.clientID == nil || saved.clientID == clientID else {
             throw TelenoridError(.configuration, "the auth state was saved for another issuer or client id")

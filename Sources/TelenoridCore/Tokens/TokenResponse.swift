@@ -49,7 +49,8 @@ public struct TokenResponse: Sendable {
         }
         // RFC 6749 §7.1: a client must not use a token whose type it does not understand. Whether a DPoP
         // token (RFC 9449) is one this request may get is the client's check (`checkTokenType`).
-        guard ASCII.equalsIgnoringCase(type.utf8, "bearer".utf8) || ASCII.equalsIgnoringCase(type.utf8, "dpop".utf8) else {
+        guard ASCII.equalsIgnoringCase(type.utf8, "bearer".utf8) || ASCII.equalsIgnoringCase(type.utf8, "dpop".utf8)
+        else {
             throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use (Bearer or DPoP)")
         }
         tokenType = type
@@ -57,13 +58,16 @@ public struct TokenResponse: Sendable {
         case nil, .null?:
             expiresIn = nil
         case .number(let number)?:
-            guard let seconds = number.int64 ?? number.double.flatMap({ Int64(exactly: $0.rounded(.down)) }), seconds >= 0 else {
+            guard let seconds = number.int64 ?? number.double.flatMap({ Int64(exactly: $0.rounded(.down)) }),
+                seconds >= 0
+            else {
                 throw TelenoridError(.invalidResponse, "expires_in is not a non-negative number of seconds")
             }
             expiresIn = seconds
         case .string(let text)?:
             // Some providers send "3600": accepted when it is plain digits.
-            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(ASCII.isDigit), let seconds = Int64(text) else {
+            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(ASCII.isDigit), let seconds = Int64(text)
+            else {
                 throw TelenoridError(.invalidResponse, "expires_in is not a number of seconds")
             }
             expiresIn = seconds

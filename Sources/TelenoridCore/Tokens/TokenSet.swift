@@ -23,16 +23,17 @@ extension TokenSet {
     /// keeps the previous one, as RFC 6749 §6 allows the provider to keep the old refresh token.
     /// The response's ID token, if any, must have been validated before.
     public init(response: TokenResponse, receivedAt now: Int64, previous: TokenSet?) {
-        self.init(accessToken: response.accessToken, tokenType: response.tokenType,
-                  accessTokenExpiresAt: response.expiresIn.map { seconds in
-                      let (sum, overflow) = now.addingReportingOverflow(seconds)
-                      return overflow ? Int64.max : sum
-                  },
-                  refreshToken: response.refreshToken ?? previous?.refreshToken,
-                  idToken: response.idToken ?? previous?.idToken,
-                  scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner,
-                  authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails,
-                  resources: previous?.resources ?? [])
+        self.init(
+            accessToken: response.accessToken, tokenType: response.tokenType,
+            accessTokenExpiresAt: response.expiresIn.map { seconds in
+                let (sum, overflow) = now.addingReportingOverflow(seconds)
+                return overflow ? Int64.max : sum
+            },
+            refreshToken: response.refreshToken ?? previous?.refreshToken,
+            idToken: response.idToken ?? previous?.idToken,
+            scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner,
+            authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails,
+            resources: previous?.resources ?? [])
     }
 
     /// The ID token's claims, parsed.

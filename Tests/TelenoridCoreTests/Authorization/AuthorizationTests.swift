@@ -13,7 +13,10 @@ final class AuthorizationRequestTests: XCTestCase {
         try request.addParameter("resource", "https://api.example.com/")
         let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
         let pending = try request.build(state: "s1", nonce: "n1", pkce: pkce)
-        XCTAssertTrue(pending.url.hasPrefix("https://id.example.com/oauth/authorize?response_type=code&client_id=tnn-example&redirect_uri=telenorid-example%3A%2F%2Fauthcallback%2F&scope=openid%20profile%20offline_access&state=s1&nonce=n1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"), pending.url)
+        XCTAssertTrue(
+            pending.url.hasPrefix(
+                "https://id.example.com/oauth/authorize?response_type=code&client_id=tnn-example&redirect_uri=telenorid-example%3A%2F%2Fauthcallback%2F&scope=openid%20profile%20offline_access&state=s1&nonce=n1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
+            ), pending.url)
         let params = try query(of: pending.url)
         XCTAssertEqual(params["login_hint"], "+47 99 99 99 99")
         XCTAssertEqual(params["ui_locales"], "nb en")
@@ -85,13 +88,19 @@ final class AuthorizationRequestTests: XCTestCase {
     func testClaimsParameterFromSeed001() throws {
         var request = AuthorizationRequest(configuration: try testConfiguration())
         try request.set(.claimsPurpose, "This is why RP is asking for your information")
-        try request.addClaim(.init(name: "given_name", essential: true, purpose: "This is why RP needs your name"), to: .idToken)
-        try request.addClaim(.init(name: "phone_number", essential: true, purpose: "This is why RP needs your phone number"), to: .idToken)
+        try request.addClaim(
+            .init(name: "given_name", essential: true, purpose: "This is why RP needs your name"), to: .idToken)
+        try request.addClaim(
+            .init(name: "phone_number", essential: true, purpose: "This is why RP needs your phone number"),
+            to: .idToken)
         try request.addClaim(.init(name: "acr", values: [.string("urn:a"), .string("urn:b")]), to: .idToken)
         try request.addClaim(.init(name: "birthdate", essential: true), to: .userinfo)
         try request.addClaim(.init(name: "email"), to: .userinfo)
         let claims = try query(of: try request.build().url)["claims"]
-        XCTAssertEqual(claims, #"{"purpose":"This is why RP is asking for your information","id_token":{"given_name":{"essential":true,"purpose":"This is why RP needs your name"},"phone_number":{"essential":true,"purpose":"This is why RP needs your phone number"},"acr":{"values":["urn:a","urn:b"]}},"userinfo":{"birthdate":{"essential":true},"email":null}}"#)
+        XCTAssertEqual(
+            claims,
+            #"{"purpose":"This is why RP is asking for your information","id_token":{"given_name":{"essential":true,"purpose":"This is why RP needs your name"},"phone_number":{"essential":true,"purpose":"This is why RP needs your phone number"},"acr":{"values":["urn:a","urn:b"]}},"userinfo":{"birthdate":{"essential":true},"email":null}}"#
+        )
         XCTAssertThrowsError(try request.addClaim(.init(name: "email"), to: .userinfo)) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .parameterConflict)
         }
@@ -99,8 +108,10 @@ final class AuthorizationRequestTests: XCTestCase {
 
     func testExtraParametersCannotOverrideOwnedOnes() throws {
         var request = AuthorizationRequest(configuration: try testConfiguration())
-        for owned in ["state", "nonce", "client_id", "redirect_uri", "code_challenge", "code_challenge_method",
-                      "response_type", "scope", "claims", "prompt", "aloha_token", "requested_flow", "app_callback_uri"] {
+        for owned in [
+            "state", "nonce", "client_id", "redirect_uri", "code_challenge", "code_challenge_method",
+            "response_type", "scope", "claims", "prompt", "aloha_token", "requested_flow", "app_callback_uri"
+        ] {
             XCTAssertThrowsError(try request.addParameter(owned, "x"), owned) {
                 XCTAssertEqual(($0 as? TelenoridError)?.kind, .parameterConflict)
             }
@@ -121,7 +132,9 @@ final class AuthorizationRequestTests: XCTestCase {
 
     func testPlainPKCEOnlyWhenAllowed() throws {
         var strict = AuthorizationRequest(configuration: try testConfiguration())
-        XCTAssertThrowsError(try strict.setPKCEMethod(.plain)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .unsupported) }
+        XCTAssertThrowsError(try strict.setPKCEMethod(.plain)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .unsupported)
+        }
         var lax = AuthorizationRequest(configuration: try testConfiguration([.allowPlainPKCE: "true"]))
         try lax.setPKCEMethod(.plain)
         let pending = try lax.build()
@@ -170,13 +183,18 @@ final class AuthorizationRequestTests: XCTestCase {
         let issuer = pending.configuration.settings[.issuer] ?? ""
         let older = pending.serialized().string.replacingFirst("\"issuer\":\"\(issuer)\",", with: "")
         XCTAssertFalse(older.contains("\"issuer\""), older)
-        XCTAssertEqual(try PendingAuthorization(restoring: secret(older), configuration: pending.configuration).state, pending.state)
+        XCTAssertEqual(
+            try PendingAuthorization(restoring: secret(older), configuration: pending.configuration).state,
+            pending.state)
         let future = pending.serialized().string.replacingFirst("\"version\":1", with: "\"version\":2")
-        XCTAssertThrowsError(try PendingAuthorization(restoring: secret(future), configuration: pending.configuration)) {
+        XCTAssertThrowsError(try PendingAuthorization(restoring: secret(future), configuration: pending.configuration))
+        {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .version)
         }
-        XCTAssertThrowsError(try PendingAuthorization(restoring: secret("{\"version\":1}"), configuration: pending.configuration))
-        XCTAssertThrowsError(try PendingAuthorization(restoring: secret("not json"), configuration: pending.configuration))
+        XCTAssertThrowsError(
+            try PendingAuthorization(restoring: secret("{\"version\":1}"), configuration: pending.configuration))
+        XCTAssertThrowsError(
+            try PendingAuthorization(restoring: secret("not json"), configuration: pending.configuration))
     }
 
     /// The verifier is spliced into the document as bytes: the document is the one the JSON serializer
@@ -194,12 +212,16 @@ final class AuthorizationRequestTests: XCTestCase {
 
         // A verifier that is missing or not a string is malformed; one RFC 7636 §4.1 refuses is refused.
         for (value, kind) in [(nil, .malformed), ("5", .malformed), ("[]", .malformed), (#""short""#, .invalidArgument)]
-            as [(String?, TelenoridError.Kind)] {
+            as [(String?, TelenoridError.Kind)]
+        {
             var broken = JSONObject()
             for member in object.members where member.key != "code_verifier" { broken.set(member.key, member.value) }
             if let value { broken.set("code_verifier", try JSON.parse(value)) }
-            XCTAssertThrowsError(try PendingAuthorization(restoring: secret(JSON.serialize(.object(broken))),
-                                                          configuration: pending.configuration), value ?? "none") {
+            XCTAssertThrowsError(
+                try PendingAuthorization(
+                    restoring: secret(JSON.serialize(.object(broken))),
+                    configuration: pending.configuration), value ?? "none"
+            ) {
                 XCTAssertEqual(($0 as? TelenoridError)?.kind, kind, value ?? "none")
             }
         }

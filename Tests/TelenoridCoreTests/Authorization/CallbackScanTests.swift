@@ -6,7 +6,9 @@ import XCTest
 final class CallbackScanTests: XCTestCase {
     let state = "218gz18yveu1ybajwh2g1h3g"
 
-    func pending(_ extra: [ClientConfiguration.Setting: String] = [:], fragment: Bool = false) throws -> PendingAuthorization {
+    func pending(_ extra: [ClientConfiguration.Setting: String] = [:], fragment: Bool = false) throws
+        -> PendingAuthorization
+    {
         var request = AuthorizationRequest(configuration: try testConfiguration(extra))
         if fragment { try request.set(.responseMode, "fragment") }
         return try request.build(state: state, nonce: "n", pkce: try PKCE())
@@ -23,15 +25,19 @@ final class CallbackScanTests: XCTestCase {
             let callback = try body()
             return .callback(code: callback.code, parameters: callback.parameters)
         } catch {
-            return .failure(error.kind, error.message, oauthError: error.oauthError, description: error.oauthErrorDescription)
+            return .failure(
+                error.kind, error.message, oauthError: error.oauthError, description: error.oauthErrorDescription)
         }
     }
 
-    func assertSameAsFullParse(_ redirect: String, _ extra: [ClientConfiguration.Setting: String] = [:],
-                               fragment: Bool = false, line: UInt = #line) throws {
+    func assertSameAsFullParse(
+        _ redirect: String, _ extra: [ClientConfiguration.Setting: String] = [:],
+        fragment: Bool = false, line: UInt = #line
+    ) throws {
         let fast = try pending(extra, fragment: fragment), full = try pending(extra, fragment: fragment)
-        XCTAssertEqual(outcome { () throws(TelenoridError) in try fast.handleCallback(redirect) },
-                       outcome { () throws(TelenoridError) in try full.parseCallback(redirect) }, redirect, line: line)
+        XCTAssertEqual(
+            outcome { () throws(TelenoridError) in try fast.handleCallback(redirect) },
+            outcome { () throws(TelenoridError) in try full.parseCallback(redirect) }, redirect, line: line)
         XCTAssertEqual(fast.isConsumed, full.isConsumed, redirect, line: line)
     }
 
@@ -41,7 +47,7 @@ final class CallbackScanTests: XCTestCase {
             "?code=SplxlOBeZQQYbYS6WxSbIA&state=\(state)&scope=openid",
             "?state=\(state)&code=abc%2Fdef+g&scope=openid+profile%20email&session_state=x%3Dy",
             "?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.com",
-            "?code=c&state=\(state)&iss=https://id.example.com&&empty=&flag",
+            "?code=c&state=\(state)&iss=https://id.example.com&&empty=&flag"
         ]
         for query in plain {
             XCTAssertNotNil(try pending().acceptPlainCallback(base + query), query)
@@ -54,26 +60,35 @@ final class CallbackScanTests: XCTestCase {
         let base = "telenorid-example://authcallback/"
         let others = [
             // Not the configured redirect URI byte for byte, yet the same place, or another place.
-            "TELENORID-EXAMPLE://authcallback/?code=c&state=\(state)", "telenorid-example://authcallback?code=c&state=\(state)",
-            "telenorid-example://authcallback/x?code=c&state=\(state)", "telenorid-example://other/?code=c&state=\(state)",
+            "TELENORID-EXAMPLE://authcallback/?code=c&state=\(state)",
+            "telenorid-example://authcallback?code=c&state=\(state)",
+            "telenorid-example://authcallback/x?code=c&state=\(state)",
+            "telenorid-example://other/?code=c&state=\(state)",
             "telenorid-example://authcallback/", "telenorid-example://auth", "::::", "",
             // Escaped, repeated or empty names; escapes that are malformed, NUL or not ASCII.
-            base + "?code=c&st%61te=\(state)", base + "?code=c&state=\(state)&code=d", base + "?code=c&state=\(state)&st%61te=x",
+            base + "?code=c&st%61te=\(state)", base + "?code=c&state=\(state)&code=d",
+            base + "?code=c&state=\(state)&st%61te=x",
             base + "?code=c&state=\(state)&=x", base + "?code=%zz&state=\(state)", base + "?code=c%0&state=\(state)",
-            base + "?code=c%00d&state=\(state)", base + "?code=c&state=\(state)&scope=%C3%A6", base + "?code=c&state=\(state)&scope=%FF",
-            base + "?code=c d&state=\(state)", base + "?code=c&state=\(state)&scope=æ", base + "?code=c\\d&state=\(state)",
+            base + "?code=c%00d&state=\(state)", base + "?code=c&state=\(state)&scope=%C3%A6",
+            base + "?code=c&state=\(state)&scope=%FF",
+            base + "?code=c d&state=\(state)", base + "?code=c&state=\(state)&scope=æ",
+            base + "?code=c\\d&state=\(state)",
             // The state, the issuer, the code and the error answer.
             base + "?code=c&state=other", base + "?code=c", base + "?code=c&state=\(state.dropLast())",
-            base + "?code=c&state=218gz18yveu1ybajwh2g1h3%67", base + "?code=c&state=\(state)&iss=https%3A%2F%2Fevil.example",
-            base + "?code=c&state=\(state)&iss=https://id.example.com/", base + "?code=&state=\(state)", base + "?state=\(state)",
+            base + "?code=c&state=218gz18yveu1ybajwh2g1h3%67",
+            base + "?code=c&state=\(state)&iss=https%3A%2F%2Fevil.example",
+            base + "?code=c&state=\(state)&iss=https://id.example.com/", base + "?code=&state=\(state)",
+            base + "?state=\(state)",
             base + "?error=access_denied&error_description=User+said+no&state=\(state)",
             base + "?error=access_denied&state=other",
             // Query and fragment.
-            base + "?code=c&state=\(state)#frag%zz", base + "#code=c&state=\(state)", base + "?code=c#state=\(state)",
+            base + "?code=c&state=\(state)#frag%zz", base + "#code=c&state=\(state)", base + "?code=c#state=\(state)"
         ]
         for redirect in others { try assertSameAsFullParse(redirect) }
-        for redirect in [base + "#code=c&state=\(state)", base + "?code=c&state=\(state)", base + "?x=%zz#code=c&state=\(state)",
-                         base + "?code=c&state=\(state)#code=d&state=\(state)"] {
+        for redirect in [
+            base + "#code=c&state=\(state)", base + "?code=c&state=\(state)", base + "?x=%zz#code=c&state=\(state)",
+            base + "?code=c&state=\(state)#code=d&state=\(state)"
+        ] {
             try assertSameAsFullParse(redirect, fragment: true)
         }
         let fapi2: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]
@@ -88,8 +103,10 @@ final class CallbackScanTests: XCTestCase {
         let scanned: (FormParameters, [String?])? = text.withUTF8 { bytes in
             prefix.withUTF8 { prefix in
                 guard let scan = CallbackScan(bytes, redirectURI: prefix, inFragment: false) else { return nil }
-                return (CallbackScan.parameters(bytes, in: scan.component),
-                        [scan.state, scan.code, scan.iss, scan.error].map { $0.map(scan.decoded) })
+                return (
+                    CallbackScan.parameters(bytes, in: scan.component),
+                    [scan.state, scan.code, scan.iss, scan.error].map { $0.map(scan.decoded) }
+                )
             }
         }
         guard let (parameters, fields) = scanned else { return nil }
@@ -102,21 +119,23 @@ final class CallbackScanTests: XCTestCase {
             "code=c&state=\(state)&&&flag&empty=&a==b=&plus=+&escapes=%2B%25%26%3D%23%20%7E&",
             "&state=\(state)&iss=https%3A%2F%2Fid.example.com&code=%41+b#frag%41+x",
             "error=access_denied&error_description=User+said+%22no%22&state=\(state)",
-            "x",
+            "x"
         ]
         for query in plain {
             let reading = try XCTUnwrap(try readings(base + query), query)
             XCTAssertEqual(reading.scan, reading.full, query)
             XCTAssertEqual(reading.fields, ["state", "code", "iss", "error"].map { reading.full[$0] }, query)
         }
-        let reading = try XCTUnwrap(try readings(base + "&state=\(state)&iss=https%3A%2F%2Fid.example.com&code=%41+b#f"))
+        let reading = try XCTUnwrap(
+            try readings(base + "&state=\(state)&iss=https%3A%2F%2Fid.example.com&code=%41+b#f"))
         XCTAssertEqual(reading.scan.pairs.map(\.name), ["state", "iss", "code"])
         XCTAssertEqual(reading.scan["code"], "A b")
         XCTAssertEqual(reading.scan["iss"], "https://id.example.com")
     }
 
     func testAScannedCallbacksParametersAreTheFullParses() throws {
-        let redirect = "telenorid-example://authcallback/?code=%41+b&state=\(state)&&flag&scope=openid%20profile&x=a=b#f"
+        let redirect =
+            "telenorid-example://authcallback/?code=%41+b&state=\(state)&&flag&scope=openid%20profile&x=a=b#f"
         let scanned = try XCTUnwrap(try pending().acceptPlainCallback(redirect))
         let full = try pending().parseCallback(redirect)
         XCTAssertEqual(scanned.code, "A b")
@@ -145,7 +164,8 @@ final class CallbackScanTests: XCTestCase {
         let p = try pending()
         let redirect = "telenorid-example://authcallback/?code=c&state=\(state)"
         XCTAssertEqual(try p.handleCallback(redirect).code, "c")
-        XCTAssertEqual(outcome { () throws(TelenoridError) in try p.handleCallback(redirect) },
-                       .failure(.consumed, "this authorization request was already answered", oauthError: nil, description: nil))
+        XCTAssertEqual(
+            outcome { () throws(TelenoridError) in try p.handleCallback(redirect) },
+            .failure(.consumed, "this authorization request was already answered", oauthError: nil, description: nil))
     }
 }

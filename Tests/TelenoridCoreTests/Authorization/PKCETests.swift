@@ -34,8 +34,10 @@ final class PKCETests: XCTestCase {
 
     func testVerifierIsTheBase64URLOfItsRandomBytes() {
         // RFC 7636 Appendix B's 32 octets give its 43-character verifier (the 33rd byte only fills the last group).
-        let octets: [UInt8] = [116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212,
-                               37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121, 0]
+        let octets: [UInt8] = [
+            116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212,
+            37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121, 0
+        ]
         let pkce = octets.withUnsafeBytes { PKCE(length: 43, random: $0) }
         XCTAssertEqual(pkce.verifier.string, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
         XCTAssertEqual(pkce.s256Challenge, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
@@ -45,12 +47,16 @@ final class PKCETests: XCTestCase {
 
     func testOutOfRangeLengthsAndBadVerifiersAreRefused() {
         for length in [0, 42, 129, -1, Int.max] {
-            XCTAssertThrowsError(try PKCE(length: length)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument) }
+            XCTAssertThrowsError(try PKCE(length: length)) {
+                XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument)
+            }
         }
         let tooShort = String(repeating: "a", count: 42)
         let withSpace = String(repeating: "a", count: 42) + " "
         let nonASCII = String(repeating: "a", count: 42) + "é"
-        for verifier in [tooShort, withSpace, nonASCII, String(repeating: "a", count: 129), "+" + String(repeating: "a", count: 50)] {
+        for verifier in [
+            tooShort, withSpace, nonASCII, String(repeating: "a", count: 129), "+" + String(repeating: "a", count: 50)
+        ] {
             XCTAssertThrowsError(try PKCE(verifier: verifier))
         }
     }

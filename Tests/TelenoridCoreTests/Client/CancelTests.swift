@@ -17,12 +17,16 @@ private final class LocalServer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw TelenoridError(.network, "test server") }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = UInt16(bigEndian: actual.sin_port)
         if answers {
             Thread.detachNewThread {
@@ -31,7 +35,9 @@ private final class LocalServer: @unchecked Sendable {
                     guard connection >= 0 else { return }
                     var buffer = [UInt8](repeating: 0, count: 4096)
                     _ = read(connection, &buffer, buffer.count)
-                    let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".utf8)
+                    let answer = Array(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+                            .utf8)
                     _ = write(connection, answer, answer.count)
                     close(connection)
                 }
@@ -121,9 +127,10 @@ final class CancelTests: XCTestCase {
         settings[.redirectURI] = "telenorid-example://authcallback/"
         settings[.tokenEndpoint] = silent.url
         let client = try OIDCClient(configuration: try ClientConfiguration(settings))
-        let tokens = TokenSet(accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
-                              accessTokenExpiresAt: client.clock() - 10, refreshToken: SecretBytes(Array("refresh-0".utf8)),
-                              idToken: nil, scope: "openid")
+        let tokens = TokenSet(
+            accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
+            accessTokenExpiresAt: client.clock() - 10, refreshToken: SecretBytes(Array("refresh-0".utf8)),
+            idToken: nil, scope: "openid")
         let state = AuthState(tokens: tokens, refresher: client, clock: client.clock, refreshMarginSeconds: 60)
         let changes = Atomic<Int>(0)
         state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
@@ -143,7 +150,9 @@ final class CancelTests: XCTestCase {
 
     func testLoopbackWaitCancelledAndWaitsAgain() throws {
         let listener = try LoopbackListener()
-        let call = Background { () throws(TelenoridError) in _ = try listener.waitForRedirect(timeoutMilliseconds: 20_000) }
+        let call = Background { () throws(TelenoridError) in
+            _ = try listener.waitForRedirect(timeoutMilliseconds: 20_000)
+        }
         usleep(200_000)
         let cancelledAt = DispatchTime.now()
         listener.cancel()

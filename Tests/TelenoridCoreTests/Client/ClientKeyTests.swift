@@ -6,13 +6,17 @@ import XCTest
 final class ClientKeyTests: XCTestCase {
     let provider = KeyProvider()
     /// RFC 7515 Appendix A.3's P-256 key: the library holds it here only to play the host's keystore.
-    static let keystoreKey = #"{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}"#
-    static let publicJWK = #"{"kty":"EC","kid":"device-1","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#
+    static let keystoreKey =
+        #"{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}"#
+    static let publicJWK =
+        #"{"kty":"EC","kid":"device-1","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#
 
     /// A signer as a host writes one, counting its calls.
     func hostSigner(calls: Locked<Int>, algorithm: String = "ES256") throws -> HostKeySigner {
         let key = try PrivateKey(text: Self.keystoreKey)
-        return try HostKeySigner(algorithm: algorithm, publicJWK: try XCTUnwrap(try JSON.parse(Self.publicJWK).objectValue)) { input throws(TelenoridError) in
+        return try HostKeySigner(
+            algorithm: algorithm, publicJWK: try XCTUnwrap(try JSON.parse(Self.publicJWK).objectValue)
+        ) { input throws(TelenoridError) in
             calls.withLock { $0 += 1 }
             return try JWS.signature(over: String(decoding: input, as: UTF8.self), key: key)
         }
@@ -28,7 +32,9 @@ final class ClientKeyTests: XCTestCase {
     func testPrivateKeyJWTNeedsAKeyOnlyWhenItSigns() throws {
         let client = try provider.client(TestClock(), [.clientAuthMethod: "private_key_jwt"])
         XCTAssertEqual(client.configuration.clientAuthMethod, .privateKeyJWT)
-        XCTAssertThrowsError(try client.authenticatedRequest(url: provider.issuer + "/token", parameters: FormParameters())) {
+        XCTAssertThrowsError(
+            try client.authenticatedRequest(url: provider.issuer + "/token", parameters: FormParameters())
+        ) {
             let error = $0 as! TelenoridError
             XCTAssertEqual(error.kind, .configuration)
             XCTAssertTrue(error.message.contains("client_private_key"), error.message)
@@ -60,17 +66,28 @@ final class ClientKeyTests: XCTestCase {
 
     func testASignerFailureFailsTheRequest() throws {
         let client = try provider.client(TestClock(), [.clientAuthMethod: "private_key_jwt"])
-        try client.setClientSigner(try HostKeySigner(algorithm: "ES256", publicJWK: try XCTUnwrap(try JSON.parse(Self.publicJWK).objectValue)) {
-            _ throws(TelenoridError) in throw TelenoridError(.invalidArgument, "keystore locked")
-        })
-        XCTAssertEqual(errorKind { _ = try client.authenticatedRequest(url: self.provider.issuer + "/token", parameters: FormParameters()) },
-                       .invalidArgument)
+        try client.setClientSigner(
+            try HostKeySigner(algorithm: "ES256", publicJWK: try XCTUnwrap(try JSON.parse(Self.publicJWK).objectValue))
+            {
+                _ throws(TelenoridError) in throw TelenoridError(.invalidArgument, "keystore locked")
+            })
+        XCTAssertEqual(
+            errorKind {
+                _ = try client.authenticatedRequest(url: self.provider.issuer + "/token", parameters: FormParameters())
+            },
+            .invalidArgument)
     }
 
     func testTheFAPI2ProfileTakesOnlyItsAlgorithmsFromTheHost() throws {
-        let client = try provider.client(TestClock(), [.securityProfile: "fapi2", .clientAuthMethod: "private_key_jwt",
-                                                       .dpopSigningAlgorithm: "ES256"])
-        let rsa = try HostKeySigner(algorithm: "RS256", publicJWK: try XCTUnwrap(try JSON.parse(DPoPTests.rfc7638Key).objectValue)) {
+        let client = try provider.client(
+            TestClock(),
+            [
+                .securityProfile: "fapi2", .clientAuthMethod: "private_key_jwt",
+                .dpopSigningAlgorithm: "ES256"
+            ])
+        let rsa = try HostKeySigner(
+            algorithm: "RS256", publicJWK: try XCTUnwrap(try JSON.parse(DPoPTests.rfc7638Key).objectValue)
+        ) {
             _ throws(TelenoridError) in []
         }
         XCTAssertThrowsError(try client.setClientSigner(rsa)) {
@@ -82,8 +99,11 @@ final class ClientKeyTests: XCTestCase {
     }
 
     func testTheHostsKeySignsRequestObjects() throws {
-        let client = try provider.client(TestClock(), [.signAuthorizationRequests: "true", .authorizationEndpoint: provider.issuer + "/authorize"])
-        XCTAssertEqual(errorKind { _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)) }, .configuration)
+        let client = try provider.client(
+            TestClock(), [.signAuthorizationRequests: "true", .authorizationEndpoint: provider.issuer + "/authorize"])
+        XCTAssertEqual(
+            errorKind { _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)) },
+            .configuration)
         let calls = Locked(0)
         try client.setClientSigner(try hostSigner(calls: calls))
         let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))

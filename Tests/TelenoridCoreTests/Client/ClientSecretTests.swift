@@ -31,24 +31,31 @@ final class ClientSecretTests: XCTestCase {
     }
 
     func testTheAuthMethodsCarryTheSecret() throws {
-        for (method, expected) in [("client_secret_basic", ClientAuthMethod.clientSecretBasic(secret: SecretBytes(Array("s3cret".utf8)))),
-                                   ("client_secret_post", .clientSecretPost(secret: SecretBytes(Array("s3cret".utf8)))),
-                                   ("client_secret_jwt", .clientSecretJWT(secret: SecretBytes(Array("s3cret".utf8))))] {
+        for (method, expected) in [
+            ("client_secret_basic", ClientAuthMethod.clientSecretBasic(secret: SecretBytes(Array("s3cret".utf8)))),
+            ("client_secret_post", .clientSecretPost(secret: SecretBytes(Array("s3cret".utf8)))),
+            ("client_secret_jwt", .clientSecretJWT(secret: SecretBytes(Array("s3cret".utf8))))
+        ] {
             let configuration = try configuration([.clientSecret: "s3cret", .clientAuthMethod: method])
             XCTAssertEqual(configuration.clientAuthMethod, expected)
-            XCTAssertNotEqual(configuration.clientAuthMethod, .clientSecretBasic(secret: SecretBytes(Array("other".utf8))))
+            XCTAssertNotEqual(
+                configuration.clientAuthMethod, .clientSecretBasic(secret: SecretBytes(Array("other".utf8))))
         }
         XCTAssertEqual(try configuration([.clientSecret: "s3cret"]).clientAuthMethod.name, "client_secret_basic")
-        XCTAssertEqual(errorKind { _ = try self.configuration([.clientSecret: "", .clientAuthMethod: "client_secret_post"]) },
-                       .configuration)
-        XCTAssertEqual(errorKind { _ = try self.configuration([.clientAuthMethod: "client_secret_basic"]) }, .configuration)
+        XCTAssertEqual(
+            errorKind { _ = try self.configuration([.clientSecret: "", .clientAuthMethod: "client_secret_post"]) },
+            .configuration)
+        XCTAssertEqual(
+            errorKind { _ = try self.configuration([.clientAuthMethod: "client_secret_basic"]) }, .configuration)
     }
 
     func testStandardBase64IntoABufferMatchesTheStringEncoder() {
         for length in 0..<8 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 250) }
             var out = [UInt8](repeating: 0, count: Base64URL.standardLength(length))
-            let written = bytes.withUnsafeBytes { input in out.withUnsafeMutableBufferPointer { Base64URL.encodeStandard(input, into: $0) } }
+            let written = bytes.withUnsafeBytes { input in
+                out.withUnsafeMutableBufferPointer { Base64URL.encodeStandard(input, into: $0) }
+            }
             XCTAssertEqual(written, out.count)
             XCTAssertEqual(String(decoding: out, as: UTF8.self), Base64URL.encodeStandard(bytes))
         }
@@ -57,20 +64,23 @@ final class ClientSecretTests: XCTestCase {
     func testBasicCredentialsFormEncodeBothPartsBeforeJoining() throws {
         // RFC 6749 §2.3.1: the ":" in the id and the reserved characters in the secret are escaped.
         for secret in ["s", "s3", "s3c", "p@ss:wörd/+"] {
-            let value = OIDCClient.basicCredentials(clientID: "my:client", secret: SecretBytes(Array(secret.utf8))).string
+            let value = OIDCClient.basicCredentials(clientID: "my:client", secret: SecretBytes(Array(secret.utf8)))
+                .string
             let joined = PercentEncoding.encode("my:client") + ":" + PercentEncoding.encode(secret)
             XCTAssertEqual(value, "Basic " + Base64URL.encodeStandard(Array(joined.utf8)))
         }
     }
 
     func testBasicSendsTheCredentialsAsTheAuthorizationAndPostInTheBody() throws {
-        let basic = try OIDCClient(configuration: configuration([.clientSecret: "s3cret", .clientAuthMethod: "client_secret_basic"]))
+        let basic = try OIDCClient(
+            configuration: configuration([.clientSecret: "s3cret", .clientAuthMethod: "client_secret_basic"]))
         let request = try basic.authenticatedRequest(url: "https://id.example.com/token", parameters: FormParameters())
         XCTAssertEqual(request.authorization?.string, "Basic " + Base64URL.encodeStandard(Array("client:s3cret".utf8)))
         XCTAssertFalse(request.headers.contains { $0.name.lowercased() == "authorization" })
         XCTAssertEqual(try FormParameters(parsing: try XCTUnwrap(request.body).string[...])["client_secret"], nil)
 
-        let post = try OIDCClient(configuration: configuration([.clientSecret: "s3 cret", .clientAuthMethod: "client_secret_post"]))
+        let post = try OIDCClient(
+            configuration: configuration([.clientSecret: "s3 cret", .clientAuthMethod: "client_secret_post"]))
         let posted = try post.authenticatedRequest(url: "https://id.example.com/token", parameters: FormParameters())
         XCTAssertNil(posted.authorization)
         let form = try FormParameters(parsing: try XCTUnwrap(posted.body).string[...])
@@ -92,8 +102,9 @@ final class ClientSecretTests: XCTestCase {
 
         let beside = #"{"client_secret":"s","environments":{"prod":{\#(base)}}}"#
         XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: beside, environment: "prod") }, .configuration)
-        XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: #"{\#(base),"client_secret":1}"#, environment: nil) },
-                       .configuration)
+        XCTAssertEqual(
+            errorKind { _ = try ClientConfiguration(json: #"{\#(base),"client_secret":1}"#, environment: nil) },
+            .configuration)
     }
 
     /// The private key is as secret as the client secret: read from a document (top level or an
@@ -107,18 +118,22 @@ final class ClientSecretTests: XCTestCase {
         XCTAssertEqual(plain.clientAuthMethod.name, "private_key_jwt")
         XCTAssertEqual(plain.clientPrivateKey?.algorithm, "RS256")
 
-        let environments = #"{"environments":{"test":{\#(base)},"prod":{\#(base),"client_private_key":\#(pem),"client_secret":"p"}}}"#
+        let environments =
+            #"{"environments":{"test":{\#(base)},"prod":{\#(base),"client_private_key":\#(pem),"client_secret":"p"}}}"#
         let prod = try ClientConfiguration(json: environments, environment: "prod")
         XCTAssertEqual(prod.settings.clientPrivateKey?.string, JOSEFixtures.rsaPrivatePem)
         XCTAssertEqual(prod.settings.clientSecret?.string, "p")
         XCTAssertNil(prod.settings.values[.clientPrivateKey])
         XCTAssertEqual(prod.settings[.environment], "prod")
         XCTAssertNil(try ClientConfiguration(json: environments, environment: "test").settings.clientPrivateKey)
-        XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: environments, environment: "stage") }, .configuration)
-        XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: #"{"environments":{"prod":1}}"#, environment: "prod") },
-                       .configuration)
-        XCTAssertEqual(errorKind { _ = try ClientConfiguration(json: #"{"environments":[]}"#, environment: "prod") },
-                       .configuration)
+        XCTAssertEqual(
+            errorKind { _ = try ClientConfiguration(json: environments, environment: "stage") }, .configuration)
+        XCTAssertEqual(
+            errorKind { _ = try ClientConfiguration(json: #"{"environments":{"prod":1}}"#, environment: "prod") },
+            .configuration)
+        XCTAssertEqual(
+            errorKind { _ = try ClientConfiguration(json: #"{"environments":[]}"#, environment: "prod") },
+            .configuration)
 
         var settings = ClientConfiguration.Settings()
         settings[.clientPrivateKey] = JOSEFixtures.rsaPrivatePem

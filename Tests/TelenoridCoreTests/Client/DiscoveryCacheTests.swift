@@ -12,8 +12,11 @@ private func discoveryServer() -> MemoryProvider {
     server.advertise("subject_types_supported", strings: ["public"])
     server.advertise("id_token_signing_alg_values_supported", strings: ["RS256"])
     // Only the issuer-appended RFC 8414 form.
-    server.answer(.authorizationServerMetadata, status: 200,
-                  body: #"{"issuer":"https://id.example.com/o","revocation_endpoint":"https://id.example.com/o/revoke_token/","code_challenge_methods_supported":["S256"]}"#)
+    server.answer(
+        .authorizationServerMetadata, status: 200,
+        body:
+            #"{"issuer":"https://id.example.com/o","revocation_endpoint":"https://id.example.com/o/revoke_token/","code_challenge_methods_supported":["S256"]}"#
+    )
     return server
 }
 
@@ -23,8 +26,9 @@ final class DiscoveryCacheTests: XCTestCase {
         settings[.issuer] = server.issuer
         settings[.clientID] = "native-app"
         settings[.redirectURI] = "com.example.app:/oauth2redirect"
-        return try OIDCClient(configuration: try ClientConfiguration(settings), transport: server,
-                              clock: { [time] in time.now.load(ordering: .relaxed) })
+        return try OIDCClient(
+            configuration: try ClientConfiguration(settings), transport: server,
+            clock: { [time] in time.now.load(ordering: .relaxed) })
     }
 
     func testRFC8414IsFoundAtTheIssuerAppendedLocationToo() throws {
@@ -33,11 +37,13 @@ final class DiscoveryCacheTests: XCTestCase {
         let metadata = try client(server, time: time).discover()
         XCTAssertEqual(metadata.revocationEndpoint, "https://id.example.com/o/revoke_token/")
         XCTAssertEqual(metadata.codeChallengeMethods, ["S256"])
-        XCTAssertEqual(server.requests.withLock { $0.map(\.url) }, [
-            "https://id.example.com/o/.well-known/openid-configuration",
-            "https://id.example.com/.well-known/oauth-authorization-server/o",  // RFC 8414 §3.1 first
-            "https://id.example.com/o/.well-known/oauth-authorization-server",
-        ])
+        XCTAssertEqual(
+            server.requests.withLock { $0.map(\.url) },
+            [
+                "https://id.example.com/o/.well-known/openid-configuration",
+                "https://id.example.com/.well-known/oauth-authorization-server/o",  // RFC 8414 §3.1 first
+                "https://id.example.com/o/.well-known/oauth-authorization-server"
+            ])
     }
 
     func testMetadataIsFetchedAgainWhenItIsADayOld() throws {
@@ -63,14 +69,18 @@ final class DiscoveryCacheTests: XCTestCase {
         let server = discoveryServer()
         let time = TestClock(); time.now.store(1_800_000_000, ordering: .relaxed)
         let client = try client(server, time: time)
-        XCTAssertThrowsError(try {
-            server.failure.withLock { $0 = TelenoridError(.network, "connection refused") }
-            defer { server.failure.withLock { $0 = nil } }
-            _ = try client.discover()
-        }(), "nothing cached yet: the outage is reported")
+        XCTAssertThrowsError(
+            try {
+                server.failure.withLock { $0 = TelenoridError(.network, "connection refused") }
+                defer { server.failure.withLock { $0 = nil } }
+                _ = try client.discover()
+            }(), "nothing cached yet: the outage is reported")
         _ = try client.discover()
         time.now.store(1_800_000_000 + 2 * OIDCClient.metadataLifetime, ordering: .relaxed)
-        for transient in [TelenoridError(.timeout, "timed out"), TelenoridError(.temporarilyUnavailable, "unavailable", httpStatus: 503)] {
+        for transient in [
+            TelenoridError(.timeout, "timed out"),
+            TelenoridError(.temporarilyUnavailable, "unavailable", httpStatus: 503)
+        ] {
             server.failure.withLock { $0 = transient }
             XCTAssertEqual(try client.discover().tokenEndpoint, "https://id.example.com/o/token/")
         }

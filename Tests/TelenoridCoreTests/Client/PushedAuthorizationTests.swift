@@ -3,8 +3,12 @@ import XCTest
 
 /// A provider with a pushed authorization request endpoint (RFC 9126), served from memory: its metadata
 /// says whether pushing is required, and its PAR endpoint answers what the test set.
-private func parProvider(requirePush: Bool, hasEndpoint: Bool = true,
-                         answer: (status: Int, body: String) = (201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#)) -> MemoryProvider {
+private func parProvider(
+    requirePush: Bool, hasEndpoint: Bool = true,
+    answer: (status: Int, body: String) = (
+        201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#
+    )
+) -> MemoryProvider {
     let provider = MemoryProvider()
     provider.advertise("jwks_uri", endpoint: .jwks)
     provider.advertise("require_pushed_authorization_requests", json: "\(requirePush)")
@@ -14,7 +18,9 @@ private func parProvider(requirePush: Bool, hasEndpoint: Bool = true,
 }
 
 final class PushedAuthorizationTests: XCTestCase {
-    private func client(_ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws -> OIDCClient {
+    private func client(_ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws
+        -> OIDCClient
+    {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = provider.issuer
         settings[.clientID] = "native-app"
@@ -88,11 +94,13 @@ final class PushedAuthorizationTests: XCTestCase {
     }
 
     func testTheProvidersRefusalKeepsItsOAuthError() throws {
-        let provider = parProvider(requirePush: true, answer: (400, #"{"error":"invalid_request","error_description":"bad scope"}"#))
+        let provider = parProvider(
+            requirePush: true, answer: (400, #"{"error":"invalid_request","error_description":"bad scope"}"#))
         let client = try client(provider)
         XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))) {
             let error = $0 as! TelenoridError
-            XCTAssertEqual(error.kind, .pushRefused, "RFC 9126 §2.3: the push endpoint's refusal, not an error redirect")
+            XCTAssertEqual(
+                error.kind, .pushRefused, "RFC 9126 §2.3: the push endpoint's refusal, not an error redirect")
             XCTAssertEqual(error.oauthError, "invalid_request")
             XCTAssertEqual(error.oauthErrorDescription, "bad scope")
             XCTAssertEqual(error.httpStatus, 400)
@@ -100,25 +108,34 @@ final class PushedAuthorizationTests: XCTestCase {
     }
 
     func testAnswersWithoutAUsableRequestURIAreRefused() throws {
-        for body in [#"{"expires_in":60}"#, #"{"request_uri":"","expires_in":60}"#, #"{"request_uri":5,"expires_in":60}"#,
-                     #"{"request_uri":"urn:x","expires_in":0}"#, #"{"request_uri":"urn:x"}"#,
-                     #"{"request_uri":"urn:x\nLocation: evil","expires_in":60}"#, "[]", "not json"] {
+        for body in [
+            #"{"expires_in":60}"#, #"{"request_uri":"","expires_in":60}"#, #"{"request_uri":5,"expires_in":60}"#,
+            #"{"request_uri":"urn:x","expires_in":0}"#, #"{"request_uri":"urn:x"}"#,
+            #"{"request_uri":"urn:x\nLocation: evil","expires_in":60}"#, "[]", "not json"
+        ] {
             let provider = parProvider(requirePush: true, answer: (201, body))
             let client = try client(provider)
-            XCTAssertThrowsError(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)), body) {
+            XCTAssertThrowsError(
+                try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)), body
+            ) {
                 XCTAssertEqual(($0 as! TelenoridError).kind, .invalidResponse, body)
             }
         }
         // 200 instead of 201 is taken: some providers answer so.
         let provider = parProvider(requirePush: true, answer: (200, #"{"request_uri":"urn:x","expires_in":90}"#))
         let client = try client(provider)
-        XCTAssertEqual(try query(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)).url)["request_uri"], "urn:x")
+        XCTAssertEqual(
+            try query(try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)).url)[
+                "request_uri"], "urn:x")
     }
 
     func testFAPI2RefusesARequestURIOf600SecondsOrMore() throws {
         let fapi2: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]
-        for (lifetime, profile, accepted) in [(600, fapi2, false), (3600, fapi2, false), (599, fapi2, true), (3600, [:], true)] {
-            let provider = parProvider(requirePush: true, answer: (201, #"{"request_uri":"urn:x","expires_in":\#(lifetime)}"#))
+        for (lifetime, profile, accepted) in [
+            (600, fapi2, false), (3600, fapi2, false), (599, fapi2, true), (3600, [:], true)
+        ] {
+            let provider = parProvider(
+                requirePush: true, answer: (201, #"{"request_uri":"urn:x","expires_in":\#(lifetime)}"#))
             let client = try client(provider, profile)
             let build = { try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration)) }
             if accepted {
@@ -155,13 +172,15 @@ final class PushedAuthorizationTests: XCTestCase {
     }
 
     func testMetadataReadsThePushFields() throws {
-        let document = #"{"issuer":"https://id.example.com","pushed_authorization_request_endpoint":"https://id.example.com/par","require_pushed_authorization_requests":true}"#
+        let document =
+            #"{"issuer":"https://id.example.com","pushed_authorization_request_endpoint":"https://id.example.com/par","require_pushed_authorization_requests":true}"#
         let metadata = try ProviderMetadata(json: Array(document.utf8), expectedIssuer: "https://id.example.com")
         XCTAssertEqual(metadata.pushedAuthorizationRequestEndpoint, "https://id.example.com/par")
         XCTAssertTrue(metadata.requirePushedAuthorizationRequests)
         let bad = #"{"issuer":"https://id.example.com","require_pushed_authorization_requests":"yes"}"#
         XCTAssertThrowsError(try ProviderMetadata(json: Array(bad.utf8), expectedIssuer: "https://id.example.com"))
-        let insecure = #"{"issuer":"https://id.example.com","pushed_authorization_request_endpoint":"http://id.example.com/par"}"#
+        let insecure =
+            #"{"issuer":"https://id.example.com","pushed_authorization_request_endpoint":"http://id.example.com/par"}"#
         XCTAssertThrowsError(try ProviderMetadata(json: Array(insecure.utf8), expectedIssuer: "https://id.example.com"))
     }
 }

@@ -13,18 +13,20 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try testConfiguration([.allowPlainPKCE: "yes"]))
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = "https://id.example.com"
-        XCTAssertThrowsError(try ClientConfiguration(settings)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration) }
+        XCTAssertThrowsError(try ClientConfiguration(settings)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration)
+        }
     }
 
     func testNamedEnvironmentsFromJSON() throws {
         let document = """
-        {"default_environment": "production",
-         "environments": {
-           "staging": {"issuer": "https://signin.staging.example.com", "client_id": "app-staging",
-                       "redirect_uri": "app://cb", "scopes": ["openid", "profile"]},
-           "production": {"issuer": "https://signin.example.com", "client_id": "app",
-                          "redirect_uri": "app://cb", "allow_plain_pkce": false}}}
-        """
+            {"default_environment": "production",
+             "environments": {
+               "staging": {"issuer": "https://signin.staging.example.com", "client_id": "app-staging",
+                           "redirect_uri": "app://cb", "scopes": ["openid", "profile"]},
+               "production": {"issuer": "https://signin.example.com", "client_id": "app",
+                              "redirect_uri": "app://cb", "allow_plain_pkce": false}}}
+            """
         let production = try ClientConfiguration(json: document, environment: nil)
         XCTAssertEqual(production.clientID, "app")
         XCTAssertEqual(production.settings[.environment], "production")
@@ -39,8 +41,10 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertNoThrow(try ClientConfiguration(json: "{\(base)}", environment: nil))
         XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"clientid\":\"x\"}", environment: nil))
         XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"scope\":3}", environment: nil))
-        XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"scope\":\"a\",\"scopes\":[\"b\"]}", environment: nil))
-        XCTAssertThrowsError(try ClientConfiguration(json: "{\(base),\"issuer\":\"https://b.example\"}", environment: nil))
+        XCTAssertThrowsError(
+            try ClientConfiguration(json: "{\(base),\"scope\":\"a\",\"scopes\":[\"b\"]}", environment: nil))
+        XCTAssertThrowsError(
+            try ClientConfiguration(json: "{\(base),\"issuer\":\"https://b.example\"}", environment: nil))
         XCTAssertThrowsError(try ClientConfiguration(json: "[1]", environment: nil))
         XCTAssertThrowsError(try ClientConfiguration(json: "{\(base)}", environment: "staging"))
     }

@@ -6,20 +6,27 @@ final class FAPI2ProfileTests: XCTestCase {
     /// A fresh P-256 key as a private JWK, which signs client assertions with ES256.
     static func es256Key() throws -> String { try DPoPKey.generate(algorithm: "ES256").privateKey.privateJWK().string }
     // RFC 8037 Appendix A.1's Ed25519 key, with its private part.
-    static let ed25519Key = #"{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#
+    static let ed25519Key =
+        #"{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#
     static let state = "218gz18yveu1ybajwh2g1h3g"
 
     /// A public client with DPoP, the smallest configuration the profile accepts, plus `extra`.
     private func fapi(_ extra: [ClientConfiguration.Setting: String] = [:]) throws -> ClientConfiguration {
-        var settings: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]
+        var settings: [ClientConfiguration.Setting: String] = [
+            .securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"
+        ]
         settings.merge(extra) { $1 }
         return try testConfiguration(settings)
     }
 
     /// The error building the configuration fails with; fails the test if it is built.
-    private func refusal(_ extra: [ClientConfiguration.Setting: String], removing: [ClientConfiguration.Setting] = [],
-                         file: StaticString = #filePath, line: UInt = #line) -> TelenoridError? {
-        var settings: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"]
+    private func refusal(
+        _ extra: [ClientConfiguration.Setting: String], removing: [ClientConfiguration.Setting] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> TelenoridError? {
+        var settings: [ClientConfiguration.Setting: String] = [
+            .securityProfile: "fapi2", .dpopSigningAlgorithm: "ES256"
+        ]
         settings.merge(extra) { $1 }
         for setting in removing { settings[setting] = nil }
         do {
@@ -35,10 +42,13 @@ final class FAPI2ProfileTests: XCTestCase {
         }
     }
 
-    private func assertRule(_ extra: [ClientConfiguration.Setting: String], removing: [ClientConfiguration.Setting] = [],
-                            _ rule: String, mentioning detail: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRule(
+        _ extra: [ClientConfiguration.Setting: String], removing: [ClientConfiguration.Setting] = [],
+        _ rule: String, mentioning detail: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard let error = refusal(extra, removing: removing, file: file, line: line) else { return }
-        XCTAssertTrue(error.message.hasPrefix("FAPI 2.0 Security Profile \(rule): "), error.message, file: file, line: line)
+        XCTAssertTrue(
+            error.message.hasPrefix("FAPI 2.0 Security Profile \(rule): "), error.message, file: file, line: line)
         XCTAssertTrue(error.message.contains(detail), error.message, file: file, line: line)
     }
 
@@ -48,8 +58,9 @@ final class FAPI2ProfileTests: XCTestCase {
 
     func testClientSecretAuthenticationIsRefused() {
         for method in ["client_secret_basic", "client_secret_post", "client_secret_jwt"] {
-            assertRule([.clientAuthMethod: method, .clientSecret: "s3cret-s3cret-s3cret-s3cret-s3cret"], "§5.3.3.1 item 2",
-                       mentioning: method)
+            assertRule(
+                [.clientAuthMethod: method, .clientSecret: "s3cret-s3cret-s3cret-s3cret-s3cret"], "§5.3.3.1 item 2",
+                mentioning: method)
         }
     }
 
@@ -57,10 +68,13 @@ final class FAPI2ProfileTests: XCTestCase {
     /// client, whose algorithm is then the profile's; a sign-in with neither is refused.
     func testASignInNeedsDPoPFromTheSettingsOrAHostSigner() throws {
         for extra: [ClientConfiguration.Setting: String] in [[:], [.clientPrivateKey: try Self.es256Key()]] {
-            var settings: [ClientConfiguration.Setting: String] = [.securityProfile: "fapi2", .authorizationEndpoint: "https://id.example.com/authorize",
-                                                                   .pushedAuthorizationRequestEndpoint: "https://id.example.com/par"]
+            var settings: [ClientConfiguration.Setting: String] = [
+                .securityProfile: "fapi2", .authorizationEndpoint: "https://id.example.com/authorize",
+                .pushedAuthorizationRequestEndpoint: "https://id.example.com/par"
+            ]
             settings.merge(extra) { $1 }
-            let client = try OIDCClient(configuration: try testConfiguration(settings), transport: fapiRecordingTransport())
+            let client = try OIDCClient(
+                configuration: try testConfiguration(settings), transport: fapiRecordingTransport())
             do {
                 _ = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
                 XCTFail("a sign-in without DPoP was started")
@@ -69,7 +83,8 @@ final class FAPI2ProfileTests: XCTestCase {
                 XCTAssertTrue(error.message.hasPrefix("FAPI 2.0 Security Profile §5.3.3.1 item 1: "), error.message)
             }
             let key = try DPoPKey.generate(algorithm: "ES256")
-            let signer = try HostKeySigner(algorithm: "ES256", publicJWK: key.publicJWK) { input throws(TelenoridError) in
+            let signer = try HostKeySigner(algorithm: "ES256", publicJWK: key.publicJWK) {
+                input throws(TelenoridError) in
                 try JWS.signature(over: String(decoding: input, as: UTF8.self), key: key.privateKey)
             }
             try client.setDPoPSigner(signer)
@@ -83,17 +98,20 @@ final class FAPI2ProfileTests: XCTestCase {
 
     func testIDTokenAlgorithmsOutsideTheProfileAreRefused() throws {
         assertRule([.idTokenAlgorithms: "PS256 RS256 ES384"], "§5.4.1 item 1", mentioning: "must not list ES384, RS256")
-        XCTAssertEqual(try fapi([.idTokenAlgorithms: "PS256 ES256 EdDSA"]).idTokenAlgorithms, ["PS256", "ES256", "EdDSA"])
+        XCTAssertEqual(
+            try fapi([.idTokenAlgorithms: "PS256 ES256 EdDSA"]).idTokenAlgorithms, ["PS256", "ES256", "EdDSA"])
     }
 
     /// An RSA key that declares RS256 is refused; one that declares nothing (PEM) signs PS256 in the mode.
     func testAClientKeyThatSignsRS256IsRefused() throws {
-        var jwk = try XCTUnwrap(try JSON.parse(try PrivateKey(pem: JOSEFixtures.rsaPrivatePem).privateJWK().string).objectValue)
+        var jwk = try XCTUnwrap(
+            try JSON.parse(try PrivateKey(pem: JOSEFixtures.rsaPrivatePem).privateJWK().string).objectValue)
         jwk.set("alg", .string("RS256"))
         assertRule([.clientPrivateKey: JSON.serialize(.object(jwk))], "§5.4.1 item 1", mentioning: "signs RS256")
         XCTAssertEqual(try fapi([.clientPrivateKey: JOSEFixtures.rsaPrivatePem]).clientPrivateKey?.algorithm, "PS256")
-        XCTAssertEqual(try testConfiguration([.clientPrivateKey: JOSEFixtures.rsaPrivatePem, .clientAuthMethod: "private_key_jwt"])
-                        .clientPrivateKey?.algorithm, "RS256")
+        XCTAssertEqual(
+            try testConfiguration([.clientPrivateKey: JOSEFixtures.rsaPrivatePem, .clientAuthMethod: "private_key_jwt"])
+                .clientPrivateKey?.algorithm, "RS256")
     }
 
     func testValidConfigurations() throws {
@@ -101,23 +119,30 @@ final class FAPI2ProfileTests: XCTestCase {
         XCTAssertEqual(confidential.clientAuthMethod.name, "private_key_jwt")
         XCTAssertEqual(confidential.dpopAlgorithms, ["ES256"])
         XCTAssertEqual(confidential.securityProfile, .fapi2)
-        XCTAssertEqual(try fapi([.clientPrivateKey: Self.ed25519Key, .dpopSigningAlgorithm: "EdDSA"]).clientAuthMethod.name, "private_key_jwt")
+        XCTAssertEqual(
+            try fapi([.clientPrivateKey: Self.ed25519Key, .dpopSigningAlgorithm: "EdDSA"]).clientAuthMethod.name,
+            "private_key_jwt")
         let publicClient = try fapi()
         XCTAssertEqual(publicClient.clientAuthMethod, .none)
         XCTAssertEqual(publicClient.dpopAlgorithms, ["ES256"])
         // The same settings the profile refuses are the host's own business without it.
-        XCTAssertTrue(try testConfiguration([.allowPlainPKCE: "true", .allowBearerDowngrade: "true"]).allowBearerDowngrade)
+        XCTAssertTrue(
+            try testConfiguration([.allowPlainPKCE: "true", .allowBearerDowngrade: "true"]).allowBearerDowngrade)
     }
 
     func testTLS12CipherSuitesAreSetOnlyInFAPIMode() throws {
-        XCTAssertEqual(try fapi().http.tls12CipherList,
-                       "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384")
+        XCTAssertEqual(
+            try fapi().http.tls12CipherList,
+            "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384"
+        )
         XCTAssertNil(try testConfiguration().http.tls12CipherList)
     }
 
     func testAcceptedAlgorithmsAreNarrowed() throws {
         let configuration = try fapi()
-        XCTAssertEqual(configuration.acceptedAlgorithms(advertised: ["RS256", "PS256", "ES256", "ES384", "HS256"]), ["PS256", "ES256"])
+        XCTAssertEqual(
+            configuration.acceptedAlgorithms(advertised: ["RS256", "PS256", "ES256", "ES384", "HS256"]),
+            ["PS256", "ES256"])
         XCTAssertEqual(configuration.acceptedAlgorithms(advertised: []), ["PS256", "ES256", "EdDSA"])
         XCTAssertEqual(configuration.acceptedAlgorithms(advertised: ["RS256"]), [])
         // Without the profile RS256 stays acceptable.
@@ -138,7 +163,10 @@ final class FAPI2ProfileTests: XCTestCase {
             XCTAssertTrue(error.message.hasPrefix("FAPI 2.0 Security Profile §5.3.3.2 item 5: "), error.message)
         }
         // The refusal does not use up the request: the genuine response, with iss, still goes through.
-        XCTAssertEqual(try p.handleCallback("telenorid-example://authcallback/?code=c&state=\(Self.state)&iss=https%3A%2F%2Fid.example.com").code, "c")
+        XCTAssertEqual(
+            try p.handleCallback(
+                "telenorid-example://authcallback/?code=c&state=\(Self.state)&iss=https%3A%2F%2Fid.example.com"
+            ).code, "c")
     }
 
     func testACallbackWithoutIssIsAcceptedWithoutTheProfile() throws {
@@ -194,6 +222,7 @@ final class FAPI2TransportTests: XCTestCase {
 /// A provider without discovery whose push endpoint (RFC 9126) takes every request.
 private func fapiRecordingTransport() -> MemoryProvider {
     let provider = MemoryProvider(discovery: false)
-    provider.answer(.par, status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:fapi","expires_in":60}"#)
+    provider.answer(
+        .par, status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:fapi","expires_in":60}"#)
     return provider
 }

@@ -14,14 +14,20 @@ private final class DPoPProvider: HTTPTransport {
 
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
         let proof = request.headers.first { $0.name == "DPoP" }.flatMap { try? DPoPProvider.verified($0.value) }
-        if request.headers.contains(where: { $0.name == "DPoP" }) && proof == nil { return Self.json(400, #"{"error":"invalid_dpop_proof"}"#) }
+        if request.headers.contains(where: { $0.name == "DPoP" }) && proof == nil {
+            return Self.json(400, #"{"error":"invalid_dpop_proof"}"#)
+        }
         seen.withLock { $0.append((request, proof)) }
         switch request.url {
         case issuer + "/token":
             return tokenAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                ?? Self.json(200, #"{"access_token":"at-\#(seen.withLock { $0.count })","token_type":"DPoP","expires_in":300,"refresh_token":"rt"}"#)
+                ?? Self.json(
+                    200,
+                    #"{"access_token":"at-\#(seen.withLock { $0.count })","token_type":"DPoP","expires_in":300,"refresh_token":"rt"}"#
+                )
         case issuer + "/userinfo":
-            return userinfoAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() } ?? Self.json(200, #"{"sub":"alice"}"#)
+            return userinfoAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                ?? Self.json(200, #"{"sub":"alice"}"#)
         case issuer + "/par":
             return Self.json(201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
         case issuer + "/revoke":
@@ -49,16 +55,20 @@ private final class DPoPProvider: HTTPTransport {
 }
 
 final class DPoPFlowTests: XCTestCase {
-    private func client(_ provider: DPoPProvider, _ extra: [ClientConfiguration.Setting: String] = [.dpopSigningAlgorithm: "ES256"]) throws -> OIDCClient {
+    private func client(
+        _ provider: DPoPProvider, _ extra: [ClientConfiguration.Setting: String] = [.dpopSigningAlgorithm: "ES256"]
+    ) throws -> OIDCClient {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = provider.issuer
         settings[.clientID] = "native-app"
         settings[.redirectURI] = "com.example.app:/cb"
         // No openid: these flows are about tokens, not ID tokens.
         settings[.scope] = "api"
-        for (name, path) in [(ClientConfiguration.Setting.authorizationEndpoint, "/authorize"), (.tokenEndpoint, "/token"),
-                             (.userinfoEndpoint, "/userinfo"), (.revocationEndpoint, "/revoke"),
-                             (.pushedAuthorizationRequestEndpoint, "/par")] {
+        for (name, path) in [
+            (ClientConfiguration.Setting.authorizationEndpoint, "/authorize"), (.tokenEndpoint, "/token"),
+            (.userinfoEndpoint, "/userinfo"), (.revocationEndpoint, "/revoke"),
+            (.pushedAuthorizationRequestEndpoint, "/par")
+        ] {
             settings[name] = provider.issuer + path
         }
         for (setting, value) in extra { settings[setting] = value }
@@ -67,7 +77,8 @@ final class DPoPFlowTests: XCTestCase {
 
     private func signIn(_ client: OIDCClient) throws -> AuthState {
         let pending = try AuthorizationRequest(configuration: client.configuration).build()
-        return try client.exchangeCode(try pending.handleCallback("com.example.app:/cb?code=c0de&state=\(pending.state)"))
+        return try client.exchangeCode(
+            try pending.handleCallback("com.example.app:/cb?code=c0de&state=\(pending.state)"))
     }
 
     private func kind(_ body: () throws -> Void) -> TelenoridError.Kind? {
@@ -84,13 +95,16 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(proof.header["alg"]?.stringValue, "ES256")
         let tokens = try XCTUnwrap(state.tokens)
         XCTAssertTrue(tokens.isDPoPBound)
-        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(proof.header["jwk"]?.objectValue)), tokens.dpopSigner?.thumbprint)
+        XCTAssertEqual(
+            try JWKThumbprint.sha256(of: try XCTUnwrap(proof.header["jwk"]?.objectValue)), tokens.dpopSigner?.thumbprint
+        )
         XCTAssertEqual(tokens.authorization.string, "DPoP " + tokens.accessToken.string)
     }
 
     func testEachSignInHasItsOwnKey() throws {
         let client = try client(DPoPProvider())
-        XCTAssertNotEqual(try signIn(client).tokens?.dpopSigner?.thumbprint, try signIn(client).tokens?.dpopSigner?.thumbprint)
+        XCTAssertNotEqual(
+            try signIn(client).tokens?.dpopSigner?.thumbprint, try signIn(client).tokens?.dpopSigner?.thumbprint)
     }
 
     func testRefreshUserinfoAndRevocationCarryProofsByTheSameKey() throws {
@@ -98,7 +112,9 @@ final class DPoPFlowTests: XCTestCase {
         let client = try client(provider)
         let state = try signIn(client)
         let thumbprint = try XCTUnwrap(state.tokens?.dpopSigner?.thumbprint)
-        func proofKey() throws -> String { try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)) }
+        func proofKey() throws -> String {
+            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue))
+        }
 
         _ = try state.forceRefresh()
         XCTAssertEqual(try proofKey(), thumbprint)
@@ -109,7 +125,9 @@ final class DPoPFlowTests: XCTestCase {
         let userinfo = provider.last
         XCTAssertEqual(userinfo.request.authorization?.string, "DPoP " + (state.tokens?.accessToken.string ?? ""))
         XCTAssertEqual(userinfo.proof?.claims["htm"]?.stringValue, "GET")
-        XCTAssertEqual(userinfo.proof?.claims["ath"]?.stringValue, DPoPProof.accessTokenHash(try XCTUnwrap(state.tokens?.accessToken)))
+        XCTAssertEqual(
+            userinfo.proof?.claims["ath"]?.stringValue,
+            DPoPProof.accessTokenHash(try XCTUnwrap(state.tokens?.accessToken)))
         XCTAssertEqual(try proofKey(), thumbprint)
 
         try state.revoke()
@@ -126,11 +144,14 @@ final class DPoPFlowTests: XCTestCase {
         try request.addResource("https://api.example.com/payments")
         try request.addResource("https://api.example.com/accounts")
         let pending = try request.build()
-        let state = try client.exchangeCode(try pending.handleCallback("com.example.app:/cb?code=c0de&state=\(pending.state)"))
+        let state = try client.exchangeCode(
+            try pending.handleCallback("com.example.app:/cb?code=c0de&state=\(pending.state)"))
         func resources() throws -> [String] {
             // Split by hand: the library's form parser refuses a repeated name, as RFC 6749 §3.1 has it do.
             try XCTUnwrap(provider.last.request.body).string.split(separator: "&").filter { $0.hasPrefix("resource=") }
-                .map { PercentEncoding.decode(ArraySlice($0.dropFirst("resource=".count).utf8), plusIsSpace: true) ?? "" }
+                .map {
+                    PercentEncoding.decode(ArraySlice($0.dropFirst("resource=".count).utf8), plusIsSpace: true) ?? ""
+                }
         }
         let expected = ["https://api.example.com/payments", "https://api.example.com/accounts"]
         XCTAssertEqual(try resources(), expected)
@@ -204,8 +225,17 @@ final class DPoPFlowTests: XCTestCase {
         let client = try client(provider)
         let state = try signIn(client)
         provider.userinfoAnswers.withLock {
-            $0 = [HTTPResponse(status: 401, headers: [("www-authenticate", #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#),
-                                                       ("dpop-nonce", "rs-nonce")], body: [])]
+            $0 = [
+                HTTPResponse(
+                    status: 401,
+                    headers: [
+                        (
+                            "www-authenticate",
+                            #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#
+                        ),
+                        ("dpop-nonce", "rs-nonce")
+                    ], body: [])
+            ]
         }
         XCTAssertEqual(try Session(state: state, client: client).userinfo()["sub"]?.stringValue, "alice")
         XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "rs-nonce")
@@ -227,10 +257,14 @@ final class DPoPFlowTests: XCTestCase {
         // The resource asked for a nonce: the retry's proof carries it, and so do later ones to that server.
         let retry = try session.requestHeaders(method: "GET", url: url, resourceNonce: " rs-1 ")
         XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(retry.dpop)).claims["nonce"]?.stringValue, "rs-1")
-        let later = try session.requestHeaders(method: "POST", url: "https://api.example.com/payments", resourceNonce: nil)
+        let later = try session.requestHeaders(
+            method: "POST", url: "https://api.example.com/payments", resourceNonce: nil)
         XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(later.dpop)).claims["nonce"]?.stringValue, "rs-1")
-        XCTAssertEqual(kind { _ = try session.requestHeaders(method: "GET", url: url, resourceNonce: "bad nonce") }, .invalidArgument)
-        XCTAssertEqual(kind { _ = try session.requestHeaders(method: "G T", url: url, resourceNonce: nil) }, .invalidArgument)
+        XCTAssertEqual(
+            kind { _ = try session.requestHeaders(method: "GET", url: url, resourceNonce: "bad nonce") },
+            .invalidArgument)
+        XCTAssertEqual(
+            kind { _ = try session.requestHeaders(method: "G T", url: url, resourceNonce: nil) }, .invalidArgument)
     }
 
     func testTheKeyIsSavedAndRestoredWithTheAuthState() throws {
@@ -245,8 +279,9 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(restored.tokens?.dpopSigner?.thumbprint, state.tokens?.dpopSigner?.thumbprint)
         XCTAssertEqual(restored.serialized().bytes, text.bytes)
         _ = try restored.forceRefresh()
-        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)),
-                       state.tokens?.dpopSigner?.thumbprint)
+        XCTAssertEqual(
+            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)),
+            state.tokens?.dpopSigner?.thumbprint)
     }
 
     func testTokensBoundToAHostKeyAreRestoredOnlyWithThatKey() throws {
@@ -272,7 +307,8 @@ final class DPoPFlowTests: XCTestCase {
         let provider = DPoPProvider()
         let client = try client(provider, [.dpopSigningAlgorithm: "EdDSA", .dpopBindAuthorizationCode: "true"])
         let pending = try AuthorizationRequest(configuration: client.configuration).build()
-        let jkt = try XCTUnwrap(try FormParameters(parsing: (try URI(parsing: pending.url).query ?? "")[...])["dpop_jkt"])
+        let jkt = try XCTUnwrap(
+            try FormParameters(parsing: (try URI(parsing: pending.url).query ?? "")[...])["dpop_jkt"])
         // Saved while the browser is open and restored: the key comes back with it. It is the document's
         // dpop_key member as the key serializes itself, spliced in without a String.
         let saved = pending.serialized()
@@ -280,8 +316,10 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertTrue(saved.string.contains(",\"dpop_key\":\(try key.serialized().string)"))
         let restored = try PendingAuthorization(restoring: saved, configuration: client.configuration)
         XCTAssertEqual(restored.serialized().bytes, saved.bytes)
-        let state = try client.exchangeCode(try restored.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
-        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), jkt)
+        let state = try client.exchangeCode(
+            try restored.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
+        XCTAssertEqual(
+            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), jkt)
         XCTAssertEqual(state.tokens?.dpopSigner?.thumbprint, jkt)
     }
 
@@ -294,6 +332,7 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(push.proof?.claims["htu"]?.stringValue, provider.issuer + "/par")
         let pushKey = try JWKThumbprint.sha256(of: try XCTUnwrap(push.proof?.header["jwk"]?.objectValue))
         _ = try client.exchangeCode(try pending.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
-        XCTAssertEqual(try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), pushKey)
+        XCTAssertEqual(
+            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), pushKey)
     }
 }

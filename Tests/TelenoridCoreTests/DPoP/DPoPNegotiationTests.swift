@@ -52,8 +52,9 @@ final class DPoPNegotiationTests: XCTestCase {
         XCTAssertThrowsError(try signIn(try client(provider, dpop: "EdDSA ES256"))) {
             let error = $0 as? TelenoridError
             XCTAssertEqual(error?.kind, .configuration)
-            XCTAssertTrue(error?.message.contains("ES384 RS256") == true && error?.message.contains("EdDSA ES256") == true,
-                          error?.message ?? "")
+            XCTAssertTrue(
+                error?.message.contains("ES384 RS256") == true && error?.message.contains("EdDSA ES256") == true,
+                error?.message ?? "")
         }
         XCTAssertEqual(proofs(provider).count, 0, "nothing was pushed")
     }
@@ -62,19 +63,22 @@ final class DPoPNegotiationTests: XCTestCase {
         let provider = dpopAlgorithmsProvider(advertising: ["ES256"])
         let client = try client(provider, dpop: "ES256")
         let key = try DPoPKey.generate(algorithm: "EdDSA")
-        try client.setDPoPSigner(try HostKeySigner(algorithm: "EdDSA", publicJWK: key.publicJWK) { input throws(TelenoridError) in
-            try JWS.signature(over: String(decoding: input, as: UTF8.self), key: key.privateKey)
-        })
+        try client.setDPoPSigner(
+            try HostKeySigner(algorithm: "EdDSA", publicJWK: key.publicJWK) { input throws(TelenoridError) in
+                try JWS.signature(over: String(decoding: input, as: UTF8.self), key: key.privateKey)
+            })
         XCTAssertEqual(errorKind { try self.signIn(client) }, .configuration)
     }
 
     func testTheSettingIsAListOfKnownAlgorithmsEachOnce() throws {
-        XCTAssertEqual(try testConfiguration([.dpopSigningAlgorithm: " EdDSA  ES256 "]).dpopAlgorithms, ["EdDSA", "ES256"])
+        XCTAssertEqual(
+            try testConfiguration([.dpopSigningAlgorithm: " EdDSA  ES256 "]).dpopAlgorithms, ["EdDSA", "ES256"])
         for bad in ["", "ES384", "ES256 ES256", "ES256 none"] {
             XCTAssertEqual(errorKind { _ = try testConfiguration([.dpopSigningAlgorithm: bad]) }, .configuration, bad)
         }
-        let metadata = try ProviderMetadata(json: Array(#"{"issuer":"https://id.example.com","dpop_signing_alg_values_supported":["ES256"]}"#.utf8),
-                                            expectedIssuer: "https://id.example.com")
+        let metadata = try ProviderMetadata(
+            json: Array(#"{"issuer":"https://id.example.com","dpop_signing_alg_values_supported":["ES256"]}"#.utf8),
+            expectedIssuer: "https://id.example.com")
         XCTAssertEqual(metadata.dpopSigningAlgorithms, ["ES256"])
     }
 }

@@ -20,22 +20,31 @@ final class DPoPTests: XCTestCase {
     }
 
     // RFC 9449 Figure 2 (§4.1): a proof for a token request; its decoded form is in §4.2.
-    static let rfcProof = "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19"
+    static let rfcProof =
+        "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwieCI6Imw4dEZyaHgtMzR0VjNoUklDUkRZOXpDa0RscEJoRjQyVVFVZldWQVdCRnMiLCJ5IjoiOVZFNGpmX09rX282NHpiVFRsY3VOSmFqSG10NnY5VERWclUwQ2R2R1JEQSIsImNydiI6IlAtMjU2In19"
         + ".eyJqdGkiOiItQndDM0VTYzZhY2MybFRjIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vc2VydmVyLmV4YW1wbGUuY29tL3Rva2VuIiwiaWF0IjoxNTYyMjYyNjE2fQ"
         + ".2-GxA6T8lP4vfrg8v-FdWP0A0zdrj8igiMLvqRMUvwnQg4PtFLbdLXiOSsX0x7NVY-FNyJK70nfbV37xRZT3Lg"
     // RFC 9449 §7.1's access token and the ath of it.
     static let rfcAccessToken = "Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU"
     static let rfcAth = "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo"
     // RFC 7638 §3.1's RSA key.
-    static let rfc7638Key = #"{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}"#
+    static let rfc7638Key =
+        #"{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}"#
 
     func testRFC7638Thumbprint() throws {
-        XCTAssertEqual(try JWKThumbprint.sha256(of: try object(DPoPTests.rfc7638Key)), "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+        XCTAssertEqual(
+            try JWKThumbprint.sha256(of: try object(DPoPTests.rfc7638Key)),
+            "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         // Members are picked by name, so their order in the JWK does not matter.
-        let reordered = try object(#"{"e":"AQAB","kid":"x","n":"\#(try XCTUnwrap(try object(DPoPTests.rfc7638Key)["n"]?.stringValue))","kty":"RSA"}"#)
+        let reordered = try object(
+            #"{"e":"AQAB","kid":"x","n":"\#(try XCTUnwrap(try object(DPoPTests.rfc7638Key)["n"]?.stringValue))","kty":"RSA"}"#
+        )
         XCTAssertEqual(try JWKThumbprint.sha256(of: reordered), "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
-        XCTAssertEqual(kind { try JWKThumbprint.sha256(of: try! self.object(#"{"kty":"oct","k":"AAAA"}"#)) }, .unsupported)
-        XCTAssertEqual(kind { try JWKThumbprint.sha256(of: try! self.object(#"{"kty":"EC","crv":"P-256","x":"AAAA"}"#)) }, .invalidArgument)
+        XCTAssertEqual(
+            kind { try JWKThumbprint.sha256(of: try! self.object(#"{"kty":"oct","k":"AAAA"}"#)) }, .unsupported)
+        XCTAssertEqual(
+            kind { try JWKThumbprint.sha256(of: try! self.object(#"{"kty":"EC","crv":"P-256","x":"AAAA"}"#)) },
+            .invalidArgument)
     }
 
     func testRFCAccessTokenHash() {
@@ -64,15 +73,18 @@ final class DPoPTests: XCTestCase {
     }
 
     func testEachAlgorithmMakesVerifyingProofs() throws {
-        let publicMembers = ["ES256": ["crv", "kty", "x", "y"], "EdDSA": ["crv", "kty", "x"], "PS256": ["e", "kty", "n"]]
+        let publicMembers = [
+            "ES256": ["crv", "kty", "x", "y"], "EdDSA": ["crv", "kty", "x"], "PS256": ["e", "kty", "n"]
+        ]
         for algorithm in DPoPKey.algorithms {
             let key = try DPoPKey.generate(algorithm: algorithm)
             XCTAssertEqual(key.algorithm, algorithm)
             XCTAssertEqual(key.publicJWK.keys, publicMembers[algorithm], algorithm)
             XCTAssertEqual(key.thumbprint.utf8.count, 43, algorithm)
             let token = SecretBytes(Array(DPoPTests.rfcAccessToken.utf8))
-            let proof = try DPoPProof.make(signer: .key(key), method: "GET", url: "HTTPS://Resource.Example.ORG:443/protectedresource?a=b#c",
-                                           accessToken: token, nonce: "eyJ7S_zG.eyJH0-Z.HX4w-7v", now: 1_562_262_618)
+            let proof = try DPoPProof.make(
+                signer: .key(key), method: "GET", url: "HTTPS://Resource.Example.ORG:443/protectedresource?a=b#c",
+                accessToken: token, nonce: "eyJ7S_zG.eyJH0-Z.HX4w-7v", now: 1_562_262_618)
             let (header, claims) = try verified(proof)
             XCTAssertEqual(header.keys, ["typ", "alg", "jwk"], algorithm)
             XCTAssertEqual(header["typ"]?.stringValue, "dpop+jwt")
@@ -87,7 +99,8 @@ final class DPoPTests: XCTestCase {
             XCTAssertEqual(claims["ath"]?.stringValue, DPoPTests.rfcAth)
             XCTAssertEqual(claims["nonce"]?.stringValue, "eyJ7S_zG.eyJH0-Z.HX4w-7v")
             // Without a token and a nonce those claims are absent, not empty.
-            let (_, bare) = try verified(try DPoPProof.make(signer: .key(key), method: "POST", url: "https://as.example.com/token", now: 5))
+            let (_, bare) = try verified(
+                try DPoPProof.make(signer: .key(key), method: "POST", url: "https://as.example.com/token", now: 5))
             XCTAssertEqual(bare.keys, ["jti", "htm", "htu", "iat"], algorithm)
         }
         XCTAssertEqual(kind { try DPoPKey.generate(algorithm: "RS256") }, .unsupported)
@@ -108,23 +121,35 @@ final class DPoPTests: XCTestCase {
             ("https://example.com/%7euser/%2f%41%2E/x%3a", "https://example.com/~user/%2FA./x%3A"),
             ("https://example.com/%2e%2E/x", "https://example.com/x"),
             ("https://[::1]:443/x", "https://[::1]/x"),
-            ("https://[::1]:8443", "https://[::1]:8443/"),
+            ("https://[::1]:8443", "https://[::1]:8443/")
         ]
         for (url, expected) in cases { XCTAssertEqual(try DPoPProof.targetURI(url), expected, url) }
-        for bad in ["ftp://example.com/x", "https://user:pw@example.com/", "example.com/token", "https:///path", "https://exa mple.com/"] {
+        for bad in [
+            "ftp://example.com/x", "https://user:pw@example.com/", "example.com/token", "https:///path",
+            "https://exa mple.com/"
+        ] {
             XCTAssertEqual(kind { try DPoPProof.targetURI(bad) }, .invalidArgument, bad)
         }
         let key = try DPoPKey.generate()
-        XCTAssertEqual(kind { try DPoPProof.make(signer: .key(key), method: "PO ST", url: "https://a.example/", now: 0) }, .invalidArgument)
-        XCTAssertEqual(kind { try DPoPProof.make(signer: .key(key), method: "", url: "https://a.example/", now: 0) }, .invalidArgument)
-        XCTAssertEqual(kind { try DPoPProof.make(signer: .key(key), method: "GET", url: "https://a.example/", nonce: "a b", now: 0) }, .invalidArgument)
+        XCTAssertEqual(
+            kind { try DPoPProof.make(signer: .key(key), method: "PO ST", url: "https://a.example/", now: 0) },
+            .invalidArgument)
+        XCTAssertEqual(
+            kind { try DPoPProof.make(signer: .key(key), method: "", url: "https://a.example/", now: 0) },
+            .invalidArgument)
+        XCTAssertEqual(
+            kind {
+                try DPoPProof.make(signer: .key(key), method: "GET", url: "https://a.example/", nonce: "a b", now: 0)
+            }, .invalidArgument)
     }
 
     func testJTIsAreUnique() throws {
         let signer = DPoPSigner.key(try DPoPKey.generate())
         var seen = Set<String>()
         for _ in 0..<1000 {
-            let jws = try JWS(compact: try DPoPProof.make(signer: signer, method: "POST", url: "https://as.example.com/token", now: 1))
+            let jws = try JWS(
+                compact: try DPoPProof.make(signer: signer, method: "POST", url: "https://as.example.com/token", now: 1)
+            )
             seen.insert(try XCTUnwrap(try JSON.parse(jws.payload)["jti"]?.stringValue))
         }
         XCTAssertEqual(seen.count, 1000)
@@ -145,7 +170,9 @@ final class DPoPTests: XCTestCase {
                 XCTAssertEqual(restored.thumbprint, key.thumbprint)
                 XCTAssertEqual(try restored.serialized().bytes, stored.bytes, algorithm)
                 // The restored key signs what the old public key verifies.
-                let jws = try JWS(compact: try DPoPProof.make(signer: .key(restored), method: "POST", url: "https://as.example.com/token", now: 1))
+                let jws = try JWS(
+                    compact: try DPoPProof.make(
+                        signer: .key(restored), method: "POST", url: "https://as.example.com/token", now: 1))
                 try jws.verify(with: try JWK(key.publicJWK))
             }
         }
@@ -203,15 +230,25 @@ final class DPoPTests: XCTestCase {
     func testAsksForNonce() {
         XCTAssertTrue(DPoPNonces.asksForNonce(status: 400, oauthError: "use_dpop_nonce", wwwAuthenticate: nil))
         XCTAssertFalse(DPoPNonces.asksForNonce(status: 400, oauthError: "invalid_dpop_proof", wwwAuthenticate: nil))
-        XCTAssertFalse(DPoPNonces.asksForNonce(status: 400, oauthError: nil, wwwAuthenticate: #"DPoP error="use_dpop_nonce""#))
+        XCTAssertFalse(
+            DPoPNonces.asksForNonce(status: 400, oauthError: nil, wwwAuthenticate: #"DPoP error="use_dpop_nonce""#))
         // RFC 9449 §9's example challenge.
-        XCTAssertTrue(DPoPNonces.asksForNonce(status: 401, oauthError: nil,
-                                             wwwAuthenticate: #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#))
-        XCTAssertTrue(DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: #"Bearer realm="x", dpop algs="ES256 PS256", error=use_dpop_nonce"#))
-        XCTAssertFalse(DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: #"Bearer error="use_dpop_nonce""#))
-        XCTAssertFalse(DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: #"DPoP error="invalid_token""#))
+        XCTAssertTrue(
+            DPoPNonces.asksForNonce(
+                status: 401, oauthError: nil,
+                wwwAuthenticate:
+                    #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#))
+        XCTAssertTrue(
+            DPoPNonces.asksForNonce(
+                status: 401, oauthError: nil,
+                wwwAuthenticate: #"Bearer realm="x", dpop algs="ES256 PS256", error=use_dpop_nonce"#))
+        XCTAssertFalse(
+            DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: #"Bearer error="use_dpop_nonce""#))
+        XCTAssertFalse(
+            DPoPNonces.asksForNonce(status: 401, oauthError: nil, wwwAuthenticate: #"DPoP error="invalid_token""#))
         XCTAssertFalse(DPoPNonces.asksForNonce(status: 401, oauthError: "use_dpop_nonce", wwwAuthenticate: nil))
-        XCTAssertFalse(DPoPNonces.asksForNonce(status: 403, oauthError: nil, wwwAuthenticate: #"DPoP error="use_dpop_nonce""#))
+        XCTAssertFalse(
+            DPoPNonces.asksForNonce(status: 403, oauthError: nil, wwwAuthenticate: #"DPoP error="use_dpop_nonce""#))
     }
 
     func testExternalSigner() throws {
@@ -219,36 +256,49 @@ final class DPoPTests: XCTestCase {
         var jwk = held.publicJWK
         jwk.set("kid", .string("keystore-1"))
         jwk.set("use", .string("sig"))
-        let signer = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { (input: [UInt8]) throws(TelenoridError) -> [UInt8] in
+        let signer = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) {
+            (input: [UInt8]) throws(TelenoridError) -> [UInt8] in
             try JWS.signature(over: String(decoding: input, as: UTF8.self), key: held.privateKey)
         }
         // Only the required members reach the header, so the thumbprint is the key's.
         XCTAssertEqual(signer.publicJWK, held.publicJWK)
         XCTAssertEqual(DPoPSigner.external(signer).thumbprint, held.thumbprint)
-        let (header, claims) = try verified(try DPoPProof.make(signer: .external(signer), method: "POST", url: "https://as.example.com/token",
-                                                               accessToken: SecretBytes(Array("t".utf8)), nonce: "n", now: 7))
+        let (header, claims) = try verified(
+            try DPoPProof.make(
+                signer: .external(signer), method: "POST", url: "https://as.example.com/token",
+                accessToken: SecretBytes(Array("t".utf8)), nonce: "n", now: 7))
         XCTAssertEqual(header["alg"]?.stringValue, "ES256")
         XCTAssertEqual(header["jwk"]?.objectValue, held.publicJWK)
         XCTAssertEqual(claims["iat"]?.int64Value, 7)
         XCTAssertEqual(claims["nonce"]?.stringValue, "n")
 
         // A DER signature (70-odd bytes) is refused before it reaches a server; a signer's error passes through.
-        let der = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in [UInt8](repeating: 0x30, count: 71) }
-        XCTAssertEqual(kind { try DPoPProof.make(signer: .external(der), method: "POST", url: "https://as.example.com/", now: 0) }, .invalidArgument)
+        let der = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in
+            [UInt8](repeating: 0x30, count: 71)
+        }
+        XCTAssertEqual(
+            kind { try DPoPProof.make(signer: .external(der), method: "POST", url: "https://as.example.com/", now: 0) },
+            .invalidArgument)
         let failing = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in
             throw TelenoridError(.configuration, "keystore locked")
         }
-        XCTAssertEqual(kind { try DPoPProof.make(signer: .external(failing), method: "POST", url: "https://as.example.com/", now: 0) }, .configuration)
+        XCTAssertEqual(
+            kind {
+                try DPoPProof.make(signer: .external(failing), method: "POST", url: "https://as.example.com/", now: 0)
+            }, .configuration)
 
         // The RFC 7638 key as a host-held PS256 key: its thumbprint is the RFC's.
-        let rsa = try HostKeySigner(algorithm: "PS256", publicJWK: try object(DPoPTests.rfc7638Key.replacingFirst(#""alg":"RS256","#, with: ""))) { _ throws(TelenoridError) -> [UInt8] in [] }
+        let rsa = try HostKeySigner(
+            algorithm: "PS256", publicJWK: try object(DPoPTests.rfc7638Key.replacingFirst(#""alg":"RS256","#, with: ""))
+        ) { _ throws(TelenoridError) -> [UInt8] in [] }
         XCTAssertEqual(rsa.thumbprint, "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         XCTAssertEqual(rsa.publicJWK.keys, ["e", "kty", "n"])
 
         // Refused up front: a private JWK, a MAC algorithm, a key that can't verify the algorithm.
         let noSign: HostKeySigner.Sign = { _ throws(TelenoridError) -> [UInt8] in [] }
         let stored = try XCTUnwrap(try JSON.parse(try held.serialized().bytes)["jwk"]?.objectValue)
-        XCTAssertEqual(kind { try HostKeySigner(algorithm: "ES256", publicJWK: stored, sign: noSign) }, .invalidArgument)
+        XCTAssertEqual(
+            kind { try HostKeySigner(algorithm: "ES256", publicJWK: stored, sign: noSign) }, .invalidArgument)
         XCTAssertEqual(kind { try HostKeySigner(algorithm: "HS256", publicJWK: jwk, sign: noSign) }, .invalidArgument)
         XCTAssertEqual(kind { try HostKeySigner(algorithm: "PS256", publicJWK: jwk, sign: noSign) }, .invalidArgument)
         XCTAssertEqual(kind { try HostKeySigner(algorithm: "none", publicJWK: jwk, sign: noSign) }, .invalidArgument)

@@ -4,8 +4,10 @@ import XCTest
 final class JSONTests: XCTestCase {
     // MARK: Helpers
 
-    private func parse(_ text: String, limits: JSONLimits = JSONLimits(),
-                       file: StaticString = #filePath, line: UInt = #line) -> JSONValue? {
+    private func parse(
+        _ text: String, limits: JSONLimits = JSONLimits(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> JSONValue? {
         do {
             return try JSON.parse(text, limits: limits)
         } catch {
@@ -16,16 +18,21 @@ final class JSONTests: XCTestCase {
 
     /// Asserts the bytes are refused and returns the error for further checks.
     @discardableResult
-    private func assertRejects(_ bytes: [UInt8], limits: JSONLimits = JSONLimits(), containing fragment: String? = nil,
-                               file: StaticString = #filePath, line: UInt = #line) -> JSONParseError? {
+    private func assertRejects(
+        _ bytes: [UInt8], limits: JSONLimits = JSONLimits(), containing fragment: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> JSONParseError? {
         do {
             let value = try JSON.parse(bytes, limits: limits)
-            XCTFail("accepted \(JSON.serialize(value)) from \(String(decoding: bytes, as: UTF8.self))", file: file, line: line)
+            XCTFail(
+                "accepted \(JSON.serialize(value)) from \(String(decoding: bytes, as: UTF8.self))", file: file,
+                line: line)
             return nil
         } catch {
             if let fragment {
-                XCTAssertTrue(error.message.contains(fragment), "message \"\(error.message)\" lacks \"\(fragment)\"",
-                              file: file, line: line)
+                XCTAssertTrue(
+                    error.message.contains(fragment), "message \"\(error.message)\" lacks \"\(fragment)\"",
+                    file: file, line: line)
             }
             XCTAssertTrue(error.message.hasSuffix("at offset \(error.offset)"), error.message, file: file, line: line)
             return error
@@ -33,8 +40,10 @@ final class JSONTests: XCTestCase {
     }
 
     @discardableResult
-    private func assertRejects(_ text: String, limits: JSONLimits = JSONLimits(), containing fragment: String? = nil,
-                               file: StaticString = #filePath, line: UInt = #line) -> JSONParseError? {
+    private func assertRejects(
+        _ text: String, limits: JSONLimits = JSONLimits(), containing fragment: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> JSONParseError? {
         assertRejects(Array(text.utf8), limits: limits, containing: fragment, file: file, line: line)
     }
 
@@ -50,8 +59,10 @@ final class JSONTests: XCTestCase {
     // MARK: Valid documents
 
     func testScalarsRoundTrip() {
-        for text in ["null", "true", "false", "0", "-0", "1", "-1", "3.25", "-0.5e-7", "1E+2", "6.02e23",
-                     "\"\"", "\"hello\"", "[]", "{}"] {
+        for text in [
+            "null", "true", "false", "0", "-0", "1", "-1", "3.25", "-0.5e-7", "1E+2", "6.02e23",
+            "\"\"", "\"hello\"", "[]", "{}"
+        ] {
             assertRoundTrips(text)
         }
     }
@@ -63,7 +74,7 @@ final class JSONTests: XCTestCase {
             #"{"z":1,"a":2,"m":3}"#,
             #"{"emoji":"😀","accent":"é","cjk":"日本","slash":"a/b"}"#,
             #"{"":""}"#,
-            #"["\"quoted\"","back\\slash","\n\r\t\b\f","\u0000\u001f"]"#,
+            #"["\"quoted\"","back\\slash","\n\r\t\b\f","\u0000\u001f"]"#
         ] {
             assertRoundTrips(text)
         }
@@ -90,21 +101,21 @@ final class JSONTests: XCTestCase {
 
     func testRFC8259ObjectExample() throws {
         let text = """
-        {
-          "Image": {
-              "Width":  800,
-              "Height": 600,
-              "Title":  "View from 15th Floor",
-              "Thumbnail": {
-                  "Url":    "http://www.example.com/image/481989943",
-                  "Height": 125,
-                  "Width":  100
-              },
-              "Animated" : false,
-              "IDs": [116, 943, 234, 38793]
+            {
+              "Image": {
+                  "Width":  800,
+                  "Height": 600,
+                  "Title":  "View from 15th Floor",
+                  "Thumbnail": {
+                      "Url":    "http://www.example.com/image/481989943",
+                      "Height": 125,
+                      "Width":  100
+                  },
+                  "Animated" : false,
+                  "IDs": [116, 943, 234, 38793]
+                }
             }
-        }
-        """
+            """
         let value = try JSON.parse(text)
         let image = value["Image"]
         XCTAssertEqual(image?["Width"]?.int64Value, 800)
@@ -112,35 +123,37 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(image?["Thumbnail"]?["Url"]?.stringValue, "http://www.example.com/image/481989943")
         XCTAssertEqual(image?["Animated"]?.boolValue, false)
         XCTAssertEqual(image?["IDs"]?.arrayValue?.compactMap(\.int64Value), [116, 943, 234, 38793])
-        XCTAssertEqual(JSON.serialize(value),
-                       #"{"Image":{"Width":800,"Height":600,"Title":"View from 15th Floor","Thumbnail":{"Url":"http://www.example.com/image/481989943","Height":125,"Width":100},"Animated":false,"IDs":[116,943,234,38793]}}"#)
+        XCTAssertEqual(
+            JSON.serialize(value),
+            #"{"Image":{"Width":800,"Height":600,"Title":"View from 15th Floor","Thumbnail":{"Url":"http://www.example.com/image/481989943","Height":125,"Width":100},"Animated":false,"IDs":[116,943,234,38793]}}"#
+        )
     }
 
     func testRFC8259ArrayExample() throws {
         let text = """
-        [
-          {
-             "precision": "zip",
-             "Latitude":  37.7668,
-             "Longitude": -122.3959,
-             "Address":   "",
-             "City":      "SAN FRANCISCO",
-             "State":     "CA",
-             "Zip":       "94107",
-             "Country":   "US"
-          },
-          {
-             "precision": "zip",
-             "Latitude":  37.371991,
-             "Longitude": -122.026020,
-             "Address":   "",
-             "City":      "SUNNYVALE",
-             "State":     "CA",
-             "Zip":       "94085",
-             "Country":   "US"
-          }
-        ]
-        """
+            [
+              {
+                 "precision": "zip",
+                 "Latitude":  37.7668,
+                 "Longitude": -122.3959,
+                 "Address":   "",
+                 "City":      "SAN FRANCISCO",
+                 "State":     "CA",
+                 "Zip":       "94107",
+                 "Country":   "US"
+              },
+              {
+                 "precision": "zip",
+                 "Latitude":  37.371991,
+                 "Longitude": -122.026020,
+                 "Address":   "",
+                 "City":      "SUNNYVALE",
+                 "State":     "CA",
+                 "Zip":       "94085",
+                 "Country":   "US"
+              }
+            ]
+            """
         let value = try JSON.parse(text)
         XCTAssertEqual(value.arrayValue?.count, 2)
         guard case .number(let longitude)? = value.arrayValue?.last?["Longitude"] else {
@@ -237,8 +250,9 @@ final class JSONTests: XCTestCase {
         let deep = String(repeating: "[", count: 500_000)
         assertRejects(deep, containing: "nesting")
         // Even with the depth limit lifted the parser is iterative, so the input just runs out.
-        assertRejects(String(repeating: "[{\"a\":", count: 100_000),
-                      limits: JSONLimits(maxDepth: Int.max), containing: "unexpected end of input")
+        assertRejects(
+            String(repeating: "[{\"a\":", count: 100_000),
+            limits: JSONLimits(maxDepth: Int.max), containing: "unexpected end of input")
     }
 
     // MARK: Structure
@@ -260,10 +274,10 @@ final class JSONTests: XCTestCase {
     }
 
     func testOnlyRFCWhitespaceAllowed() {
-        assertRejects("\u{0C}1")        // form feed
-        assertRejects("\u{0B}1")        // vertical tab
-        assertRejects("\u{A0}1")        // no-break space
-        assertRejects("\u{FEFF}{}")     // byte order mark
+        assertRejects("\u{0C}1")  // form feed
+        assertRejects("\u{0B}1")  // vertical tab
+        assertRejects("\u{A0}1")  // no-break space
+        assertRejects("\u{FEFF}{}")  // byte order mark
         assertRejects("[1,\u{2028}2]")
     }
 
@@ -305,7 +319,7 @@ final class JSONTests: XCTestCase {
             ("01", "leading zero"), ("-01", "leading zero"), ("00", "leading zero"), ("[007]", "leading zero"),
             ("-", "expected a digit"), ("-a", "expected a digit"), ("1.", "after the decimal point"),
             ("1.e5", "after the decimal point"), ("1e", "exponent"), ("1e+", "exponent"), ("1E-", "exponent"),
-            ("-Infinity", "expected a digit"),
+            ("-Infinity", "expected a digit")
         ]
         for (text, fragment) in cases {
             assertRejects(text, containing: fragment)
@@ -324,7 +338,9 @@ final class JSONTests: XCTestCase {
 
     func testBigIntegersKeepTheirText() throws {
         let value = try JSON.parse(#"{"a":9007199254740993,"b":12345678901234567890}"#)
-        guard case .number(let a)? = value["a"], case .number(let b)? = value["b"] else { return XCTFail("not numbers") }
+        guard case .number(let a)? = value["a"], case .number(let b)? = value["b"] else {
+            return XCTFail("not numbers")
+        }
         XCTAssertEqual(a.text, "9007199254740993")
         XCTAssertEqual(a.int64, 9_007_199_254_740_993)
         XCTAssertEqual(b.text, "12345678901234567890")
@@ -377,16 +393,20 @@ final class JSONTests: XCTestCase {
     }
 
     func testLoneSurrogatesRejected() {
-        for text in [#""\uD800""#, #""\udc00""#, #""\uD800\u0041""#, #""\uD800x""#, #""\uDBFF\uDBFF""#,
-                     #""\uDE00\uD83D""#, #""\uD83D\n""#, #""\uD83D"#, #""a\uDFFFb""#] {
+        for text in [
+            #""\uD800""#, #""\udc00""#, #""\uD800\u0041""#, #""\uD800x""#, #""\uDBFF\uDBFF""#,
+            #""\uDE00\uD83D""#, #""\uD83D\n""#, #""\uD83D"#, #""a\uDFFFb""#
+        ] {
             assertRejects(text, containing: "surrogate")
         }
         XCTAssertEqual(assertRejects(#"["ab\uD800"]"#)?.message, #"lone surrogate \ud800 at offset 4"#)
     }
 
     func testBadEscapesRejected() {
-        for text in [#""\x41""#, #""\a""#, #""\'""#, #""\U0041""#, #""\u00G0""#, #""\u12""#, #""\u""#, #""\"#,
-                     "\"\\\u{0}\""] {
+        for text in [
+            #""\x41""#, #""\a""#, #""\'""#, #""\U0041""#, #""\u00G0""#, #""\u12""#, #""\u""#, #""\"#,
+            "\"\\\u{0}\""
+        ] {
             assertRejects(text)
         }
         assertRejects(#""\u12""#, containing: "four hex digits")
@@ -408,20 +428,20 @@ final class JSONTests: XCTestCase {
 
     func testInvalidUTF8Rejected() {
         let cases: [[UInt8]] = [
-            [0xFF],                         // never valid
-            [0x80],                         // stray continuation
-            [0xC0, 0xAF],                   // overlong '/'
-            [0xC1, 0xBF],                   // overlong
-            [0xE0, 0x80, 0xAF],             // overlong 3-byte
-            [0xF0, 0x80, 0x80, 0xAF],       // overlong 4-byte
-            [0xED, 0xA0, 0x80],             // encoded surrogate U+D800
-            [0xED, 0xBF, 0xBF],             // encoded surrogate U+DFFF
-            [0xF4, 0x90, 0x80, 0x80],       // above U+10FFFF
+            [0xFF],  // never valid
+            [0x80],  // stray continuation
+            [0xC0, 0xAF],  // overlong '/'
+            [0xC1, 0xBF],  // overlong
+            [0xE0, 0x80, 0xAF],  // overlong 3-byte
+            [0xF0, 0x80, 0x80, 0xAF],  // overlong 4-byte
+            [0xED, 0xA0, 0x80],  // encoded surrogate U+D800
+            [0xED, 0xBF, 0xBF],  // encoded surrogate U+DFFF
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
             [0xF5, 0x80, 0x80, 0x80],
-            [0xE2, 0x82],                   // truncated
-            [0xE2, 0x28, 0xA1],             // bad continuation
-            [0xF0, 0x9F, 0x98],             // truncated emoji
-            [0xC3],                         // truncated at the closing quote
+            [0xE2, 0x82],  // truncated
+            [0xE2, 0x28, 0xA1],  // bad continuation
+            [0xF0, 0x9F, 0x98],  // truncated emoji
+            [0xC3]  // truncated at the closing quote
         ]
         for bytes in cases {
             assertRejects([0x22] + bytes + [0x22], containing: "UTF-8")
@@ -438,7 +458,7 @@ final class JSONTests: XCTestCase {
         let cases: [([UInt8], String)] = [
             ([0xC2, 0x80], "\u{80}"), ([0xDF, 0xBF], "\u{7FF}"), ([0xE0, 0xA0, 0x80], "\u{800}"),
             ([0xED, 0x9F, 0xBF], "\u{D7FF}"), ([0xEE, 0x80, 0x80], "\u{E000}"), ([0xEF, 0xBF, 0xBF], "\u{FFFF}"),
-            ([0xF0, 0x90, 0x80, 0x80], "\u{10000}"), ([0xF4, 0x8F, 0xBF, 0xBF], "\u{10FFFF}"),
+            ([0xF0, 0x90, 0x80, 0x80], "\u{10000}"), ([0xF4, 0x8F, 0xBF, 0xBF], "\u{10FFFF}")
         ]
         for (bytes, expected) in cases {
             XCTAssertEqual(try JSON.parse([0x22] + bytes + [0x22]).stringValue, expected)
@@ -548,14 +568,17 @@ final class JSONTests: XCTestCase {
     // MARK: OIDC-shaped documents
 
     func testDiscoveryAndJWKDocuments() throws {
-        let discovery = try JSON.parse("""
-        {"issuer":"https://id.example.com","authorization_endpoint":"https://id.example.com\\/authorize",
-         "jwks_uri":"https://id.example.com/jwks","response_types_supported":["code"],
-         "code_challenge_methods_supported":["S256"],"request_parameter_supported":false}
-        """)
+        let discovery = try JSON.parse(
+            """
+            {"issuer":"https://id.example.com","authorization_endpoint":"https://id.example.com\\/authorize",
+             "jwks_uri":"https://id.example.com/jwks","response_types_supported":["code"],
+             "code_challenge_methods_supported":["S256"],"request_parameter_supported":false}
+            """)
         XCTAssertEqual(discovery["authorization_endpoint"]?.stringValue, "https://id.example.com/authorize")
         XCTAssertEqual(discovery["request_parameter_supported"]?.boolValue, false)
-        let jwks = try JSON.parse(#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#)
+        let jwks = try JSON.parse(
+            #"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
+        )
         XCTAssertEqual(jwks["keys"]?.arrayValue?.first?["crv"]?.stringValue, "P-256")
     }
 
@@ -563,23 +586,28 @@ final class JSONTests: XCTestCase {
 
     func testSecretObjectMembersComeBackAsTheirTextAndStayOutOfTheValue() throws {
         let text = #"{"a":1,"key":{"v":1,"jwk":{"d":"s\"e\u0063ret","n":[1,{}]}},"empty":{},"b":"x"}"#
-        let (value, secrets) = try JSON.parse(Array(text.utf8), secretMembers: ["token"], secretObjectMembers: ["key", "empty"])
+        let (value, secrets) = try JSON.parse(
+            Array(text.utf8), secretMembers: ["token"], secretObjectMembers: ["key", "empty"])
         XCTAssertEqual(secrets["key"]?.string, #"{"v":1,"jwk":{"d":"s\"e\u0063ret","n":[1,{}]}}"#)
         XCTAssertEqual(secrets["empty"]?.string, "{}")
         XCTAssertEqual(JSON.serialize(value), #"{"a":1,"b":"x"}"#)
         // Not an object: left in the value for the caller to refuse.
-        let (other, none) = try JSON.parse(Array(#"{"key":"text"}"#.utf8), secretMembers: [], secretObjectMembers: ["key"])
+        let (other, none) = try JSON.parse(
+            Array(#"{"key":"text"}"#.utf8), secretMembers: [], secretObjectMembers: ["key"])
         XCTAssertEqual(other.objectValue?["key"]?.stringValue, "text")
         XCTAssertTrue(none.isEmpty)
     }
 
     func testSecretObjectMembersAreCheckedLikeAnyValue() {
-        for bad in [#"{"key":{"d":"x",}}"#, #"{"key":{"d":"x","d":"y"}}"#, #"{"key":{"d":"\q"}}"#, #"{"key":{},"key":{}}"#,
-                    #"{"key":{"d":1"#] {
+        for bad in [
+            #"{"key":{"d":"x",}}"#, #"{"key":{"d":"x","d":"y"}}"#, #"{"key":{"d":"\q"}}"#, #"{"key":{},"key":{}}"#,
+            #"{"key":{"d":1"#
+        ] {
             XCTAssertThrowsError(try JSON.parse(Array(bad.utf8), secretMembers: [], secretObjectMembers: ["key"]), bad)
         }
         // Only a top-level member is kept aside.
-        let nested = try? JSON.parse(Array(#"{"o":{"key":{"d":"x"}}}"#.utf8), secretMembers: [], secretObjectMembers: ["key"])
+        let nested = try? JSON.parse(
+            Array(#"{"o":{"key":{"d":"x"}}}"#.utf8), secretMembers: [], secretObjectMembers: ["key"])
         XCTAssertEqual(nested.map { JSON.serialize($0.0) }, #"{"o":{"key":{"d":"x"}}}"#)
     }
 
@@ -590,6 +618,7 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(kept["test"]?.string, "{}")
         XCTAssertEqual(kept.count, 2)
         XCTAssertEqual(JSON.serialize(value), #"{"n":1,"s":"x"}"#)
-        XCTAssertThrowsError(try JSON.parse(Array(#"{"a":{},"a":{}}"#.utf8), secretMembers: [], secretObjectMembers: .all))
+        XCTAssertThrowsError(
+            try JSON.parse(Array(#"{"a":{},"a":{}}"#.utf8), secretMembers: [], secretObjectMembers: .all))
     }
 }

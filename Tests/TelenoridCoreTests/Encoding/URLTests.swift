@@ -36,9 +36,11 @@ final class URITests: XCTestCase {
     }
 
     func testMalformedURLsAreRefused() {
-        for bad in ["", "no-scheme", "1abc://x", "https://exa mple.com/", "https://example.com:99999/",
-                    "https://example.com:port/", "https://[::1/", "https://example.com/%zz", "https://exa\u{0}mple.com",
-                    "https://example.com/\u{e9}", "https://example.com\\@evil.com/", "https://ex<ample.com/"] {
+        for bad in [
+            "", "no-scheme", "1abc://x", "https://exa mple.com/", "https://example.com:99999/",
+            "https://example.com:port/", "https://[::1/", "https://example.com/%zz", "https://exa\u{0}mple.com",
+            "https://example.com/\u{e9}", "https://example.com\\@evil.com/", "https://ex<ample.com/"
+        ] {
             XCTAssertThrowsError(try URI(parsing: bad), bad)
         }
         XCTAssertThrowsError(try URI(parsing: "https://x/" + String(repeating: "a", count: URI.maxLength)))
@@ -69,8 +71,9 @@ final class FormParametersTests: XCTestCase {
         var params = FormParameters()
         try params.append("redirect_uri", "com.app://cb/ x?y=1&z")
         try params.append("claims", "{\"a\":\"ø\"}")
-        XCTAssertEqual(params.encoded,
-                       "redirect_uri=com.app%3A%2F%2Fcb%2F%20x%3Fy%3D1%26z&claims=%7B%22a%22%3A%22%C3%B8%22%7D")
+        XCTAssertEqual(
+            params.encoded,
+            "redirect_uri=com.app%3A%2F%2Fcb%2F%20x%3Fy%3D1%26z&claims=%7B%22a%22%3A%22%C3%B8%22%7D")
         let back = try FormParameters(parsing: params.encoded[...])
         XCTAssertEqual(back, params)
     }

@@ -51,8 +51,10 @@ final class HTTPTests: XCTestCase {
     }
 
     /// The error a send fails with; fails the test if it succeeds.
-    private func failure(_ send: () throws(TelenoridError) -> HTTPResponse,
-                         file: StaticString = #filePath, line: UInt = #line) -> TelenoridError? {
+    private func failure(
+        _ send: () throws(TelenoridError) -> HTTPResponse,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> TelenoridError? {
         do {
             let response = try send()
             XCTFail("expected an error, got HTTP \(response.status)", file: file, line: line)
@@ -176,8 +178,10 @@ final class HTTPTests: XCTestCase {
 
     func testInsecureURLsRefusedBeforeConnecting() throws {
         let transport = try transport()
-        for target in ["http://example.com/", "http://example.com/token?code=SECRETCODE", "ftp://127.0.0.1/",
-                       "https://user:SECRETPW@127.0.0.1/", "http://127.0.0.2.example.com/"] {
+        for target in [
+            "http://example.com/", "http://example.com/token?code=SECRETCODE", "ftp://127.0.0.1/",
+            "https://user:SECRETPW@127.0.0.1/", "http://127.0.0.2.example.com/"
+        ] {
             let error = failure { () throws(TelenoridError) in try transport.send(HTTPRequest(url: target)) }
             XCTAssertEqual(error?.kind, .insecure, target)
             XCTAssertFalse(error?.message.contains("SECRET") ?? true, error?.message ?? "")
@@ -195,7 +199,9 @@ final class HTTPTests: XCTestCase {
         XCTAssertEqual(refused?.kind, .insecure)
         XCTAssertEqual(try transport.send(HTTPRequest(url: target), allowPlainHTTP: true).status, 200)
         // Still no other schemes.
-        let ftp = failure { () throws(TelenoridError) in try transport.send(HTTPRequest(url: "ftp://0.0.0.0/"), allowPlainHTTP: true) }
+        let ftp = failure { () throws(TelenoridError) in
+            try transport.send(HTTPRequest(url: "ftp://0.0.0.0/"), allowPlainHTTP: true)
+        }
         XCTAssertEqual(ftp?.kind, .insecure)
     }
 
@@ -218,9 +224,10 @@ final class HTTPTests: XCTestCase {
     func testErrorMessagesCarryNoSecrets() throws {
         let transport = try transport()
         for path in ["/reset?code=SECRETCODE", "/truncated?code=SECRETCODE"] {
-            let request = HTTPRequest(method: "POST", url: try url(path),
-                                      authorization: SecretBytes(Array("Bearer SECRETTOKEN".utf8)),
-                                      body: SecretBytes(Array("client_secret=SECRETVALUE".utf8)))
+            let request = HTTPRequest(
+                method: "POST", url: try url(path),
+                authorization: SecretBytes(Array("Bearer SECRETTOKEN".utf8)),
+                body: SecretBytes(Array("client_secret=SECRETVALUE".utf8)))
             let error = failure { () throws(TelenoridError) in try transport.send(request) }
             XCTAssertEqual(error?.kind, .network)
             XCTAssertFalse(error?.message.contains("SECRET") ?? true, error?.message ?? "")
@@ -242,8 +249,11 @@ final class HTTPTests: XCTestCase {
     // MARK: what is sent
 
     func testEchoShowsUserAgentAndFormBody() throws {
-        let parameters = FormParameters([(name: "grant_type", value: "authorization_code"), (name: "code", value: "a b&c=d")])
-        let request = HTTPRequest.form(url: try url("/echo"), parameters: parameters, headers: [("Authorization", "Basic abc")])
+        let parameters = FormParameters([
+            (name: "grant_type", value: "authorization_code"), (name: "code", value: "a b&c=d")
+        ])
+        let request = HTTPRequest.form(
+            url: try url("/echo"), parameters: parameters, headers: [("Authorization", "Basic abc")])
         let echo = try json(try transport().send(request).body)
         XCTAssertEqual(echo["method"] as? String, "POST")
         XCTAssertEqual(echo["body"] as? String, parameters.encoded)
@@ -285,7 +295,9 @@ final class HTTPTests: XCTestCase {
         let transport = try transport()
         let deleted = try json(try transport.send(HTTPRequest(method: "DELETE", url: try url("/echo"))).body)
         XCTAssertEqual(deleted["method"] as? String, "DELETE")
-        let put = try json(try transport.send(HTTPRequest(method: "PUT", url: try url("/echo"), body: SecretBytes(Array("x=1".utf8)))).body)
+        let put = try json(
+            try transport.send(HTTPRequest(method: "PUT", url: try url("/echo"), body: SecretBytes(Array("x=1".utf8))))
+                .body)
         XCTAssertEqual(put["method"] as? String, "PUT")
         XCTAssertEqual(put["body"] as? String, "x=1")
         let emptyPost = try json(try transport.send(HTTPRequest(method: "POST", url: try url("/echo"))).body)
@@ -294,7 +306,9 @@ final class HTTPTests: XCTestCase {
         XCTAssertEqual(head.status, 200)
         XCTAssertTrue(head.body.isEmpty)
         let echo = try url("/echo")
-        let badMethod = failure { () throws(TelenoridError) in try transport.send(HTTPRequest(method: "GE T", url: echo)) }
+        let badMethod = failure { () throws(TelenoridError) in
+            try transport.send(HTTPRequest(method: "GE T", url: echo))
+        }
         XCTAssertEqual(badMethod?.kind, .invalidArgument)
     }
 
@@ -303,9 +317,13 @@ final class HTTPTests: XCTestCase {
     func testPooledHandleForgetsTheLastRequest() throws {
         let transport = try transport()
         let echo = try url("/echo")
-        let put = try json(try transport.send(HTTPRequest(method: "PUT", url: echo, headers: [("X-Once", "1")],
-                                                          authorization: SecretBytes(Array("Bearer t".utf8)),
-                                                          body: SecretBytes(Array("x=1".utf8)))).body)
+        let put = try json(
+            try transport.send(
+                HTTPRequest(
+                    method: "PUT", url: echo, headers: [("X-Once", "1")],
+                    authorization: SecretBytes(Array("Bearer t".utf8)),
+                    body: SecretBytes(Array("x=1".utf8)))
+            ).body)
         XCTAssertEqual(put["method"] as? String, "PUT")
         for _ in 0..<2 {
             let next = try json(try get(transport, echo).body)
@@ -324,7 +342,8 @@ final class HTTPTests: XCTestCase {
     /// Header lines are kept as received and parsed when read: folded lines continue the value before
     /// them (RFC 9112 §5.2), a line whose name is not a token is skipped, the first of a name wins.
     func testHeaderBlockParsedOnRead() {
-        let block = "Retry-After: 5\r\nbad name: x\r\n  more\r\nDPoP-Nonce: n1\r\nWWW-Authenticate: DPoP\r\n\t error=\"x\"\r\n"
+        let block =
+            "Retry-After: 5\r\nbad name: x\r\n  more\r\nDPoP-Nonce: n1\r\nWWW-Authenticate: DPoP\r\n\t error=\"x\"\r\n"
             + "dpop-nonce: n2\r\n"
         let response = HTTPResponse(status: 200, headerBlock: Array(block.utf8), body: SecretBytes([]))
         XCTAssertEqual(response.header("retry-after"), "5 more")
@@ -376,7 +395,8 @@ final class HTTPTests: XCTestCase {
                 for _ in 0..<requests {
                     do {
                         let response = try transport.send(HTTPRequest(url: url))
-                        outcome.record(response.status == 200 && response.body.count > 10 ? nil : "HTTP \(response.status)")
+                        outcome.record(
+                            response.status == 200 && response.body.count > 10 ? nil : "HTTP \(response.status)")
                     } catch {
                         outcome.record("\(error)")
                     }

@@ -7,9 +7,12 @@ import XCTest
 final class HostSignerLifetimeTests: XCTestCase {
     let provider = KeyProvider()
 
-    func signer(_ calls: Locked<Int>, jwk: String = ClientKeyTests.publicJWK, algorithm: String = "ES256") throws -> HostKeySigner {
+    func signer(_ calls: Locked<Int>, jwk: String = ClientKeyTests.publicJWK, algorithm: String = "ES256") throws
+        -> HostKeySigner
+    {
         let key = try PrivateKey(text: ClientKeyTests.keystoreKey)
-        return try HostKeySigner(algorithm: algorithm, publicJWK: try XCTUnwrap(try JSON.parse(jwk).objectValue)) { input throws(TelenoridError) in
+        return try HostKeySigner(algorithm: algorithm, publicJWK: try XCTUnwrap(try JSON.parse(jwk).objectValue)) {
+            input throws(TelenoridError) in
             calls.withLock { $0 += 1 }
             return try JWS.signature(over: String(decoding: input, as: UTF8.self), key: key)
         }
@@ -42,9 +45,15 @@ final class HostSignerLifetimeTests: XCTestCase {
         _ = try held.signature(over: Array("a.b".utf8))
         XCTAssertEqual([first.withLock { $0 }, second.withLock { $0 }], [0, 1])
         // Another key: what the first signer's holders sign is no longer theirs to sign.
-        try client.setDPoPSigner(try signer(Locked(0), jwk: #"{"crv":"P-256","kty":"EC","x":"ITo6agWD0UM9aMzcz0CHpZifeKbycJkn8CiIrvyX3O8","y":"nP7_u8xeo_TugkelDEtdSsT1trqGNSl32pF3FidYnyw"}"#))
-        XCTAssertEqual(failure { _ = try held.signature(over: Array("a.b".utf8)) }?.message,
-                       "the DPoP signer was replaced by one for another key")
+        try client.setDPoPSigner(
+            try signer(
+                Locked(0),
+                jwk:
+                    #"{"crv":"P-256","kty":"EC","x":"ITo6agWD0UM9aMzcz0CHpZifeKbycJkn8CiIrvyX3O8","y":"nP7_u8xeo_TugkelDEtdSsT1trqGNSl32pF3FidYnyw"}"#
+            ))
+        XCTAssertEqual(
+            failure { _ = try held.signature(over: Array("a.b".utf8)) }?.message,
+            "the DPoP signer was replaced by one for another key")
     }
 
     func testARemovedClientSignerFailsTheRequestThatHeldIt() throws {
@@ -58,9 +67,15 @@ final class HostSignerLifetimeTests: XCTestCase {
     }
 
     func testTheFAPI2ProfileTakesOnlyItsAlgorithmsForTheDPoPSigner() throws {
-        let client = try provider.client(TestClock(), [.securityProfile: "fapi2", .clientAuthMethod: "private_key_jwt",
-                                                       .dpopSigningAlgorithm: "ES256"])
-        let rsa = try HostKeySigner(algorithm: "RS256", publicJWK: try XCTUnwrap(try JSON.parse(DPoPTests.rfc7638Key).objectValue)) {
+        let client = try provider.client(
+            TestClock(),
+            [
+                .securityProfile: "fapi2", .clientAuthMethod: "private_key_jwt",
+                .dpopSigningAlgorithm: "ES256"
+            ])
+        let rsa = try HostKeySigner(
+            algorithm: "RS256", publicJWK: try XCTUnwrap(try JSON.parse(DPoPTests.rfc7638Key).objectValue)
+        ) {
             _ throws(TelenoridError) in []
         }
         let error = failure { try client.setDPoPSigner(rsa) }

@@ -20,8 +20,10 @@ final class JOSETests: XCTestCase {
 
     // RFC 7515 Appendix A.1: HMAC SHA-256.
     func testRFC7515AppendixA1HS256() throws {
-        let token = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-        let key = try XCTUnwrap(Base64URL.decode("AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"))
+        let token =
+            "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        let key = try XCTUnwrap(
+            Base64URL.decode("AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"))
         let jws = try JWS(compact: token)
         XCTAssertEqual(jws.algorithm, "HS256")
         XCTAssertNoThrow(try jws.verify(hmacSecret: key))
@@ -32,7 +34,8 @@ final class JOSETests: XCTestCase {
     // RFC 8037 Appendix A.4: Ed25519.
     func testRFC8037AppendixA4Ed25519() throws {
         let key = try jwk(#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)
-        let token = "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
+        let token =
+            "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
         let jws = try JWS(compact: token)
         XCTAssertEqual(String(decoding: jws.payload, as: UTF8.self), "Example of Ed25519 signing")
         XCTAssertNoThrow(try jws.verify(with: key))
@@ -46,12 +49,15 @@ final class JOSETests: XCTestCase {
             XCTAssertNoThrow(try JWS(compact: token).verify(with: rsa))
             XCTAssertEqual(kind { try JWS(compact: self.tampered(token)).verify(with: rsa) }, .tokenInvalid)
         }
-        for (key, token) in [(JOSEFixtures.es256Jwk, JOSEFixtures.es256), (JOSEFixtures.es384Jwk, JOSEFixtures.es384),
-                             (JOSEFixtures.es512Jwk, JOSEFixtures.es512)] {
+        for (key, token) in [
+            (JOSEFixtures.es256Jwk, JOSEFixtures.es256), (JOSEFixtures.es384Jwk, JOSEFixtures.es384),
+            (JOSEFixtures.es512Jwk, JOSEFixtures.es512)
+        ] {
             let ec = try jwk(key)
             XCTAssertNoThrow(try JWS(compact: token).verify(with: ec))
             XCTAssertEqual(kind { try JWS(compact: self.tampered(token)).verify(with: ec) }, .tokenInvalid)
-            XCTAssertEqual(kind { try JWS(compact: token).verify(with: rsa) }, .tokenInvalid, "an RSA key never verifies ES*")
+            XCTAssertEqual(
+                kind { try JWS(compact: token).verify(with: rsa) }, .tokenInvalid, "an RSA key never verifies ES*")
         }
     }
 
@@ -61,12 +67,14 @@ final class JOSETests: XCTestCase {
         let none = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Array("{}".utf8)) + "."
         XCTAssertEqual(kind { try JWS(compact: none).verify(with: rsa) }, .tokenInvalid)
         // HS256 "signed" with the RSA public key's bytes: a public key is never an HMAC secret.
-        let header = Base64URL.encode(Array(#"{"alg":"HS256","kid":"rsa-1"}"#.utf8)) + "." + Base64URL.encode(Array("{}".utf8))
+        let header =
+            Base64URL.encode(Array(#"{"alg":"HS256","kid":"rsa-1"}"#.utf8)) + "." + Base64URL.encode(Array("{}".utf8))
         let mac = try XCTUnwrap(JWS.hmac("HS256", secret: Array(JOSEFixtures.rsaJwk.utf8), data: Array(header.utf8)))
         XCTAssertEqual(kind { try JWS(compact: header + "." + Base64URL.encode(mac)).verify(with: rsa) }, .tokenInvalid)
         // An ES256 signature cut short.
         let ec = try jwk(JOSEFixtures.es256Jwk)
-        XCTAssertEqual(kind { try JWS(compact: String(JOSEFixtures.es256.dropLast(4))).verify(with: ec) }, .tokenInvalid)
+        XCTAssertEqual(
+            kind { try JWS(compact: String(JOSEFixtures.es256.dropLast(4))).verify(with: ec) }, .tokenInvalid)
         // crit with an extension nobody understands.
         let crit = Base64URL.encode(Array(#"{"alg":"RS256","crit":["exp"],"exp":1}"#.utf8)) + ".e30.AA"
         XCTAssertEqual(kind { _ = try JWS(compact: crit) }, .tokenInvalid)
@@ -84,11 +92,18 @@ final class JOSETests: XCTestCase {
 
     func testBadKeysAreRefused() throws {
         XCTAssertThrowsError(try jwk(#"{"kty":"RSA","n":"AQAB","e":"AQAB"}"#), "RSA under 2048 bits")
-        XCTAssertThrowsError(try jwk(#"{"kty":"EC","crv":"P-256","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","y":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}"#), "point not on the curve")
+        XCTAssertThrowsError(
+            try jwk(
+                #"{"kty":"EC","crv":"P-256","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","y":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}"#
+            ), "point not on the curve")
         XCTAssertThrowsError(try jwk(#"{"kty":"EC","crv":"P-256","x":"AA","y":"AA"}"#))
         XCTAssertThrowsError(try jwk(#"{"kty":"oct","k":"AyM1"}"#))
-        XCTAssertThrowsError(try jwk(#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}"#), "private keys have no place in a key set")
-        let set = try JWKSet(json: Array(#"{"keys":[{"kty":"oct","k":"AA"},\#(JOSEFixtures.rsaJwk),{"kty":"RSA"}]}"#.utf8))
+        XCTAssertThrowsError(
+            try jwk(
+                #"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}"#
+            ), "private keys have no place in a key set")
+        let set = try JWKSet(
+            json: Array(#"{"keys":[{"kty":"oct","k":"AA"},\#(JOSEFixtures.rsaJwk),{"kty":"RSA"}]}"#.utf8))
         XCTAssertEqual(set.keys.map(\.keyID), ["rsa-1"])
         XCTAssertThrowsError(try JWKSet(json: Array(#"{"kees":[]}"#.utf8)))
     }
@@ -115,10 +130,16 @@ final class JOSETests: XCTestCase {
         let short = try generatedModulus(bits: 2047)
         XCTAssertEqual(short.count, 256, "2047 bits still fill 256 bytes")
         for padding in [[], [0, 0]] as [[UInt8]] {
-            XCTAssertEqual(kind { _ = try self.jwk(#"{"kty":"RSA","n":"\#(Base64URL.encode(padding + short))","e":"AQAB"}"#) }, .invalidResponse)
+            XCTAssertEqual(
+                kind { _ = try self.jwk(#"{"kty":"RSA","n":"\#(Base64URL.encode(padding + short))","e":"AQAB"}"#) },
+                .invalidResponse)
         }
-        XCTAssertNoThrow(try jwk(#"{"kty":"RSA","n":"\#(Base64URL.encode([0] + (try generatedModulus(bits: 2048))))","e":"AQAB"}"#))
-        let set = try JWKSet(json: Array(#"{"keys":[{"kty":"RSA","kid":"short","n":"\#(Base64URL.encode(short))","e":"AQAB"},\#(JOSEFixtures.rsaJwk)]}"#.utf8))
+        XCTAssertNoThrow(
+            try jwk(#"{"kty":"RSA","n":"\#(Base64URL.encode([0] + (try generatedModulus(bits: 2048))))","e":"AQAB"}"#))
+        let set = try JWKSet(
+            json: Array(
+                #"{"keys":[{"kty":"RSA","kid":"short","n":"\#(Base64URL.encode(short))","e":"AQAB"},\#(JOSEFixtures.rsaJwk)]}"#
+                    .utf8))
         XCTAssertEqual(set.keys.map(\.keyID), ["rsa-1"], "the short key is skipped")
     }
 
@@ -141,7 +162,9 @@ final class JOSETests: XCTestCase {
     static let smallOrderEd25519: [[UInt8]] = {
         func little(_ hex: String) -> [UInt8] {
             let digits = Array(hex.utf8)
-            return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+            return stride(from: 0, to: digits.count, by: 2).map {
+                UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+            }
         }
         let p: [UInt8] = [0xed] + Array(repeating: 0xff, count: 30) + [0x7f]
         var ys: [[UInt8]] = [Array(repeating: 0, count: 32), [1] + Array(repeating: 0, count: 31), p, p, p]
@@ -177,16 +200,20 @@ final class JOSETests: XCTestCase {
 
     // RFC 7515 Appendix A.2: RS256 is deterministic, so signing the example's input with its private JWK
     // must give the example's signature byte for byte.
-    static let rfc7515A2Key = #"{"kty":"RSA","n":"ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2mJPMEzP1Pt0Bm4d4QlL-yRT-SFd2lZS-pCgNMsD1W_YpRPEwOWvG6b32690r2jZ47soMZo9wGzjb_7OMg0LOL-bSf63kpaSHSXndS5z5rexMdbBYUsLA9e-KXBdQOS-UTo7WTBEMa2R2CapHg665xsmtdVMTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h4FRWyuXpoQ","e":"AQAB","d":"Eq5xpGnNCivDflJsRQBXHx1hdR1k6Ulwe2JZD50LpXyWPEAeP88vLNO97IjlA7_GQ5sLKMgvfTeXZx9SE-7YwVol2NXOoAJe46sui395IW_GO-pWJ1O0BkTGoVEn2bKVRUCgu-GjBVaYLU6f3l9kJfFNS3E0QbVdxzubSu3Mkqzjkn439X0M_V51gfpRLI9JYanrC4D4qAdGcopV_0ZHHzQlBjudU2QvXt4ehNYTCBr6XCLQUShb1juUO1ZdiYoFaFQT5Tw8bGUl_x_jTj3ccPDVZFD9pIuhLhBOneufuBiB4cS98l2SR_RQyGWSeWjnczT0QU91p1DhOVRuOopznQ","p":"4BzEEOtIpmVdVEZNCqS7baC4crd0pqnRH_5IB3jw3bcxGn6QLvnEtfdUdiYrqBdss1l58BQ3KhooKeQTa9AB0Hw_Py5PJdTJNPY8cQn7ouZ2KKDcmnPGBY5t7yLc1QlQ5xHdwW1VhvKn-nXqhJTBgIPgtldC-KDV5z-y2XDwGUc","q":"uQPEfgmVtjL0Uyyx88GZFF1fOunH3-7cepKmtH4pxhtCoHqpWmT8YAmZxaewHgHAjLYsp1ZSe7zFYHj7C6ul7TjeLQeZD_YwD66t62wDmpe_HlB-TnBA-njbglfIsRLtXlnDzQkv5dTltRJ11BKBBypeeF6689rjcJIDEz9RWdc","dp":"BwKfV3Akq5_MFZDFZCnW-wzl-CCo83WoZvnLQwCTeDv8uzluRSnm71I3QCLdhrqE2e9YkxvuxdBfpT_PI7Yz-FOKnu1R6HsJeDCjn12Sk3vmAktV2zb34MCdy7cpdTh_YVr7tss2u6vneTwrA86rZtu5Mbr1C1XsmvkxHQAdYo0","dq":"h_96-mK1R_7glhsum81dZxjTnYynPbZpHziZjeeHcXYsXaaMwkOlODsWa7I9xXDoRwbKgB719rrmI2oKr6N3Do9U0ajaHF-NKJnwgjMd2w9cjz3_-kyNlxAr2v4IKhGNpmM5iIgOS1VZnOZ68m6_pbLBSp3nssTdlqvd0tIiTHU","qi":"IYd7DHOhrWvxkwPQsRM2tOgrjbcrfvtQJipd-DlcxyVuuM9sQLdgjVk2oy26F0EmpScGLq2MowX7fhd_QJQ3ydy5cY7YIBi87w93IKLEdfnbJtoOPLUW0ITrJReOgo1cq9SbsxYawBgfp_gh6A5603k2-ZQwVK0JKSHuLFkuQ3U"}"#
+    static let rfc7515A2Key =
+        #"{"kty":"RSA","n":"ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2mJPMEzP1Pt0Bm4d4QlL-yRT-SFd2lZS-pCgNMsD1W_YpRPEwOWvG6b32690r2jZ47soMZo9wGzjb_7OMg0LOL-bSf63kpaSHSXndS5z5rexMdbBYUsLA9e-KXBdQOS-UTo7WTBEMa2R2CapHg665xsmtdVMTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h4FRWyuXpoQ","e":"AQAB","d":"Eq5xpGnNCivDflJsRQBXHx1hdR1k6Ulwe2JZD50LpXyWPEAeP88vLNO97IjlA7_GQ5sLKMgvfTeXZx9SE-7YwVol2NXOoAJe46sui395IW_GO-pWJ1O0BkTGoVEn2bKVRUCgu-GjBVaYLU6f3l9kJfFNS3E0QbVdxzubSu3Mkqzjkn439X0M_V51gfpRLI9JYanrC4D4qAdGcopV_0ZHHzQlBjudU2QvXt4ehNYTCBr6XCLQUShb1juUO1ZdiYoFaFQT5Tw8bGUl_x_jTj3ccPDVZFD9pIuhLhBOneufuBiB4cS98l2SR_RQyGWSeWjnczT0QU91p1DhOVRuOopznQ","p":"4BzEEOtIpmVdVEZNCqS7baC4crd0pqnRH_5IB3jw3bcxGn6QLvnEtfdUdiYrqBdss1l58BQ3KhooKeQTa9AB0Hw_Py5PJdTJNPY8cQn7ouZ2KKDcmnPGBY5t7yLc1QlQ5xHdwW1VhvKn-nXqhJTBgIPgtldC-KDV5z-y2XDwGUc","q":"uQPEfgmVtjL0Uyyx88GZFF1fOunH3-7cepKmtH4pxhtCoHqpWmT8YAmZxaewHgHAjLYsp1ZSe7zFYHj7C6ul7TjeLQeZD_YwD66t62wDmpe_HlB-TnBA-njbglfIsRLtXlnDzQkv5dTltRJ11BKBBypeeF6689rjcJIDEz9RWdc","dp":"BwKfV3Akq5_MFZDFZCnW-wzl-CCo83WoZvnLQwCTeDv8uzluRSnm71I3QCLdhrqE2e9YkxvuxdBfpT_PI7Yz-FOKnu1R6HsJeDCjn12Sk3vmAktV2zb34MCdy7cpdTh_YVr7tss2u6vneTwrA86rZtu5Mbr1C1XsmvkxHQAdYo0","dq":"h_96-mK1R_7glhsum81dZxjTnYynPbZpHziZjeeHcXYsXaaMwkOlODsWa7I9xXDoRwbKgB719rrmI2oKr6N3Do9U0ajaHF-NKJnwgjMd2w9cjz3_-kyNlxAr2v4IKhGNpmM5iIgOS1VZnOZ68m6_pbLBSp3nssTdlqvd0tIiTHU","qi":"IYd7DHOhrWvxkwPQsRM2tOgrjbcrfvtQJipd-DlcxyVuuM9sQLdgjVk2oy26F0EmpScGLq2MowX7fhd_QJQ3ydy5cY7YIBi87w93IKLEdfnbJtoOPLUW0ITrJReOgo1cq9SbsxYawBgfp_gh6A5603k2-ZQwVK0JKSHuLFkuQ3U"}"#
 
     func testRFC7515AppendixA2SigningWithAPrivateJWK() throws {
         let key = try PrivateKey(text: JOSETests.rfc7515A2Key)
         XCTAssertEqual(key.algorithm, "RS256")
-        let input = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
-        let expected = "cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPvkSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi12jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOYEUipUTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGlUPQGe77Rw"
+        let input =
+            "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
+        let expected =
+            "cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPvkSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi12jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOYEUipUTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGlUPQGe77Rw"
         XCTAssertEqual(Base64URL.encode(try JWS.signature(over: input, key: key)), expected)
         // Without the CRT members (n, e, d only) the signature is the same.
-        let object = without(try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue), ["p", "q", "dp", "dq", "qi"])
+        let object = without(
+            try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue), ["p", "q", "dp", "dq", "qi"])
         XCTAssertEqual(Base64URL.encode(try JWS.signature(over: input, key: try PrivateKey(jwk: object))), expected)
         // A PS256 key signs with PSS (randomized), verified by the public half.
         var pss = try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue)
@@ -205,10 +232,12 @@ final class JOSETests: XCTestCase {
         let (object, secrets) = try PrivateKey.parseJWK(Array(JOSETests.rfc7515A2Key.utf8))
         XCTAssertEqual(Set(secrets.keys), PrivateKey.privateMembers)
         for name in PrivateKey.privateMembers { XCTAssertNil(object[name], name) }
-        let input = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
+        let input =
+            "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
         let reference = try PrivateKey(jwk: try XCTUnwrap(JSON.parse(JOSETests.rfc7515A2Key).objectValue))
-        XCTAssertEqual(try JWS.signature(over: input, key: try PrivateKey(jwk: object, secrets: secrets)),
-                       try JWS.signature(over: input, key: reference))
+        XCTAssertEqual(
+            try JWS.signature(over: input, key: try PrivateKey(jwk: object, secrets: secrets)),
+            try JWS.signature(over: input, key: reference))
         // The CRT members come all together also when they are secrets; and a secret member must be base64url.
         var partial = secrets
         partial["qi"] = nil
@@ -217,7 +246,8 @@ final class JOSETests: XCTestCase {
         partial["d"] = SecretBytes(Array("not+base64url".utf8))
         XCTAssertEqual(kind { _ = try PrivateKey(jwk: object, secrets: partial) }, .configuration)
         // A private member that is not a string stays in the object, and is refused as such.
-        let ec = #"{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":7}"#
+        let ec =
+            #"{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":7}"#
         let (numeric, none) = try PrivateKey.parseJWK(Array(ec.utf8))
         XCTAssertTrue(none.isEmpty)
         XCTAssertThrowsError(try PrivateKey(jwk: numeric, secrets: none)) {
@@ -227,21 +257,29 @@ final class JOSETests: XCTestCase {
 
     // RFC 8037 Appendix A.1 key, A.4 signature: Ed25519 is deterministic too.
     func testRFC8037AppendixA4SigningWithAPrivateJWK() throws {
-        let key = try PrivateKey(text: #"{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)
+        let key = try PrivateKey(
+            text:
+                #"{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#
+        )
         XCTAssertEqual(key.algorithm, "EdDSA")
-        XCTAssertEqual(Base64URL.encode(try JWS.signature(over: "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc", key: key)),
-                       "hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg")
+        XCTAssertEqual(
+            Base64URL.encode(
+                try JWS.signature(over: "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc", key: key)),
+            "hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg")
     }
 
     // RFC 7515 Appendix A.3's P-256 key: ECDSA is randomized, so sign and verify with the public half.
     func testRFC7515AppendixA3ECPrivateJWK() throws {
-        let members = #""kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0""#
+        let members =
+            #""kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0""#
         let key = try PrivateKey(text: "{\(members),\"d\":\"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI\"}")
         XCTAssertEqual(key.algorithm, "ES256")
         let token = try JWS.sign(payload: Array("{}".utf8), key: key)
         XCTAssertNoThrow(try JWS(compact: token).verify(with: try jwk("{\(members)}")))
         // A d that is not the point's private key is refused when the key is read, not at the provider.
-        XCTAssertEqual(kind { _ = try PrivateKey(text: "{\(members),\"d\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE\"}") }, .configuration)
+        XCTAssertEqual(
+            kind { _ = try PrivateKey(text: "{\(members),\"d\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE\"}") },
+            .configuration)
     }
 
     func without(_ object: JSONObject, _ names: [String]) -> JSONObject {
@@ -253,14 +291,14 @@ final class JOSETests: XCTestCase {
     func testBadPrivateJWKsAreRefused() throws {
         let ed = #""kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A""#
         for text in [
-            "{\(ed),\"x\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",          // x is not d's public key
+            "{\(ed),\"x\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",  // x is not d's public key
             "{\(ed),\"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\",\"alg\":\"ES256\"}",
             "{\(ed),\"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\",\"use\":\"enc\"}",
             #"{"kty":"oct","k":"AyM1"}"#,
-            #"{"kty":"RSA","n":"AQAB","e":"AQAB","d":"AQAB"}"#,                           // far under 2048 bits
+            #"{"kty":"RSA","n":"AQAB","e":"AQAB","d":"AQAB"}"#,  // far under 2048 bits
             #"{"kty":"EC","crv":"P-256K","x":"AA","y":"AA","d":"AA"}"#,
-            #"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#, // public only
-            #"{"kty":"RSA""#, "[1]", "{}",
+            #"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#,  // public only
+            #"{"kty":"RSA""#, "[1]", "{}"
         ] {
             XCTAssertEqual(kind { _ = try PrivateKey(text: text) }, .configuration, text)
         }

@@ -13,8 +13,9 @@ final class LineAuthenticationTests: XCTestCase {
     func testPrepareResponse() throws {
         XCTAssertEqual(try AlohaMessages.injectPath(fromPrepare: bytes(#"{"injectPath":"/i/1","other":2}"#)), "/i/1")
         for body in [#"{"injectPath":""}"#, #"{"injectPath":5}"#, #"{}"#, #"[]"#, #"{"injectPath":"#, ""] {
-            XCTAssertEqual(kind { () throws(TelenoridError) in try AlohaMessages.injectPath(fromPrepare: bytes(body)) },
-                           .invalidResponse, body)
+            XCTAssertEqual(
+                kind { () throws(TelenoridError) in try AlohaMessages.injectPath(fromPrepare: bytes(body)) },
+                .invalidResponse, body)
         }
     }
 
@@ -23,22 +24,28 @@ final class LineAuthenticationTests: XCTestCase {
         XCTAssertEqual(session.uuid, "5b0e3e0c-9a8f-4c1e")
         XCTAssertEqual(session.validSeconds, 300)
         XCTAssertEqual(try AlohaMessages.session(from: bytes(#"{"uuid":"a","exp":"86400"}"#)).validSeconds, 86_400)
-        for body in [#"{"exp":300}"#, #"{"uuid":"a"}"#, #"{"uuid":"a","exp":0}"#, #"{"uuid":"a","exp":-5}"#,
-                     #"{"uuid":"a","exp":86401}"#, #"{"uuid":"a","exp":1.5}"#, #"{"uuid":"a","exp":"soon"}"#,
-                     #"{"uuid":"a b","exp":1}"#, #"{"uuid":"a\nb","exp":1}"#, #"{"uuid":"","exp":1}"#,
-                     #"{"uuid":7,"exp":1}"#, #"{"uuid":"a","exp":99999999999999999999999}"#, "[1,"] {
-            XCTAssertEqual(kind { () throws(TelenoridError) in try AlohaMessages.session(from: bytes(body)) },
-                           .invalidResponse, body)
+        for body in [
+            #"{"exp":300}"#, #"{"uuid":"a"}"#, #"{"uuid":"a","exp":0}"#, #"{"uuid":"a","exp":-5}"#,
+            #"{"uuid":"a","exp":86401}"#, #"{"uuid":"a","exp":1.5}"#, #"{"uuid":"a","exp":"soon"}"#,
+            #"{"uuid":"a b","exp":1}"#, #"{"uuid":"a\nb","exp":1}"#, #"{"uuid":"","exp":1}"#,
+            #"{"uuid":7,"exp":1}"#, #"{"uuid":"a","exp":99999999999999999999999}"#, "[1,"
+        ] {
+            XCTAssertEqual(
+                kind { () throws(TelenoridError) in try AlohaMessages.session(from: bytes(body)) },
+                .invalidResponse, body)
         }
     }
 
     func testConfiguredURL() throws {
         let policy = try AlohaPolicy(alohaURL: "https://aloha.example/base//")
         XCTAssertEqual(policy.prepareURL(logID: "x"), "https://aloha.example/base/hr/v1/prepare/x")
-        XCTAssertEqual(kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "http://aloha.example") }, .insecure)
+        XCTAssertEqual(
+            kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "http://aloha.example") }, .insecure)
         XCTAssertEqual(kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "http://127.0.0.1") }, .insecure)
-        XCTAssertEqual(kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "https://a.example/?q=1") }, .configuration)
-        XCTAssertEqual(kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "https://u@a.example/") }, .configuration)
+        XCTAssertEqual(
+            kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "https://a.example/?q=1") }, .configuration)
+        XCTAssertEqual(
+            kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "https://u@a.example/") }, .configuration)
         XCTAssertEqual(kind { () throws(TelenoridError) in try AlohaPolicy(alohaURL: "not a url") }, .configuration)
     }
 
@@ -47,8 +54,10 @@ final class LineAuthenticationTests: XCTestCase {
         XCTAssertEqual(try policy.injectURL("/inject/1?a=b"), "http://aloha.example/inject/1?a=b")
         XCTAssertEqual(try policy.injectURL("http://aloha.example:8080/i"), "http://aloha.example:8080/i")
         XCTAssertEqual(try policy.injectURL("https://aloha.example/i"), "https://aloha.example/i")
-        for path in ["//evil.example/i", "http://evil.example/i", "http://u@aloha.example/i", "ftp://aloha.example/i",
-                     "http://aloha.example/i#f"] {
+        for path in [
+            "//evil.example/i", "http://evil.example/i", "http://u@aloha.example/i", "ftp://aloha.example/i",
+            "http://aloha.example/i#f"
+        ] {
             XCTAssertEqual(kind { () throws(TelenoridError) in try policy.injectURL(path) }, .insecure, path)
         }
         XCTAssertNotNil(kind { () throws(TelenoridError) in try policy.injectURL("inject") })
@@ -57,8 +66,10 @@ final class LineAuthenticationTests: XCTestCase {
     func testRedirectURL() throws {
         let policy = try AlohaPolicy(alohaURL: "https://aloha.example:8443/x")
         XCTAssertEqual(try policy.redirectURL("https://aloha.example:8443/s/1"), "https://aloha.example:8443/s/1")
-        for location in ["http://aloha.example:8443/s", "https://aloha.example/s", "https://aloha.example.evil:8443/s",
-                         "https://u@aloha.example:8443/s"] {
+        for location in [
+            "http://aloha.example:8443/s", "https://aloha.example/s", "https://aloha.example.evil:8443/s",
+            "https://u@aloha.example:8443/s"
+        ] {
             XCTAssertEqual(kind { () throws(TelenoridError) in try policy.redirectURL(location) }, .insecure, location)
         }
         XCTAssertEqual(kind { () throws(TelenoridError) in try policy.redirectURL("/relative") }, .invalidResponse)
@@ -86,14 +97,18 @@ final class LineAuthenticationTests: XCTestCase {
         settings[.issuer] = "https://id.example"
         settings[.clientID] = "app"
         settings[.redirectURI] = "app:/cb"
-        XCTAssertEqual(kind { () throws(TelenoridError) in try LineAuthenticator(configuration: try ClientConfiguration(settings)) },
-                       .lineAuthUnavailable)
+        XCTAssertEqual(
+            kind { () throws(TelenoridError) in try LineAuthenticator(configuration: try ClientConfiguration(settings))
+            },
+            .lineAuthUnavailable)
         settings[.alohaURL] = "https://aloha.example"
         let authenticator = try LineAuthenticator(configuration: try ClientConfiguration(settings), clock: { 1_000 })
         XCTAssertNil(authenticator.validSession)
         XCTAssertEqual(authenticator.validFor, 0)
-        let json = try ClientConfiguration(json: #"{"issuer":"https://id.example","client_id":"a","redirect_uri":"app:/cb","aloha_url":"https://aloha.example/"}"#,
-                                           environment: nil)
+        let json = try ClientConfiguration(
+            json:
+                #"{"issuer":"https://id.example","client_id":"a","redirect_uri":"app:/cb","aloha_url":"https://aloha.example/"}"#,
+            environment: nil)
         XCTAssertEqual(json.settings[.alohaURL], "https://aloha.example/")
     }
 }

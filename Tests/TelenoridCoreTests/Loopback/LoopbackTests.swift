@@ -8,41 +8,58 @@ final class LoopbackRequestTests: XCTestCase {
     }
 
     func testTheRequestLineDecides() {
-        XCTAssertEqual(outcome("GET /cb?code=c&state=s HTTP/1.1\r\nHost: 127.0.0.1:8123\r\n\r\n"), .redirect(target: "/cb?code=c&state=s"))
+        XCTAssertEqual(
+            outcome("GET /cb?code=c&state=s HTTP/1.1\r\nHost: 127.0.0.1:8123\r\n\r\n"),
+            .redirect(target: "/cb?code=c&state=s"))
         XCTAssertEqual(outcome("GET /cb HTTP/1.0\nHost: 127.0.0.1:8123\n\n"), .redirect(target: "/cb"))
         XCTAssertEqual(outcome("GET /cb2?code=c HTTP/1.1\r\nHost: 127.0.0.1:8123\r\n\r\n"), .notFound)
         XCTAssertEqual(outcome("GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1:8123\r\n\r\n"), .notFound)
         XCTAssertEqual(outcome("POST /cb HTTP/1.1\r\nHost: 127.0.0.1:8123\r\n\r\n"), .notFound)
-        for malformed in ["GET /cb\r\n\r\n", "GET  /cb HTTP/1.1\r\n\r\n", "GET cb HTTP/1.1\r\n\r\n", "GET /c\u{e9} HTTP/1.1\r\n\r\n",
-                          "GET /cb HTTP/2\r\n\r\n", "", "\r\n\r\n"] {
-            XCTAssertEqual(outcome(malformed.replacingOccurrences(of: "\r\n\r\n", with: "\r\nHost: 127.0.0.1:8123\r\n\r\n")),
-                           .badRequest, malformed)
+        for malformed in [
+            "GET /cb\r\n\r\n", "GET  /cb HTTP/1.1\r\n\r\n", "GET cb HTTP/1.1\r\n\r\n", "GET /c\u{e9} HTTP/1.1\r\n\r\n",
+            "GET /cb HTTP/2\r\n\r\n", "", "\r\n\r\n"
+        ] {
+            XCTAssertEqual(
+                outcome(malformed.replacingOccurrences(of: "\r\n\r\n", with: "\r\nHost: 127.0.0.1:8123\r\n\r\n")),
+                .badRequest, malformed)
         }
     }
 
     /// DNS rebinding: a page on another origin whose name now resolves to 127.0.0.1 sends its own name.
     func testOnlyTheListenersOwnHost() {
         for host in ["127.0.0.1:8123", "localhost:8123", "LOCALHOST:8123", " \t127.0.0.1:8123 "] {
-            XCTAssertEqual(outcome("GET /cb?code=c HTTP/1.1\r\nHost:\(host)\r\n\r\n"), .redirect(target: "/cb?code=c"), host)
+            XCTAssertEqual(
+                outcome("GET /cb?code=c HTTP/1.1\r\nHost:\(host)\r\n\r\n"), .redirect(target: "/cb?code=c"), host)
         }
-        for fields in ["", "Host: evil.example:8123\r\n", "Host: evil.example\r\n", "Host: 127.0.0.1\r\n", "Host: 127.0.0.1:8124\r\n",
-                       "Host: 127.0.0.1:81230\r\n", "Host: localhost.:8123\r\n", "Host:\r\n",
-                       "Host: 127.0.0.1:8123\r\nhost: 127.0.0.1:8123\r\n", "Host : 127.0.0.1:8123\r\n",
-                       "A: b\r\n Host: evil.example\r\nHost: 127.0.0.1:8123\r\n", "Nonsense\r\nHost: 127.0.0.1:8123\r\n"] {
+        for fields in [
+            "", "Host: evil.example:8123\r\n", "Host: evil.example\r\n", "Host: 127.0.0.1\r\n",
+            "Host: 127.0.0.1:8124\r\n",
+            "Host: 127.0.0.1:81230\r\n", "Host: localhost.:8123\r\n", "Host:\r\n",
+            "Host: 127.0.0.1:8123\r\nhost: 127.0.0.1:8123\r\n", "Host : 127.0.0.1:8123\r\n",
+            "A: b\r\n Host: evil.example\r\nHost: 127.0.0.1:8123\r\n", "Nonsense\r\nHost: 127.0.0.1:8123\r\n"
+        ] {
             XCTAssertEqual(outcome("GET /cb?code=c HTTP/1.1\r\n\(fields)\r\n"), .badRequest, fields)
         }
         // Port 80 is the one a browser leaves out.
-        XCTAssertEqual(LoopbackRequest.outcome(ofHead: Array("GET /cb HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8), path: "/cb", port: 80, state: nil),
-                       .redirect(target: "/cb"))
+        XCTAssertEqual(
+            LoopbackRequest.outcome(
+                ofHead: Array("GET /cb HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8), path: "/cb", port: 80, state: nil),
+            .redirect(target: "/cb"))
     }
 
     func testTheExpectedState() {
         let host = "Host: 127.0.0.1:8123\r\n\r\n"
-        XCTAssertEqual(outcome("GET /cb?code=c&state=s%2F1 HTTP/1.1\r\n\(host)", state: "s/1"), .redirect(target: "/cb?code=c&state=s%2F1"))
-        XCTAssertEqual(outcome("GET /cb?state=s%2F1#x HTTP/1.1\r\n\(host)", state: "s/1"), .redirect(target: "/cb?state=s%2F1#x"))
-        for target in ["/cb", "/cb?code=c", "/cb?state=s", "/cb?state=s%2F", "/cb?state=s%2F1&state=s%2F1", "/cb?state=s%2F1&code=a&code=b",
-                       "/cb?state=%ZZ", "/cb#state=s%2F1", "/cb?code=c#&state=s%2F1",
-                       "/cb#x?state=s%2F1"] {  // a "?" inside the fragment starts no query (RFC 3986 §3.5)
+        XCTAssertEqual(
+            outcome("GET /cb?code=c&state=s%2F1 HTTP/1.1\r\n\(host)", state: "s/1"),
+            .redirect(target: "/cb?code=c&state=s%2F1"))
+        XCTAssertEqual(
+            outcome("GET /cb?state=s%2F1#x HTTP/1.1\r\n\(host)", state: "s/1"), .redirect(target: "/cb?state=s%2F1#x"))
+        for target in [
+            "/cb", "/cb?code=c", "/cb?state=s", "/cb?state=s%2F", "/cb?state=s%2F1&state=s%2F1",
+            "/cb?state=s%2F1&code=a&code=b",
+            "/cb?state=%ZZ", "/cb#state=s%2F1", "/cb?code=c#&state=s%2F1",
+            "/cb#x?state=s%2F1"
+        ] {  // a "?" inside the fragment starts no query (RFC 3986 §3.5)
             XCTAssertEqual(outcome("GET \(target) HTTP/1.1\r\n\(host)", state: "s/1"), .badRequest, target)
         }
         // The state is only checked on the redirect path: elsewhere it is just not found.
@@ -66,7 +83,9 @@ final class LoopbackListenerTests: XCTestCase {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         XCTAssertEqual(connected, 0)
         return fd
@@ -81,7 +100,8 @@ final class LoopbackListenerTests: XCTestCase {
         let request = "GET /cb?code=c HTTP/1.1\r\nHost: 127.0.0.1:\(listener.port)\r\n\r\n"
         XCTAssertEqual(request.withCString { send(browser, $0, strlen($0), 0) }, request.utf8.count)
         let started = Date()
-        XCTAssertEqual(try listener.waitForRedirect(timeoutMilliseconds: 10_000), "http://127.0.0.1:\(listener.port)/cb?code=c")
+        XCTAssertEqual(
+            try listener.waitForRedirect(timeoutMilliseconds: 10_000), "http://127.0.0.1:\(listener.port)/cb?code=c")
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
     }
 
@@ -102,11 +122,15 @@ final class LoopbackListenerTests: XCTestCase {
             let after = (0..<LoopbackConnections.limit / 2).map { _ in dribbler() }
             defer { (before + [browser] + after).forEach { close($0) } }
 
-            XCTAssertEqual(try listener.waitForRedirect(timeoutMilliseconds: 3000), "http://127.0.0.1:\(listener.port)/cb?code=c\(round)",
-                           "round \(round)")
+            XCTAssertEqual(
+                try listener.waitForRedirect(timeoutMilliseconds: 3000),
+                "http://127.0.0.1:\(listener.port)/cb?code=c\(round)",
+                "round \(round)")
             var page = [UInt8](repeating: 0, count: 4096)
             let count = page.withUnsafeMutableBytes { recv(browser, $0.baseAddress, $0.count, 0) }
-            XCTAssertTrue(String(decoding: page.prefix(max(count, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"), "round \(round)")
+            XCTAssertTrue(
+                String(decoding: page.prefix(max(count, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"),
+                "round \(round)")
         }
     }
 }

@@ -5,11 +5,12 @@ final class ProviderMetadataTests: XCTestCase {
     let issuer = "https://id.example.com/o"
 
     func document(_ extra: String = "") -> [UInt8] {
-        Array("""
-        {"issuer":"https://id.example.com/o","authorization_endpoint":"https://id.example.com/o/authorize/",
-         "token_endpoint":"https://id.example.com/o/token/","jwks_uri":"https://id.example.com/o/.well-known/jwks.json",
-         "id_token_signing_alg_values_supported":["RS256"]\(extra)}
-        """.utf8)
+        Array(
+            """
+            {"issuer":"https://id.example.com/o","authorization_endpoint":"https://id.example.com/o/authorize/",
+             "token_endpoint":"https://id.example.com/o/token/","jwks_uri":"https://id.example.com/o/.well-known/jwks.json",
+             "id_token_signing_alg_values_supported":["RS256"]\(extra)}
+            """.utf8)
     }
 
     func testParsesAndChecksTheIssuerExactly() throws {
@@ -22,19 +23,29 @@ final class ProviderMetadataTests: XCTestCase {
     }
 
     func testReadsTheAdvertisedSigningAlgorithmsOfEachKindOfToken() throws {
-        let metadata = try ProviderMetadata(json: document(#","userinfo_signing_alg_values_supported":["ES256","none"]"#), expectedIssuer: issuer)
+        let metadata = try ProviderMetadata(
+            json: document(#","userinfo_signing_alg_values_supported":["ES256","none"]"#), expectedIssuer: issuer)
         XCTAssertEqual(metadata.idTokenSigningAlgorithms, ["RS256"])
         XCTAssertEqual(metadata.userinfoSigningAlgorithms, ["ES256", "none"])
         XCTAssertEqual(try ProviderMetadata(json: document(), expectedIssuer: issuer).userinfoSigningAlgorithms, [])
-        XCTAssertThrowsError(try ProviderMetadata(json: document(#","userinfo_signing_alg_values_supported":"ES256""#), expectedIssuer: issuer))
+        XCTAssertThrowsError(
+            try ProviderMetadata(
+                json: document(#","userinfo_signing_alg_values_supported":"ES256""#), expectedIssuer: issuer))
     }
 
     func testRefusesInsecureEndpointsAndWrongTypes() {
-        XCTAssertThrowsError(try ProviderMetadata(json: document(",\"userinfo_endpoint\":\"http://evil.example/u\""), expectedIssuer: issuer)) {
+        XCTAssertThrowsError(
+            try ProviderMetadata(
+                json: document(",\"userinfo_endpoint\":\"http://evil.example/u\""), expectedIssuer: issuer)
+        ) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .insecure)
         }
-        XCTAssertThrowsError(try ProviderMetadata(json: document(",\"code_challenge_methods_supported\":\"S256\""), expectedIssuer: issuer))
-        XCTAssertThrowsError(try ProviderMetadata(json: document(",\"authorization_response_iss_parameter_supported\":\"yes\""), expectedIssuer: issuer))
+        XCTAssertThrowsError(
+            try ProviderMetadata(
+                json: document(",\"code_challenge_methods_supported\":\"S256\""), expectedIssuer: issuer))
+        XCTAssertThrowsError(
+            try ProviderMetadata(
+                json: document(",\"authorization_response_iss_parameter_supported\":\"yes\""), expectedIssuer: issuer))
         XCTAssertThrowsError(try ProviderMetadata(json: Array("[]".utf8), expectedIssuer: issuer))
         XCTAssertThrowsError(try ProviderMetadata(json: Array("<html>".utf8), expectedIssuer: issuer)) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse)
@@ -43,7 +54,10 @@ final class ProviderMetadataTests: XCTestCase {
 
     func testRFC8414FillsWhatOIDCLeftOut() throws {
         let oidc = try ProviderMetadata(json: document(), expectedIssuer: issuer)
-        let oauth = try ProviderMetadata(json: Array(#"{"issuer":"https://id.example.com/o","token_endpoint":"https://other.example/t","revocation_endpoint":"https://id.example.com/o/revoke/"}"#.utf8), expectedIssuer: issuer)
+        let oauth = try ProviderMetadata(
+            json: Array(
+                #"{"issuer":"https://id.example.com/o","token_endpoint":"https://other.example/t","revocation_endpoint":"https://id.example.com/o/revoke/"}"#
+                    .utf8), expectedIssuer: issuer)
         let merged = oidc.filling(from: oauth)
         XCTAssertEqual(merged.revocationEndpoint, "https://id.example.com/o/revoke/")
         XCTAssertEqual(merged.tokenEndpoint, "https://id.example.com/o/token/")

@@ -11,10 +11,14 @@ final class FaultServer: @unchecked Sendable {
     private let process: Process?
 
     init(https: Bool) throws {
-        if let given = ProcessInfo.processInfo.environment[https ? "TELENORID_FAULT_SERVER_HTTPS" : "TELENORID_FAULT_SERVER"] {
+        if let given = ProcessInfo.processInfo.environment[
+            https ? "TELENORID_FAULT_SERVER_HTTPS" : "TELENORID_FAULT_SERVER"]
+        {
             let fields = given.split(separator: " ")
             guard let first = fields.first, let port = Int(first), !https || fields.count == 2 else {
-                throw Failure(reason: "TELENORID_FAULT_SERVER\(https ? "_HTTPS" : "") is not \"<port>\(https ? " <ca path>" : "")\"")
+                throw Failure(
+                    reason:
+                        "TELENORID_FAULT_SERVER\(https ? "_HTTPS" : "") is not \"<port>\(https ? " <ca path>" : "")\"")
             }
             self.port = port
             self.caFile = https ? String(fields[1]) : nil
@@ -35,7 +39,10 @@ final class FaultServer: @unchecked Sendable {
             let chunk = output.fileHandleForReading.availableData
             guard !chunk.isEmpty else {
                 process.terminate()
-                throw Failure(reason: "\(script)\(https ? " --https" : "") exited before printing its port (python3 and the cryptography package are needed)")
+                throw Failure(
+                    reason:
+                        "\(script)\(https ? " --https" : "") exited before printing its port (python3 and the cryptography package are needed)"
+                )
             }
             line.append(chunk)
         }

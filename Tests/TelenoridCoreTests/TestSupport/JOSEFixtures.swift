@@ -2,61 +2,61 @@
 // by another implementation than ours.
 enum JOSEFixtures {
     static let rsaJwk = #"""
-{"kty": "RSA", "kid": "rsa-1", "use": "sig", "n": "n0W_4k1FQ4ZIH1pswo65AHZR8waw9GePLs43P1jsG5OvRPsJPqK-wz-lATHupYOsmMeKTQwQjS3nX1DI1zern6O2ZOGpH8CvsLjb4D72LLGAIfgUhtzUHJaAt87ed4jMZM9zXyXBUYau_etw58dzPTx1g7DpdJZcDRUtkUHw32CeBf-cwqlcUXoQmJnMgKx2EAcWb2m7Zv7jHTL8hqZH39H7b-oRiuTGqChzlVzuy7gS6V5yt5ZFv2B0HKuhTpQl3pCYer1N6kvQINs3zDGpe_jWkaaAxVebAwhVyWpr_jHZ2_VRn0IeDFLuQqKMx0YDyY-4tCycOrecEnF6RfB_cw", "e": "AQAB"}
-"""#
+        {"kty": "RSA", "kid": "rsa-1", "use": "sig", "n": "n0W_4k1FQ4ZIH1pswo65AHZR8waw9GePLs43P1jsG5OvRPsJPqK-wz-lATHupYOsmMeKTQwQjS3nX1DI1zern6O2ZOGpH8CvsLjb4D72LLGAIfgUhtzUHJaAt87ed4jMZM9zXyXBUYau_etw58dzPTx1g7DpdJZcDRUtkUHw32CeBf-cwqlcUXoQmJnMgKx2EAcWb2m7Zv7jHTL8hqZH39H7b-oRiuTGqChzlVzuy7gS6V5yt5ZFv2B0HKuhTpQl3pCYer1N6kvQINs3zDGpe_jWkaaAxVebAwhVyWpr_jHZ2_VRn0IeDFLuQqKMx0YDyY-4tCycOrecEnF6RfB_cw", "e": "AQAB"}
+        """#
     static let rs256 = #"""
-eyJhbGciOiJSUzI1NiIsImtpZCI6InJzYS0xIiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.JBV-GWW7k6pliohCsrJ8Y2SqitCKqsN57G0CgvRJxx-hlMMvoujmFsLal9SP4ZfqwzQCCCF7O-Zz_uxxrjX1MbzSQxafUCdYQ6lNLo_VgfYToducgQFchyy4xUSFJhLJsbnZ1yFBzcNGrQgDabjpCMWXqfhQ0OjjXKX6P4j9wgNzz9PwJ5YovPm7e_DReR3bXidk2iBK2EISzZ9q8giBnceOxgFxXOWONGnUQt2q3P__LFBdqBDgL0bkqskS0xLu2Bireh1iI0GJisQiWFFysRhrHXqoLsobdquX6ihNIAwvuoyPBtfKE4XOt8Y9bj1ff0ZLreUc4aFtCBMF5Xudpw
-"""#
+        eyJhbGciOiJSUzI1NiIsImtpZCI6InJzYS0xIiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.JBV-GWW7k6pliohCsrJ8Y2SqitCKqsN57G0CgvRJxx-hlMMvoujmFsLal9SP4ZfqwzQCCCF7O-Zz_uxxrjX1MbzSQxafUCdYQ6lNLo_VgfYToducgQFchyy4xUSFJhLJsbnZ1yFBzcNGrQgDabjpCMWXqfhQ0OjjXKX6P4j9wgNzz9PwJ5YovPm7e_DReR3bXidk2iBK2EISzZ9q8giBnceOxgFxXOWONGnUQt2q3P__LFBdqBDgL0bkqskS0xLu2Bireh1iI0GJisQiWFFysRhrHXqoLsobdquX6ihNIAwvuoyPBtfKE4XOt8Y9bj1ff0ZLreUc4aFtCBMF5Xudpw
+        """#
     static let ps256 = #"""
-eyJhbGciOiJQUzI1NiIsImtpZCI6InJzYS0xIiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.Ii6fUgHS-OKMitfyd3_Moq8FUirdtI893Sf8YlJ0778748FCqvtaQ6vm-uTtehJHERWUhopTRY3LhNpYzrACAfFZqKUHkMHF3hRGOKbC5o_Vzhe7GWqs8f9EYC3Au4xr8N0apRBUayuxgAmurKzhqGtpGWz5jV8_9xiej1SHxIpxbLHogSgObLOpFF9GFwAFielaqfEGNH0c-LHUMGLxGYFc2kkHL3htqbL6ieRKfmafQBIhKTmTEF4mNQBgk6N3GGdnxlRny9SHkMg718aTO5Whkc9jEszbEGLO-pCQKQ9TrRsRrxdBR0f4Yyhetz4Sta05xG_xSr5qbMHgjMovkg
-"""#
+        eyJhbGciOiJQUzI1NiIsImtpZCI6InJzYS0xIiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.Ii6fUgHS-OKMitfyd3_Moq8FUirdtI893Sf8YlJ0778748FCqvtaQ6vm-uTtehJHERWUhopTRY3LhNpYzrACAfFZqKUHkMHF3hRGOKbC5o_Vzhe7GWqs8f9EYC3Au4xr8N0apRBUayuxgAmurKzhqGtpGWz5jV8_9xiej1SHxIpxbLHogSgObLOpFF9GFwAFielaqfEGNH0c-LHUMGLxGYFc2kkHL3htqbL6ieRKfmafQBIhKTmTEF4mNQBgk6N3GGdnxlRny9SHkMg718aTO5Whkc9jEszbEGLO-pCQKQ9TrRsRrxdBR0f4Yyhetz4Sta05xG_xSr5qbMHgjMovkg
+        """#
     static let rsaPrivatePem = #"""
------BEGIN PRIVATE KEY-----
-MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCfRb/iTUVDhkgf
-WmzCjrkAdlHzBrD0Z48uzjc/WOwbk69E+wk+or7DP6UBMe6lg6yYx4pNDBCNLedf
-UMjXN6ufo7Zk4akfwK+wuNvgPvYssYAh+BSG3NQcloC3zt53iMxkz3NfJcFRhq79
-63Dnx3M9PHWDsOl0llwNFS2RQfDfYJ4F/5zCqVxRehCYmcyArHYQBxZvabtm/uMd
-MvyGpkff0ftv6hGK5MaoKHOVXO7LuBLpXnK3lkW/YHQcq6FOlCXekJh6vU3qS9Ag
-2zfMMal7+NaRpoDFV5sDCFXJamv+Mdnb9VGfQh4MUu5CoozHRgPJj7i0LJw6t5wS
-cXpF8H9zAgMBAAECggEAS9HKXJJoLJLZ9oL3T07d5shsjoJa7p313VQxnKhaDW6q
-eu3+IqEaqpu7kuwQLR6XpUsoHTFnF64IfKlaUomf26j1hOSfvAvgFwKJOSD/05rT
-4lfUfbbWCp3ivJ1v7ftjQYI3681vT74Lw7i20L9zrmz/jCdFm0iQnXG9dW6smckF
-al540YZolxMr4uno0WCBzKRhO6DgQx9qjk89fSGIvXhIEXHyn25arAoQWOq7Neft
-2135JAl7Ck6aE2V/yVJvk/x/122PvB+McDFgXcMPUFsL8KeA/ZQ9Xw379wI7sCIT
-JxFUOnrMarPIel6YfETbLcd4n3pX6inPspDpjU3JkQKBgQDf4WD/2o39h9O9uWJX
-Mukdn4vrYt0xN8MGMV8qPDXlFhX8z+9yLN4KTi8JjSFjJlpFtWrlDUUZP8sg0ori
-RuoWoXnZWdHVdMvVb0VRBSEq1ph58W9Plsxr6lQmWCv8q0ajk0c9u+CoyZNaZ+m0
-Xe4X7XsdFvDon2/d0t9Mk3ChRwKBgQC2H3ekibclPMscJ+ufrwFvqxnROtgp+z7W
-B9wPw7XOiVP3ljKeCwa8Iofk3N11WqtQashvy/BSZNHD2tBBZQbCdotRSc4mgOUu
-5nKpbDuIYfji1wivdTvHPDC9ISN/iQdhNN4aWxe/XKTNEB2akQw8pbiNtL4gktBz
-U93mOWfmdQKBgQDTPogWIpTD2rvSUvAVszX++6I8kmZ/oEvmtgNDiNiZtkM87r7S
-jr9cHfWIH6CXO4MGL24TfnfqoST7bW4aoCsU+3xLt9KkhLYoR/uxvRNUpnPs7ADJ
-qlJsqQiJvbyThtD6W2dnOrV6zei57z63L8IO1cfK5PCfroERX33PdXda1QKBgGt0
-rZb7WoAyGnUGaNPS4joM7jKxUZGTmEOYZ5M1mjO+ezh9+medgd/HT/8NAe2YDbRp
-DNJJtgYnTk0M8gtjnFVotFLGBUhajN7bQZQNNCMIC11sGsfLl/W54df1kYhSRXRp
-SRKr5JsYAnSrqYvlQR8XeIjDt9poRW2GckrAXDlxAoGAKP9qEa4O4J6fED91K7K9
-tFDdeCpZcwUGb/eQfyNQuLjG5oL13Hm+dJXL/fw8Cc6cBCtnapKAOpqyhrisFz7N
-tFtNYwmJSgJntAGpC8AL2/L0hG0YabIZw20KYg//C3WjPM7T5MxgcNYUiQ4vd4Lc
-egErLTQ2nNItlrunu6LlqXw=
------END PRIVATE KEY-----
+        -----BEGIN PRIVATE KEY-----
+        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCfRb/iTUVDhkgf
+        WmzCjrkAdlHzBrD0Z48uzjc/WOwbk69E+wk+or7DP6UBMe6lg6yYx4pNDBCNLedf
+        UMjXN6ufo7Zk4akfwK+wuNvgPvYssYAh+BSG3NQcloC3zt53iMxkz3NfJcFRhq79
+        63Dnx3M9PHWDsOl0llwNFS2RQfDfYJ4F/5zCqVxRehCYmcyArHYQBxZvabtm/uMd
+        MvyGpkff0ftv6hGK5MaoKHOVXO7LuBLpXnK3lkW/YHQcq6FOlCXekJh6vU3qS9Ag
+        2zfMMal7+NaRpoDFV5sDCFXJamv+Mdnb9VGfQh4MUu5CoozHRgPJj7i0LJw6t5wS
+        cXpF8H9zAgMBAAECggEAS9HKXJJoLJLZ9oL3T07d5shsjoJa7p313VQxnKhaDW6q
+        eu3+IqEaqpu7kuwQLR6XpUsoHTFnF64IfKlaUomf26j1hOSfvAvgFwKJOSD/05rT
+        4lfUfbbWCp3ivJ1v7ftjQYI3681vT74Lw7i20L9zrmz/jCdFm0iQnXG9dW6smckF
+        al540YZolxMr4uno0WCBzKRhO6DgQx9qjk89fSGIvXhIEXHyn25arAoQWOq7Neft
+        2135JAl7Ck6aE2V/yVJvk/x/122PvB+McDFgXcMPUFsL8KeA/ZQ9Xw379wI7sCIT
+        JxFUOnrMarPIel6YfETbLcd4n3pX6inPspDpjU3JkQKBgQDf4WD/2o39h9O9uWJX
+        Mukdn4vrYt0xN8MGMV8qPDXlFhX8z+9yLN4KTi8JjSFjJlpFtWrlDUUZP8sg0ori
+        RuoWoXnZWdHVdMvVb0VRBSEq1ph58W9Plsxr6lQmWCv8q0ajk0c9u+CoyZNaZ+m0
+        Xe4X7XsdFvDon2/d0t9Mk3ChRwKBgQC2H3ekibclPMscJ+ufrwFvqxnROtgp+z7W
+        B9wPw7XOiVP3ljKeCwa8Iofk3N11WqtQashvy/BSZNHD2tBBZQbCdotRSc4mgOUu
+        5nKpbDuIYfji1wivdTvHPDC9ISN/iQdhNN4aWxe/XKTNEB2akQw8pbiNtL4gktBz
+        U93mOWfmdQKBgQDTPogWIpTD2rvSUvAVszX++6I8kmZ/oEvmtgNDiNiZtkM87r7S
+        jr9cHfWIH6CXO4MGL24TfnfqoST7bW4aoCsU+3xLt9KkhLYoR/uxvRNUpnPs7ADJ
+        qlJsqQiJvbyThtD6W2dnOrV6zei57z63L8IO1cfK5PCfroERX33PdXda1QKBgGt0
+        rZb7WoAyGnUGaNPS4joM7jKxUZGTmEOYZ5M1mjO+ezh9+medgd/HT/8NAe2YDbRp
+        DNJJtgYnTk0M8gtjnFVotFLGBUhajN7bQZQNNCMIC11sGsfLl/W54df1kYhSRXRp
+        SRKr5JsYAnSrqYvlQR8XeIjDt9poRW2GckrAXDlxAoGAKP9qEa4O4J6fED91K7K9
+        tFDdeCpZcwUGb/eQfyNQuLjG5oL13Hm+dJXL/fw8Cc6cBCtnapKAOpqyhrisFz7N
+        tFtNYwmJSgJntAGpC8AL2/L0hG0YabIZw20KYg//C3WjPM7T5MxgcNYUiQ4vd4Lc
+        egErLTQ2nNItlrunu6LlqXw=
+        -----END PRIVATE KEY-----
 
-"""#
+        """#
     static let es256Jwk = #"""
-{"kty": "EC", "kid": "ec-P-256", "crv": "P-256", "x": "pNHEkqNxNCp7eR80LIH7tN4Ul78-ZppLo-stIefxgZY", "y": "L9ByuEj1OkdcVWPKjsv1Owo9D0iikj-JCV9rSDWlDrc"}
-"""#
+        {"kty": "EC", "kid": "ec-P-256", "crv": "P-256", "x": "pNHEkqNxNCp7eR80LIH7tN4Ul78-ZppLo-stIefxgZY", "y": "L9ByuEj1OkdcVWPKjsv1Owo9D0iikj-JCV9rSDWlDrc"}
+        """#
     static let es256 = #"""
-eyJhbGciOiJFUzI1NiIsImtpZCI6ImVjLVAtMjU2IiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.u-PxcGPHGgkO6ibE5PAAwb-XS4KmDwvT9dvYczlG7dW196AnIp_kS1Nsz0YNTA_NP8uR1QoiH-WkQE1OSNCdZQ
-"""#
+        eyJhbGciOiJFUzI1NiIsImtpZCI6ImVjLVAtMjU2IiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.u-PxcGPHGgkO6ibE5PAAwb-XS4KmDwvT9dvYczlG7dW196AnIp_kS1Nsz0YNTA_NP8uR1QoiH-WkQE1OSNCdZQ
+        """#
     static let es384Jwk = #"""
-{"kty": "EC", "kid": "ec-P-384", "crv": "P-384", "x": "gliOc_4KjnuIYOo3uIwM94n4PpGePlvQX86V3VlHqTmkuvk9ZdLa1poDcd6zh2Tm", "y": "1gv4YRG5dboYoMEyQ3IXVoWZIAR_VlFiLwOTBQgRT3tzy2U5-2VN0L6AYVxqqZqn"}
-"""#
+        {"kty": "EC", "kid": "ec-P-384", "crv": "P-384", "x": "gliOc_4KjnuIYOo3uIwM94n4PpGePlvQX86V3VlHqTmkuvk9ZdLa1poDcd6zh2Tm", "y": "1gv4YRG5dboYoMEyQ3IXVoWZIAR_VlFiLwOTBQgRT3tzy2U5-2VN0L6AYVxqqZqn"}
+        """#
     static let es384 = #"""
-eyJhbGciOiJFUzM4NCIsImtpZCI6ImVjLVAtMzg0IiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.PBBqbhmKPwdFhRxvOE2T7G-2a-oNlJ4eHYOSTN2j2jd8nQUzzrEPZp2VipsaLuihlZaWNUGNG9nkA52yjKxyugba3eY1aySl0azJmNMZJFDsBycp5sfkKEu9RrdvD7qk
-"""#
+        eyJhbGciOiJFUzM4NCIsImtpZCI6ImVjLVAtMzg0IiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.PBBqbhmKPwdFhRxvOE2T7G-2a-oNlJ4eHYOSTN2j2jd8nQUzzrEPZp2VipsaLuihlZaWNUGNG9nkA52yjKxyugba3eY1aySl0azJmNMZJFDsBycp5sfkKEu9RrdvD7qk
+        """#
     static let es512Jwk = #"""
-{"kty": "EC", "kid": "ec-P-521", "crv": "P-521", "x": "AR3MIm015cKWLAoCCzxiOVRxaIaLFMf2CO6Jt71BhbBpPcqA1TVliaIPirr38MA9b-ECAPyWT2ZF7P-CSO7VkIog", "y": "AUWdLtnAnVIMNQjvhPdrdYZXKGq0Q9jloe5FXzlRKC40tSctpWeipFgwncu7jURC_s_wF7JW8fr9Xo_fXJZiiTaz"}
-"""#
+        {"kty": "EC", "kid": "ec-P-521", "crv": "P-521", "x": "AR3MIm015cKWLAoCCzxiOVRxaIaLFMf2CO6Jt71BhbBpPcqA1TVliaIPirr38MA9b-ECAPyWT2ZF7P-CSO7VkIog", "y": "AUWdLtnAnVIMNQjvhPdrdYZXKGq0Q9jloe5FXzlRKC40tSctpWeipFgwncu7jURC_s_wF7JW8fr9Xo_fXJZiiTaz"}
+        """#
     static let es512 = #"""
-eyJhbGciOiJFUzUxMiIsImtpZCI6ImVjLVAtNTIxIiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.AXhDnusei-d1BqEPuV6cWrAjs8SNxW5gzvicWMxDw-1fnlozvBU4flAm-I2xfUE4Hu70DVwGVz3WufY8ZmB3Eu3gAKuyaMiIXxyZ-kkPVdT7jEuvnsuHpEA_MsNd4uqM5uXcRGo_Z2oNKRknZRoxL53bYV7JKwJbv0DG0JFknNOzP0Gr
-"""#
+        eyJhbGciOiJFUzUxMiIsImtpZCI6ImVjLVAtNTIxIiwidHlwIjoiSldUIn0.eyJpc3MiOiAiaHR0cHM6Ly9pZC5leGFtcGxlLmNvbSIsICJzdWIiOiAiYWxpY2UiLCAiYXVkIjogImNsaWVudCJ9.AXhDnusei-d1BqEPuV6cWrAjs8SNxW5gzvicWMxDw-1fnlozvBU4flAm-I2xfUE4Hu70DVwGVz3WufY8ZmB3Eu3gAKuyaMiIXxyZ-kkPVdT7jEuvnsuHpEA_MsNd4uqM5uXcRGo_Z2oNKRknZRoxL53bYV7JKwJbv0DG0JFknNOzP0Gr
+        """#
 }

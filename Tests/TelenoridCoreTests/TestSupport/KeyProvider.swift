@@ -22,7 +22,8 @@ final class KeyProvider: HTTPTransport {
                 list.map { #","\#(name)":[\#($0.map { "\"\($0)\"" }.joined(separator: ","))]"# } ?? ""
             }
             let (idToken, userinfo) = advertised.withLock { $0 }
-            body = #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks""#
+            body =
+                #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks""#
                 + member("id_token_signing_alg_values_supported", idToken)
                 + member("userinfo_signing_alg_values_supported", userinfo) + "}"
         case issuer + "/jwks":
@@ -40,14 +41,16 @@ final class KeyProvider: HTTPTransport {
         settings[.clientID] = "client"
         settings[.redirectURI] = "com.example.app:/callback"
         for (setting, value) in extra { settings[setting] = value }
-        return try OIDCClient(configuration: try ClientConfiguration(settings), transport: self,
-                              clock: { [time] in time.now.load(ordering: .relaxed) })
+        return try OIDCClient(
+            configuration: try ClientConfiguration(settings), transport: self,
+            clock: { [time] in time.now.load(ordering: .relaxed) })
     }
 
     /// An ID token for `client`, valid now, signed with `key` (the fixture RSA key by default).
     func idToken(_ time: TestClock, key: PrivateKey? = nil, keyID: String = "rsa-1") throws -> String {
         let now = time.now.load(ordering: .relaxed)
-        let payload = Array(#"{"iss":"\#(issuer)","sub":"alice","aud":"client","iat":\#(now),"exp":\#(now + 600)}"#.utf8)
+        let payload = Array(
+            #"{"iss":"\#(issuer)","sub":"alice","aud":"client","iat":\#(now),"exp":\#(now + 600)}"#.utf8)
         return try JWS.sign(payload: payload, key: try key ?? PrivateKey(pem: JOSEFixtures.rsaPrivatePem), keyID: keyID)
     }
 

@@ -32,8 +32,10 @@ final class MemoryProvider: HTTPTransport, Sendable {
     /// `discovery` false it serves none.
     init(issuer: String = "https://id.example.com", discovery: Bool = true) {
         self.issuer = issuer
-        let members = [("issuer", Self.quoted(issuer)), ("authorization_endpoint", Self.quoted(issuer + "/authorize")),
-                       ("token_endpoint", Self.quoted(issuer + "/token"))]
+        let members = [
+            ("issuer", Self.quoted(issuer)), ("authorization_endpoint", Self.quoted(issuer + "/authorize")),
+            ("token_endpoint", Self.quoted(issuer + "/token"))
+        ]
         metadata = Locked(discovery ? members : nil)
     }
 

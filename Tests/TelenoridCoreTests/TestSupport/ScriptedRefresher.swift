@@ -23,7 +23,8 @@ final class ScriptedRefresher: TokenRefresher, Sendable {
         usleep(delayMicroseconds.load(ordering: .relaxed))
         switch behaviour.withLock({ $0 }) {
         case .lose(let code):
-            throw OIDCClient.refreshVerdict(TelenoridError(.authorizationError, "refused", oauthError: code, httpStatus: 400))
+            throw OIDCClient.refreshVerdict(
+                TelenoridError(.authorizationError, "refused", oauthError: code, httpStatus: 400))
         case .answer(let response):
             throw OIDCClient.refreshVerdict(OAuthErrorResponse.error(from: response, during: "refresh", now: clock()))
         case .transient:

@@ -9,9 +9,10 @@ final class TestClock: Sendable {
     func signedInState(expiresIn: Int64) -> (AuthState, ScriptedRefresher) {
         let clock: Clock = { [self] in self.now.load(ordering: .relaxed) }
         let refresher = ScriptedRefresher(clock: clock)
-        let tokens = TokenSet(accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
-                              accessTokenExpiresAt: clock() + expiresIn, refreshToken: SecretBytes(Array("refresh-0".utf8)),
-                              idToken: "h.p.s", scope: "openid")
+        let tokens = TokenSet(
+            accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
+            accessTokenExpiresAt: clock() + expiresIn, refreshToken: SecretBytes(Array("refresh-0".utf8)),
+            idToken: "h.p.s", scope: "openid")
         return (AuthState(tokens: tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60), refresher)
     }
 }

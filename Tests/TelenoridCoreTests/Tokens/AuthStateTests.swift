@@ -6,7 +6,9 @@ import XCTest
 final class AuthStateTests: XCTestCase {
     let time = TestClock()
 
-    func makeState(expiresIn: Int64 = 300) -> (AuthState, ScriptedRefresher) { time.signedInState(expiresIn: expiresIn) }
+    func makeState(expiresIn: Int64 = 300) -> (AuthState, ScriptedRefresher) {
+        time.signedInState(expiresIn: expiresIn)
+    }
 
     func testValidTokenIsHandedOutWithoutRefresh() throws {
         let (state, refresher) = makeState()
@@ -42,7 +44,9 @@ final class AuthStateTests: XCTestCase {
                 for _ in 0..<200 {
                     do {
                         let tokens = try state.freshTokens()
-                        if tokens.accessToken.string != "access-\(round)" { failures.wrappingAdd(1, ordering: .relaxed) }
+                        if tokens.accessToken.string != "access-\(round)" {
+                            failures.wrappingAdd(1, ordering: .relaxed)
+                        }
                     } catch { failures.wrappingAdd(1, ordering: .relaxed) }
                 }
             }
@@ -96,7 +100,9 @@ final class AuthStateTests: XCTestCase {
         XCTAssertTrue(state.isSignedIn)
         XCTAssertEqual(state.tokens?.refreshToken?.string, "refresh-0")
         refresher.behaviour.withLock { $0 = .lose("server_error") }
-        XCTAssertThrowsError(try state.freshTokens()) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .authorizationError) }
+        XCTAssertThrowsError(try state.freshTokens()) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .authorizationError)
+        }
         XCTAssertTrue(state.isSignedIn)
     }
 
@@ -113,8 +119,11 @@ final class AuthStateTests: XCTestCase {
         XCTAssertThrowsError(try AuthState.tokens(fromSerialized: secret("{\"version\":1,\"access_token\":5}"))) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .malformed)
         }
-        XCTAssertThrowsError(try AuthState.tokens(fromSerialized: secret(
-            "{\"version\":1,\"access_token\":\"a\",\"token_type\":\"Bearer\",\"refresh_token\":[]}"))) {
+        XCTAssertThrowsError(
+            try AuthState.tokens(
+                fromSerialized: secret(
+                    "{\"version\":1,\"access_token\":\"a\",\"token_type\":\"Bearer\",\"refresh_token\":[]}"))
+        ) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .malformed)
         }
         state.signOut()
@@ -128,10 +137,12 @@ final class AuthStateTests: XCTestCase {
         let clock: Clock = { 1_000 }
         // The ID token's payload is {"sub":"alice"}: its claims are read from it, not saved beside it.
         let idToken = "aGRy.eyJzdWIiOiJhbGljZSJ9.c2ln"
-        let tokens = TokenSet(accessToken: secret(access), tokenType: "Bearer", accessTokenExpiresAt: 1_300,
-                              refreshToken: secret(refresh), idToken: idToken, scope: "openid")
-        let state = AuthState(tokens: tokens, refresher: ScriptedRefresher(clock: clock), clock: clock, refreshMarginSeconds: 60,
-                              issuer: "https://issuer.example", clientID: "client")
+        let tokens = TokenSet(
+            accessToken: secret(access), tokenType: "Bearer", accessTokenExpiresAt: 1_300,
+            refreshToken: secret(refresh), idToken: idToken, scope: "openid")
+        let state = AuthState(
+            tokens: tokens, refresher: ScriptedRefresher(clock: clock), clock: clock, refreshMarginSeconds: 60,
+            issuer: "https://issuer.example", clientID: "client")
         var expected = JSONObject()
         expected.set("version", .number(JSONNumber(AuthState.formatVersion)))
         expected.set("issuer", .string("https://issuer.example"))

@@ -10,7 +10,8 @@ final class SessionTruthTests: XCTestCase {
 
     func makeState(expiresIn: Int64 = 0) -> (AuthState, ScriptedRefresher) { time.signedInState(expiresIn: expiresIn) }
 
-    private func response(_ status: Int, _ body: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    private func response(_ status: Int, _ body: String, headers: [(name: String, value: String)] = []) -> HTTPResponse
+    {
         HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
     }
 
@@ -30,17 +31,22 @@ final class SessionTruthTests: XCTestCase {
             ("invalid_grant 500", response(500, #"{"error":"invalid_grant"}"#), .temporarilyUnavailable, true),
             ("invalid_client 502", response(502, #"{"error":"invalid_client"}"#), .temporarilyUnavailable, true),
             ("bodyless 429", response(429, ""), .temporarilyUnavailable, true),
-            ("invalid_grant 302", response(302, #"{"error":"invalid_grant"}"#, headers: [("location", "https://portal.example/")]),
-             .temporarilyUnavailable, true),
+            (
+                "invalid_grant 302",
+                response(302, #"{"error":"invalid_grant"}"#, headers: [("location", "https://portal.example/")]),
+                .temporarilyUnavailable, true
+            ),
             ("bodyless 404", response(404, ""), .httpStatus, true),
-            ("bodyless 403", response(403, ""), .httpStatus, true),
+            ("bodyless 403", response(403, ""), .httpStatus, true)
         ]
         for (name, answer, kind, signedIn) in cases {
             let (state, refresher) = makeState()
             refresher.behaviour.withLock { $0 = .answer(answer) }
             let changes = Atomic<Int>(0)
             state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
-            XCTAssertThrowsError(try state.freshTokens(), name) { XCTAssertEqual(($0 as? TelenoridError)?.kind, kind, name) }
+            XCTAssertThrowsError(try state.freshTokens(), name) {
+                XCTAssertEqual(($0 as? TelenoridError)?.kind, kind, name)
+            }
             XCTAssertEqual(state.isSignedIn, signedIn, name)
             XCTAssertEqual(changes.load(ordering: .relaxed), signedIn ? 0 : 1, name)
             if signedIn { XCTAssertEqual(state.tokens?.refreshToken?.string, "refresh-0", name) }
@@ -63,8 +69,10 @@ final class SessionTruthTests: XCTestCase {
     func testRetryAfterComesWithA429OrA503() {
         let now: Int64 = 784_111_777  // Sun, 06 Nov 1994 08:49:37 GMT
         func judged(_ status: Int, _ value: String) -> Int64? {
-            OAuthErrorResponse.error(from: response(status, "", headers: [("retry-after", value)]), during: "refresh", now: now)
-                .retryAfterSeconds
+            OAuthErrorResponse.error(
+                from: response(status, "", headers: [("retry-after", value)]), during: "refresh", now: now
+            )
+            .retryAfterSeconds
         }
         XCTAssertEqual(judged(429, "120"), 120)
         XCTAssertEqual(judged(503, " 7 "), 7)
@@ -81,11 +89,13 @@ final class SessionTruthTests: XCTestCase {
 
     func testBearerChallengesAreRead() {
         let parsed = AuthenticationChallenge.parse(
-            #"Basic realm="api", Bearer realm="example", error="invalid_token", error_description="The access token expired\", really""#)
+            #"Basic realm="api", Bearer realm="example", error="invalid_token", error_description="The access token expired\", really""#
+        )
         XCTAssertEqual(parsed.map(\.scheme), ["basic", "bearer"])
         XCTAssertEqual(parsed[1].parameter("error"), "invalid_token")
         XCTAssertEqual(parsed[1].parameter("error_description"), #"The access token expired", really"#)
-        XCTAssertEqual(AuthenticationChallenge.parse("DPoP error=use_dpop_nonce, algs=ES256").first?.parameter("algs"), "ES256")
+        XCTAssertEqual(
+            AuthenticationChallenge.parse("DPoP error=use_dpop_nonce, algs=ES256").first?.parameter("algs"), "ES256")
         XCTAssertEqual(AuthenticationChallenge.parse("Bearer").map(\.scheme), ["bearer"])
         XCTAssertEqual(AuthenticationChallenge.parse(#"Bearer error="unterminated"#).first?.parameters.count, 0)
         XCTAssertTrue(AuthenticationChallenge.parse("").isEmpty)
@@ -93,14 +103,20 @@ final class SessionTruthTests: XCTestCase {
     }
 
     func testTokenResponsesWithOtherTypesOrNULsAreRefused() throws {
-        func parse(_ json: String) throws -> TokenResponse { try TokenResponse(try JSON.parse(Array(json.utf8)).objectValue!) }
+        func parse(_ json: String) throws -> TokenResponse {
+            try TokenResponse(try JSON.parse(Array(json.utf8)).objectValue!)
+        }
         XCTAssertEqual(try parse(#"{"access_token":"a","token_type":"bEaReR"}"#).tokenType, "bEaReR")
         // DPoP is a type the client understands; whether a request may get one is DPoPFlowTests' matter.
         XCTAssertEqual(try parse(#"{"access_token":"a","token_type":"dpop"}"#).tokenType, "dpop")
-        for refused in [#"{"access_token":"a","token_type":"mac"}"#, #"{"access_token":"a","token_type":"DPoPx"}"#,
-                        #"{"access_token":"a\u0000b","token_type":"Bearer"}"#,
-                        #"{"access_token":"a","token_type":"Bearer","refresh_token":"r\u0000"}"#] {
-            XCTAssertThrowsError(try parse(refused), refused) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse) }
+        for refused in [
+            #"{"access_token":"a","token_type":"mac"}"#, #"{"access_token":"a","token_type":"DPoPx"}"#,
+            #"{"access_token":"a\u0000b","token_type":"Bearer"}"#,
+            #"{"access_token":"a","token_type":"Bearer","refresh_token":"r\u0000"}"#
+        ] {
+            XCTAssertThrowsError(try parse(refused), refused) {
+                XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse)
+            }
         }
     }
 
@@ -122,7 +138,9 @@ final class SessionTruthTests: XCTestCase {
         usleep(100_000)
         XCTAssertEqual(state.signOut()?.refreshToken?.string, "refresh-0")
         done.wait()
-        XCTAssertThrowsError(try outcome.withLock { $0 }!.get()) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .notSignedIn) }
+        XCTAssertThrowsError(try outcome.withLock { $0 }!.get()) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .notSignedIn)
+        }
         XCTAssertFalse(state.isSignedIn)
         XCTAssertEqual(changes.load(ordering: .relaxed), 1)  // the sign-out's, not the refresh's
         XCTAssertEqual(refresher.revoked.withLock { $0 }, ["refresh-1"])
@@ -165,8 +183,9 @@ final class SessionTruthTests: XCTestCase {
         let clock: Clock = { [time] in time.now.load(ordering: .relaxed) }
         let secondRefresher = ScriptedRefresher(clock: clock)
         let text = try AuthStateFile(path: path).load()!
-        let second = AuthState(tokens: try AuthState.tokens(fromSerialized: text).tokens, refresher: secondRefresher,
-                               clock: clock, refreshMarginSeconds: 60)
+        let second = AuthState(
+            tokens: try AuthState.tokens(fromSerialized: text).tokens, refresher: secondRefresher,
+            clock: clock, refreshMarginSeconds: 60)
         try second.bind(to: try AuthStateFile(path: path))
 
         XCTAssertEqual(try first.freshTokens().refreshToken?.string, "refresh-1")

@@ -52,7 +52,8 @@ final class SharedStateFileTests: XCTestCase {
             XCTFail("took a lock another holds")
         } catch {
             XCTAssertEqual(error.kind, .temporarilyUnavailable)
-            XCTAssertTrue(error.message.contains(path + ".lock") && error.message.contains("process 4242"), error.message)
+            XCTAssertTrue(
+                error.message.contains(path + ".lock") && error.message.contains("process 4242"), error.message)
         }
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.2)
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
@@ -60,13 +61,16 @@ final class SharedStateFileTests: XCTestCase {
         XCTAssertEqual(try file.withExclusiveAccess { () throws(TelenoridError) in 7 }, 7)
     }
 
-    private func boundState(issuer: String? = "https://op.example", clientID: String? = "app",
-                            path: String) throws -> (AuthState, ScriptedRefresher) {
+    private func boundState(
+        issuer: String? = "https://op.example", clientID: String? = "app",
+        path: String
+    ) throws -> (AuthState, ScriptedRefresher) {
         let (template, _) = time.signedInState(expiresIn: 0)
         let clock: Clock = { [time] in time.now.load(ordering: .relaxed) }
         let refresher = ScriptedRefresher(clock: clock)
-        let state = AuthState(tokens: template.tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60,
-                              issuer: issuer, clientID: clientID)
+        let state = AuthState(
+            tokens: template.tokens, refresher: refresher, clock: clock, refreshMarginSeconds: 60,
+            issuer: issuer, clientID: clientID)
         try state.bind(to: try AuthStateFile(path: path))
         return (state, refresher)
     }
@@ -87,7 +91,8 @@ final class SharedStateFileTests: XCTestCase {
     func testABindingToAHostKeyThisClientDoesNotHoldIsNeverTakenUp() throws {
         let path = directory + "/state.json"
         let (state, refresher) = try boundState(path: path)
-        var document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         document["token_type"] = "DPoP"
         document["dpop_jkt"] = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
         document["refresh_token"] = "refresh-elsewhere"
@@ -108,8 +113,9 @@ final class SharedStateFileTests: XCTestCase {
         let clock: Clock = { [time] in time.now.load(ordering: .relaxed) }
         let secondRefresher = ScriptedRefresher(clock: clock)
         let text = try XCTUnwrap(try AuthStateFile(path: path).load())
-        let second = AuthState(tokens: try AuthState.tokens(fromSerialized: text).tokens, refresher: secondRefresher,
-                               clock: clock, refreshMarginSeconds: 60, issuer: "https://op.example", clientID: "app")
+        let second = AuthState(
+            tokens: try AuthState.tokens(fromSerialized: text).tokens, refresher: secondRefresher,
+            clock: clock, refreshMarginSeconds: 60, issuer: "https://op.example", clientID: "app")
         second.attach(to: try AuthStateFile(path: path))
         let changes = Atomic<Int>(0)
         first.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }

@@ -14,12 +14,17 @@ final class TokenResponseTests: XCTestCase {
     }
 
     func testStrictWhereItMatters() {
-        for bad in [#"{"token_type":"Bearer"}"#, #"{"access_token":"","token_type":"Bearer"}"#,
-                    #"{"access_token":"a"}"#, #"{"access_token":"a","token_type":"mac"}"#,
-                    #"{"access_token":1,"token_type":"Bearer"}"#, #"{"access_token":"a","token_type":"Bearer","expires_in":-5}"#,
-                    #"{"access_token":"a","token_type":"Bearer","expires_in":"1h"}"#,
-                    #"{"access_token":"a","token_type":"Bearer","id_token":{}}"#] {
-            XCTAssertThrowsError(try parse(bad), bad) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse) }
+        for bad in [
+            #"{"token_type":"Bearer"}"#, #"{"access_token":"","token_type":"Bearer"}"#,
+            #"{"access_token":"a"}"#, #"{"access_token":"a","token_type":"mac"}"#,
+            #"{"access_token":1,"token_type":"Bearer"}"#,
+            #"{"access_token":"a","token_type":"Bearer","expires_in":-5}"#,
+            #"{"access_token":"a","token_type":"Bearer","expires_in":"1h"}"#,
+            #"{"access_token":"a","token_type":"Bearer","id_token":{}}"#
+        ] {
+            XCTAssertThrowsError(try parse(bad), bad) {
+                XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidResponse)
+            }
         }
     }
 }

@@ -54,13 +54,16 @@ extension JSON {
     /// checked like any value, but come back as their JSON text, in wiping storage, instead of in the
     /// value: their strings are never decoded into Strings. A member that is not an object stays in the
     /// value, for the caller to refuse.
-    public static func parse(_ bytes: [UInt8], secretMembers: Set<String>, secretObjectMembers: SecretObjectMembers = [],
-                             limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> (JSONValue, [String: SecretBytes]) {
+    public static func parse(
+        _ bytes: [UInt8], secretMembers: Set<String>, secretObjectMembers: SecretObjectMembers = [],
+        limits: JSONLimits = JSONLimits()
+    ) throws(JSONParseError) -> (JSONValue, [String: SecretBytes]) {
         guard bytes.count <= limits.maxBytes else {
             throw JSONParseError("input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", at: 0)
         }
-        var parser = JSONParser(input: bytes, limits: limits, secretMembers: secretMembers,
-                                secretObjectMembers: secretObjectMembers)
+        var parser = JSONParser(
+            input: bytes, limits: limits, secretMembers: secretMembers,
+            secretObjectMembers: secretObjectMembers)
         let value = try parser.parseDocument()
         return (value, parser.secrets)
     }
@@ -97,7 +100,8 @@ private struct JSONParser {
     /// Where the secret object member being read opened: its strings are checked but not kept.
     var secretObjectStart: Int?
 
-    init(input: [UInt8], limits: JSONLimits, secretMembers: Set<String>, secretObjectMembers: SecretObjectMembers = []) {
+    init(input: [UInt8], limits: JSONLimits, secretMembers: Set<String>, secretObjectMembers: SecretObjectMembers = [])
+    {
         self.input = input
         self.limits = limits
         self.secretMembers = secretMembers
@@ -130,7 +134,8 @@ private struct JSONParser {
         let end = pos
         secrets[name] = SecretBytes(count: end - start) { out in
             input.withUnsafeBufferPointer { source in
-                UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[start..<end])))
+                UnsafeMutableRawBufferPointer(out).copyMemory(
+                    from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[start..<end])))
             }
         }
     }
@@ -222,7 +227,8 @@ private struct JSONParser {
                 guard top >= 0 else {
                     guard pos == input.count else {
                         let trailing = input[pos]
-                        throw JSONParseError("unexpected \(JSONGrammar.describeByte(trailing)) after the value", at: pos)
+                        throw JSONParseError(
+                            "unexpected \(JSONGrammar.describeByte(trailing)) after the value", at: pos)
                     }
                     return value
                 }
@@ -250,7 +256,8 @@ private struct JSONParser {
                 }
                 guard next == closer else {
                     throw JSONParseError(
-                        "unexpected \(JSONGrammar.describeByte(next)), expected ',' or '\(isObject ? "}" : "]")'", at: pos)
+                        "unexpected \(JSONGrammar.describeByte(next)), expected ',' or '\(isObject ? "}" : "]")'",
+                        at: pos)
                 }
                 pos += 1
                 let frame = stack.removeLast()
@@ -331,7 +338,9 @@ private struct JSONParser {
     /// after validating their UTF-8 here, so `String(decoding:)` never has to repair anything.
     /// `make` builds the result from the unescaped bytes, which are in the scratch buffer when the string
     /// had escapes (`usedScratch`).
-    mutating func readString<R>(_ make: (ArraySlice<UInt8>) -> R) throws(JSONParseError) -> (value: R, usedScratch: Bool) {
+    mutating func readString<R>(_ make: (ArraySlice<UInt8>) -> R) throws(JSONParseError) -> (
+        value: R, usedScratch: Bool
+    ) {
         let quoteOffset = pos
         pos += 1
         var runStart = pos
@@ -352,7 +361,8 @@ private struct JSONParser {
                 }
                 guard length <= limits.maxStringBytes else {
                     throw JSONParseError(
-                        "string of \(length) bytes exceeds the limit of \(limits.maxStringBytes) bytes", at: quoteOffset)
+                        "string of \(length) bytes exceeds the limit of \(limits.maxStringBytes) bytes", at: quoteOffset
+                    )
                 }
                 pos += 1
                 return (result, escaped)
@@ -401,7 +411,8 @@ private struct JSONParser {
             var scalar = unit
             if unit >= 0xD800 && unit <= 0xDBFF {
                 // A high surrogate counts only when a low-surrogate escape follows at once.
-                guard input.count - pos >= 2, input[pos] == UInt8(ascii: "\\"), input[pos + 1] == UInt8(ascii: "u") else {
+                guard input.count - pos >= 2, input[pos] == UInt8(ascii: "\\"), input[pos + 1] == UInt8(ascii: "u")
+                else {
                     throw JSONParseError("lone surrogate \\u\(hex4(unit))", at: start)
                 }
                 let lowOffset = pos
@@ -437,7 +448,9 @@ private struct JSONParser {
     }
 
     func hex4(_ unit: UInt32) -> String {
-        let digits = (0..<4).reversed().map { ASCII.hexDigit(UInt8(truncatingIfNeeded: unit >> (UInt32($0) * 4)) & 0x0F) }
+        let digits = (0..<4).reversed().map {
+            ASCII.hexDigit(UInt8(truncatingIfNeeded: unit >> (UInt32($0) * 4)) & 0x0F)
+        }
         return String(decoding: digits, as: UTF8.self)
     }
 

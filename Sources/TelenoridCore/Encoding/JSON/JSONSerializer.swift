@@ -84,7 +84,9 @@ struct SecretJSONObjectWriter {
         var total = text.count + 1
         for part in parts {
             total += part.text.count
-            total += part.isString ? part.secret.withUnsafeBytes { $0.reduce(2) { $0 + Self.escape($1).count } } : part.secret.count
+            total +=
+                part.isString
+                ? part.secret.withUnsafeBytes { $0.reduce(2) { $0 + Self.escape($1).count } } : part.secret.count
         }
         return SecretBytes(count: total) { out in
             var position = 0
@@ -101,7 +103,8 @@ struct SecretJSONObjectWriter {
                         case 1: put(byte)
                         case 2: put(UInt8(ascii: "\\")); put(escape.letter)
                         default:
-                            put(UInt8(ascii: "\\")); put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
+                            put(UInt8(ascii: "\\")); put(UInt8(ascii: "u")); put(UInt8(ascii: "0"));
+                            put(UInt8(ascii: "0"))
                             put(ASCII.hexDigit(byte >> 4)); put(ASCII.hexDigit(byte & 0x0F))
                         }
                     }

@@ -35,7 +35,9 @@ public struct JSONNumber: Sendable, Equatable {
     public var int64: Int64? {
         // Only plain integers: `1e2` or `1.0` are refused so callers never see an integer the server
         // did not literally send.
-        let notPlain = text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        let notPlain = text.utf8.contains {
+            $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+        }
         if notPlain { return nil }
         // The grammar rules out `+` and other forms Int64's own parser would accept; it reports
         // overflow as nil.
