@@ -15,7 +15,7 @@ export PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build install demo check-facts check-tree check-bindings test test-swift test-c test-python test-wheel test-jni test-jar jni jar dist wheel \
+.PHONY: all setup build install demo check-facts check-tree check-format format check-bindings test test-swift test-c test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -69,7 +69,14 @@ check-bindings:
 	    { echo "bindings/python/telenorid/_bindings.py differs from include/telenorid.h:" \
 	           "run $(PYTHON) scripts/gen_python_bindings.py" >&2; exit 1; }
 
-test: check-facts check-tree check-bindings build test-swift test-c test-python test-wheel test-jni test-jar fuzz
+# The Swift sources as swift-format (in the toolchain) writes them with .swift-format: `make format` rewrites them.
+check-format:
+	swift format lint --strict --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
+
+format:
+	swift format --in-place --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
+
+test: check-facts check-tree check-format check-bindings build test-swift test-c test-python test-wheel test-jni test-jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:
