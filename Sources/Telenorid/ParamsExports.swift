@@ -45,11 +45,7 @@ public func telenorid_params_name(
     _ params: OpaquePointer?, _ index: Int,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
-    exportCall { () throws(TelenoridError) in
-        let handle = try borrow(params, as: FormParameters.self, "params")
-        let out = try outPointer(out)
-        try writeString(try pairAt(handle.value, index).name, to: out)
-    }
+    pairString(params, index, out) { $0.name }
 }
 
 @c @implementation
@@ -57,10 +53,18 @@ public func telenorid_params_value(
     _ params: OpaquePointer?, _ index: Int,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
+    pairString(params, index, out) { $0.value }
+}
+
+/// The name and the value of a pair share one shape.
+private func pairString(
+    _ params: OpaquePointer?, _ index: Int, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ field: (FormParameters.Pair) -> String
+) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let handle = try borrow(params, as: FormParameters.self, "params")
         let out = try outPointer(out)
-        try writeString(try pairAt(handle.value, index).value, to: out)
+        try writeString(field(try pairAt(handle.value, index)), to: out)
     }
 }
 
