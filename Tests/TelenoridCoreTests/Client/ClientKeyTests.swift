@@ -79,17 +79,8 @@ final class ClientKeyTests: XCTestCase {
     }
 
     func testTheFAPI2ProfileTakesOnlyItsAlgorithmsFromTheHost() throws {
-        let client = try provider.client(
-            TestClock(),
-            [
-                .securityProfile: "fapi2", .clientAuthMethod: "private_key_jwt",
-                .dpopSigningAlgorithm: "ES256"
-            ])
-        let rsa = try HostKeySigner(
-            algorithm: "RS256", publicJWK: try XCTUnwrap(try JSON.parse(DPoPTests.rfc7638Key).objectValue)
-        ) {
-            _ throws(TelenoridError) in []
-        }
+        let client = try provider.client(TestClock(), fapi2PrivateKeyJWTSettings)
+        let rsa = try rs256HostSigner()
         XCTAssertThrowsError(try client.setClientSigner(rsa)) {
             let error = $0 as! TelenoridError
             XCTAssertEqual(error.kind, .configuration)

@@ -67,17 +67,8 @@ final class HostSignerLifetimeTests: XCTestCase {
     }
 
     func testTheFAPI2ProfileTakesOnlyItsAlgorithmsForTheDPoPSigner() throws {
-        let client = try provider.client(
-            TestClock(),
-            [
-                .securityProfile: "fapi2", .clientAuthMethod: "private_key_jwt",
-                .dpopSigningAlgorithm: "ES256"
-            ])
-        let rsa = try HostKeySigner(
-            algorithm: "RS256", publicJWK: try XCTUnwrap(try JSON.parse(DPoPTests.rfc7638Key).objectValue)
-        ) {
-            _ throws(TelenoridError) in []
-        }
+        let client = try provider.client(TestClock(), fapi2PrivateKeyJWTSettings)
+        let rsa = try rs256HostSigner()
         let error = failure { try client.setDPoPSigner(rsa) }
         XCTAssertEqual(error?.kind, .configuration)
         XCTAssertTrue(error?.message.contains("§5.4.1") ?? false, error?.message ?? "")
