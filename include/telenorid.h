@@ -61,11 +61,14 @@ extern "C" {
  *          TELENORID_CONFIG_CLIENT_KEY_ID); TELENORID_CONFIG_DPOP_SIGNING_ALG takes a preference list;
  *          telenorid_auth_request_build() refuses a request that must be pushed or signed; a removed host
  *          signer is detached from every auth state; calls from inside host callbacks are refused.
+ *          Nothing removed.
+ *   0.5.0  (in progress) Grants without a browser on the device (RFC 8628 device authorization, OpenID
+ *          CIBA Core 1.0), a log callback, and one name per concept (old names kept as aliases until 1.0).
  *          Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
-#define TELENORID_VERSION_MINOR 4
+#define TELENORID_VERSION_MINOR 5
 #define TELENORID_VERSION_PATCH 0
-#define TELENORID_VERSION_STRING "0.4.0"
+#define TELENORID_VERSION_STRING "0.5.0"
 
 /* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
 #define TELENORID_VERSION_NUMBER \

@@ -5,7 +5,7 @@ import CTelenorid
 enum StaticCStrings {
     // Must equal TELENORID_VERSION_STRING (imported only as a String, which has no immortal pointer):
     // scripts/check_facts.py and the C tests compare the two.
-    static var version: UnsafePointer<CChar> { pointer("0.4.0") }
+    static var version: UnsafePointer<CChar> { pointer("0.5.0") }
     static var noError: UnsafePointer<CChar> { pointer("no error") }
 
     /// Indexed by status code; append-only like the codes themselves. Each entry names its status;
