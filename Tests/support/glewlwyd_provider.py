@@ -8,9 +8,10 @@ package does not ship, and whose `approve_device`, `approve_ciba` and `deny_ciba
 authorization grant (RFC 8628) and of CIBA (OpenID CIBA Core 1.0) through glewlwyd's user API.
 
 As a program (for tests in other languages), `glewlwyd_provider.py serve [NOTIFICATION_ENDPOINT]` prints one
-JSON line (the `Glewlwyd` fields, the callables left out) and serves until its standard input closes or it is
-killed; `glewlwyd_provider.py approve-device ISSUER USER_CODE`, `approve-ciba ISSUER CLIENT_ID` and
-`deny-ciba ISSUER CLIENT_ID` act as the user and print the redirect glewlwyd answers with."""
+JSON line (the `Glewlwyd` fields, the callables left out, and `user`) and serves until it is killed (SIGTERM),
+or for 30 minutes at most; `glewlwyd_provider.py approve-device ISSUER USER_CODE`,
+`approve-ciba ISSUER CLIENT_ID` and `deny-ciba ISSUER CLIENT_ID` act as the user and print the redirect
+glewlwyd answers with."""
 from __future__ import annotations
 
 import base64
@@ -444,7 +445,7 @@ def _serve(notification_endpoint: str) -> None:
         fields = {f.name: getattr(provider, f.name) for f in dataclasses.fields(provider)
                   if not callable(getattr(provider, f.name))}
         print(json.dumps(dict(fields, user=USER)), flush=True)
-        sys.stdin.read()  # until the parent closes the pipe (or kills this process)
+        time.sleep(1800)  # until killed; a safety net: never outlive a test run by long
 
 
 if __name__ == "__main__":
