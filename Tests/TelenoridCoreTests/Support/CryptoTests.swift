@@ -12,9 +12,11 @@ final class CryptoTests: XCTestCase {
     func testDigestsOfTheJWSAlgorithmsAreFIPS180Values() {
         let abc = Array("abc".utf8)
         let sha256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        let sha384 = "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+        let sha384 =
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
             + "8086072ba1e7cc2358baeca134c825a7"
-        let sha512 = "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd"
+        let sha512 =
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd"
             + "454d4423643ce80e2a9ac94fa54ca49f"
         for algorithm in ["RS256", "PS256", "ES256", "HS256"] {
             XCTAssertEqual(hex(Crypto.digest(forJWSAlgorithm: algorithm, abc)), sha256, algorithm)
