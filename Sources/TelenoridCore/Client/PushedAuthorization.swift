@@ -18,7 +18,7 @@ extension OIDCClient {
         }
         let (state, nonce, pkce) = try AuthorizationRequest.drawSecrets()
         let signer = try newSignInSigner()
-        let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
+        let parameters = try request.parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)
         var front = parameters
         let signed = try mustSign()
@@ -43,7 +43,7 @@ extension OIDCClient {
                 if let value = parameters[name] { front.appendUnique(name, value) }
             }
         }
-        return request.pending(
+        return try request.pending(
             url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce,
             dpopSigner: signer)
     }
