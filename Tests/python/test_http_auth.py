@@ -140,11 +140,13 @@ def test_a_second_401_is_returned_not_retried(provider, refusing):
 
 
 class Refusing(http.server.ThreadingHTTPServer):
-    """A resource server answering every request 401 with `challenge` and a new DPoP-Nonce."""
+    """A resource server answering every request 401 with `challenge` and a new DPoP-Nonce, keeping the
+    bodies it is sent."""
 
     daemon_threads = True
     challenge = ""
     nonces = 0
+    bodies: List[bytes] = []
 
     def __init__(self):
         super().__init__(("127.0.0.1", 0), RefusingHandler)
@@ -161,6 +163,18 @@ class RefusingHandler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
+    def do_POST(self):
+        if self.headers.get("Transfer-Encoding") == "chunked":
+            body = b""
+            while size := int(self.rfile.readline(), 16):
+                body += self.rfile.read(size)
+                self.rfile.readline()
+            self.rfile.readline()
+        else:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.server.bodies.append(body)
+        self.do_GET()
+
     def log_message(self, *args):
         pass
 
@@ -171,6 +185,37 @@ def refusing():
     yield server
     server.shutdown()
     server.server_close()
+
+
+def test_the_retry_sends_the_body_again(provider, refusing):
+    """A body goes out again with the retry; requests cannot send a generator's twice, so that one is not retried."""
+    state = signed_in(provider)
+    refusing.challenge = 'Bearer error="invalid_token"'
+
+    def chunks():
+        yield b"pay"
+        yield b"load"
+
+    async def async_chunks():
+        for chunk in chunks():
+            yield chunk
+
+    async def async_post():
+        async with httpx.AsyncClient(auth=telenorid.HttpxAuth(state), timeout=10) as http:
+            return await http.post(refusing.url, content=async_chunks())
+
+    with httpx.Client(auth=telenorid.HttpxAuth(state), timeout=10) as http:
+        posts = [lambda: requests.post(refusing.url, data=b"payload", auth=telenorid.RequestsAuth(state), timeout=10),
+                 lambda: http.post(refusing.url, content=chunks()),
+                 lambda: asyncio.run(async_post())]
+        for post in posts:
+            refusing.bodies = []
+            response = post()
+            assert response.status_code == 401 and len(response.history) == 1
+            assert refusing.bodies == [b"payload", b"payload"]
+    refusing.bodies = []
+    response = requests.post(refusing.url, data=chunks(), auth=telenorid.RequestsAuth(state), timeout=10)
+    assert response.status_code == 401 and response.history == [] and refusing.bodies == [b"payload"]
 
 
 # --- glewlwyd: DPoP --------------------------------------------------------------------------------------
