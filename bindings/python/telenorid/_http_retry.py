@@ -32,7 +32,7 @@ def _challenge_errors(www_authenticate: Iterable[str]) -> Tuple[str, ...]:
     return tuple(errors)
 
 
-def retry_nonce(state: AuthState, status: int, www_authenticate: Iterable[str], dpop_nonce: Optional[str],
+def plan_retry(state: AuthState, status: int, www_authenticate: Iterable[str], dpop_nonce: Optional[str],
                 sent_authorization: Optional[str], sent_dpop: Optional[str]) -> Tuple[bool, Optional[str]]:
     """Whether the response to a request sent with ``sent_authorization`` (and ``sent_dpop``) is worth its one
     retry, and the ``resource_nonce`` for :meth:`AuthState.request_headers` of the retry. A refused token is

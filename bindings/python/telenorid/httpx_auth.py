@@ -14,7 +14,7 @@ except ImportError as error:  # the optional extra is missing
     raise ImportError("telenorid.HttpxAuth needs httpx: pip install 'telenorid[httpx]'") from error
 
 from . import aio
-from ._http_retry import retry_nonce
+from ._http_retry import plan_retry
 from .auth_state import AuthState
 
 __all__ = ["HttpxAuth"]
@@ -30,9 +30,9 @@ def _sign(request: httpx.Request, headers: Tuple[str, Optional[str]]) -> httpx.R
     return request
 
 
-def _retry_nonce(state: AuthState, response: httpx.Response) -> Tuple[bool, Optional[str]]:
+def _plan_retry(state: AuthState, response: httpx.Response) -> Tuple[bool, Optional[str]]:
     sent = response.request.headers
-    return retry_nonce(state, response.status_code, response.headers.get_list("WWW-Authenticate"),
+    return plan_retry(state, response.status_code, response.headers.get_list("WWW-Authenticate"),
                        response.headers.get("DPoP-Nonce"), sent.get("Authorization"), sent.get("DPoP"))
 
 
@@ -59,7 +59,7 @@ class HttpxAuth(httpx.Auth):
         request.read()  # before the first send, so that a streamed body can be sent again
         state, method, url = self._state, request.method, str(request.url)
         response = yield _sign(request, state.request_headers(method, url))
-        retry, nonce = _retry_nonce(state, response)
+        retry, nonce = _plan_retry(state, response)
         if retry:
             yield _sign(request, state.request_headers(method, url, nonce))
 
@@ -69,6 +69,6 @@ class HttpxAuth(httpx.Auth):
         state, method, url = self._state, request.method, str(request.url)
         cancel = aio._client_of(state).cancel
         response = yield _sign(request, await aio._run(lambda: state.request_headers(method, url), cancel))
-        retry, nonce = _retry_nonce(state, response)
+        retry, nonce = _plan_retry(state, response)
         if retry:
             yield _sign(request, await aio._run(lambda: state.request_headers(method, url, nonce), cancel))

@@ -14,7 +14,7 @@ try:
 except ImportError as error:  # the optional extra is missing
     raise ImportError("telenorid.RequestsAuth needs requests: pip install 'telenorid[requests]'") from error
 
-from ._http_retry import retry_nonce
+from ._http_retry import plan_retry
 from .auth_state import AuthState
 
 __all__ = ["RequestsAuth"]
@@ -62,7 +62,7 @@ class RequestsAuth(AuthBase):
     def _retry(self, response: requests.Response, **send: Any) -> requests.Response:
         sent = response.request
         # requests joins repeated WWW-Authenticate headers with ", ", which still reads as their challenges.
-        retry, nonce = retry_nonce(self._state, response.status_code, [response.headers.get("WWW-Authenticate", "")],
+        retry, nonce = plan_retry(self._state, response.status_code, [response.headers.get("WWW-Authenticate", "")],
                                    response.headers.get("DPoP-Nonce"), _header(sent, "Authorization"),
                                    _header(sent, "DPoP"))
         if not retry or not isinstance(sent.body, _REPLAYABLE):
