@@ -36,6 +36,10 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
     **dict.fromkeys(["LoopbackListener"], "loopback"),
     **dict.fromkeys(["Pkce"], "pkce"),
+    # The HTTP clients' auths, each needing its optional extra (telenorid[requests], telenorid[httpx]); not
+    # in __all__, so that `from telenorid import *` works without them.
+    **dict.fromkeys(["RequestsAuth"], "requests_auth"),
+    **dict.fromkeys(["HttpxAuth"], "httpx_auth"),
 }
 
 if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
@@ -49,11 +53,13 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
                          ProviderUnsupported, PushRefused, RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
                          TemporarilyUnavailable, Timeout, TLSError, TokenInvalid, TransportError, Unsupported,
                          UsageError, ValidationError, VersionError, status_is_transient, status_str)
+    from .httpx_auth import HttpxAuth
     from .idp_app import IdPAppRequest, IdPAppResponse
     from .library import library_version, library_version_number
     from .line_auth import LineAuthenticator
     from .loopback import LoopbackListener
     from .pkce import Pkce
+    from .requests_auth import RequestsAuth
 
 
 __all__ = [
