@@ -93,8 +93,9 @@ static jlong n_client_exchange_code(JNIEnv *env, jclass cls, jlong client, jlong
 {
     (void)cls;
     telenorid_auth_state *out = NULL;
-    telenorid_status status = telenorid_client_exchange_code(HANDLE(telenorid_client, client),
-                                                             HANDLE(const telenorid_callback, callback), &out);
+    telenorid_status status =
+        telenorid_client_exchange_code(HANDLE(telenorid_client, client),
+                                       HANDLE(const telenorid_authorization_callback, callback), &out);
     return handle_result(env, status, out);
 }
 
