@@ -382,7 +382,7 @@ typedef int32_t telenorid_auth_param;
 #define TELENORID_AUTH_UI_LOCALES   4  /* space-separated BCP 47 tags */
 #define TELENORID_AUTH_ACR_VALUES   5  /* space-separated */
 #define TELENORID_AUTH_MAX_AGE      6  /* seconds, decimal digits */
-#define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line authentication session id */
+#define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line-authentication session id */
 #define TELENORID_AUTH_CLAIMS_PURPOSE 8 /* top-level `purpose` of the claims request */
 #define TELENORID_AUTH_RESPONSE_MODE 9 /* "query" or "fragment" */
 
@@ -887,9 +887,9 @@ void telenorid_auth_state_free(telenorid_auth_state *state);
  *
  * On a cellular network the operator can vouch for the subscriber's line, so the user is signed in
  * without typing anything. The exchange (prepare call to <aloha_url>/hr/v1/prepare/<random uuid>, one
- * plain-http request to the `injectPath` it names, one https redirect back to the Aloha host, a session
- * `uuid` valid for `exp` seconds) runs inside the library; the session id is then sent as the
- * `aloha_token` authorization parameter. Only the inject request may be plain http, only on the
+ * plain-http request to the `injectPath` it names, one https redirect back to the Aloha host, a
+ * line-authentication session id, `uuid`, valid for `exp` seconds) runs inside the library; that id is then
+ * sent as the `aloha_token` authorization parameter. ("Session" below is this line-authentication session.) Only the inject request may be plain http, only on the
  * configured Aloha host; the prepare URL and the redirect target must be https on that host and port;
  * no second redirect is followed. TLS is verified with the configuration's CA settings.
  *
