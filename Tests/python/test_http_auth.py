@@ -118,7 +118,7 @@ def test_a_refused_refresh_is_lost_authorization_without_a_second_retry(provider
     state = signed_in(provider)
     revoke_at_provider(provider, state.get("refresh_token"), "refresh_token")
     sent = []
-    with pytest.raises(telenorid.AuthorizationLost):
+    with pytest.raises(telenorid.AuthorizationLostError):
         call(kind, state, provider["issuer"] + "/userinfo/", sent)
     assert len(sent) == 1  # the request the 401 answered; the refresh was refused, so no retry
     assert not state.signed_in

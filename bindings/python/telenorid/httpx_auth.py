@@ -43,7 +43,7 @@ class HttpxAuth(httpx.Auth):
     that refuses the token (``error="invalid_token"``, or no error: revoked, expired early) is sent once
     more with a refreshed token, and one with ``error="use_dpop_nonce"`` once more with the resource's
     ``DPoP-Nonce``; never more than one retry, whose answer is returned whatever it is (the 401 is in its
-    ``history``). A refresh the provider refuses raises :class:`AuthorizationLost` (the state is signed out).
+    ``history``). A refresh the provider refuses raises :class:`AuthorizationLostError` (the state is signed out).
     The async flow runs the library's blocking calls on a worker thread, as :mod:`telenorid.aio` does: a
     cancelled task cancels them through the client that made ``state``. Safe to share between threads and
     clients."""

@@ -44,7 +44,7 @@ class RequestsAuth(AuthBase):
     (``error="invalid_token"``, or no error: revoked, expired early) is sent once more with a refreshed
     token, and one with ``error="use_dpop_nonce"`` once more with the resource's ``DPoP-Nonce``; never more
     than one retry, whose answer is returned whatever it is (the 401 is in its ``history``). A refresh the
-    provider refuses raises :class:`AuthorizationLost` (the state is signed out). A body that cannot be sent
+    provider refuses raises :class:`AuthorizationLostError` (the state is signed out). A body that cannot be sent
     twice (a file, a generator) is not retried. Safe to share between threads and sessions."""
 
     def __init__(self, state: AuthState) -> None:
