@@ -98,6 +98,7 @@ telenorid_token_field = c_int32
 SignCallback = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
 SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
+LogCallback = CFUNCTYPE(None, c_void_p, c_int32, c_char_p, c_char_p)
 
 # name: (restype, argtypes), for every function of the header in its order.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
@@ -219,4 +220,5 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_idp_response_url": (telenorid_status, [IdpResponseP, POINTER(c_void_p)]),
     "telenorid_idp_response_params": (telenorid_status, [IdpResponseP, POINTER(ParamsP)]),
     "telenorid_idp_response_free": (None, [IdpResponseP]),
+    "telenorid_set_log_callback": (telenorid_status, [LogCallback, c_void_p, c_int32]),
 }
