@@ -1,14 +1,17 @@
 """The library's log through logging.getLogger("telenorid"), against django-oauth-toolkit: a confidential
 client's sign-in, refresh, refused refresh and revocation give their events, each HTTP exchange one DEBUG line,
-and no record holds a token, code, verifier or the client secret; the CLI's -v and -vv."""
+and no record holds a token, code, verifier or the client secret; the loopback redirect by its path only; the
+CLI's -v and -vv."""
 import logging
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import requests
 
 import telenorid
 import telenorid.logs
@@ -155,3 +158,16 @@ def test_logging_configured_before_first_use_needs_no_other_call(provider):
     assert run.returncode == 0, run.stderr
     assert f"DEBUG http.request GET {provider['issuer']}/.well-known/openid-configuration 200 " in run.stdout
     assert f"INFO discovery.fetched provider metadata of {provider['issuer']}" in run.stdout
+
+
+def test_the_loopback_redirect_is_logged_by_its_path_only(debug_log):
+    with telenorid.LoopbackListener(path="/cb") as listener:
+        result = {}
+        waiting = threading.Thread(target=lambda: result.update(url=listener.wait(timeout=20)))
+        waiting.start()
+        assert requests.get(listener.redirect_uri + "?code=loopback-code&state=loopback-state", timeout=10).ok
+        waiting.join(20)
+    assert result["url"].endswith("?code=loopback-code&state=loopback-state")
+    assert [r.getMessage() for r in messages(debug_log, "loopback.received")] == [
+        "loopback.received the redirect to /cb"]
+    assert not any("loopback-code" in r.getMessage() or "loopback-state" in r.getMessage() for r in debug_log.records)
