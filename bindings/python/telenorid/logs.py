@@ -22,6 +22,9 @@ from typing import Optional
 from ._bindings import LogCallback
 
 logger = logging.getLogger("telenorid")
+# A library's logger prints nothing of itself (not even through logging's last-resort handler): the host
+# decides, by configuring logging.
+logger.addHandler(logging.NullHandler())
 
 
 def _deliver(user_data: Optional[int], level: int, event: bytes, message: bytes) -> None:
