@@ -1147,6 +1147,39 @@ telenorid_status telenorid_idp_response_params(const telenorid_idp_response *res
 void telenorid_idp_response_free(telenorid_idp_response *response);
 
 /* ------------------------------------------------------------------------------------------------
+ * Logging
+ *
+ * The library reports a few events to one process-wide callback the host sets: each HTTP exchange
+ * (event "http.request", DEBUG: method, URL without its query or fragment, the HTTP status or the error
+ * kind, the time taken in ms), and at INFO or WARNING "discovery.fetched", "jwks.fetched",
+ * "token.exchanged", "token.refreshed", "token.refresh_failed" (the error kind, HTTP status and OAuth error
+ * code), "auth_state.signed_out", "dpop.nonce_retry" (the server's origin) and "loopback.received" (the
+ * listener's path). Messages never carry a token, code, verifier, client secret, key, assertion, proof, a
+ * query string, or a request or response body. More events may be added; the text of a message is for
+ * people and may change. Since 0.5.0
+ * --------------------------------------------------------------------------------------------- */
+
+/* Log levels: Python's logging numbers, so a host maps them as they are. Since 0.5.0 */
+#define TELENORID_LOG_DEBUG   10
+#define TELENORID_LOG_INFO    20
+#define TELENORID_LOG_WARNING 30
+#define TELENORID_LOG_ERROR   40
+
+/* Called with one event: its level, its name ("http.request") and a one-line message, both NUL-terminated
+ * UTF-8 valid only during the call. It runs on whichever thread the library is working on (any thread
+ * that called it), possibly while that call holds a client's or an auth state's lock, and calls are one at
+ * a time: a slow callback holds up the library's other threads when they log. From inside it the host
+ * may call only the functions that return no telenorid_status, as from a signer
+ * (telenorid_host_key_signer): the others fail there with TELENORID_E_INVALID_ARGUMENT. Since 0.5.0 */
+typedef void (*telenorid_log_callback)(void *user_data, int32_t level, const char *event, const char *message);
+
+/* Sets the process-wide log callback for events at `min_level` and above (any number: 0 takes every
+ * event); NULL `callback` removes it (`min_level` is then ignored). `user_data` is passed through. When
+ * this returns, the callback it replaced is not running and will not be called again, so its user data
+ * may be freed. Without a callback logging costs one atomic read per event. Any thread. Since 0.5.0 */
+telenorid_status telenorid_set_log_callback(telenorid_log_callback callback, void *user_data, int32_t min_level);
+
+/* ------------------------------------------------------------------------------------------------
  * Old names (aliases until 1.0)
  *
  * The names of 0.4 and before, deprecated and removed at 1.0: use the names above. Each type is the same

@@ -179,4 +179,6 @@ void test_sign_out_during_a_refresh(void);
 void test_transport_errors(void);
 /* test_api_loopback.c */
 void test_loopback(void);
+/* test_api_logging.c */
+void test_logging(void);
 #endif

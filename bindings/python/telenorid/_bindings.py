@@ -98,6 +98,7 @@ telenorid_token_field = c_int32
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
 SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
+LogCallback = CFUNCTYPE(None, c_void_p, c_int32, c_char_p, c_char_p)
 
 # Old names of handle and callback types (aliases until 1.0).
 telenorid_callback = telenorid_authorization_callback
@@ -231,6 +232,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_idp_response_url": (telenorid_status, [IdpResponseP, POINTER(c_void_p)]),
     "telenorid_idp_response_params": (telenorid_status, [IdpResponseP, POINTER(ParamsP)]),
     "telenorid_idp_response_free": (None, [IdpResponseP]),
+    "telenorid_set_log_callback": (telenorid_status, [LogCallback, c_void_p, c_int32]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
     "telenorid_callback_free": (None, [AuthorizationCallbackP]),

@@ -32,6 +32,7 @@ final class Native {
     private static void load() {
         NativeLoader.load();
         checkCompatible(version(), headerVersion());
+        LogSink.install();
     }
 
     /**
@@ -143,6 +144,9 @@ final class Native {
     static native long lineAuthValidFor(long lineAuth);
     static native void lineAuthApply(long lineAuth, long request);
     static native void lineAuthFree(long lineAuth, long hook);
+
+    // The library's log: the sink's native handle (0: none), owned by LogSink.
+    static native long setLogSink(LogSink sink, int minLevel, long previousSink);
 
     // Identity-provider app flow. Pairs are flat: name, value, name, value ... (Bundles).
     static native long idpRequestNew(long pending, byte[] loginHost, byte[] userHint);
