@@ -806,6 +806,24 @@ telenorid_status telenorid_auth_state_request_headers(telenorid_auth_state *stat
                                                       const char *url, const char *resource_nonce,
                                                       char **authorization, char **dpop);
 
+/* Reads a resource server's answer to a request whose headers came from
+ * telenorid_auth_state_request_headers(), and says in *retry whether to send that request once more (1,
+ * with headers asked for again now) or to take the answer as it is (0). `url` is where the request went,
+ * `http_status` the answer's status, `www_authenticate` its WWW-Authenticate header(s) (several joined
+ * with ", ", RFC 9110 §5.3; NULL when none), `dpop_nonce` its DPoP-Nonce header (NULL when none), and
+ * `authorization_sent` the Authorization value the request carried. A DPoP-Nonce on any answer is kept
+ * for that server's later proofs (RFC 9449 §8.2, §9). A 401 asking for the nonce it gave
+ * (error="use_dpop_nonce") is a retry; a 401 refusing the token (error="invalid_token", RFC 6750 §3.1, or
+ * a challenge without an error: the request carried a token, so the token was refused) reports that token
+ * as telenorid_auth_state_access_token_rejected() does, so the retry's headers carry a refreshed token, and
+ * is a retry. Anything else (200, 403, a step-up challenge such as insufficient_user_authentication) is 0.
+ * Retry once: the retry's own 401 is the answer (the state's refresh failing on the way is
+ * TELENORID_E_AUTHORIZATION_LOST from request_headers). No network call. Any thread. Since 0.5.0. */
+telenorid_status telenorid_auth_state_resource_answered(telenorid_auth_state *state, const char *url,
+                                                       int32_t http_status, const char *www_authenticate,
+                                                       const char *dpop_nonce, const char *authorization_sent,
+                                                       int32_t *retry);
+
 /* Tells the state that a resource server refused `access_token` with 401 (the host's own API call), so
  * that the next telenorid_auth_state_fresh_access_token() refreshes instead of handing it out again
  * (AppAuth's needsTokenRefresh). `access_token` NULL means the current one; a token the state no longer

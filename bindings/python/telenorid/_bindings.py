@@ -187,6 +187,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_check": (telenorid_status, [AuthStateP]),
     "telenorid_auth_state_request_headers": (telenorid_status, [AuthStateP, c_char_p, c_char_p, c_char_p,
                                                                 POINTER(c_void_p), POINTER(c_void_p)]),
+    "telenorid_auth_state_resource_answered": (telenorid_status, [AuthStateP, c_char_p, c_int32, c_char_p, c_char_p,
+                                                                  c_char_p, POINTER(c_int32)]),
     "telenorid_auth_state_access_token_rejected": (telenorid_status, [AuthStateP, c_char_p]),
     "telenorid_auth_state_revoke": (telenorid_status, [AuthStateP]),
     "telenorid_auth_state_end_session_url": (telenorid_status, [AuthStateP, c_char_p, c_char_p, POINTER(c_void_p)]),

@@ -177,4 +177,7 @@ final class Native {
     static native long clientSetClientSigner(long client, byte[] algorithm, byte[] publicJwk, HostKeySignerCall signer);
     static native void dpopSignerFree(long signer);
     static native byte[][] authStateRequestHeaders(long state, byte[] method, byte[] url, byte[] resourceNonce);
+
+    static native boolean authStateResourceAnswered(long state, byte[] url, int status, byte[] wwwAuthenticate,
+            byte[] dpopNonce, byte[] authorizationSent);
 }
