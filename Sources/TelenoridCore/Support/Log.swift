@@ -68,45 +68,10 @@ public enum Log {
     /// An error's kind, and its HTTP status and OAuth error code when it has them: what a log line may say
     /// of a failure. Not the message, which may quote a provider's free text.
     public static func describe(_ error: TelenoridError) -> String {
-        var text = name(error.kind)
+        var text = "\(error.kind.name)"
         if let status = error.httpStatus { text += " (HTTP \(status))" }
         if let code = error.oauthError, code.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { text += " \(code)" }
         return text
-    }
-
-    /// A kind's name as telenorid_status_str gives its status's (the core is built without the reflection
-    /// metadata that would let it print a case's name).
-    static func name(_ kind: TelenoridError.Kind) -> String {
-        switch kind {
-        case .invalidArgument: "invalid argument"
-        case .malformed: "malformed input"
-        case .configuration: "configuration error"
-        case .insecure: "insecure URL"
-        case .unsupported: "unsupported"
-        case .parameterConflict: "parameter conflict"
-        case .random: "random generator failure"
-        case .stateMismatch: "state mismatch"
-        case .redirectMismatch: "redirect URI mismatch"
-        case .issuerMismatch: "issuer mismatch"
-        case .authorizationError: "authorization error"
-        case .consumed: "already consumed"
-        case .version: "unsupported format version"
-        case .timeout: "timeout"
-        case .network: "network error"
-        case .tls: "TLS error"
-        case .httpStatus: "unexpected HTTP status"
-        case .responseTooLarge: "response too large"
-        case .invalidResponse: "invalid response"
-        case .tokenInvalid: "token invalid"
-        case .authorizationLost: "authorization lost"
-        case .notSignedIn: "not signed in"
-        case .lineAuthUnavailable: "line authentication unavailable"
-        case .clientRejected: "client rejected"
-        case .temporarilyUnavailable: "temporarily unavailable"
-        case .pushRefused: "pushed request refused"
-        case .providerUnsupported: "provider lacks a capability"
-        case .cancelled: "cancelled"
-        }
     }
 
     /// Out of line: the call sites keep only the atomic load and the branch.

@@ -55,7 +55,7 @@ final class LogTests: XCTestCase {
         XCTAssertEqual(Log.describe(error), "authorization lost (HTTP 400)")
         XCTAssertEqual(Log.describe(TelenoridError(.timeout, "anything")), "timeout")
         // Every kind has a name of its own.
-        let names = TelenoridError.Kind.allCases.map(Log.name)
+        let names = TelenoridError.Kind.allCases.map { "\($0.name)" }
         XCTAssertEqual(Set(names).count, names.count)
     }
 
