@@ -54,7 +54,8 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .client import Client, HostKeySigner
     from .config import Config
     from .errors import (AuthorizationError, AuthorizationLostError, CallbackMismatchError, CancelledError,
-                         ClientRejectedError, ConfigurationError, ConsumedError, HTTPStatusError, InsecureError,
+                         ClientRejectedError, ConfigurationError, ConsumedError, ExpiredError, HTTPStatusError,
+                         InsecureError, RotationPossiblyLostError, StoreFailedError,
                          InvalidArgumentError, InvalidResponseError, IssuerMismatchError, LineAuthUnavailableError,
                          MalformedError, NetworkError, NetworkTimeoutError, NotSignedInError,
                          ParameterConflictError, ProviderError, ProviderUnsupportedError, PushRefusedError,
@@ -97,7 +98,7 @@ __all__ = [
     "NetworkError", "TLSError", "HTTPStatusError", "ResponseTooLargeError", "InvalidResponseError",
     "TokenInvalidError", "AuthorizationLostError", "NotSignedInError", "LineAuthUnavailableError",
     "ClientRejectedError", "TemporarilyUnavailableError", "PushRefusedError", "ProviderUnsupportedError",
-    "CancelledError",
+    "CancelledError", "ExpiredError", "StoreFailedError", "RotationPossiblyLostError",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]
