@@ -932,7 +932,7 @@ typedef struct telenorid_store telenorid_store;
 typedef struct telenorid_store_record telenorid_store_record;
 
 /* The functions of a store the host implements (a keychain, a secret service, a database). Each returns
- * TELENORID_OK or any other status, which the library reports as TELENORID_E_STORE_FAILED naming the
+ * TELENORID_OK (0) or any other status, which the library reports as TELENORID_E_STORE_FAILED naming the
  * operation and the record key (and the host's status), never the data; nothing changes then.
  * Threads: called on any thread the library runs on, possibly at once for different keys and, for one
  * key, for its two locks. From inside them the host may call telenorid_store_record_set() (from load) and
@@ -941,20 +941,20 @@ typedef struct telenorid_store_record telenorid_store_record;
 
 /* Loads record `key`: calls telenorid_store_record_set(record, data, len) once, or not at all when there
  * is no such record (an empty record is none). Since 0.5.0 */
-typedef telenorid_status (*telenorid_store_load_function)(void *user_data, const char *key,
-                                                          telenorid_store_record *record);
+typedef int32_t (*telenorid_store_load_function)(void *user_data, const char *key,
+                                                 telenorid_store_record *record);
 /* Replaces record `key` with `len` bytes of `data` atomically: a load sees the old record or the new one,
  * never a mix. The bytes hold the refresh token: keep them as secret as the platform allows. Since 0.5.0 */
-typedef telenorid_status (*telenorid_store_save_function)(void *user_data, const char *key, const uint8_t *data,
-                                                          size_t len);
+typedef int32_t (*telenorid_store_save_function)(void *user_data, const char *key, const uint8_t *data,
+                                                 size_t len);
 /* Takes the lock `lock_name`, waiting at most `timeout_ms` (the client's total HTTP timeout), and returns
  * TELENORID_E_TIMEOUT when it could not. It excludes every holder of the same name across all threads,
  * processes and machines sharing the store, and need not be reentrant: the library never takes a lock it
  * holds. A refresh holds "<key>" across its round trip and takes "<key>.update" inside it. Since 0.5.0 */
-typedef telenorid_status (*telenorid_store_lock_function)(void *user_data, const char *lock_name,
-                                                          int32_t timeout_ms);
+typedef int32_t (*telenorid_store_lock_function)(void *user_data, const char *lock_name,
+                                                 int32_t timeout_ms);
 /* Releases a lock taken by the lock function, on the thread that took it. Since 0.5.0 */
-typedef telenorid_status (*telenorid_store_unlock_function)(void *user_data, const char *lock_name);
+typedef int32_t (*telenorid_store_unlock_function)(void *user_data, const char *lock_name);
 /* Called once, on any thread, when the store handle and every auth state bound through it are freed;
  * `user_data` is not used after. Since 0.5.0 */
 typedef void (*telenorid_store_release_function)(void *user_data);

@@ -113,10 +113,10 @@ telenorid_token_field = c_int32
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
-StoreLoadFunction = CFUNCTYPE(telenorid_status, c_void_p, c_char_p, StoreRecordP)
-StoreSaveFunction = CFUNCTYPE(telenorid_status, c_void_p, c_char_p, POINTER(c_uint8), c_size_t)
-StoreLockFunction = CFUNCTYPE(telenorid_status, c_void_p, c_char_p, c_int32)
-StoreUnlockFunction = CFUNCTYPE(telenorid_status, c_void_p, c_char_p)
+StoreLoadFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p, StoreRecordP)
+StoreSaveFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p, POINTER(c_uint8), c_size_t)
+StoreLockFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_int32)
+StoreUnlockFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p)
 StoreReleaseFunction = CFUNCTYPE(None, c_void_p)
 SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
 
