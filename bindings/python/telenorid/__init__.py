@@ -31,6 +31,7 @@ _EXPORTS: Dict[str, str] = {
                     "authorization"),
     **dict.fromkeys(["Client", "HostKeySigner"], "client"),
     **dict.fromkeys(["Config"], "config"),
+    **dict.fromkeys(["Store", "DirectoryStore"], "store"),
     **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
     **dict.fromkeys(["library_version", "library_version_number"], "library"),
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
@@ -53,6 +54,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
     from .client import Client, HostKeySigner
     from .config import Config
+    from .store import DirectoryStore, Store
     from .errors import (AuthorizationError, AuthorizationLostError, CallbackMismatchError, CancelledError,
                          ClientRejectedError, ConfigurationError, ConsumedError, ExpiredError, HTTPStatusError,
                          InsecureError, RotationPossiblyLostError, StoreFailedError,
@@ -87,6 +89,7 @@ __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
+    "Store", "DirectoryStore",
     # types
     "HostKeySigner",
     # errors: the base, the four families, one class per status code (and the callback mismatch group)
