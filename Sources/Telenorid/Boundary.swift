@@ -38,7 +38,7 @@ private func failure(_ error: TelenoridError) -> telenorid_status {
 
 // MARK: Calls into host code
 
-/// How many calls into host code (a signer, a socket hook) the calling thread is inside. Such a call runs
+/// How many calls into host code (a signer, a socket hook, a store) the calling thread is inside. Such a call runs
 /// in the middle of a library call that may hold the client's, the auth state's or the state file's lock;
 /// an export called from inside it would wait for that lock, held by the thread itself, for ever. So every
 /// export that returns a status refuses to run there (`exportCall`), and only the functions without one
@@ -73,8 +73,9 @@ enum HostCallbackDepth {
         guard current == 0 else {
             throw TelenoridError(
                 .invalidArgument,
-                "called from inside a host callback (a signer or a socket hook), "
-                    + "which may call only the library's functions that return no status")
+                "called from inside a host callback (a signer, a socket hook, a store), "
+                    + "which may call only the library's functions that return no status "
+                    + "(and a store's load telenorid_store_record_set)")
         }
     }
 }
