@@ -235,12 +235,16 @@ public final class AuthState: Sendable {
                 case .send(let tokens, let signOuts): return land(send(tokens, staleMarker: false), signOuts: signOuts)
                 }
             }
+            var landed: Landed? = nil
             do throws(TelenoridError) {
                 return try store.withExclusiveAccess { () throws(TelenoridError) -> Landed in
-                    try attempt(force: force, store: store)
+                    let result = attempt(force: force, store: store)
+                    landed = result
+                    return result
                 }
             } catch {
-                return (.failure(error), false, nil)
+                // A lock not had fails the call; an unlock that failed after the attempt leaves its outcome.
+                return landed ?? (.failure(error), false, nil)
             }
         }
         if let orphaned { try? refresher.revokeGrant(orphaned) }
@@ -305,18 +309,29 @@ public final class AuthState: Sendable {
     /// One refresh under the gate and the store's exclusive lock: starts from what the store holds
     /// (tokens another process refreshed since this one last looked answer this call, a forced refresh
     /// too: as threads waiting on one refresh share it, processes do), writes the marker, sends, lands.
-    private func attempt(force: Bool, store: any AuthStateStore) throws(TelenoridError) -> Landed {
+    private func attempt(force: Bool, store: any AuthStateStore) -> Landed {
         var adopted = false
         // Under the update lock, so that a sign-out recorded by another process is taken up, not
         // overwritten by the marker.
-        let prepared = try store.withUpdateAccess { () throws(TelenoridError) -> (Need, Int64?, Bool) in
-            let found = try adoptStored(from: store)
-            adopted = found.changed
-            let need = needed(force: force && !found.changed)
-            guard case .send = need else { return (need, nil, found.staleMarker) }
-            let marker = clock()
-            try store.save(serialized(refreshStartedAt: marker))
-            return (need, marker, found.staleMarker)
+        let prepared: (Need, Int64?, Bool)
+        var ready: (Need, Int64?, Bool)? = nil
+        do throws(TelenoridError) {
+            prepared = try store.withUpdateAccess { () throws(TelenoridError) -> (Need, Int64?, Bool) in
+                let found = try adoptStored(from: store)
+                adopted = found.changed
+                let need = needed(force: force && !found.changed)
+                guard case .send = need else { return (need, nil, found.staleMarker) }
+                let marker = clock()
+                try store.save(serialized(refreshStartedAt: marker))
+                let sending = (need, Optional(marker), found.staleMarker)
+                ready = sending
+                return sending
+            }
+        } catch {
+            // A failed unlock after the marker went in: the refresh goes on, as its marker says it does.
+            // Otherwise nothing was sent; what was taken up from the store before the failure is still news.
+            guard let ready else { return (.failure(error), adopted, nil) }
+            prepared = ready
         }
         switch prepared.0 {
         case .answer(let answer):

@@ -37,7 +37,7 @@ final class MemoryRecordStore: Sendable {
             },
             unlock: { name in
                 self.held.withLock { _ = $0.remove(name) }
-                return .done
+                return self.failing.withLock({ $0.contains("unlock") }) ? .failed(5) : .done
             })
     }
 
@@ -186,6 +186,15 @@ final class HostStoreTests: XCTestCase {
         XCTAssertEqual(memory.record("alice"), before)
         memory.garbage.withLock { $0 = nil }
         XCTAssertEqual(try state.freshTokens().accessToken.string, "access-1")
+    }
+
+    func testAnUnlockThatFailsAfterTheRequestWentOutLeavesItsOutcome() throws {
+        let state = try boundState()
+        memory.failing.withLock { $0 = ["unlock"] }
+        XCTAssertEqual(try state.freshTokens().accessToken.string, "access-1")
+        XCTAssertEqual(provider.calls.load(ordering: .relaxed), 1)
+        XCTAssertTrue(memory.record("alice")?.contains("refresh-1") == true)
+        XCTAssertFalse(memory.record("alice")?.contains("refresh_started_at") == true)
     }
 
     func testTheMarkerIsWrittenBeforeTheRequestAndGoneAfter() throws {
