@@ -64,6 +64,9 @@ extern "C" {
  *          Nothing removed.
  *   0.5.0  (in progress) Grants without a browser on the device (RFC 8628 device authorization, OpenID
  *          CIBA Core 1.0), a log callback, and one name per concept (old names kept as aliases until 1.0).
+ *          Storage: 6 functions (telenorid_store_new, _new_directory, _record_set, _free,
+ *          telenorid_auth_state_bind_store, _open_store), 2 status codes (TELENORID_E_STORE_FAILED,
+ *          TELENORID_E_ROTATION_POSSIBLY_LOST); a bound state journals each refresh in flight.
  *          Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 5
@@ -133,6 +136,19 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_CANCELLED            28  /* another thread cancelled the call
                                                 (telenorid_client_cancel, telenorid_loopback_listener_cancel):
                                                 nothing changed; not transient */
+#define TELENORID_E_EXPIRED              29  /* the device code (RFC 8628 §3.5) or backchannel request
+                                                (CIBA Core §11) expired before the user approved:
+                                                `expired_token`, or the deadline the client keeps from
+                                                `expires_in`. Start again. Since 0.5.0 */
+#define TELENORID_E_STORE_FAILED         30  /* the host's store (telenorid_store_new) failed, its lock was
+                                                not had in time, or it returned what is not an auth state;
+                                                the message names the operation and the record key, never
+                                                the data. Nothing changed. Since 0.5.0 */
+#define TELENORID_E_ROTATION_POSSIBLY_LOST 31 /* a refresh was in flight when the process making it stopped
+                                                (the store held its marker), and the provider now refuses
+                                                the stored refresh token: it probably rotated it for that
+                                                refresh, whose answer was never stored. Signed out: sign in
+                                                again. Since 0.5.0 */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */
@@ -904,6 +920,105 @@ telenorid_status telenorid_auth_state_set_change_callback(telenorid_auth_state *
 
 /* Frees an auth state, wiping its tokens. NULL is a no-op. */
 void telenorid_auth_state_free(telenorid_auth_state *state);
+
+/* ------------------------------------------------------------------------------------------------
+ * Storage: where bound auth states live (Since 0.5.0)
+ *
+ * A store keeps auth states under record keys, for hosts whose processes share a sign-in (an app and its
+ * widget, two runs of a command, several machines behind one database): each state bound to the same key
+ * of the same store is one sign-in. Everything telenorid_auth_state_bind_file() says holds through any
+ * store: a refresh holds the record's exclusive lock for its whole round trip, starts from what is
+ * stored, and uses a refresh another process already made instead of redeeming the same refresh token
+ * twice (RFC 9700 §4.14.2); a sign-out is recorded under the update lock and wins over a refresh in
+ * flight; what is loaded passes the checks of telenorid_auth_state_restore().
+ * Record keys are 1 to 128 of the characters A-Z a-z 0-9 . _ - and do not end in ".update"
+ * (TELENORID_E_INVALID_ARGUMENT): the library uses the lock names "<key>" (exclusive) and
+ * "<key>.update" (update).
+ * Rotation journal: before a refresh request leaves, the stored record is written with a marker (member
+ * "refresh_started_at", Unix seconds; no token), and the answer's state replaces it. When the request
+ * failed in a way that proves the provider did not act on it (an OAuth error, a connection never made),
+ * the marker is cleared; when it may have reached the provider (a timeout or reset after sending, a
+ * cancellation, an answer that could not be taken), and when the process stops, it stays. A later refresh
+ * that finds a marker (its writer is gone: the exclusive lock was free) refreshes with the stored token
+ * all the same; if the provider refuses it, the state signs out with TELENORID_E_ROTATION_POSSIBLY_LOST
+ * instead of TELENORID_E_AUTHORIZATION_LOST. A store write that fails after the provider answered keeps
+ * the new tokens in this state and leaves the marker; this state writes over it at its next refresh.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_store telenorid_store;
+/* What a host's load hands its record through; valid only during that call. */
+typedef struct telenorid_store_record telenorid_store_record;
+
+/* The functions of a store the host implements (a keychain, a secret service, a database). Each returns
+ * TELENORID_OK (0) or any other status, which the library reports as TELENORID_E_STORE_FAILED naming the
+ * operation and the record key (and the host's status), never the data; nothing changes then.
+ * Threads: called on any thread the library runs on, possibly at once for different keys and, for one
+ * key, for its two locks. From inside them the host may call telenorid_store_record_set() (from load) and
+ * the functions that return no status; every other library function fails there with
+ * TELENORID_E_INVALID_ARGUMENT, as from inside any host callback (see telenorid_host_key_signer). */
+
+/* Loads record `key`: calls telenorid_store_record_set(record, data, len) once, or not at all when there
+ * is no such record (an empty record is none). Since 0.5.0 */
+typedef int32_t (*telenorid_store_load_function)(void *user_data, const char *key,
+                                                 telenorid_store_record *record);
+/* Replaces record `key` with `len` bytes of `data` atomically: a load sees the old record or the new one,
+ * never a mix. The bytes hold the refresh token: keep them as secret as the platform allows. Since 0.5.0 */
+typedef int32_t (*telenorid_store_save_function)(void *user_data, const char *key, const uint8_t *data,
+                                                 size_t len);
+/* Takes the lock `lock_name`, waiting at most `timeout_ms` (the client's total HTTP timeout), and returns
+ * TELENORID_E_TIMEOUT when it could not. It excludes every holder of the same name across all threads,
+ * processes and machines sharing the store, and need not be reentrant: the library never takes a lock it
+ * holds. A refresh holds "<key>" across its round trip and takes "<key>.update" inside it. Since 0.5.0 */
+typedef int32_t (*telenorid_store_lock_function)(void *user_data, const char *lock_name,
+                                                 int32_t timeout_ms);
+/* Releases a lock taken by the lock function, on the thread that took it. Since 0.5.0 */
+typedef int32_t (*telenorid_store_unlock_function)(void *user_data, const char *lock_name);
+/* Called once, on any thread, when the store handle and every auth state bound through it are freed;
+ * `user_data` is not used after. Since 0.5.0 */
+typedef void (*telenorid_store_release_function)(void *user_data);
+
+/* The host's store: its functions, filled in by the host. Since 0.5.0 */
+typedef struct telenorid_store_functions {
+    size_t size; /* sizeof(telenorid_store_functions): lets the struct grow append-only */
+    telenorid_store_load_function load;
+    telenorid_store_save_function store;
+    telenorid_store_lock_function lock;
+    telenorid_store_unlock_function unlock;
+    telenorid_store_release_function release; /* optional (NULL) */
+} telenorid_store_functions;
+
+/* A store through the host's `functions` (copied: the struct need not outlive the call), which are called
+ * with `user_data`. `functions->size` smaller than the struct of TELENORID_VERSION 0.5.0, or a NULL
+ * load, store, lock or unlock: TELENORID_E_INVALID_ARGUMENT (and `release` is not called). Free it with
+ * telenorid_store_free(); auth states bound through it keep it alive. Any thread. Since 0.5.0 */
+telenorid_status telenorid_store_new(const telenorid_store_functions *functions, void *user_data,
+                                     telenorid_store **out);
+
+/* The file store as a store: record `key` is the file "<directory>/<key>.json", with the lock files and
+ * guarantees of telenorid_auth_state_bind_file() (its errors too: TELENORID_E_CONFIGURATION and
+ * TELENORID_E_TEMPORARILY_UNAVAILABLE, not TELENORID_E_STORE_FAILED). The directory must exist when a
+ * state is bound. Any thread. Since 0.5.0 */
+telenorid_status telenorid_store_new_directory(const char *directory, telenorid_store **out);
+
+/* Hands the loaded record to the library, from inside the host's load only: `len` bytes of `data`
+ * (copied). A second call, or more than TELENORID_MAX_INPUT bytes, is TELENORID_E_INVALID_ARGUMENT and
+ * makes the load fail (TELENORID_E_STORE_FAILED). Since 0.5.0 */
+telenorid_status telenorid_store_record_set(telenorid_store_record *record, const uint8_t *data, size_t len);
+
+/* Frees a store handle. NULL is a no-op. Since 0.5.0 */
+void telenorid_store_free(telenorid_store *store);
+
+/* Keeps `state` in record `key` of `store` from now on, as telenorid_auth_state_bind_file() keeps it in a
+ * file: written now (under the record's exclusive lock) and after every change. Any thread. Since 0.5.0 */
+telenorid_status telenorid_auth_state_bind_store(telenorid_auth_state *state, telenorid_store *store,
+                                                 const char *key);
+
+/* The state kept in record `key` of `store`, bound to it as telenorid_auth_state_bind_store() does:
+ * signed out when there is no record yet (one is then written), as telenorid_auth_state_open_file() is.
+ * Errors as telenorid_auth_state_restore(), and TELENORID_E_STORE_FAILED for a failing store or a record
+ * that is not an auth state. Any thread. Since 0.5.0 */
+telenorid_status telenorid_auth_state_open_store(telenorid_client *client, telenorid_store *store,
+                                                 const char *key, telenorid_auth_state **out);
 
 /* ------------------------------------------------------------------------------------------------
  * Line authentication (TelenorID+ through Aloha).

@@ -16,6 +16,17 @@ func exportCall(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
     }
 }
 
+/// `exportCall` for the one export a host calls from inside its own callback (telenorid_store_record_set,
+/// from its store's load): the same mapping, without the refusal.
+func exportCallInsideHostCallback(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
+    do {
+        try body()
+        return TELENORID_OK
+    } catch {
+        return failure(error)
+    }
+}
+
 /// A failed export's status, with the error kept as the thread's last error. Out of line, as is
 /// `HostCallbackDepth.refuseInside`: `exportCall` is specialized for every export's body, and each copy
 /// would otherwise carry its own copy of both (README's "Size" has what that costs).
@@ -27,9 +38,9 @@ private func failure(_ error: TelenoridError) -> telenorid_status {
 
 // MARK: Calls into host code
 
-/// How many calls into host code (a signer, a socket hook, the log callback) the calling thread is inside.
-/// Such a call runs in the middle of a library call that may hold the client's, the auth state's or the state
-/// file's lock (the log callback also the log's own);
+/// How many calls into host code (a signer, a socket hook, a store, the log callback) the calling thread is
+/// inside. Such a call runs in the middle of a library call that may hold the client's, the auth state's or
+/// the state file's lock (the log callback also the log's own);
 /// an export called from inside it would wait for that lock, held by the thread itself, for ever. So every
 /// export that returns a status refuses to run there (`exportCall`), and only the functions without one
 /// (`telenorid_status_str`, `telenorid_version`, `telenorid_string_free`, the error accessors) answer.
@@ -63,8 +74,9 @@ enum HostCallbackDepth {
         guard current == 0 else {
             throw TelenoridError(
                 .invalidArgument,
-                "called from inside a host callback (a signer, a socket hook or the log callback), "
-                    + "which may call only the library's functions that return no status")
+                "called from inside a host callback (a signer, a socket hook, a store, the log callback), "
+                    + "which may call only the library's functions that return no status "
+                    + "(and a store's load telenorid_store_record_set)")
         }
     }
 }
@@ -99,6 +111,9 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .pushRefused: TELENORID_E_PUSH_REFUSED
     case .providerUnsupported: TELENORID_E_PROVIDER_UNSUPPORTED
     case .cancelled: TELENORID_E_CANCELLED
+    case .expired: TELENORID_E_EXPIRED
+    case .storeFailed: TELENORID_E_STORE_FAILED
+    case .rotationPossiblyLost: TELENORID_E_ROTATION_POSSIBLY_LOST
     }
 }
 

@@ -399,7 +399,11 @@ extension OIDCClient {
     /// The auth state kept in `store`, bound to it: signed out when the store holds nothing yet.
     public func openAuthState(_ store: any AuthStateStore) throws(TelenoridError) -> AuthState {
         let state = try store.withExclusiveAccess { () throws(TelenoridError) -> AuthState in
-            if let serialized = try store.load() { return try restoreAuthState(serialized) }
+            if let serialized = try store.load() {
+                do throws(TelenoridError) { return try restoreAuthState(serialized) } catch {
+                    throw store.unreadable(error)
+                }
+            }
             let empty = authState(nil)
             try store.save(empty.serialized())
             return empty

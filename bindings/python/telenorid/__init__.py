@@ -31,6 +31,7 @@ _EXPORTS: Dict[str, str] = {
                     "authorization"),
     **dict.fromkeys(["Client", "HostKeySigner"], "client"),
     **dict.fromkeys(["Config"], "config"),
+    **dict.fromkeys(["Store", "DirectoryStore"], "store"),
     **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
     **dict.fromkeys(["library_version", "library_version_number"], "library"),
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
@@ -53,8 +54,10 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
     from .client import Client, HostKeySigner
     from .config import Config
+    from .store import DirectoryStore, Store
     from .errors import (AuthorizationError, AuthorizationLostError, CallbackMismatchError, CancelledError,
-                         ClientRejectedError, ConfigurationError, ConsumedError, HTTPStatusError, InsecureError,
+                         ClientRejectedError, ConfigurationError, ConsumedError, ExpiredError, HTTPStatusError,
+                         InsecureError, RotationPossiblyLostError, StoreFailedError,
                          InvalidArgumentError, InvalidResponseError, IssuerMismatchError, LineAuthUnavailableError,
                          MalformedError, NetworkError, NetworkTimeoutError, NotSignedInError,
                          ParameterConflictError, ProviderError, ProviderUnsupportedError, PushRefusedError,
@@ -86,6 +89,7 @@ __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
+    "Store", "DirectoryStore",
     # types
     "HostKeySigner",
     # errors: the base, the four families, one class per status code (and the callback mismatch group)
@@ -97,7 +101,7 @@ __all__ = [
     "NetworkError", "TLSError", "HTTPStatusError", "ResponseTooLargeError", "InvalidResponseError",
     "TokenInvalidError", "AuthorizationLostError", "NotSignedInError", "LineAuthUnavailableError",
     "ClientRejectedError", "TemporarilyUnavailableError", "PushRefusedError", "ProviderUnsupportedError",
-    "CancelledError",
+    "CancelledError", "ExpiredError", "StoreFailedError", "RotationPossiblyLostError",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]

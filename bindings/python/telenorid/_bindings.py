@@ -7,7 +7,8 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int32, c_i
                     c_uint16, c_uint32, c_void_p)
 from typing import Any, Dict, List, Tuple
 
-# Handles: each its own incomplete struct, so a pointer to one is refused where another belongs.
+# Handles: each its own incomplete struct, so a pointer to one is refused where another belongs (and the
+# structs the host fills in, whose members follow the callback types).
 
 
 class telenorid_error(Structure):
@@ -50,6 +51,18 @@ class telenorid_auth_state(Structure):
     pass
 
 
+class telenorid_store(Structure):
+    pass
+
+
+class telenorid_store_record(Structure):
+    pass
+
+
+class telenorid_store_functions(Structure):
+    pass
+
+
 class telenorid_line_authenticator(Structure):
     pass
 
@@ -80,6 +93,9 @@ AuthorizationCallbackP = POINTER(telenorid_authorization_callback)
 AppCallbackP = POINTER(telenorid_app_callback)
 ClientP = POINTER(telenorid_client)
 AuthStateP = POINTER(telenorid_auth_state)
+StoreP = POINTER(telenorid_store)
+StoreRecordP = POINTER(telenorid_store_record)
+StoreFunctionsP = POINTER(telenorid_store_functions)
 LineAuthenticatorP = POINTER(telenorid_line_authenticator)
 LoopbackListenerP = POINTER(telenorid_loopback_listener)
 ParamsP = POINTER(telenorid_params)
@@ -97,8 +113,18 @@ telenorid_token_field = c_int32
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
+StoreLoadFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p, StoreRecordP)
+StoreSaveFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p, POINTER(c_uint8), c_size_t)
+StoreLockFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_int32)
+StoreUnlockFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p)
+StoreReleaseFunction = CFUNCTYPE(None, c_void_p)
 SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
 LogCallback = CFUNCTYPE(None, c_void_p, c_int32, c_char_p, c_char_p)
+
+# The members of the structs the host fills in.
+telenorid_store_functions._fields_ = [("size", c_size_t), ("load", StoreLoadFunction), ("store", StoreSaveFunction),
+                                      ("lock", StoreLockFunction), ("unlock", StoreUnlockFunction),
+                                      ("release", StoreReleaseFunction)]
 
 # Old names of handle and callback types (aliases until 1.0).
 telenorid_callback = telenorid_authorization_callback
@@ -198,6 +224,12 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_open_file": (telenorid_status, [ClientP, c_char_p, POINTER(AuthStateP)]),
     "telenorid_auth_state_set_change_callback": (telenorid_status, [AuthStateP, AuthStateCallback, c_void_p]),
     "telenorid_auth_state_free": (None, [AuthStateP]),
+    "telenorid_store_new": (telenorid_status, [StoreFunctionsP, c_void_p, POINTER(StoreP)]),
+    "telenorid_store_new_directory": (telenorid_status, [c_char_p, POINTER(StoreP)]),
+    "telenorid_store_record_set": (telenorid_status, [StoreRecordP, POINTER(c_uint8), c_size_t]),
+    "telenorid_store_free": (None, [StoreP]),
+    "telenorid_auth_state_bind_store": (telenorid_status, [AuthStateP, StoreP, c_char_p]),
+    "telenorid_auth_state_open_store": (telenorid_status, [ClientP, StoreP, c_char_p, POINTER(AuthStateP)]),
     "telenorid_line_authenticator_new": (telenorid_status, [ConfigP, POINTER(LineAuthenticatorP)]),
     "telenorid_line_authenticator_set_socket_hook": (telenorid_status, [LineAuthenticatorP, SocketHook, c_void_p]),
     "telenorid_line_authenticator_run": (telenorid_status, [LineAuthenticatorP]),

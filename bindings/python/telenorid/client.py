@@ -11,6 +11,7 @@ from ._handle import _call_on, _enter_argument, _Handle, _leave
 from .auth_state import AuthState
 from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
 from .config import Config
+from .store import HostStore, _NativeStore
 
 # A host key signer: a key the host holds (a hardware keystore, an HSM) signing a JWS signing input, and
 # returning the signature as JWS carries it (the C header's telenorid_host_key_signer, Java's HostKeySigner).
@@ -143,6 +144,21 @@ class Client(_Handle):
         state = _bindings.AuthStateP()
         self._call(_c.telenorid_auth_state_restore, encoded, byref(state))
         return AuthState._adopt(state, self)
+
+    def open_store(self, store: HostStore, key: str) -> "AuthState":
+        """The auth state kept in record ``key`` of ``store`` (a :class:`DirectoryStore` or the host's own
+        :class:`Store`), bound to it: signed out when there is no record yet. See :meth:`AuthState.bind_store`."""
+        encoded = _str(key, "key")
+        native = _NativeStore.of(store)
+        state = _bindings.AuthStateP()
+        pointer = _enter_argument(native, _NativeStore, "store")
+        try:
+            self._call(_c.telenorid_auth_state_open_store, pointer, encoded, byref(state))
+        finally:
+            _leave(native._native)
+        adopted = AuthState._adopt(state, self)
+        adopted._keep_alive.append(native)  # the functions C calls live as long as the state
+        return adopted
 
     def open_auth_state_file(self, path: str) -> "AuthState":
         """The auth state kept in the file at ``path`` (signed out when there is none yet), bound to it: see

@@ -1,7 +1,7 @@
 """The exceptions libtelenorid's status codes raise: one class per TELENORID_E_* code, all under
 :class:`TelenoridError`, with the C status and the provider's OAuth fields as attributes.
 
-Every class but :class:`RandomError` and :class:`CancelledError` belongs to one of four families, so a caller can
+Every class but :class:`RandomError`, :class:`CancelledError` and :class:`StoreFailedError` belongs to one of four families, so a caller can
 catch a group:
 
 - :class:`UsageError` — the call was wrong and retrying won't help: :class:`InvalidArgumentError`,
@@ -12,13 +12,15 @@ catch a group:
   :class:`HTTPStatusError` (and so :class:`TemporarilyUnavailableError`), :class:`LineAuthUnavailableError`.
 - :class:`ProviderError` — the provider answered, and said no or said nonsense:
   :class:`AuthorizationError` (and so :class:`ClientRejectedError` and :class:`PushRefusedError`),
-  :class:`AuthorizationLostError`, :class:`InvalidResponseError`, :class:`ProviderUnsupportedError`.
+  :class:`AuthorizationLostError`, :class:`RotationPossiblyLostError`, :class:`InvalidResponseError`,
+  :class:`ProviderUnsupportedError`, :class:`ExpiredError`.
 - :class:`ValidationError` — a response failed the library's checks: :class:`CallbackMismatchError` (a
   callback that is not the pending request's answer: :class:`StateMismatchError`, :class:`RedirectMismatchError`,
   :class:`IssuerMismatchError`), :class:`TokenInvalidError`, :class:`MalformedError`.
 
 :class:`RandomError` (the system's random generator failed) and :class:`CancelledError` (the caller's own
-cancel, no failure of the call, the provider or the caller) are directly under :class:`TelenoridError`.
+cancel, no failure of the call, the provider or the caller) and :class:`StoreFailedError` (the host's own
+store) are directly under :class:`TelenoridError`.
 The extra bases stay: :class:`InvalidArgumentError` and :class:`MalformedError` are also ``ValueError``s.
 Whether a failure may pass on its own is :attr:`TelenoridError.transient` (the library's rule), not the family.
 
@@ -250,6 +252,27 @@ class CancelledError(TelenoridError):
     code = 28
 
 
+class ExpiredError(ProviderError):
+    """TELENORID_E_EXPIRED: the device code (RFC 8628 §3.5) or backchannel request (CIBA Core §11) expired
+    before the user approved: the provider said ``expired_token``, or the deadline the client keeps from
+    ``expires_in`` passed. Start again."""
+    code = 29
+
+
+class StoreFailedError(TelenoridError):
+    """TELENORID_E_STORE_FAILED: the host's store failed (a method raised or returned False for a lock), or
+    loaded what is not an auth state; the message names the operation and the record key. Nothing changed.
+    In no family: the failure is the host's own storage, not the call, the network, or the provider."""
+    code = 30
+
+
+class RotationPossiblyLostError(ProviderError):
+    """TELENORID_E_ROTATION_POSSIBLY_LOST: a refresh was in flight when the process making it stopped, and
+    the provider now refuses the stored refresh token: it probably rotated it for that refresh, whose answer
+    was never stored. Signed out, as with :class:`AuthorizationLostError`: sign in again."""
+    code = 31
+
+
 _BY_STATUS: Dict[int, Type[TelenoridError]] = {
     cls.code: cls for cls in (
         InvalidArgumentError, MalformedError, ConfigurationError, InsecureError, UnsupportedError,
@@ -257,7 +280,8 @@ _BY_STATUS: Dict[int, Type[TelenoridError]] = {
         AuthorizationError, ConsumedError, VersionError, NetworkTimeoutError, NetworkError, TLSError,
         HTTPStatusError, ResponseTooLargeError, InvalidResponseError, TokenInvalidError, AuthorizationLostError,
         NotSignedInError, LineAuthUnavailableError, ClientRejectedError, TemporarilyUnavailableError,
-        PushRefusedError, ProviderUnsupportedError, CancelledError)
+        PushRefusedError, ProviderUnsupportedError, CancelledError, ExpiredError, StoreFailedError,
+        RotationPossiblyLostError)
 }
 
 # The names of 0.4 and before, one per class above that has since taken its stem's name in both languages

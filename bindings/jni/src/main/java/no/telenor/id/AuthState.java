@@ -272,6 +272,35 @@ public final class AuthState extends NativeObject {
     }
 
 
+    /**
+     * Keeps the state in record {@code key} of the app's {@code store} from now on, as {@link #bindFile} keeps
+     * it in a file: written now and after every change, refreshed once between all the threads and processes
+     * sharing the record. Before a refresh request leaves, the record gets a marker that the answer's state
+     * replaces; a refresh after one whose process stopped, refused by the provider, throws
+     * {@link RotationPossiblyLostException}. Any thread.
+     *
+     * @throws StoreFailedException when the store failed (what it threw is the cause)
+     * @throws InvalidArgumentException for a key that is not 1 to 128 of {@code A-Z a-z 0-9 . _ -}
+     */
+    public void bindStore(@NonNull Store store, @NonNull String key) {
+        StoreCall call = new StoreCall(Objects.requireNonNull(store, "store"));
+        byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
+        StoreCall.attachFailure(() -> call(h -> {
+            Native.authStateBindStore(h, call, null, keyBytes);
+            return null;
+        }));
+    }
+
+    /** {@link #bindStore(Store, String)} with the library's file store: {@code <directory>/<key>.json}. */
+    public void bindStore(@NonNull DirectoryStore store, @NonNull String key) {
+        byte[] directory = Utf8.encode(Objects.requireNonNull(store, "store").directory());
+        byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
+        call(h -> {
+            Native.authStateBindStore(h, null, directory, keyBytes);
+            return null;
+        });
+    }
+
     public @NonNull String serialize() {
         return call(h -> Utf8.decode(Native.authStateSerialize(h)));
     }

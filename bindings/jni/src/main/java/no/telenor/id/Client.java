@@ -169,6 +169,26 @@ public final class Client extends NativeObject {
     }
 
     /**
+     * The state kept in record {@code key} of the app's {@code store}, bound to it as {@link AuthState#bindStore}
+     * does: signed out when there is no record yet (one is then written).
+     *
+     * @throws StoreFailedException when the store failed or holds what is not an auth state
+     * @throws ConfigurationException when the record was saved for another issuer or client id
+     */
+    public @NonNull AuthState openStore(@NonNull Store store, @NonNull String key) {
+        StoreCall call = new StoreCall(Objects.requireNonNull(store, "store"));
+        byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
+        return StoreCall.attachFailure(() -> newAuthState(h -> Native.authStateOpenStore(h, call, null, keyBytes)));
+    }
+
+    /** {@link #openStore(Store, String)} with the library's file store: {@code <directory>/<key>.json}. */
+    public @NonNull AuthState openStore(@NonNull DirectoryStore store, @NonNull String key) {
+        byte[] directory = Utf8.encode(Objects.requireNonNull(store, "store").directory());
+        byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
+        return newAuthState(h -> Native.authStateOpenStore(h, null, directory, keyBytes));
+    }
+
+    /**
      * Validates an ID token the app holds (saved earlier, or handed to a backend) as sign-in does: the
      * signature with the provider's keys, iss, aud and azp, exp, iat and nbf and, when {@code nonce} is
      * not null, the nonce. Returns {@code {"header": {...}, "claims": {...}}} as JSON.

@@ -133,6 +133,11 @@ final class Native {
     static native byte[] authStateSerialize(long state);
     static native void authStateBindFile(long state, byte[] path);
     static native long authStateOpenFile(long client, byte[] path);
+    // A store: the app's (through StoreCall), or the directory store when `directory` is not null.
+    static native void authStateBindStore(long state, StoreCall store, byte[] directory, byte[] key);
+    static native long authStateOpenStore(long client, StoreCall store, byte[] directory, byte[] key);
+    // From inside StoreCall.load only.
+    static native int storeRecordSet(long record, byte[] data);
     static native long authStateSetChangeListener(long state, Runnable listener, long previousListener);
     static native void authStateFree(long state, long listener);
 

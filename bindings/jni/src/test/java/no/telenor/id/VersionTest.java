@@ -34,7 +34,8 @@ class VersionTest {
         }
         assertEquals(Status.TEMPORARILY_UNAVAILABLE, Status.of(25));
         assertEquals(Status.CANCELLED, Status.of(28));
-        assertEquals(Status.UNKNOWN, Status.of(29));
+        assertEquals(Status.ROTATION_POSSIBLY_LOST, Status.of(31));
+        assertEquals(Status.UNKNOWN, Status.of(32));
         assertEquals(Status.UNKNOWN, Status.of(-5));
     }
 
