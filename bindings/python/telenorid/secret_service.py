@@ -47,11 +47,11 @@ _G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT = 1 << 0
 _G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION = 1 << 3
 _G_DBUS_CALL_FLAGS_NO_AUTO_START = 1 << 0  # a probe must not start a keyring daemon through D-Bus activation
 _SECRET_SCHEMA_NONE = 0
-_SECRET_SCHEMA_ATTRIBUTE_STRING = 0
 
 
-class SecretServiceError(RuntimeError):
-    """The Secret Service (or libsecret) refused or failed an operation; the message says which and why."""
+class SecretServiceError(OSError):
+    """The Secret Service (or libsecret) refused or failed an operation, or cannot be reached; the message says
+    which and why. An OSError: like a file's, the failure of the operating system's store."""
 
 
 class _GError(Structure):
@@ -100,6 +100,15 @@ class _Libraries:
             function.argtypes = arguments
         self.str_hash = ctypes.cast(self.glib.g_str_hash, c_void_p)
         self.str_equal = ctypes.cast(self.glib.g_str_equal, c_void_p)
+        # One schema for the process, kept for its life: every item has the attributes application and key.
+        types, buffers = self.string_table({"application": None, "key": None})  # NULL: SECRET_SCHEMA_ATTRIBUTE_STRING
+        try:
+            self.schema = self.secret.secret_schema_newv(SCHEMA_NAME.encode(), _SECRET_SCHEMA_NONE, types)
+        finally:
+            self.glib.g_hash_table_unref(types)
+            del buffers
+        if not self.schema:
+            raise OSError("secret_schema_newv failed")
 
     def error_message(self, error: "ctypes._Pointer[_GError]") -> str:
         """The GError's message (the Secret Service's or D-Bus's words, never a secret), freeing the error."""
@@ -171,21 +180,14 @@ class SecretServiceStore:
     """
 
     def __init__(self, application: str = "telenorid", lock_directory: Optional[os.PathLike[str] | str] = None) -> None:
-        if not application:
-            raise ValueError("application must not be empty")
+        if not isinstance(application, str) or not _NAME.fullmatch(application):
+            raise ValueError(f"{application!r} is not an application name ([A-Za-z0-9._-], 1 to 160 characters)")
         self._libraries = _load()
+        self._schema = self._libraries.schema
         self.application = application
         self.lock_directory = Path(lock_directory) if lock_directory is not None else _default_lock_directory()
         self._held: Dict[str, int] = {}
         self._held_lock = threading.Lock()
-        types, buffers = self._libraries.string_table({"application": None, "key": None})  # NULL: STRING (0)
-        try:
-            self._schema = self._libraries.secret.secret_schema_newv(SCHEMA_NAME.encode(), _SECRET_SCHEMA_NONE, types)
-        finally:
-            self._libraries.glib.g_hash_table_unref(types)
-        del buffers
-        if not self._schema:
-            raise SecretServiceError("secret_schema_newv failed")
 
     # ---- is there a Secret Service to use ----------------------------------------------------------------
 
@@ -230,7 +232,8 @@ class SecretServiceStore:
             libraries.glib.g_hash_table_unref(table)
             del buffers
         if error:
-            raise SecretServiceError(f"loading {key!r} from the Secret Service failed: {libraries.error_message(error)}")
+            raise SecretServiceError(f"loading {key!r} from the Secret Service failed: "
+                                     f"{libraries.error_message(error)}")
         if not value:
             return None
         try:
@@ -271,7 +274,8 @@ class SecretServiceStore:
             libraries.glib.g_hash_table_unref(table)
             del buffers
         if error:  # clearv returns FALSE both when nothing matched and on failure: only the error tells
-            raise SecretServiceError(f"removing {key!r} from the Secret Service failed: {libraries.error_message(error)}")
+            raise SecretServiceError(f"removing {key!r} from the Secret Service failed: "
+                                     f"{libraries.error_message(error)}")
 
     def _attributes(self, key: str) -> Dict[str, Optional[str]]:
         if not isinstance(key, str) or not _NAME.fullmatch(key):
