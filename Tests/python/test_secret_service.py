@@ -6,6 +6,7 @@ nothing here touches the bus of the user running the tests.
 Needs the Debian packages dbus-daemon, gnome-keyring and libsecret-1-0 (scripts/setup.sh installs them): a
 machine without them fails here, naming what to install."""
 import ctypes.util
+import json
 import os
 import secrets
 import shutil
@@ -52,7 +53,7 @@ class Session:
         environment = {key: value for key, value in os.environ.items()
                        if key not in ("DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "XDG_DATA_HOME",
                                       "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "DISPLAY",
-                                      "WAYLAND_DISPLAY", "TELENORID_CLIENT_SECRET")}
+                                      "WAYLAND_DISPLAY", "TELENORID_CLIENT_SECRET", "TELENORID_STORE")}
         environment.update(HOME=str(self.home), XDG_RUNTIME_DIR=str(self.runtime),
                            PYTHONPATH=str(ROOT / "bindings" / "python"))
         if bus:
@@ -183,7 +184,6 @@ if got:
 
 
 def test_locks_exclude_across_processes_within_the_timeout(keyring):
-    import json
     holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True, env=keyring.env())
     try:
@@ -262,5 +262,131 @@ def test_available_only_where_a_secret_service_answers(keyring, tmp_path):
         assert not available and took < 2 and "no Secret Service answers" in reason
         assert "no Secret Service answers" in probe(bare.env())[2]
         assert not (bare.home / ".local" / "share" / "keyrings").exists()
+
+        # A keyring daemon that was not unlocked, holding a copy of the test keyring: storing would need the
+        # user to unlock it at a prompt, so the probe says no, at once, and asks nothing.
+        shutil.copytree(keyring.home / ".local" / "share" / "keyrings", bare.home / ".local" / "share" / "keyrings")
+        bare.processes.append(subprocess.Popen(["gnome-keyring-daemon", "--foreground", "--components=secrets"],
+                                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                               stderr=subprocess.DEVNULL, env=bare.env()))
+        deadline = time.monotonic() + 15
+        while "no Secret Service answers" in (reason := probe(bare.env())[2]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        available, took, reason = probe(bare.env())
+        assert not available and took < 2 and reason == "the Secret Service's default collection is locked"
     finally:
         bare.stop()
+
+
+# ---- the `telenorid` command ------------------------------------------------------------------------------
+
+BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
+
+
+@pytest.fixture(scope="module")
+def provider():
+    from oidc_provider import start_provider
+    with start_provider() as info:
+        yield info
+
+
+def telenorid(session, *args, **env):
+    return subprocess.run([sys.executable, "-m", "telenorid", *args], capture_output=True, text=True, timeout=120,
+                          env=session.env(**env))
+
+
+def login_arguments(provider, client):
+    user = provider["user"]
+    return ["login", "--issuer", provider["issuer"], "--client-id", client["client_id"], "--scope", "openid profile",
+            "--port", "53682", "--timeout", "60",
+            "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}"]
+
+
+def kept_record(session, key):
+    """The record the Secret Service holds under `key` (None when it holds none)."""
+    done = python(f"""
+import sys
+from telenorid.secret_service import SecretServiceStore
+record = SecretServiceStore().load({key!r})
+sys.stdout.write("" if record is None else record.decode())
+""", session.env())
+    assert done.returncode == 0, done.stderr
+    return done.stdout or None
+
+
+def test_cli_keeps_the_sign_in_and_the_client_secret_in_the_secret_service(keyring, provider, tmp_path):
+    """By default `login` keeps the auth state and the client secret in the Secret Service: no plain file holds a
+    token or the secret, and `token` later refreshes with the kept secret and no TELENORID_CLIENT_SECRET."""
+    from telenorid.cli_store import record_key
+    client = provider["clients"]["confidential"]
+    secret = client["client_secret"]
+    login = telenorid(keyring, *login_arguments(provider, client), "--client-secret", secret)
+    assert login.returncode == 0, login.stderr
+    assert "Secret Service" in login.stderr and "no Secret Service" not in login.stderr
+    assert secret not in login.stderr and "need no TELENORID_CLIENT_SECRET" in login.stderr
+
+    state_dir = keyring.home / ".local" / "state" / "telenorid"
+    settings = json.loads((state_dir / "state.settings.json").read_text())
+    assert settings["store"] == "secret-service" and "client_secret" not in settings
+    assert not (state_dir / "state.json").exists()
+    key = record_key(state_dir / "state.json")
+    record = json.loads(kept_record(keyring, key))
+    assert kept_record(keyring, key + ".client-secret") == secret
+    kept = [secret, record["refresh_token"], record["access_token"], record["id_token"]]
+    for value in kept:
+        assert files_holding(keyring.root, value.encode()) == [], "a token or the secret in a plain file"
+
+    # A refresh margin longer than the token's life makes `token` refresh, which the provider allows this
+    # client only with its secret: the one kept in the Secret Service.
+    always_refresh = tmp_path / "refresh.json"
+    always_refresh.write_text(json.dumps({"refresh_margin_s": 3600}))
+    token = telenorid(keyring, "token", "--config", str(always_refresh), "--json")
+    assert token.returncode == 0, token.stderr
+    refreshed = json.loads(kept_record(keyring, key))
+    assert refreshed["refresh_token"] != record["refresh_token"], "the rotated refresh token is kept at once"
+    assert json.loads(token.stdout)["access_token"] == refreshed["access_token"]
+    for value in (refreshed["refresh_token"], refreshed["access_token"]):
+        assert files_holding(keyring.root, value.encode()) == []
+    status = telenorid(keyring, "status", "--json")
+    assert status.returncode == 0 and json.loads(status.stdout)["signed_in"] is True, status.stderr
+
+    # Without its Secret Service the sign-in is not silently taken as gone: the command fails saying why.
+    no_bus = telenorid(keyring, "token", DBUS_SESSION_BUS_ADDRESS=f"unix:path={tmp_path / 'no-bus'}")
+    assert no_bus.returncode == 1 and "kept in the Secret Service" in no_bus.stderr, no_bus.stderr
+
+    logout = telenorid(keyring, "logout")
+    assert logout.returncode == 0 and "removed from the Secret Service" in logout.stderr, logout.stderr
+    assert kept_record(keyring, key) is None and kept_record(keyring, key + ".client-secret") is None
+    assert not (state_dir / "state.settings.json").exists()
+
+
+def test_cli_store_file_keeps_the_state_file(keyring, provider, tmp_path):
+    """`--store file` keeps the sign-in in the state file, the Secret Service running or not, without notice."""
+    from telenorid.cli_store import record_key
+    state_file = tmp_path / "state.json"
+    login = telenorid(keyring, *login_arguments(provider, provider["clients"]["public"]), "--store", "file",
+                      "--state-file", str(state_file))
+    assert login.returncode == 0, login.stderr
+    assert "no Secret Service" not in login.stderr and f"state saved to {state_file}" in login.stderr
+    assert json.loads(state_file.read_text())["refresh_token"]
+    assert kept_record(keyring, record_key(state_file)) is None
+    assert telenorid(keyring, "token", "--state-file", str(state_file)).returncode == 0
+
+
+def test_cli_falls_back_to_files_where_no_secret_service_runs_and_says_so(keyring, provider, tmp_path):
+    no_bus = {"DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": str(tmp_path)}
+    state_file = tmp_path / "state.json"
+    asked = telenorid(keyring, *login_arguments(provider, provider["clients"]["public"]), "--store", "secret-service",
+                      "--state-file", str(state_file), **no_bus)
+    assert asked.returncode == 1 and "--store secret-service: no D-Bus session bus" in asked.stderr, asked.stderr
+    assert not state_file.exists() and not (tmp_path / "state.settings.json").exists()
+
+    login = telenorid(keyring, *login_arguments(provider, provider["clients"]["public"]),
+                      "--state-file", str(state_file), **no_bus)
+    assert login.returncode == 0, login.stderr
+    notices = [line for line in login.stderr.splitlines() if "no Secret Service" in line]
+    assert len(notices) == 1 and str(state_file) in notices[0] and "--store file" in notices[0], login.stderr
+    assert json.loads(state_file.read_text())["refresh_token"]
+    assert json.loads((tmp_path / "state.settings.json").read_text())["store"] == "file"
+    later = telenorid(keyring, "token", "--state-file", str(state_file), **no_bus)
+    assert later.returncode == 0 and "Secret Service" not in later.stderr, later.stderr
