@@ -9,7 +9,10 @@ need_apt=()
 # glewlwyd is a real OpenID provider the Python tests start on 127.0.0.1; sqlite3 holds its database.
 # python3-venv: the test dependencies go into .venv, since Debian's python3 refuses pip installs into the
 # system (it is "externally managed", PEP 668).
-for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc cmake junit5 glewlwyd sqlite3 python3-venv; do
+# libsecret-1-0, gnome-keyring, dbus-daemon: the CLI keeps its secrets in the Secret Service through libsecret;
+# Tests/python/test_secret_service.py starts a private session bus (dbus-daemon) and gnome-keyring-daemon on it.
+for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc cmake junit5 glewlwyd sqlite3 python3-venv \
+           libsecret-1-0 gnome-keyring dbus-daemon; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -27,7 +27,7 @@ def provider():
 
 
 def telenorid(*args, env=None):
-    environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), **(env or {}))
+    environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), TELENORID_STORE="file", **(env or {}))
     return subprocess.run([sys.executable, "-m", "telenorid", *args], capture_output=True, text=True, timeout=120,
                           env=environment)
 
@@ -36,7 +36,7 @@ class Running:
     """`telenorid` started as a real process, its standard error read line by line as it comes."""
 
     def __init__(self, *args, stdin=None):
-        environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+        environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), TELENORID_STORE="file")
         self.process = subprocess.Popen([sys.executable, "-m", "telenorid", *args], stdin=stdin,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
         self.lines = queue.Queue()

@@ -17,8 +17,10 @@ browser, keeps the state file and prints.
         telenorid completion bash > ~/.local/share/bash-completion/completions/telenorid
         telenorid completion zsh > ~/.zfunc/_telenorid     (a directory in $fpath)
 
---json: the data as one JSON document on standard output (messages stay on standard error). The client
-secret of a confidential client is read from TELENORID_CLIENT_SECRET on every command, never saved.
+--json: the data as one JSON document on standard output (messages stay on standard error). The sign-in
+and a confidential client's secret (TELENORID_CLIENT_SECRET or --client-secret at login) are kept in the
+desktop's Secret Service; with `--store file`, or where none runs (login says so), the sign-in is kept in the
+state file and the secret is read from TELENORID_CLIENT_SECRET on every command, never saved.
 -v/--verbose: the library's events on standard error (-vv: each HTTP exchange too); never a secret.
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
@@ -42,17 +44,13 @@ import telenorid
 
 from .cli_completion import SHELLS, completion
 from .cli_output import emit, expiry, status, token_type
-from .cli_settings import (UsageError, client_for, load_settings, remove_files, save_settings, say, settings_path,
-                           settings_from, warn_unsaved_secret)
+from .cli_settings import Failed, UsageError, client_for, say, settings_path, settings_from
+from .cli_store import add_flag, choose_for_login, forget, keep, open_state, saved_settings
 from .logs import add_verbose_option, log_to_stderr
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
 DEFAULT_STATE = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "telenorid" / "state.json"
-
-
-class Failed(Exception):
-    """A failure the message explains (exit 1)."""
 
 
 T = TypeVar("T")
@@ -93,9 +91,9 @@ def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
 # ---- the sign-in ------------------------------------------------------------------------------------------
 
 def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenorid.AuthState, Dict[str, Any]]:
-    settings = settings_from(args, load_settings(args.state_file))
+    settings = settings_from(args, saved_settings(args))
     client = client_for(settings)
-    state = client.open_auth_state_file(str(args.state_file))
+    state = open_state(args, client, settings)
     if not state.signed_in:
         raise telenorid.NotSignedInError("signed out", telenorid.NotSignedInError.code)
     return client, state, settings
@@ -113,6 +111,7 @@ def open_browser(url: str, command: Optional[str]) -> None:
 # ---- commands ---------------------------------------------------------------------------------------------
 
 def login(args: argparse.Namespace) -> None:
+    choose_for_login(args)
     if args.no_browser:
         login_without_browser(args)
         return
@@ -169,10 +168,7 @@ def start_authorization(client: telenorid.Client, settings: Dict[str, Any]) -> t
 def finish_login(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
                  callback: telenorid.AuthorizationCallback) -> None:
     state = cancellable(client, lambda: client.exchange_code(callback))
-    save_settings(args.state_file, settings)
-    state.bind_file(str(args.state_file))
-    say(f"signed in; state saved to {args.state_file} (mode 0600)")
-    warn_unsaved_secret(args)
+    keep(args, state, settings)
     claims = state.id_token_claims
     emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
 
@@ -224,21 +220,20 @@ def revoke(args: argparse.Namespace) -> None:
 
 
 def logout(args: argparse.Namespace) -> None:
-    client, state, _ = signed_in_state(args)
+    client, state, settings = signed_in_state(args)
     try:
         end_session: Optional[str] = cancellable(client, state.end_session_url)
     except telenorid.ConfigurationError:
         end_session = None  # the provider has no end-session endpoint
     cancellable(client, state.revoke)
-    remove_files(args.state_file)
-    say(f"revoked and signed out; {args.state_file} deleted")
+    say(f"revoked and signed out; {forget(args, settings)}")
     if end_session and not args.json:
         say("to end the provider's browser session too, open:")
     emit(args, {"signed_in": False, "end_session_url": end_session}, end_session)
 
 
 def verify(args: argparse.Namespace) -> None:
-    saved = load_settings(args.state_file) if settings_path(args.state_file).exists() else None
+    saved = saved_settings(args) if settings_path(args.state_file).exists() else None
     settings = settings_from(args, saved)
     with client_for(settings) as client:
         claims = cancellable(client, lambda: client.verify_id_token(args.id_token))
@@ -276,6 +271,7 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"where the sign-in is kept (default {DEFAULT_STATE})")
     common.add_argument("--json", action="store_true", help="print the data as one JSON document")
     add_verbose_option(common)
+    add_flag(common)
     top = argparse.ArgumentParser(prog="telenorid", description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     # The package's version, which is the library's it was written for: printing it loads nothing.
@@ -296,8 +292,8 @@ def parser() -> argparse.ArgumentParser:
     sign_in.add_argument("--redirect-uri",
                          help=f"with --no-browser: the registered redirect URI to use (default the settings', "
                               f"else http://127.0.0.1:{NO_BROWSER_PORT}/callback)")
-    sign_in.add_argument("--client-secret", help="a confidential client's secret, for this sign-in only (never saved; "
-                                                 "later commands read TELENORID_CLIENT_SECRET)")
+    sign_in.add_argument("--client-secret", help="a confidential client's secret (kept in the Secret Service; with "
+                                                 "files never saved: later commands read TELENORID_CLIENT_SECRET)")
     sign_in.set_defaults(run=login)
     commands.add_parser("status", parents=[common], help="signed in or not, and with what (no request)").set_defaults(run=status)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),

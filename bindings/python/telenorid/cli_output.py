@@ -9,7 +9,8 @@ from typing import Any, Dict, Optional
 
 import telenorid
 
-from .cli_settings import client_for, load_settings, settings_from
+from .cli_settings import client_for, settings_from
+from .cli_store import is_kept, open_state, saved_settings
 
 EXIT_OK, EXIT_SIGNED_OUT = 0, 3
 
@@ -42,14 +43,14 @@ def status(args: argparse.Namespace) -> int:
     """Signed in or not, and what with, from the state file through the library: no request is sent."""
     document: Dict[str, Any] = {"signed_in": False, "state_file": str(args.state_file)}
     try:
-        settings = settings_from(args, load_settings(args.state_file))
+        settings = settings_from(args, saved_settings(args))
     except telenorid.NotSignedInError:
         settings = {}
-    if not settings or not args.state_file.exists():  # opening the state file would create it
+    if not settings or not is_kept(args, settings):  # opening the state file would create it
         emit(args, document, f"not signed in ({args.state_file})")
         return EXIT_SIGNED_OUT
     with client_for(settings) as client:
-        state = client.open_auth_state_file(str(args.state_file))
+        state = open_state(args, client, settings)
         if not state.signed_in:
             emit(args, document, f"not signed in ({args.state_file})")
             return EXIT_SIGNED_OUT

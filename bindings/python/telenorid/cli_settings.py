@@ -1,6 +1,7 @@
 """The `telenorid` command's settings: the ones used to sign in, kept beside the auth state file, merged with
---config, the environment and the flags. The client secret is never kept: it comes from the environment
-(or a flag, for one run) on every command."""
+--config, the environment and the flags. The client secret is never in the settings file: it comes from the
+Secret Service when `login` kept it there (cli_store.py), else from the environment (or a flag, for one run)
+on every command."""
 from __future__ import annotations
 
 import argparse
@@ -13,14 +14,21 @@ from typing import Any, Dict, Optional
 
 import telenorid
 
-# Read on every command: a secret in a file beside the state would be one more copy to leak (a backup, a
-# dotfiles repository), and the environment is where credentials for command-line tools usually live.
+# Without a Secret Service, read on every command: a secret in a file beside the state would be one more copy
+# to leak (a backup, a dotfiles repository), and the environment is where credentials for command-line tools
+# usually live.
 SECRET_VARIABLE = "TELENORID_CLIENT_SECRET"
 SECRET_KEY = "client_secret"
+# The settings file's record of where `login` kept the sign-in (cli_store.py); not a library setting.
+STORE_KEY = "store"
 
 
 class UsageError(Exception):
     pass
+
+
+class Failed(Exception):
+    """A failure the message explains (exit 1)."""
 
 
 def say(message: str) -> None:
@@ -72,8 +80,8 @@ def remove_files(state_file: Path) -> None:
 
 
 def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """--config's JSON object, then the state file's settings, then TELENORID_CLIENT_SECRET, then the flags,
-    each overriding the last."""
+    """--config's JSON object, then the state file's settings (with the client secret `login` kept in the
+    Secret Service), then TELENORID_CLIENT_SECRET, then the flags, each overriding the last."""
     settings: Dict[str, Any] = {}
     if args.config:
         loaded = json.loads(Path(args.config).read_text())
@@ -94,11 +102,5 @@ def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = No
 
 
 def client_for(settings: Dict[str, Any]) -> telenorid.Client:
-    return telenorid.Client(telenorid.Config.from_json(json.dumps(settings)))
-
-
-def warn_unsaved_secret(args: argparse.Namespace) -> None:
-    """After a sign-in given the client secret by `login --client-secret`."""
-    if getattr(args, "client_secret", None):
-        say(f"the client secret was used for this sign-in only and is not saved: the commands after it "
-            f"(token, refresh, userinfo...) read it from {SECRET_VARIABLE}")
+    library_settings = {key: value for key, value in settings.items() if key != STORE_KEY}
+    return telenorid.Client(telenorid.Config.from_json(json.dumps(library_settings)))
