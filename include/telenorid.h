@@ -64,6 +64,9 @@ extern "C" {
  *          Nothing removed.
  *   0.5.0  (in progress) Grants without a browser on the device (RFC 8628 device authorization, OpenID
  *          CIBA Core 1.0), a log callback, and one name per concept (old names kept as aliases until 1.0).
+ *          Storage: 6 functions (telenorid_store_new, _new_directory, _record_set, _free,
+ *          telenorid_auth_state_bind_store, _open_store), 2 status codes (TELENORID_E_STORE_FAILED,
+ *          TELENORID_E_ROTATION_POSSIBLY_LOST); a bound state journals each refresh in flight.
  *          Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 5
@@ -131,8 +134,21 @@ typedef int32_t telenorid_status;
                                                 e.g. a pushed_authorization_request_endpoint where
                                                 requests must be pushed. Since 0.4.0 */
 #define TELENORID_E_CANCELLED            28  /* another thread cancelled the call
-                                                (telenorid_client_cancel, telenorid_loopback_cancel):
+                                                (telenorid_client_cancel, telenorid_loopback_listener_cancel):
                                                 nothing changed; not transient */
+#define TELENORID_E_EXPIRED              29  /* the device code (RFC 8628 §3.5) or backchannel request
+                                                (CIBA Core §11) expired before the user approved:
+                                                `expired_token`, or the deadline the client keeps from
+                                                `expires_in`. Start again. Since 0.5.0 */
+#define TELENORID_E_STORE_FAILED         30  /* the host's store (telenorid_store_new) failed, its lock was
+                                                not had in time, or it returned what is not an auth state;
+                                                the message names the operation and the record key, never
+                                                the data. Nothing changed. Since 0.5.0 */
+#define TELENORID_E_ROTATION_POSSIBLY_LOST 31 /* a refresh was in flight when the process making it stopped
+                                                (the store held its marker), and the provider now refuses
+                                                the stored refresh token: it probably rotated it for that
+                                                refresh, whose answer was never stored. Signed out: sign in
+                                                again. Since 0.5.0 */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */
@@ -387,7 +403,7 @@ typedef int32_t telenorid_auth_param;
 #define TELENORID_AUTH_UI_LOCALES   4  /* space-separated BCP 47 tags */
 #define TELENORID_AUTH_ACR_VALUES   5  /* space-separated */
 #define TELENORID_AUTH_MAX_AGE      6  /* seconds, decimal digits */
-#define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line authentication session id */
+#define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line-authentication session id */
 #define TELENORID_AUTH_CLAIMS_PURPOSE 8 /* top-level `purpose` of the claims request */
 #define TELENORID_AUTH_RESPONSE_MODE 9 /* "query" or "fragment" */
 
@@ -513,7 +529,9 @@ void telenorid_pending_auth_free(telenorid_pending_auth *pending);
  * A validated callback is immutable; share it freely.
  * --------------------------------------------------------------------------------------------- */
 
-typedef struct telenorid_callback telenorid_callback;
+/* Since 0.5.0 under this name (telenorid_callback before, kept as an alias until 1.0: see the end of this
+ * file). The struct keeps its tag, so code naming `struct telenorid_callback` still compiles. */
+typedef struct telenorid_callback telenorid_authorization_callback;
 
 /* Checks the redirect the app received against its pending request: the URL must be the configured
  * redirect URI (scheme, host, port and path exactly) with the response in its query, or in its
@@ -522,16 +540,20 @@ typedef struct telenorid_callback telenorid_callback;
  * TELENORID_E_AUTHORIZATION_ERROR and the OAuth fields in the last error. On success the pending
  * request is consumed: a second callback for it fails with TELENORID_E_CONSUMED. */
 telenorid_status telenorid_pending_auth_handle_callback(const telenorid_pending_auth *pending,
-                                                        const char *redirect_url, telenorid_callback **out);
+                                                        const char *redirect_url,
+                                                        telenorid_authorization_callback **out);
 
-/* The authorization code. */
-telenorid_status telenorid_callback_code(const telenorid_callback *callback, char **out);
+/* The authorization code. Since 0.5.0 under this name (telenorid_callback_code before). */
+telenorid_status telenorid_authorization_callback_code(const telenorid_authorization_callback *callback,
+                                                       char **out);
 
-/* Any parameter of the callback by name (e.g. "scope", "session_state"), or *out = NULL when absent. */
-telenorid_status telenorid_callback_parameter(const telenorid_callback *callback, const char *name, char **out);
+/* Any parameter of the callback by name (e.g. "scope", "session_state"), or *out = NULL when absent.
+ * Since 0.5.0 under this name (telenorid_callback_parameter before). */
+telenorid_status telenorid_authorization_callback_parameter(const telenorid_authorization_callback *callback,
+                                                            const char *name, char **out);
 
-/* Frees a callback. NULL is a no-op. */
-void telenorid_callback_free(telenorid_callback *callback);
+/* Frees a callback. NULL is a no-op. Since 0.5.0 under this name (telenorid_callback_free before). */
+void telenorid_authorization_callback_free(telenorid_authorization_callback *callback);
 
 /* ------------------------------------------------------------------------------------------------
  * App-to-app callback (Vipps/MobilePay): the provider's app returns to the merchant app
@@ -666,9 +688,9 @@ telenorid_status telenorid_client_cancel(telenorid_client *client);
  * telenorid_error_last and the telenorid_error_* accessors): the request it is part of may hold the
  * client's, the auth state's or the state file's lock, so every function that returns a status fails there,
  * on that thread, with TELENORID_E_INVALID_ARGUMENT ("called from inside a host callback") instead of
- * waiting for itself. */
-typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input, size_t input_len,
-                                           uint8_t *signature, size_t *signature_len);
+ * waiting for itself. Since 0.5.0 under this name (telenorid_sign_callback before). */
+typedef int32_t (*telenorid_host_key_signer)(void *user_data, const uint8_t *input, size_t input_len,
+                                             uint8_t *signature, size_t *signature_len);
 
 /* Makes `client` prove possession with the host's key for every sign-in from now on, instead of keys
  * the library makes: `algorithm` is its JWS algorithm (ES256, PS256, EdDSA, or another asymmetric one)
@@ -685,9 +707,9 @@ typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input
  * called again and the host may free its `user_data`. Those states' requests then fail with
  * TELENORID_E_CONFIGURATION ("the DPoP signer was removed"), or, when the replacement is for the same key
  * (same algorithm, JWK thumbprint and "kid"), sign through the new callback. Any thread, but not from inside
- * the callback itself (see telenorid_sign_callback). */
+ * the callback itself (see telenorid_host_key_signer). */
 telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, const char *algorithm,
-                                                  const char *public_jwk, telenorid_sign_callback callback,
+                                                  const char *public_jwk, telenorid_host_key_signer callback,
                                                   void *user_data);
 
 /* Makes `client` sign as itself with the host's key instead of TELENORID_CONFIG_CLIENT_PRIVATE_KEY: the
@@ -703,7 +725,7 @@ telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, cons
  * TELENORID_E_CONFIGURATION ("the client signer was removed") unless the replacement is for the same key.
  * Any thread, but not from inside a callback. */
 telenorid_status telenorid_client_set_client_signer(telenorid_client *client, const char *algorithm,
-                                                    const char *public_jwk, telenorid_sign_callback callback,
+                                                    const char *public_jwk, telenorid_host_key_signer callback,
                                                     void *user_data);
 
 /* ------------------------------------------------------------------------------------------------
@@ -732,7 +754,8 @@ typedef int32_t telenorid_token_field;
  * auth_time against max_age) and creates the auth state. A callback's code is sent once: a second
  * exchange fails with TELENORID_E_CONSUMED. The provider's refusal is TELENORID_E_AUTHORIZATION_ERROR
  * with its `error` fields; an ID token that fails validation is TELENORID_E_TOKEN_INVALID. */
-telenorid_status telenorid_client_exchange_code(telenorid_client *client, const telenorid_callback *callback,
+telenorid_status telenorid_client_exchange_code(telenorid_client *client,
+                                                const telenorid_authorization_callback *callback,
                                                 telenorid_auth_state **out);
 
 /* An access token valid for at least the configured margin (refresh_margin_s, default 60 s),
@@ -881,29 +904,131 @@ telenorid_status telenorid_auth_state_set_change_callback(telenorid_auth_state *
 void telenorid_auth_state_free(telenorid_auth_state *state);
 
 /* ------------------------------------------------------------------------------------------------
+ * Storage: where bound auth states live (Since 0.5.0)
+ *
+ * A store keeps auth states under record keys, for hosts whose processes share a sign-in (an app and its
+ * widget, two runs of a command, several machines behind one database): each state bound to the same key
+ * of the same store is one sign-in. Everything telenorid_auth_state_bind_file() says holds through any
+ * store: a refresh holds the record's exclusive lock for its whole round trip, starts from what is
+ * stored, and uses a refresh another process already made instead of redeeming the same refresh token
+ * twice (RFC 9700 §4.14.2); a sign-out is recorded under the update lock and wins over a refresh in
+ * flight; what is loaded passes the checks of telenorid_auth_state_restore().
+ * Record keys are 1 to 128 of the characters A-Z a-z 0-9 . _ - and do not end in ".update"
+ * (TELENORID_E_INVALID_ARGUMENT): the library uses the lock names "<key>" (exclusive) and
+ * "<key>.update" (update).
+ * Rotation journal: before a refresh request leaves, the stored record is written with a marker (member
+ * "refresh_started_at", Unix seconds; no token), and the answer's state replaces it. When the request
+ * failed in a way that proves the provider did not act on it (an OAuth error, a connection never made),
+ * the marker is cleared; when it may have reached the provider (a timeout or reset after sending, a
+ * cancellation, an answer that could not be taken), and when the process stops, it stays. A later refresh
+ * that finds a marker (its writer is gone: the exclusive lock was free) refreshes with the stored token
+ * all the same; if the provider refuses it, the state signs out with TELENORID_E_ROTATION_POSSIBLY_LOST
+ * instead of TELENORID_E_AUTHORIZATION_LOST. A store write that fails after the provider answered keeps
+ * the new tokens in this state and leaves the marker; this state writes over it at its next refresh.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_store telenorid_store;
+/* What a host's load hands its record through; valid only during that call. */
+typedef struct telenorid_store_record telenorid_store_record;
+
+/* The functions of a store the host implements (a keychain, a secret service, a database). Each returns
+ * TELENORID_OK (0) or any other status, which the library reports as TELENORID_E_STORE_FAILED naming the
+ * operation and the record key (and the host's status), never the data; nothing changes then.
+ * Threads: called on any thread the library runs on, possibly at once for different keys and, for one
+ * key, for its two locks. From inside them the host may call telenorid_store_record_set() (from load) and
+ * the functions that return no status; every other library function fails there with
+ * TELENORID_E_INVALID_ARGUMENT, as from inside any host callback (see telenorid_host_key_signer). */
+
+/* Loads record `key`: calls telenorid_store_record_set(record, data, len) once, or not at all when there
+ * is no such record (an empty record is none). Since 0.5.0 */
+typedef int32_t (*telenorid_store_load_function)(void *user_data, const char *key,
+                                                 telenorid_store_record *record);
+/* Replaces record `key` with `len` bytes of `data` atomically: a load sees the old record or the new one,
+ * never a mix. The bytes hold the refresh token: keep them as secret as the platform allows. Since 0.5.0 */
+typedef int32_t (*telenorid_store_save_function)(void *user_data, const char *key, const uint8_t *data,
+                                                 size_t len);
+/* Takes the lock `lock_name`, waiting at most `timeout_ms` (the client's total HTTP timeout), and returns
+ * TELENORID_E_TIMEOUT when it could not. It excludes every holder of the same name across all threads,
+ * processes and machines sharing the store, and need not be reentrant: the library never takes a lock it
+ * holds. A refresh holds "<key>" across its round trip and takes "<key>.update" inside it. Since 0.5.0 */
+typedef int32_t (*telenorid_store_lock_function)(void *user_data, const char *lock_name,
+                                                 int32_t timeout_ms);
+/* Releases a lock taken by the lock function, on the thread that took it. Since 0.5.0 */
+typedef int32_t (*telenorid_store_unlock_function)(void *user_data, const char *lock_name);
+/* Called once, on any thread, when the store handle and every auth state bound through it are freed;
+ * `user_data` is not used after. Since 0.5.0 */
+typedef void (*telenorid_store_release_function)(void *user_data);
+
+/* The host's store: its functions, filled in by the host. Since 0.5.0 */
+typedef struct telenorid_store_functions {
+    size_t size; /* sizeof(telenorid_store_functions): lets the struct grow append-only */
+    telenorid_store_load_function load;
+    telenorid_store_save_function store;
+    telenorid_store_lock_function lock;
+    telenorid_store_unlock_function unlock;
+    telenorid_store_release_function release; /* optional (NULL) */
+} telenorid_store_functions;
+
+/* A store through the host's `functions` (copied: the struct need not outlive the call), which are called
+ * with `user_data`. `functions->size` smaller than the struct of TELENORID_VERSION 0.5.0, or a NULL
+ * load, store, lock or unlock: TELENORID_E_INVALID_ARGUMENT (and `release` is not called). Free it with
+ * telenorid_store_free(); auth states bound through it keep it alive. Any thread. Since 0.5.0 */
+telenorid_status telenorid_store_new(const telenorid_store_functions *functions, void *user_data,
+                                     telenorid_store **out);
+
+/* The file store as a store: record `key` is the file "<directory>/<key>.json", with the lock files and
+ * guarantees of telenorid_auth_state_bind_file() (its errors too: TELENORID_E_CONFIGURATION and
+ * TELENORID_E_TEMPORARILY_UNAVAILABLE, not TELENORID_E_STORE_FAILED). The directory must exist when a
+ * state is bound. Any thread. Since 0.5.0 */
+telenorid_status telenorid_store_new_directory(const char *directory, telenorid_store **out);
+
+/* Hands the loaded record to the library, from inside the host's load only: `len` bytes of `data`
+ * (copied). A second call, or more than TELENORID_MAX_INPUT bytes, is TELENORID_E_INVALID_ARGUMENT and
+ * makes the load fail (TELENORID_E_STORE_FAILED). Since 0.5.0 */
+telenorid_status telenorid_store_record_set(telenorid_store_record *record, const uint8_t *data, size_t len);
+
+/* Frees a store handle. NULL is a no-op. Since 0.5.0 */
+void telenorid_store_free(telenorid_store *store);
+
+/* Keeps `state` in record `key` of `store` from now on, as telenorid_auth_state_bind_file() keeps it in a
+ * file: written now (under the record's exclusive lock) and after every change. Any thread. Since 0.5.0 */
+telenorid_status telenorid_auth_state_bind_store(telenorid_auth_state *state, telenorid_store *store,
+                                                 const char *key);
+
+/* The state kept in record `key` of `store`, bound to it as telenorid_auth_state_bind_store() does:
+ * signed out when there is no record yet (one is then written), as telenorid_auth_state_open_file() is.
+ * Errors as telenorid_auth_state_restore(), and TELENORID_E_STORE_FAILED for a failing store or a record
+ * that is not an auth state. Any thread. Since 0.5.0 */
+telenorid_status telenorid_auth_state_open_store(telenorid_client *client, telenorid_store *store,
+                                                 const char *key, telenorid_auth_state **out);
+
+/* ------------------------------------------------------------------------------------------------
  * Line authentication (TelenorID+ through Aloha).
  *
  * On a cellular network the operator can vouch for the subscriber's line, so the user is signed in
  * without typing anything. The exchange (prepare call to <aloha_url>/hr/v1/prepare/<random uuid>, one
- * plain-http request to the `injectPath` it names, one https redirect back to the Aloha host, a session
- * `uuid` valid for `exp` seconds) runs inside the library; the session id is then sent as the
- * `aloha_token` authorization parameter. Only the inject request may be plain http, only on the
+ * plain-http request to the `injectPath` it names, one https redirect back to the Aloha host, a
+ * line-authentication session id, `uuid`, valid for `exp` seconds) runs inside the library; that id is then
+ * sent as the `aloha_token` authorization parameter. ("Session" below is this line-authentication session.) Only the inject request may be plain http, only on the
  * configured Aloha host; the prepare URL and the redirect target must be https on that host and port;
  * no second redirect is followed. TLS is verified with the configuration's CA settings.
  *
- * Threads: a telenorid_line_auth may be shared by any number of threads. A host typically calls
- * telenorid_line_auth_run() on a background thread of its own when the login screen appears, then
- * telenorid_line_auth_apply() on the request when the user signs in: a session still valid then is
- * reused, else the exchange runs again on the calling thread. Both block for the whole exchange (up to
+ * Threads: a telenorid_line_authenticator may be shared by any number of threads. A host typically
+ * calls telenorid_line_authenticator_run() on a background thread of its own when the login screen appears,
+ * then telenorid_line_authenticator_apply() on the request when the user signs in: a session still valid then
+ * is reused, else the exchange runs again on the calling thread. Both block for the whole exchange (up to
  * the configured timeouts per request); never call them on a UI thread.
  * --------------------------------------------------------------------------------------------- */
 
-typedef struct telenorid_line_auth telenorid_line_auth;
+/* Since 0.5.0 under this name (telenorid_line_auth before). The struct keeps its tag. */
+typedef struct telenorid_line_auth telenorid_line_authenticator;
 
 /* Creates a line authenticator for `config`, which must have TELENORID_CONFIG_ALOHA_URL (else
  * TELENORID_E_LINE_AUTH_UNAVAILABLE; TELENORID_E_INSECURE if it is not https). It keeps what it needs
- * of `config`; the config may be freed first. Free it with telenorid_line_auth_free(). */
-telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenorid_line_auth **out);
+ * of `config`; the config may be freed first. Free it with telenorid_line_authenticator_free().
+ * Since 0.5.0 under this name (telenorid_line_auth_new before). */
+telenorid_status telenorid_line_authenticator_new(const telenorid_config *config,
+                                                  telenorid_line_authenticator **out);
 
 /* What a socket hook returns for a socket. */
 #define TELENORID_SOCKET_ALLOW         0  /* connect it */
@@ -920,35 +1045,40 @@ telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenor
  * hook the exchange uses whatever route the system picks. Any value other than the three above refuses. The
  * hook must not close `fd`. Sockets seen by the hook are never reused by other requests. From inside the
  * hook the host may call only the functions that return no telenorid_status, as from a signer
- * (telenorid_sign_callback): the others fail there with TELENORID_E_INVALID_ARGUMENT. */
+ * (telenorid_host_key_signer): the others fail there with TELENORID_E_INVALID_ARGUMENT. */
 typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
 
 /* Sets the socket hook; NULL `hook` removes it. `user_data` is passed through and must stay valid
  * until the hook is replaced or the line authenticator is freed. Takes effect for exchanges that start
- * afterwards. Any thread. */
-telenorid_status telenorid_line_auth_set_socket_hook(telenorid_line_auth *line_auth, telenorid_socket_hook hook,
-                                                     void *user_data);
+ * afterwards. Any thread. Since 0.5.0 under this name (telenorid_line_auth_set_socket_hook before). */
+telenorid_status telenorid_line_authenticator_set_socket_hook(telenorid_line_authenticator *line_auth,
+                                                              telenorid_socket_hook hook, void *user_data);
 
 /* Runs one whole exchange now, blocking, and keeps the new session (replacing any older one). On
  * failure the kept session is unchanged and the error says why: TELENORID_E_LINE_AUTH_UNAVAILABLE (not
  * on cellular), TELENORID_E_INSECURE (a URL outside the policy above), TELENORID_E_INVALID_RESPONSE
  * (malformed JSON, missing `injectPath`/`uuid`/`exp`, an `exp` not in 1..86400, no redirect or a second
- * one), TELENORID_E_HTTP_STATUS, TELENORID_E_TIMEOUT, TELENORID_E_NETWORK, TELENORID_E_TLS. Any thread. */
-telenorid_status telenorid_line_auth_run(telenorid_line_auth *line_auth);
+ * one), TELENORID_E_HTTP_STATUS, TELENORID_E_TIMEOUT, TELENORID_E_NETWORK, TELENORID_E_TLS. Any thread.
+ * Since 0.5.0 under this name (telenorid_line_auth_run before). */
+telenorid_status telenorid_line_authenticator_run(telenorid_line_authenticator *line_auth);
 
-/* Seconds the kept session is still valid for; 0 when there is none or it has expired. Any thread. */
-telenorid_status telenorid_line_auth_valid_for(const telenorid_line_auth *line_auth, int64_t *out);
+/* Seconds the kept session is still valid for; 0 when there is none or it has expired. Any thread.
+ * Since 0.5.0 under this name (telenorid_line_auth_valid_for before). */
+telenorid_status telenorid_line_authenticator_valid_for(const telenorid_line_authenticator *line_auth,
+                                                        int64_t *out);
 
 /* At sign-in: sets `aloha_token` on `request` to a still-valid session's id, or runs the exchange
  * first (blocking, on this thread) when there is none. When line authentication fails the request is
  * left unchanged and the status and last error say why: the host goes on to sign in without it.
  * TELENORID_E_PARAMETER_CONFLICT if the request already has an aloha_token set by the host (checked
- * before the exchange and again after it; the request is not locked during the exchange). */
-telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telenorid_auth_request *request);
+ * before the exchange and again after it; the request is not locked during the exchange).
+ * Since 0.5.0 under this name (telenorid_line_auth_apply before). */
+telenorid_status telenorid_line_authenticator_apply(telenorid_line_authenticator *line_auth,
+                                                    telenorid_auth_request *request);
 
 /* Frees a line authenticator and its kept session. No other thread may still be calling it. NULL is a
- * no-op. */
-void telenorid_line_auth_free(telenorid_line_auth *line_auth);
+ * no-op. Since 0.5.0 under this name (telenorid_line_auth_free before). */
+void telenorid_line_authenticator_free(telenorid_line_authenticator *line_auth);
 
 /* ------------------------------------------------------------------------------------------------
  * Loopback redirect listener (RFC 8252 §7.3), for desktop and command-line hosts
@@ -960,38 +1090,44 @@ void telenorid_line_auth_free(telenorid_line_auth *line_auth);
  * any redirect. Other paths and methods get 404; malformed or oversized requests, and requests whose
  * Host is missing, repeated or not the listener's own (127.0.0.1:<port> or localhost:<port>, the name in
  * any case; on port 80 the name alone: a page whose name was rebound to 127.0.0.1, DNS rebinding, sends
- * its own), get 400; the wait goes on. With telenorid_loopback_expect_state(), a callback on the path
- * without exactly that state gets 400 too. Connections are served side by side: one that does not send
- * its request within 5 seconds is dropped, and past 64 open ones a new connection closes the oldest that
+ * its own), get 400; the wait goes on. With telenorid_loopback_listener_expect_state(), a callback on the
+ * path without exactly that state gets 400 too. Connections are served side by side: one that does not
+ * send its request within 5 seconds is dropped, and past 64 open ones a new connection closes the oldest that
  * has sent nothing (else the oldest), so hundreds of idle or slow connections from another local process
  * do not keep the browser's redirect out. Only 127.0.0.1 is bound.
  * --------------------------------------------------------------------------------------------- */
 
-typedef struct telenorid_loopback telenorid_loopback;
+/* Since 0.5.0 under this name (telenorid_loopback before). The struct keeps its tag. */
+typedef struct telenorid_loopback telenorid_loopback_listener;
 
 /* Listens on 127.0.0.1:`port` (0: a free port the system picks) for `path` ("/callback" when NULL; it must
  * start with "/" and be printable ASCII without "?" or "#", else TELENORID_E_INVALID_ARGUMENT). A port in
- * use gives TELENORID_E_NETWORK. Free it with telenorid_loopback_free(), which closes the socket. */
-telenorid_status telenorid_loopback_new(uint16_t port, const char *path, telenorid_loopback **out);
+ * use gives TELENORID_E_NETWORK. Free it with telenorid_loopback_listener_free(), which closes the socket.
+ * Since 0.5.0 under this name (telenorid_loopback_new before). */
+telenorid_status telenorid_loopback_listener_new(uint16_t port, const char *path,
+                                                 telenorid_loopback_listener **out);
 
-/* The redirect URI to configure, e.g. "http://127.0.0.1:53682/callback". Any thread. */
-telenorid_status telenorid_loopback_redirect_uri(const telenorid_loopback *listener, char **out);
+/* The redirect URI to configure, e.g. "http://127.0.0.1:53682/callback". Any thread.
+ * Since 0.5.0 under this name (telenorid_loopback_redirect_uri before). */
+telenorid_status telenorid_loopback_listener_redirect_uri(const telenorid_loopback_listener *listener, char **out);
 
 /* Blocks until the browser's redirect arrives or `timeout_ms` (> 0) passes, and gives its full URL
  * ("http://127.0.0.1:<port><path>?code=...&state=..."). TELENORID_E_TIMEOUT when nothing came in time;
  * the listener can then wait again (so a host can wait in slices and stay cancellable). A listener hands
  * out one redirect: a call after that, or during another thread's wait, fails with
- * TELENORID_E_CONSUMED. */
-telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t timeout_ms, char **out);
+ * TELENORID_E_CONSUMED. Since 0.5.0 under this name (telenorid_loopback_wait before). */
+telenorid_status telenorid_loopback_listener_wait(telenorid_loopback_listener *listener, int32_t timeout_ms,
+                                                  char **out);
 
-/* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op. */
-void telenorid_loopback_free(telenorid_loopback *listener);
+/* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op.
+ * Since 0.5.0 under this name (telenorid_loopback_free before). */
+void telenorid_loopback_listener_free(telenorid_loopback_listener *listener);
 
-/* Ends a telenorid_loopback_wait() in flight on another thread within 100 ms: it returns
+/* Ends a telenorid_loopback_listener_wait() in flight on another thread within 100 ms: it returns
  * TELENORID_E_CANCELLED and the listener can wait again (the redirect it awaits may still come). Cancels
  * only a wait under way when it is called; a later wait runs normally. Any thread; never blocks. NULL is
- * TELENORID_E_INVALID_ARGUMENT. Since 0.4.0. */
-telenorid_status telenorid_loopback_cancel(telenorid_loopback *listener);
+ * TELENORID_E_INVALID_ARGUMENT. Since 0.4.0 (as telenorid_loopback_cancel; under this name since 0.5.0). */
+telenorid_status telenorid_loopback_listener_cancel(telenorid_loopback_listener *listener);
 
 /* Only a callback whose query carries the `state` parameter exactly once, equal to `state` (the pending
  * request's, telenorid_pending_auth_state()), ends the wait; one with no, another or a repeated state, or
@@ -1000,8 +1136,9 @@ telenorid_status telenorid_loopback_cancel(telenorid_loopback *listener);
  * empty string is TELENORID_E_INVALID_ARGUMENT. The string is copied. Any thread, also during a wait:
  * requests that arrive after it returns are checked against the new value. The state is checked in the
  * query only: with response_mode=fragment the browser keeps the response, state included, to itself, so
- * do not set it then. */
-telenorid_status telenorid_loopback_expect_state(telenorid_loopback *listener, const char *state);
+ * do not set it then. Since 0.5.0 under this name (telenorid_loopback_expect_state before). */
+telenorid_status telenorid_loopback_listener_expect_state(telenorid_loopback_listener *listener,
+                                                          const char *state);
 
 /* ------------------------------------------------------------------------------------------------
  * Identity-provider app flow (Salesforce Mobile SDK identity provider style): one trusted app gets
@@ -1077,11 +1214,13 @@ telenorid_status telenorid_idp_request_params(const telenorid_idp_request *reque
 telenorid_status telenorid_pending_auth_handle_idp_response_url(const telenorid_pending_auth *pending,
                                                                 const char *url,
                                                                 const char *const *allowed_login_hosts,
-                                                                size_t count, telenorid_callback **out);
+                                                                size_t count,
+                                                                telenorid_authorization_callback **out);
 telenorid_status telenorid_pending_auth_handle_idp_response_params(const telenorid_pending_auth *pending,
                                                                    const telenorid_params *params,
                                                                    const char *const *allowed_login_hosts,
-                                                                   size_t count, telenorid_callback **out);
+                                                                   size_t count,
+                                                                   telenorid_authorization_callback **out);
 
 /* IdP side: parses and checks an SP app's request, as a URL that must be on `idp_app_uri` or as pairs.
  * `caller_redirect_uris` (`count` of them; NULL allowed for 0) are the redirect URIs the host app knows
@@ -1121,6 +1260,42 @@ telenorid_status telenorid_idp_response_params(const telenorid_idp_response *res
 
 /* Frees a response. NULL is a no-op. */
 void telenorid_idp_response_free(telenorid_idp_response *response);
+
+/* ------------------------------------------------------------------------------------------------
+ * Old names (aliases until 1.0)
+ *
+ * The names of 0.4 and before, deprecated and removed at 1.0: use the names above. Each type is the same
+ * type as its new name, and each function the same symbol, at the same address, as the one it names after
+ * "=" (the library exports both), so code written for the old names compiles and binaries linked against
+ * 0.4 load and behave unchanged.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_callback telenorid_callback;                /* = telenorid_authorization_callback */
+typedef struct telenorid_line_auth telenorid_line_auth;              /* = telenorid_line_authenticator */
+typedef struct telenorid_loopback telenorid_loopback;                /* = telenorid_loopback_listener */
+typedef telenorid_host_key_signer telenorid_sign_callback;           /* = telenorid_host_key_signer */
+
+/* = telenorid_authorization_callback_code, _parameter, _free */
+telenorid_status telenorid_callback_code(const telenorid_callback *callback, char **out);
+telenorid_status telenorid_callback_parameter(const telenorid_callback *callback, const char *name, char **out);
+void telenorid_callback_free(telenorid_callback *callback);
+
+/* = telenorid_line_authenticator_new, _set_socket_hook, _run, _valid_for, _apply, _free */
+telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenorid_line_auth **out);
+telenorid_status telenorid_line_auth_set_socket_hook(telenorid_line_auth *line_auth, telenorid_socket_hook hook,
+                                                     void *user_data);
+telenorid_status telenorid_line_auth_run(telenorid_line_auth *line_auth);
+telenorid_status telenorid_line_auth_valid_for(const telenorid_line_auth *line_auth, int64_t *out);
+telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telenorid_auth_request *request);
+void telenorid_line_auth_free(telenorid_line_auth *line_auth);
+
+/* = telenorid_loopback_listener_new, _redirect_uri, _wait, _free, _cancel, _expect_state */
+telenorid_status telenorid_loopback_new(uint16_t port, const char *path, telenorid_loopback **out);
+telenorid_status telenorid_loopback_redirect_uri(const telenorid_loopback *listener, char **out);
+telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t timeout_ms, char **out);
+void telenorid_loopback_free(telenorid_loopback *listener);
+telenorid_status telenorid_loopback_cancel(telenorid_loopback *listener);
+telenorid_status telenorid_loopback_expect_state(telenorid_loopback *listener, const char *state);
 
 #ifdef __cplusplus
 }

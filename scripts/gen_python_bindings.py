@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Writes bindings/python/telenorid/_bindings.py, the ctypes declarations of include/telenorid.h: one
 Structure per opaque handle type with its pointer type, the integer typedefs, the callback CFUNCTYPE types,
-and every function's restype and argtypes, in the header's order. Standard library only.
+the fields of the structs the host fills in, and every function's restype and argtypes, in the header's order. Standard library only.
 
     python3 scripts/gen_python_bindings.py [--output PATH]   # default: the committed _bindings.py
 
-The header is regular C99 and this reads only what it holds: `typedef struct x x;`, `typedef int32_t x;`,
-`typedef R (*x)(...);` and `R telenorid_x(...);`, one declaration per statement. Anything else outside
+The header is regular C99 and this reads only what it holds: `typedef struct x y;`, `typedef int32_t x;`,
+`typedef R (*x)(...);`, `typedef struct x { T a; U b; } y;` (a struct of scalars and callback types
+the host fills in), `typedef x y;` (another name for a handle or callback type: an old name kept as an
+alias) and `R telenorid_x(...);`, one declaration per statement. Anything else outside
 comments and preprocessor lines stops the generator with the statement it could not read, so a new kind of
 declaration is noticed here rather than mistranslated. `make check-bindings` (part of `make test`) regenerates
 into a temporary file and fails when it differs from the committed one.
@@ -42,6 +44,8 @@ class Declarations(NamedTuple):
     integers: List[Tuple[str, str]]  # (typedef name, scalar)
     callbacks: List[Tuple[str, CType, List[CType]]]
     functions: List[Tuple[str, CType, List[CType]]]
+    aliases: List[Tuple[str, str]]  # (another name, the handle or callback type it names)
+    fields: List[Tuple[str, List[Tuple[str, CType]]]]  # (struct the host fills in, its (member, type)s)
 
 
 def fail(message: str) -> NoReturn:
@@ -53,6 +57,8 @@ def statements(text: str) -> List[str]:
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"//[^\n]*", " ", text)
     text = re.sub(r"#ifdef __cplusplus.*?#endif", " ", text, flags=re.S)
+    # A struct's members end in `;` too: kept inside its one statement, separated by `|`.
+    text = re.sub(r"\{[^{}]*\}", lambda body: body.group(0).replace(";", "|"), text)
     lines = []
     continued = False
     for line in text.splitlines():
@@ -98,15 +104,33 @@ def parse_parameters(text: str, where: str) -> List[CType]:
 
 
 def parse(header: str) -> Declarations:
-    found = Declarations([], [], [], [])
+    found = Declarations([], [], [], [], [], [])
+    tags = {}  # struct tag -> the first typedef name of that struct, the one its Python class takes
     for statement in statements(header):
+        match = re.fullmatch(rf"typedef struct ({IDENT}) \{{(.*)\}} ({IDENT})", statement)
+        if match and match.group(1) == match.group(3):
+            members = []
+            for member in filter(None, (part.strip() for part in match.group(2).split("|"))):
+                named = re.fullmatch(rf"(.*?)\b({IDENT})", member)
+                if named is None or not named.group(1).strip():
+                    fail(f"unreadable member {member!r} in {statement!r}")
+                members.append((named.group(2), parse_type(named.group(1), statement)))
+            tags[match.group(1)] = match.group(3)
+            found.structs.append(match.group(3))
+            found.fields.append((match.group(3), members))
+            continue
         match = re.fullmatch(rf"typedef struct ({IDENT}) ({IDENT})", statement)
         if match:
-            if match.group(1) != match.group(2):
-                fail(f"a struct typedef under another name: {statement!r}")
-            found.structs.append(match.group(1))
+            if match.group(1) in tags:
+                found.aliases.append((match.group(2), tags[match.group(1)]))
+            else:
+                tags[match.group(1)] = match.group(2)
+                found.structs.append(match.group(2))
             continue
         match = re.fullmatch(rf"typedef ({IDENT}) ({IDENT})", statement)
+        if match and (match.group(1) in found.structs or match.group(1) in {name for name, _, _ in found.callbacks}):
+            found.aliases.append((match.group(2), match.group(1)))
+            continue
         if match:
             if match.group(1) not in SCALARS or match.group(1) == "void":
                 fail(f"a typedef of something other than an integer: {statement!r}")
@@ -141,7 +165,7 @@ def callback_name(typedef: str) -> str:
 def ctypes_expression(ctype: CType, found: Declarations, where: str) -> str:
     integers = dict(found.integers)
     callbacks = {name for name, _, _ in found.callbacks}
-    base, depth = ctype.base, ctype.depth
+    base, depth = dict(found.aliases).get(ctype.base, ctype.base), ctype.depth
     if base == "char":
         if depth == 1:
             return "c_char_p"  # a NUL-terminated string in, or a caller's buffer to write
@@ -192,7 +216,8 @@ def render(found: Declarations) -> str:
         "                    c_uint16, c_uint32, c_void_p)",
         "from typing import Any, Dict, List, Tuple",
         "",
-        "# Handles: each its own incomplete struct, so a pointer to one is refused where another belongs.",
+        "# Handles: each its own incomplete struct, so a pointer to one is refused where another belongs (and the",
+        "# structs the host fills in, whose members follow the callback types).",
     ]
     for struct in found.structs:
         out += ["", "", f"class {struct}(Structure):", "    pass"]
@@ -208,6 +233,19 @@ def render(found: Declarations) -> str:
         out += wrap(f"{callback_name(name)} = CFUNCTYPE(",
                     [ctypes_expression(restype, found, where)] + [ctypes_expression(p, found, where) for p in params],
                     ")")
+    if found.fields:
+        out += ["", "# The members of the structs the host fills in."]
+    for struct, members in found.fields:
+        where = f"struct {struct}"
+        out += wrap(f"{struct}._fields_ = [",
+                    [f'("{name}", {ctypes_expression(ctype, found, where)})' for name, ctype in members], "]")
+    if found.aliases:
+        out += ["", "# Old names of handle and callback types (aliases until 1.0)."]
+    for alias, target in found.aliases:
+        if target in found.structs:
+            out += [f"{alias} = {target}", f"{pointer_name(alias)} = {pointer_name(target)}"]
+        else:
+            out.append(f"{callback_name(alias)} = {callback_name(target)}")
     out += ["", "# name: (restype, argtypes), for every function of the header in its order.",
             "SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {"]
     for name, restype, params in found.functions:

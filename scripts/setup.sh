@@ -36,7 +36,7 @@ cd "$(dirname "$0")/.."
 # harness adapts two of its internals, see there). psycopg: telenorid.postgres_store (its binary wheel
 # carries its own libpq).
 .venv/bin/python -m pip install -q --disable-pip-version-check \
-    pytest mypy authlib requests django-oauth-toolkit cryptography idpyoidc==5.0.0 cryptojwt==1.11.0 \
+    pytest mypy authlib requests httpx django-oauth-toolkit cryptography idpyoidc==5.0.0 cryptojwt==1.11.0 \
     'psycopg[binary]>=3.1' \
     2>&1 | { grep -v "Running pip as the 'root'" || true; }
 echo "setup: ok"

@@ -16,6 +16,17 @@ func exportCall(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
     }
 }
 
+/// `exportCall` for the one export a host calls from inside its own callback (telenorid_store_record_set,
+/// from its store's load): the same mapping, without the refusal.
+func exportCallInsideHostCallback(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
+    do {
+        try body()
+        return TELENORID_OK
+    } catch {
+        return failure(error)
+    }
+}
+
 /// A failed export's status, with the error kept as the thread's last error. Out of line, as is
 /// `HostCallbackDepth.refuseInside`: `exportCall` is specialized for every export's body, and each copy
 /// would otherwise carry its own copy of both (README's "Size" has what that costs).
@@ -98,6 +109,9 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .pushRefused: TELENORID_E_PUSH_REFUSED
     case .providerUnsupported: TELENORID_E_PROVIDER_UNSUPPORTED
     case .cancelled: TELENORID_E_CANCELLED
+    case .expired: TELENORID_E_EXPIRED
+    case .storeFailed: TELENORID_E_STORE_FAILED
+    case .rotationPossiblyLost: TELENORID_E_ROTATION_POSSIBLY_LOST
     }
 }
 

@@ -211,10 +211,11 @@ def test_the_wait_for_the_lock_is_bounded_by_the_timeout(tmp_path):
             holder.wait()
         assert state.signed_in and state.get("refresh_token") == "refresh-0"
         assert path.read_bytes() == saved
-        # The lock free again, the refresh goes out (and finds no provider there).
+        # The lock free again, the refresh goes out (and finds no provider there). The rotation journal wrote
+        # its marker and, the request never sent, cleared it: the same state, as the library writes it.
         with pytest.raises(telenorid.TransportError):
             state.refresh()
-        assert state.signed_in and path.read_bytes() == saved
+        assert state.signed_in and json.loads(path.read_bytes()) == json.loads(saved)
 
 
 @pytest.mark.parametrize("member", [dict(client_id="another-client"), dict(issuer="http://127.0.0.1:10")])
@@ -360,7 +361,7 @@ def test_a_sign_out_recorded_while_another_process_refreshes_wins(provider, tmp_
     outcome = outcome_of(worker)
     revoking.join(30)
     gateway.close()
-    assert outcome.startswith("NotSignedIn False"), outcome
+    assert outcome.startswith("NotSignedInError False"), outcome
     assert not state.signed_in and "refresh_token" not in json.loads(path.read_text())
     fetched = gateway.answers[0]
     assert refused_at_the_provider(client, before, access_token=fetched["access_token"],

@@ -9,7 +9,7 @@ public final class OIDCClient: Sendable {
     let keys: KeySetCache
     /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
     let dpopNonces = DPoPNonces()
-    private let hostSignerSlot = Locked<HostKeySigner?>(nil)
+    private let dpopHostKeySignerSlot = Locked<HostKeySigner?>(nil)
     private let clientSignerSlot = Locked<HostKeySigner?>(nil)
 
     public init(
@@ -41,10 +41,10 @@ public final class OIDCClient: Sendable {
     /// the new one if it is the same key, else their requests fail. Under the FAPI 2.0 profile its
     /// algorithm must be one the profile allows.
     public func setDPoPSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
-        try replace(hostSignerSlot, with: signer, role: "DPoP signer")
+        try replace(dpopHostKeySignerSlot, with: signer, role: "DPoP signer")
     }
 
-    var hostSigner: HostKeySigner? { hostSignerSlot.withLock { $0 } }
+    var dpopHostKeySigner: HostKeySigner? { dpopHostKeySignerSlot.withLock { $0 } }
 
     /// The client's own key held by the host (RFC 7523 client assertions, RFC 9101 request objects), used
     /// instead of `client_private_key` from now on; nil goes back to the configured key. Under the FAPI 2.0
@@ -217,7 +217,7 @@ public final class OIDCClient: Sendable {
         if let bound = pending.dpopSigner {
             signer = bound
         } else if let thumbprint = pending.hostKeyThumbprint {
-            signer = try hostSigner(forThumbprint: thumbprint, "the pending authorization")
+            signer = try dpopHostKeySigner(forThumbprint: thumbprint, "the pending authorization")
         } else {
             signer = try newSignInSigner()
         }
@@ -397,7 +397,11 @@ extension OIDCClient {
     /// The auth state kept in `store`, bound to it: signed out when the store holds nothing yet.
     public func openAuthState(_ store: any AuthStateStore) throws(TelenoridError) -> AuthState {
         let state = try store.withExclusiveAccess { () throws(TelenoridError) -> AuthState in
-            if let serialized = try store.load() { return try restoreAuthState(serialized) }
+            if let serialized = try store.load() {
+                do throws(TelenoridError) { return try restoreAuthState(serialized) } catch {
+                    throw store.unreadable(error)
+                }
+            }
             let empty = authState(nil)
             try store.save(empty.serialized())
             return empty

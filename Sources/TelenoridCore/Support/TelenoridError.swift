@@ -51,6 +51,16 @@ public struct TelenoridError: Error, Sendable, Equatable {
         /// The host cancelled the call from another thread (`OIDCClient.cancel`, `LoopbackListener.cancel`).
         /// Nothing changed; whether the request reached the server is unknown unless `requestNotSent`.
         case cancelled
+        /// The device code (RFC 8628 §3.5) or backchannel request (CIBA Core §11) expired before the user
+        /// approved: `expired_token`, or the deadline the client keeps from `expires_in`. Start again.
+        case expired
+        /// The host's store failed (an operation returned an error, its lock was not had in time) or
+        /// returned what is not an auth state: nothing changed.
+        case storeFailed
+        /// A refresh was in flight when the process making it stopped (its marker is in the store) and the
+        /// provider has now refused the stored refresh token: it probably rotated it for that refresh, whose
+        /// answer was never stored. Signed out.
+        case rotationPossiblyLost
     }
 
     public var kind: Kind

@@ -27,6 +27,9 @@ public final class AuthState: Sendable {
         /// A resource server refused the current access token before its expiry: the next fresh-token
         /// call refreshes (AppAuth's `needsTokenRefresh`).
         var accessTokenRejected = false
+        /// The marker of this state's own refresh whose tokens the store did not take: memory is ahead of
+        /// the store, which still holds that marker (see "Rotation journal").
+        var unsavedMarker: Int64?
     }
 
     private let snapshot: Locked<Snapshot>
@@ -133,7 +136,7 @@ public final class AuthState: Sendable {
         // The update lock only: a refresh out in another process does not hold up the sign-out, and sees it
         // when it lands.
         return try store.withUpdateAccess { () throws(TelenoridError) -> (TokenSet?, Bool) in
-            let adopted = try adoptStored(from: store)
+            let adopted = try adoptStored(from: store).changed
             if keepingReason && !isSignedIn { return (nil, adopted) }
             let previous = clearTokens()
             // A write that fails leaves the memory state authoritative (the store is the host's durability,
@@ -174,11 +177,28 @@ public final class AuthState: Sendable {
 
     /// What the store holds, when it differs from memory: another process refreshed or signed out. The
     /// stored state passes the checks a restore makes (the same issuer and client id; tokens bound to a
-    /// host-held key only with that key's signer), or nothing changes.
-    private func adoptStored(from store: any AuthStateStore) throws(TelenoridError) -> Bool {
-        guard let text = try store.load() else { return false }
-        let stored = try AuthState.restoredTokens(text, issuer: issuer, clientID: clientID, refresher: refresher)
-        return snapshot.withLock { state in
+    /// host-held key only with that key's signer), or nothing changes. `staleMarker`: the record holds the
+    /// marker of a refresh whose process is gone (the caller holds the exclusive lock its writer held).
+    /// A record that holds this state's own unsaved marker is behind memory: memory is written over it.
+    private func adoptStored(from store: any AuthStateStore) throws(TelenoridError) -> (
+        changed: Bool, staleMarker: Bool
+    ) {
+        guard let text = try store.load() else { return (false, false) }
+        let record: (tokens: TokenSet?, refreshStartedAt: Int64?)
+        do throws(TelenoridError) {
+            record = try AuthState.restoredRecord(text, issuer: issuer, clientID: clientID, refresher: refresher)
+        } catch {
+            throw store.unreadable(error)
+        }
+        let unsaved = snapshot.withLock { $0.unsavedMarker }
+        if let marker = record.refreshStartedAt, marker == unsaved {
+            try store.save(serialized())
+            snapshot.withLock { $0.unsavedMarker = nil }
+            return (false, false)
+        }
+        let stored = record.tokens
+        let changed = snapshot.withLock { state in
+            state.unsavedMarker = nil
             let same: Bool
             switch (state.tokens, stored) {
             case (nil, nil): same = true
@@ -194,27 +214,30 @@ public final class AuthState: Sendable {
             if stored == nil { state.signOuts &+= 1 }
             return true
         }
+        return (changed, record.refreshStartedAt != nil)
     }
 
     // MARK: Refresh
 
+    private typealias Landed = (Result<TokenSet, TelenoridError>, Bool, TokenSet?)
+
     private func refresh(seenAttempts: UInt64, force: Bool) throws(TelenoridError) -> TokenSet {
         // The outcome; whether this thread changed the state (only that thread tells the observer); tokens
         // a sign-out made obsolete while they were being fetched.
-        let (outcome, changed, orphaned): (Result<TokenSet, TelenoridError>, Bool, TokenSet?) = refreshGate.withLock {
-            _ in
+        let (outcome, changed, orphaned): Landed = refreshGate.withLock { _ in
             // Only the outcome, not a copy of the whole snapshot (tokens, errors): this runs per refresh.
             if let last = snapshot.withLock({ $0.attempts != seenAttempts ? $0.lastOutcome : nil }) {
                 return (last, false, nil)
             }
-            guard let store = storeSlot.withLock({ $0 }) else { return attempt(force: force, store: nil) }
+            guard let store = storeSlot.withLock({ $0 }) else {
+                switch needed(force: force) {
+                case .answer(let answer): return (answer, false, nil)
+                case .send(let tokens, let signOuts): return land(send(tokens, staleMarker: false), signOuts: signOuts)
+                }
+            }
             do throws(TelenoridError) {
-                return try store.withExclusiveAccess { () throws(TelenoridError) in
-                    let adopted = try adoptStored(from: store)
-                    // Tokens another process refreshed since this one last looked answer this call, a forced
-                    // refresh too: as threads waiting on one refresh share it, processes do.
-                    let result = attempt(force: force && !adopted, store: store)
-                    return (result.0, result.1 || adopted, result.2)
+                return try store.withExclusiveAccess { () throws(TelenoridError) -> Landed in
+                    try attempt(force: force, store: store)
                 }
             } catch {
                 return (.failure(error), false, nil)
@@ -225,52 +248,101 @@ public final class AuthState: Sendable {
         return try outcome.get()
     }
 
-    /// One refresh under the gate (and the store's exclusive lock, when bound): skipped when the tokens no
-    /// longer need it; its result kept and stored unless a sign-out came first, in this process or, recorded
-    /// in the store while the request was out, in another.
-    private func attempt(force: Bool, store: (any AuthStateStore)?) -> (
-        Result<TokenSet, TelenoridError>, Bool, TokenSet?
-    ) {
+    private enum Need {
+        /// No request: the tokens are fresh enough, or the state can't refresh.
+        case answer(Result<TokenSet, TelenoridError>)
+        /// A refresh of `tokens`, which started when the state had counted `signOuts` sign-outs.
+        case send(TokenSet, signOuts: UInt64)
+    }
+
+    /// Whether a refresh must go out now (under the gate, and the store's locks when bound).
+    private func needed(force: Bool) -> Need {
         let (current, rejected, signOuts) = snapshot.withLock { ($0.tokens, $0.accessTokenRejected, $0.signOuts) }
-        guard let tokens = current else { return (.failure(notSignedInError()), false, nil) }
+        guard let tokens = current else { return .answer(.failure(notSignedInError())) }
         if !force && !rejected && !tokens.expires(within: refreshMarginSeconds, now: clock()) {
-            return (.success(tokens), false, nil)
+            return .answer(.success(tokens))
         }
         guard tokens.refreshToken != nil else {
-            return (
+            return .answer(
                 .failure(
                     TelenoridError(
                         .notSignedIn,
                         rejected
                             ? "the access token was refused and there is no refresh token"
-                            : "the access token expired and there is no refresh token")), false, nil
-            )
+                            : "the access token expired and there is no refresh token")))
         }
-        let result: Result<TokenSet, TelenoridError>
+        return .send(tokens, signOuts: signOuts)
+    }
+
+    /// One refresh round trip. After a stale marker (see "Rotation journal"), the provider's refusal of
+    /// the stored refresh token most likely means it rotated it for the refresh whose answer was lost.
+    private func send(_ tokens: TokenSet, staleMarker: Bool) -> Result<TokenSet, TelenoridError> {
         do throws(TelenoridError) {
-            result = .success(try refresher.refresh(tokens))
+            return .success(try refresher.refresh(tokens))
         } catch {
-            result = .failure(error)
+            guard staleMarker, error.kind == .authorizationLost else { return .failure(error) }
+            var lost = error
+            lost.kind = .rotationPossiblyLost
+            lost.message =
+                "signed out: a refresh was in flight when the process making it stopped, and the provider "
+                + "now refuses the stored refresh token; it probably rotated it for that refresh, whose answer "
+                + "was never stored, so sign in again: \(error.message)"
+            return .failure(lost)
         }
-        guard let store else { return land(result, signOuts: signOuts) }
-        if let landed = try? store.withUpdateAccess({ () throws(TelenoridError) in
-            land(result, signOuts: signOuts, in: store, reread: true)
-        }) {
-            return landed
+    }
+
+    // MARK: Rotation journal
+    //
+    // A provider that rotates refresh tokens (RFC 9700 §4.14.2) answers a refresh with a new one and
+    // invalidates the old: a process that stops after the request left and before the answer is stored
+    // leaves the store with a refresh token the provider no longer honours, and nothing says why. So under
+    // the exclusive lock the stored record gets a marker (when the refresh started; no token) before the
+    // request leaves, and loses it when the answer is stored, or when the request failed in a way that
+    // proves the provider did not act on it. A marker found later, under the exclusive lock its writer held,
+    // is one whose process is gone: the refresh goes out with the stored token all the same (the provider
+    // may not have received the lost request), and a refusal is reported as `.rotationPossiblyLost`.
+
+    /// One refresh under the gate and the store's exclusive lock: starts from what the store holds
+    /// (tokens another process refreshed since this one last looked answer this call, a forced refresh
+    /// too: as threads waiting on one refresh share it, processes do), writes the marker, sends, lands.
+    private func attempt(force: Bool, store: any AuthStateStore) throws(TelenoridError) -> Landed {
+        var adopted = false
+        // Under the update lock, so that a sign-out recorded by another process is taken up, not
+        // overwritten by the marker.
+        let prepared = try store.withUpdateAccess { () throws(TelenoridError) -> (Need, Int64?, Bool) in
+            let found = try adoptStored(from: store)
+            adopted = found.changed
+            let need = needed(force: force && !found.changed)
+            guard case .send = need else { return (need, nil, found.staleMarker) }
+            let marker = clock()
+            try store.save(serialized(refreshStartedAt: marker))
+            return (need, marker, found.staleMarker)
         }
-        // A store that can't be locked now still gets the outcome: the provider has already rotated the
-        // refresh token it replaces.
-        return land(result, signOuts: signOuts, in: store, reread: false)
+        switch prepared.0 {
+        case .answer(let answer):
+            return (answer, adopted, nil)
+        case .send(let tokens, let signOuts):
+            let result = send(tokens, staleMarker: prepared.2)
+            var landed: Landed? = nil
+            _ = try? store.withUpdateAccess { () throws(TelenoridError) in
+                landed = land(result, signOuts: signOuts, marker: prepared.1, in: store, reread: true)
+            }
+            // A store that can't be locked now still gets the outcome: the provider has already rotated the
+            // refresh token it replaces.
+            let outcome = landed ?? land(result, signOuts: signOuts, marker: prepared.1, in: store, reread: false)
+            return (outcome.0, outcome.1 || adopted, outcome.2)
+        }
     }
 
     /// Lands an outcome in a bound state, under the store's update lock when `reread`, after a re-read:
     /// only a sign-out writes without the exclusive lock the refresh holds, so a stored state with no
-    /// tokens is one made while the request was out, and it wins as one made here does.
+    /// tokens is one made while the request was out, and it wins as one made here does. The record is
+    /// then written without the marker, unless the request failed after it may have reached the provider.
     @inline(never)
     private func land(
-        _ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64, in store: any AuthStateStore,
+        _ outcome: Result<TokenSet, TelenoridError>, signOuts: UInt64, marker: Int64?, in store: any AuthStateStore,
         reread: Bool
-    ) -> (Result<TokenSet, TelenoridError>, Bool, TokenSet?) {
+    ) -> Landed {
         var signedOutThere = false
         if reread, let text = try? store.load(), let saved = try? AuthState.tokens(fromSerialized: text) {
             signedOutThere = saved.tokens == nil
@@ -278,8 +350,28 @@ public final class AuthState: Sendable {
         // Taken up here unless this process's own sign-out put it there (and told the observer).
         let cleared = signedOutThere && clearTokens() != nil
         let landed = land(outcome, signOuts: signOuts)
-        if landed.1 { try? store.save(serialized()) }
+        var keepMarker = false
+        if case .failure(let error) = landed.0 { keepMarker = AuthState.mayHaveReachedProvider(error) }
+        if landed.1 || !keepMarker {
+            do throws(TelenoridError) {
+                try store.save(serialized())
+            } catch {
+                // The new tokens live on in memory; the store still holds the marker, which this state
+                // recognises as its own at the next refresh and writes over.
+                if case .success = landed.0, landed.1 { snapshot.withLock { $0.unsavedMarker = marker } }
+            }
+        }
         return (landed.0, landed.1 || cleared, landed.2)
+    }
+
+    /// Whether a refresh that failed so may have been acted on by the provider: no answer came after the
+    /// request was written, or an answer came that could not be taken (it may have carried new tokens).
+    static func mayHaveReachedProvider(_ error: TelenoridError) -> Bool {
+        switch error.kind {
+        case .timeout, .network, .tls, .cancelled: return !error.requestNotSent
+        case .invalidResponse, .tokenInvalid, .responseTooLarge: return true
+        default: return false
+        }
     }
 
     /// Takes the outcome of a refresh that started when the state had counted `signOuts` sign-outs.
@@ -305,7 +397,7 @@ public final class AuthState: Sendable {
                 current.tokens = fresh
                 current.accessTokenRejected = false
                 return true
-            case .failure(let error) where error.kind == .authorizationLost:
+            case .failure(let error) where error.kind == .authorizationLost || error.kind == .rotationPossiblyLost:
                 current.tokens = nil
                 current.lostReason = error
                 current.accessTokenRejected = false

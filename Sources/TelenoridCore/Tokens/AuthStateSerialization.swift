@@ -8,7 +8,12 @@ extension AuthState {
 
     /// The document, in wiping storage: the tokens and the DPoP private key are written into it as bytes,
     /// never through a String, so freeing it leaves no copy of them behind.
-    public func serialized() -> SecretBytes {
+    public func serialized() -> SecretBytes { serialized(refreshStartedAt: nil) }
+
+    /// The document as a bound store keeps it: `refreshStartedAt` (Unix seconds) is the rotation journal's
+    /// marker, written before a refresh request leaves and gone once its answer is stored (`AuthState`'s
+    /// "Rotation journal").
+    func serialized(refreshStartedAt: Int64?) -> SecretBytes {
         var object = SecretJSONObjectWriter()
         object.set("version", .number(JSONNumber(AuthState.formatVersion)))
         if let issuer { object.set("issuer", .string(issuer)) }
@@ -26,14 +31,21 @@ extension AuthState {
         } else if let reason = lostReason {
             object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
         }
+        if let refreshStartedAt { object.set(AuthState.refreshMarkerMember, .number(JSONNumber(refreshStartedAt))) }
         return object.finished()
     }
 
-    /// The tokens of a serialized state (nil for a signed-out one), whom they were saved for, and the
-    /// thumbprint of the host-held DPoP key they are bound to, which only the client can supply.
+    static let refreshMarkerMember = "refresh_started_at"
+
+    /// The tokens of a serialized state (nil for a signed-out one), whom they were saved for, the
+    /// thumbprint of the host-held DPoP key they are bound to, which only the client can supply, and the
+    /// rotation journal's marker, when a store holds one.
     /// The tokens and the DPoP key go from the document into wiping storage without a String between.
     public static func tokens(fromSerialized serialized: SecretBytes) throws(TelenoridError)
-        -> (tokens: TokenSet?, issuer: String?, clientID: String?, hostKeyThumbprint: String?)
+        -> (
+            tokens: TokenSet?, issuer: String?, clientID: String?, hostKeyThumbprint: String?,
+            refreshStartedAt: Int64?
+        )
     {
         let document: JSONValue, secrets: [String: SecretBytes]
         do {
@@ -67,7 +79,14 @@ extension AuthState {
             return secrets[key]
         }
         let issuer = try string("issuer"), clientID = try string("client_id")
-        guard let access = try secret("access_token") else { return (nil, issuer, clientID, nil) }
+        var refreshStartedAt: Int64? = nil
+        if let value = object[refreshMarkerMember] {
+            guard let seconds = value.int64Value else {
+                throw TelenoridError(.malformed, "auth state's \(refreshMarkerMember) is not an integer")
+            }
+            refreshStartedAt = seconds
+        }
+        guard let access = try secret("access_token") else { return (nil, issuer, clientID, nil, refreshStartedAt) }
         guard let type = try string("token_type") else {
             throw TelenoridError(.malformed, "auth state lacks token_type")
         }
@@ -103,7 +122,7 @@ extension AuthState {
         if tokens.isDPoPBound && tokens.dpopSigner == nil && hostKeyThumbprint == nil {
             throw TelenoridError(.malformed, "auth state holds a DPoP token without its DPoP key")
         }
-        return (tokens, issuer, clientID, hostKeyThumbprint)
+        return (tokens, issuer, clientID, hostKeyThumbprint, refreshStartedAt)
     }
 
     /// The tokens of a serialized state, for a client of `issuer` and `clientID` that refreshes through
@@ -115,6 +134,14 @@ extension AuthState {
         _ serialized: SecretBytes, issuer: String?, clientID: String?,
         refresher: any TokenRefresher
     ) throws(TelenoridError) -> TokenSet? {
+        try restoredRecord(serialized, issuer: issuer, clientID: clientID, refresher: refresher).tokens
+    }
+
+    /// `restoredTokens`, with the rotation journal's marker of the stored record.
+    static func restoredRecord(
+        _ serialized: SecretBytes, issuer: String?, clientID: String?,
+        refresher: any TokenRefresher
+    ) throws(TelenoridError) -> (tokens: TokenSet?, refreshStartedAt: Int64?) {
         var saved = try tokens(fromSerialized: serialized)
         guard saved.issuer == nil || saved.issuer == issuer, saved.clientID == nil || saved.clientID == clientID else {
             throw TelenoridError(.configuration, "the auth state was saved for another issuer or client id")
@@ -122,6 +149,6 @@ extension AuthState {
         if let thumbprint = saved.hostKeyThumbprint {
             saved.tokens?.dpopSigner = try refresher.hostKeySigner(forThumbprint: thumbprint)
         }
-        return saved.tokens
+        return (saved.tokens, saved.refreshStartedAt)
     }
 }

@@ -19,4 +19,11 @@ public protocol AuthStateStore: Sendable {
     func load() throws(TelenoridError) -> SecretBytes?
     /// Replaces what is stored, atomically: a reader sees the old state or the new one, never a mix.
     func save(_ serialized: SecretBytes) throws(TelenoridError)
+    /// The error to report for what `load` gave that is not an auth state (`error` says why): a store
+    /// says which record it was.
+    func unreadable(_ error: TelenoridError) -> TelenoridError
+}
+
+extension AuthStateStore {
+    public func unreadable(_ error: TelenoridError) -> TelenoridError { error }
 }

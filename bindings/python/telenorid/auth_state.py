@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from ctypes import byref, c_int32, c_int64, c_void_p
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from . import _bindings, _ffi
 from ._callbacks import _shielded
 from ._convert import _copy_out, _name, _opt_str, _str
 from ._handle import _Handle
+
+if TYPE_CHECKING:
+    from .store import HostStore
 
 _c = _ffi.functions
 _refresh = _c.telenorid_auth_state_refresh  # on the benchmarked path: one global lookup
@@ -39,7 +42,7 @@ class AuthState(_Handle):
 
     def refresh(self) -> None:
         """Refreshes now, whatever the expiry; a refresh token that comes back replaces the old one. A
-        refused refresh token raises :class:`AuthorizationLost` and signs out."""
+        refused refresh token raises :class:`AuthorizationLostError` and signs out."""
         self._call(_refresh)
 
     @property
@@ -99,7 +102,7 @@ class AuthState(_Handle):
 
     def check(self) -> None:
         """Is the grant still alive? Asks userinfo (rotating nothing) and refreshes only when it must.
-        Returns when alive; raises AuthorizationLost (now signed out), NotSignedIn, or a transient error."""
+        Returns when alive; raises AuthorizationLostError (now signed out), NotSignedInError, or a transient error."""
         self._call(_c.telenorid_auth_state_check)
 
     def access_token_rejected(self, access_token: Optional[str] = None) -> None:
@@ -116,8 +119,25 @@ class AuthState(_Handle):
         locks it (``path + ".lock"``) and uses another process's refresh instead of redeeming one refresh
         token twice, and a sign-out recorded in the file (under ``path + ".update.lock"``) wins over a refresh
         in flight elsewhere. A lock held past the configured ``timeout_ms`` raises
-        :class:`TemporarilyUnavailable`."""
+        :class:`TemporarilyUnavailableError`."""
         self._call(_c.telenorid_auth_state_bind_file, _str(path, "path"))
+
+    def bind_store(self, store: "HostStore", key: str) -> None:
+        """Keeps the state in record ``key`` of ``store`` (a :class:`DirectoryStore` or the host's own
+        :class:`Store`) from now on, as :meth:`bind_file` keeps it in a file: written now and after every
+        change, refreshed once between all the processes sharing the record. A failing store raises
+        :class:`StoreFailedError`."""
+        from ._handle import _enter_argument, _leave
+        from .store import _NativeStore
+
+        encoded = _str(key, "key")
+        native = _NativeStore.of(store)
+        pointer = _enter_argument(native, _NativeStore, "store")
+        try:
+            self._call(_c.telenorid_auth_state_bind_store, pointer, encoded)
+        finally:
+            _leave(native._native)
+        self._keep_alive.append(native)  # the functions C calls live as long as the state
 
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:
         """The RP-initiated logout URL to open in the browser (OpenID Connect RP-Initiated Logout), with

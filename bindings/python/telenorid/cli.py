@@ -60,7 +60,7 @@ def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
     """Runs a blocking library call of `client` (or of an auth state made from it) so that Ctrl-C ends it.
     Python delivers KeyboardInterrupt only between C calls, so the call runs on a worker thread while this
     one joins it in short slices; on Ctrl-C the client is cancelled (its calls in flight end with
-    Cancelled) and the worker joined before KeyboardInterrupt goes on."""
+    CancelledError) and the worker joined before KeyboardInterrupt goes on."""
     outcome: List[Any] = []
 
     def work() -> None:
@@ -95,7 +95,7 @@ def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenor
     client = client_for(settings)
     state = client.open_auth_state_file(str(args.state_file))
     if not state.signed_in:
-        raise telenorid.NotSignedIn("signed out", telenorid.NotSignedIn.code)
+        raise telenorid.NotSignedInError("signed out", telenorid.NotSignedInError.code)
     return client, state, settings
 
 
@@ -182,7 +182,7 @@ def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, clie
     patience = min(60.0, timeout / 3)
     try:
         return listener.wait(timeout=patience)
-    except telenorid.Timeout:
+    except telenorid.NetworkTimeoutError:
         pass
     say(f"nothing has reached {listener.redirect_uri} after {patience:g} s. If the browser shows an error from "
         f"the provider, check: that the client id {client_id!r} is registered there; that this redirect URI is "
@@ -190,7 +190,7 @@ def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, clie
         f"(RFC 8252 §7.3) or only the registered one, which `--port` then sets")
     try:
         return listener.wait(timeout=timeout - patience)
-    except telenorid.Timeout:
+    except telenorid.NetworkTimeoutError:
         raise Failed(f"no redirect reached {listener.redirect_uri} within {timeout:g} s; nothing was saved") from None
 
 
@@ -326,7 +326,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except Failed as error:
         say(str(error))
         return EXIT_FAILED
-    except (telenorid.NotSignedIn, telenorid.AuthorizationLost) as error:
+    except (telenorid.NotSignedInError, telenorid.AuthorizationLostError) as error:
         say(f"{error.message} — sign in again with `telenorid login`")
         return EXIT_SIGNED_OUT
     except telenorid.TelenoridError as error:

@@ -34,10 +34,13 @@ public enum Status {
     PUSH_REFUSED(26),
     PROVIDER_UNSUPPORTED(27),
     CANCELLED(28),
+    EXPIRED(29),
+    STORE_FAILED(30),
+    ROTATION_POSSIBLY_LOST(31),
     /** A code from a newer library than this binding. */
     UNKNOWN(-1);
 
-    private static final Status[] BY_CODE = new Status[29];
+    private static final Status[] BY_CODE = new Status[32];
 
     static {
         for (Status status : values()) {

@@ -59,7 +59,8 @@ class ExceptionTest {
             families.put(status, TransportException.class);
         }
         for (Status status : EnumSet.of(Status.AUTHORIZATION_ERROR, Status.CLIENT_REJECTED, Status.AUTHORIZATION_LOST,
-                Status.INVALID_RESPONSE, Status.PUSH_REFUSED, Status.PROVIDER_UNSUPPORTED)) {
+                Status.INVALID_RESPONSE, Status.PUSH_REFUSED, Status.PROVIDER_UNSUPPORTED, Status.EXPIRED,
+                Status.ROTATION_POSSIBLY_LOST)) {
             families.put(status, ProviderException.class);
         }
         for (Status status : EnumSet.of(Status.STATE_MISMATCH, Status.REDIRECT_MISMATCH, Status.ISSUER_MISMATCH,
@@ -68,6 +69,7 @@ class ExceptionTest {
         }
         families.put(Status.RANDOM, TelenoridException.class); // in no family
         families.put(Status.CANCELLED, TelenoridException.class); // in no family
+        families.put(Status.STORE_FAILED, TelenoridException.class); // in no family
         List<Class<? extends TelenoridException>> all = Arrays.asList(UsageException.class, TransportException.class,
                 ProviderException.class, ValidationException.class);
         for (Status status : Status.values()) {
