@@ -42,13 +42,16 @@ from typing import Optional
 import psycopg
 from psycopg import errors, sql
 
+from .store import Store
+
 __all__ = ["PostgresStore"]
 
 _TABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,50}\Z")
 
 
-class PostgresStore:
-    """The store protocol (``load``, ``store``, ``remove``, ``lock``, ``unlock``) on a PostgreSQL database.
+class PostgresStore(Store):
+    """A :class:`telenorid.Store` on a PostgreSQL database: pass it to ``Client.open_store(store, key)`` or
+    ``AuthState.bind_store(store, key)``.
 
     ``conninfo`` is a libpq connection string or URI (``"host=db.internal dbname=app user=app"``); ``table``
     names the records' table (letters, digits and ``_``), beside which ``<table>_locks`` holds the lock rows.
@@ -102,14 +105,11 @@ class PostgresStore:
                 "ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at"
             ).format(self._records), (key, bytes(data)))
 
-    def remove(self, key: str) -> None:
-        with self._mutex:
-            self._data_connection().execute(sql.SQL("DELETE FROM {} WHERE key = %s").format(self._records), (key,))
-
     # -- locks -------------------------------------------------------------------------------------------
 
     def lock(self, name: str, timeout_s: float) -> bool:
-        """Takes the lock ``name``, waiting at most ``timeout_s`` seconds; False when it could not."""
+        """Takes the lock ``name``, waiting at most ``timeout_s`` seconds; False when it could not (another
+        thread of this object, or another connection, holds it)."""
         deadline = time.monotonic() + max(0.0, timeout_s)
         with self._released:
             while name in self._claimed:  # another thread of this object holds it
