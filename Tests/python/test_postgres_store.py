@@ -59,6 +59,22 @@ def test_records_round_trip(store, postgres):
         assert connection.execute("SELECT count(*) FROM telenorid_records WHERE key = 'alice'").fetchone() == (1,)
 
 
+def test_a_connection_the_server_dropped_is_replaced(postgres, store):
+    """A database restart or failover drops the connections: the next call opens a new one."""
+    store.store("dropped", b"before")
+    assert store.lock("dropped", 1.0)
+    with psycopg.connect(postgres["conninfo"], autocommit=True) as admin:
+        dropped = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall()
+    assert len(dropped) == 2  # the store's data connection and its lock's
+    assert store.load("dropped") == b"before"
+    store.store("dropped", b"after")
+    assert store.load("dropped") == b"after"
+    store.unlock("dropped")  # its lock went with its connection: released all the same
+    assert store.lock("dropped", 1.0)  # on a new connection
+    store.unlock("dropped")
+
+
 def test_a_separate_table(postgres):
     with PostgresStore(postgres["conninfo"], table="other_records") as store:
         store.create_table()
@@ -241,11 +257,12 @@ REFRESH_MARGIN_S = 3  # below it, so a refreshed token is fresh for the 7 s afte
 WORKERS = 8
 
 # Each worker opens the shared record, says so, waits for the go signal (a file appearing), asks for a fresh
-# access token, and prints the outcome with a digest of the token (never the token).
+# access token (or refreshes first, with "refresh"), and prints the outcome with a digest of the token
+# (never the token).
 WORKER = r"""
 import hashlib, os, sys, time, telenorid
 from telenorid.postgres_store import PostgresStore
-issuer, client_id, token_endpoint, conninfo, key, go = sys.argv[1:7]
+issuer, client_id, token_endpoint, conninfo, key, go, call = sys.argv[1:8]
 config = telenorid.Config.from_settings(issuer=issuer, client_id=client_id, token_endpoint=token_endpoint,
                                         refresh_margin_s=int(os.environ["REFRESH_MARGIN_S"]))
 with PostgresStore(conninfo) as store, telenorid.Client(config) as client:
@@ -254,6 +271,8 @@ with PostgresStore(conninfo) as store, telenorid.Client(config) as client:
     while not os.path.exists(go):
         time.sleep(0.002)
     try:
+        if call == "refresh":
+            state.refresh()
         token = state.fresh_access_token()
         print("ok", state.signed_in, hashlib.sha256(token.encode()).hexdigest()[:16], flush=True)
     except telenorid.TelenoridError as error:
@@ -263,26 +282,35 @@ with PostgresStore(conninfo) as store, telenorid.Client(config) as client:
 
 class CountingGateway:
     """A gateway in front of the provider's token endpoint (the library sends nothing on loopback through a
-    proxy): passes every request on and records the refresh token of each refresh grant it carries."""
+    proxy): records the refresh token of each refresh grant that comes in, and passes the requests on; with
+    `hold` set, it keeps the next refresh request (never passing it on) until `release` is set."""
 
     def __init__(self, token_endpoint):
         self.target = urllib.parse.urlsplit(token_endpoint)
-        self.refresh_tokens = []
-        self.statuses = []
+        self.refresh_tokens = []  # every refresh grant's refresh token that came in
+        self.statuses = []  # the provider's status for each refresh grant passed on
+        self.hold, self.held, self.release = False, threading.Event(), threading.Event()
         gateway = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 form = urllib.parse.parse_qs(body.decode())
+                refresh = form.get("grant_type") == ["refresh_token"]
+                if refresh:
+                    gateway.refresh_tokens.append(form.get("refresh_token", [""])[0])
+                    if gateway.hold:
+                        gateway.hold = False
+                        gateway.held.set()
+                        gateway.release.wait(60)
+                        return  # dropped: the provider never sees it
                 headers = {name: value for name, value in self.headers.items()
                            if name.lower() not in ("host", "connection")}
                 upstream = http.client.HTTPConnection(gateway.target.hostname, gateway.target.port, timeout=30)
                 upstream.request("POST", gateway.target.path, body=body, headers=headers)
                 response = upstream.getresponse()
                 data = response.read()
-                if form.get("grant_type") == ["refresh_token"]:
-                    gateway.refresh_tokens.append(form.get("refresh_token", [""])[0])
+                if refresh:
                     gateway.statuses.append(response.status)
                 self.send_response(response.status)
                 for name, value in response.getheaders():
@@ -301,15 +329,49 @@ class CountingGateway:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
+        self.release.set()
         self.server.shutdown()
         self.server.server_close()
 
 
-def refresh_tokens_issued(provider_tmp):
-    """The rows of django-oauth-toolkit's refresh token table: one per sign-in and one per refresh."""
-    (database,) = provider_tmp.glob("telenorid-provider-*/db.sqlite3")
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    """django-oauth-toolkit with short-lived access tokens; "tmp" is where it keeps its database."""
+    provider_tmp = tmp_path_factory.mktemp("provider")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(provider_tmp))  # the provider's working directory goes there
+        with start_provider(access_token_seconds=ACCESS_TOKEN_SECONDS) as info:
+            patch.delenv("TMPDIR")
+            yield dict(info, tmp=provider_tmp)
+
+
+@pytest.fixture
+def gateway(provider):
+    with urllib.request.urlopen(provider["issuer"] + "/.well-known/openid-configuration", timeout=10) as response:
+        gateway = CountingGateway(json.load(response)["token_endpoint"])
+    yield gateway
+    gateway.close()
+
+
+def refresh_tokens_issued(provider):
+    """The rows of django-oauth-toolkit's refresh token table (one per sign-in and one per refresh), and how
+    many were revoked (rotated away by a refresh)."""
+    (database,) = provider["tmp"].glob("telenorid-provider-*/db.sqlite3")
     with sqlite3.connect(database) as connection:
         return connection.execute("SELECT count(*), count(revoked) FROM oauth2_provider_refreshtoken").fetchone()
+
+
+def sign_in(provider, postgres, key):
+    """Signs in and keeps the state in record `key`; the refresh token and when the access token was issued."""
+    config = telenorid.Config.from_settings(issuer=provider["issuer"], client_id=provider["clients"]["public"]["client_id"],
+                                            redirect_uri=REDIRECT, scope="openid profile")
+    with PostgresStore(postgres["conninfo"]) as store, telenorid.Client(config) as client:
+        pending = telenorid.AuthorizationRequest(client.config()).build()
+        redirect = complete_login(pending.url, provider["user"]["username"], provider["user"]["password"])
+        state = client.exchange_code(pending.handle_callback(redirect))
+        signed_in_at = time.monotonic()
+        state.bind_store(store, key)
+        return state.get("refresh_token"), signed_in_at
 
 
 def hosts(*ports):
@@ -329,57 +391,79 @@ def hosts(*ports):
     return made
 
 
-def test_processes_sharing_one_expired_grant_refresh_it_once(postgres, tmp_path, monkeypatch):
+def worker_command(provider, gateway, postgres, key, go, call="fresh_access_token"):
+    return [sys.executable, "-c", WORKER, provider["issuer"], provider["clients"]["public"]["client_id"], gateway.url,
+            postgres["conninfo"], key, str(go), call]
+
+
+WORKER_ENVIRONMENT = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), REFRESH_MARGIN_S=str(REFRESH_MARGIN_S))
+
+
+def test_processes_sharing_one_expired_grant_refresh_it_once(postgres, provider, gateway, tmp_path):
     """8 processes on two "hosts" (network namespaces; plain processes where they can't be made), each with
     its own connections, open one record whose access token expired and ask for a fresh one at once (a
     barrier: a file appearing): the provider sees exactly one refresh, every process gets the same new
     access token and stays signed in, and no refresh token reaches the provider twice."""
-    provider_tmp = tmp_path / "provider"
-    provider_tmp.mkdir()
-    monkeypatch.setenv("TMPDIR", str(provider_tmp))  # where the provider keeps its database, to count its rows
-    with start_provider(access_token_seconds=ACCESS_TOKEN_SECONDS) as provider:
-        monkeypatch.delenv("TMPDIR")
-        config = telenorid.Config.from_settings(issuer=provider["issuer"], client_id=provider["clients"]["public"]["client_id"],
-                                                redirect_uri=REDIRECT, scope="openid profile")
-        with PostgresStore(postgres["conninfo"]) as store, telenorid.Client(config) as client:
-            pending = telenorid.AuthorizationRequest(client.config()).build()
-            redirect = complete_login(pending.url, provider["user"]["username"], provider["user"]["password"])
-            state = client.exchange_code(pending.handle_callback(redirect))
-            signed_in_at = time.monotonic()
-            state.bind_store(store, "alice")
-            first_refresh_token = state.get("refresh_token")
-        assert refresh_tokens_issued(provider_tmp) == (1, 0)
+    issued = refresh_tokens_issued(provider)
+    first_refresh_token, signed_in_at = sign_in(provider, postgres, "alice")
+    assert refresh_tokens_issued(provider) == (issued[0] + 1, issued[1])
 
-        with urllib.request.urlopen(provider["issuer"] + "/.well-known/openid-configuration", timeout=10) as response:
-            gateway = CountingGateway(json.load(response)["token_endpoint"])
-        go = tmp_path / "go"
-        namespaces = hosts(provider["port"], gateway.server.server_address[1], postgres["port"])
-        environment = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), REFRESH_MARGIN_S=str(REFRESH_MARGIN_S))
-        command = [sys.executable, "-c", WORKER, provider["issuer"], provider["clients"]["public"]["client_id"],
-                   gateway.url, postgres["conninfo"], "alice", str(go)]
-        workers = [subprocess.Popen(namespaces[n % len(namespaces)].command(command) if namespaces else command,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
-                   for n in range(WORKERS)]
-        try:
-            for worker in workers:
-                assert worker.stdout is not None and worker.stdout.readline().strip() == "ready", worker.stderr.read()
-            # Go once the access token has expired (not only entered the refresh margin).
-            time.sleep(max(0.0, signed_in_at + ACCESS_TOKEN_SECONDS + 0.5 - time.monotonic()))
-            go.touch()
-            outcomes = []
-            for worker in workers:
-                out, err = worker.communicate(timeout=120)
-                assert worker.returncode == 0, err
-                outcomes.append(out.strip())
-        finally:
-            for worker in workers:
-                worker.kill()
-                worker.wait()
-            for namespace in namespaces:
-                namespace.close()
-            gateway.close()
+    go = tmp_path / "go"
+    namespaces = hosts(provider["port"], gateway.server.server_address[1], postgres["port"])
+    command = worker_command(provider, gateway, postgres, "alice", go)
+    workers = [subprocess.Popen(namespaces[n % len(namespaces)].command(command) if namespaces else command,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=WORKER_ENVIRONMENT)
+               for n in range(WORKERS)]
+    try:
+        for worker in workers:
+            assert worker.stdout is not None and worker.stdout.readline().strip() == "ready", worker.stderr.read()
+        # Go once the access token has expired (not only entered the refresh margin).
+        time.sleep(max(0.0, signed_in_at + ACCESS_TOKEN_SECONDS + 0.5 - time.monotonic()))
+        go.touch()
+        outcomes = []
+        for worker in workers:
+            out, err = worker.communicate(timeout=120)
+            assert worker.returncode == 0, err
+            outcomes.append(out.strip())
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
+        for namespace in namespaces:
+            namespace.close()
 
-        assert all(outcome.startswith("ok True ") for outcome in outcomes), outcomes
-        assert len({outcome.split()[2] for outcome in outcomes}) == 1, outcomes  # one access token for all
-        assert gateway.refresh_tokens == [first_refresh_token] and gateway.statuses == [200], gateway.statuses
-        assert refresh_tokens_issued(provider_tmp) == (2, 1)  # the sign-in's, rotated once
+    assert all(outcome.startswith("ok True ") for outcome in outcomes), outcomes
+    assert len({outcome.split()[2] for outcome in outcomes}) == 1, outcomes  # one access token for all
+    assert gateway.refresh_tokens == [first_refresh_token] and gateway.statuses == [200], gateway.statuses
+    assert refresh_tokens_issued(provider) == (issued[0] + 2, issued[1] + 1)  # the sign-in's, rotated once
+
+
+def test_a_process_killed_in_its_refresh_frees_the_grant_for_the_next(postgres, provider, gateway, tmp_path):
+    """A process is killed while its refresh is out (held at the gateway, never reaching the provider),
+    holding the record's exclusive lock: the lock is free at once, and the next process's refresh goes
+    through with the same refresh token, which the provider then sees once; nobody is signed out."""
+    first_refresh_token, _ = sign_in(provider, postgres, "bob")
+    go = tmp_path / "go"
+    go.touch()
+    gateway.hold = True
+    killed = subprocess.Popen(worker_command(provider, gateway, postgres, "bob", go, call="refresh"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=WORKER_ENVIRONMENT)
+    try:
+        assert gateway.held.wait(60), "the refresh never reached the gateway"
+        with PostgresStore(postgres["conninfo"]) as store:
+            assert store.lock("bob", 0.2) is False  # the refresh holds it across its round trip
+            killed.send_signal(signal.SIGKILL)
+            killed.wait()
+            started = time.monotonic()
+            assert store.lock("bob", 5.0), "the killed process's lock was never released"
+            assert time.monotonic() - started < 5
+            store.unlock("bob")
+    finally:
+        killed.kill()
+        killed.wait()
+        gateway.release.set()
+    following = subprocess.run(worker_command(provider, gateway, postgres, "bob", go, call="refresh"),
+                               capture_output=True, text=True, env=WORKER_ENVIRONMENT, timeout=120)
+    assert following.returncode == 0, following.stderr
+    assert following.stdout.splitlines()[1].startswith("ok True "), following.stdout
+    assert gateway.refresh_tokens == [first_refresh_token, first_refresh_token] and gateway.statuses == [200]

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from typing import Optional
+from typing import Any, Optional
 
 import psycopg
 from psycopg import errors, sql
@@ -85,25 +85,35 @@ class PostgresStore(Store):
 
     # -- records -----------------------------------------------------------------------------------------
 
-    def _data_connection(self) -> psycopg.Connection:
-        # Called holding the mutex. A connection the server dropped (a restart, a failover) is replaced.
+    def _execute(self, query: sql.Composed, params: tuple[object, ...]) -> Optional[tuple[Any, ...]]:
+        """Runs one statement on the data connection; its first row. A connection the server dropped (a
+        restart, a failover) is replaced and the statement run once more on the new one: each statement
+        here gives the same result run twice."""
+        with self._mutex:
+            try:
+                return self._run(query, params)
+            except psycopg.OperationalError:
+                if self._data is None or not self._data.broken:
+                    raise
+            return self._run(query, params)
+
+    def _run(self, query: sql.Composed, params: tuple[object, ...]) -> Optional[tuple[Any, ...]]:
+        # Called holding the mutex.
         if self._data is None or self._data.broken or self._data.closed:
             self._data = psycopg.connect(self._conninfo, autocommit=True)
-        return self._data
+        cursor = self._data.execute(query, params)
+        return cursor.fetchone() if cursor.description is not None else None
 
     def load(self, key: str) -> Optional[bytes]:
-        with self._mutex:
-            row = self._data_connection().execute(
-                sql.SQL("SELECT data FROM {} WHERE key = %s").format(self._records), (key,)).fetchone()
+        row = self._execute(sql.SQL("SELECT data FROM {} WHERE key = %s").format(self._records), (key,))
         return None if row is None else bytes(row[0])
 
     def store(self, key: str, data: bytes) -> None:
         # One statement: a reader sees the old record or the new one, never a mix.
-        with self._mutex:
-            self._data_connection().execute(sql.SQL(
-                "INSERT INTO {} (key, data, updated_at) VALUES (%s, %s, now()) "
-                "ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at"
-            ).format(self._records), (key, bytes(data)))
+        self._execute(sql.SQL(
+            "INSERT INTO {} (key, data, updated_at) VALUES (%s, %s, now()) "
+            "ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at"
+        ).format(self._records), (key, bytes(data)))
 
     # -- locks -------------------------------------------------------------------------------------------
 
@@ -166,14 +176,16 @@ class PostgresStore(Store):
             raise RuntimeError("unlock of a lock this store does not hold")
         try:
             connection.execute("ROLLBACK")  # the transaction wrote nothing
-        except psycopg.Error:
-            # The connection died (and with it the lock, at the server): a fresh one serves the next lock.
+        except psycopg.OperationalError:
+            # The connection died, and the server ended its transaction and the lock with it: released all
+            # the same (a failed unlock would fail the library call whose work is done). A fresh connection
+            # serves the next lock.
             connection.close()
-            raise
         finally:
             self._forget(name)
-        with self._mutex:
-            self._idle.append(connection)
+        if not connection.closed:
+            with self._mutex:
+                self._idle.append(connection)
 
     def _forget(self, name: str) -> None:
         with self._released:
