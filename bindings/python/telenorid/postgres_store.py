@@ -18,9 +18,13 @@ Locks. The library holds the exclusive lock ``"<key>"`` across a refresh's round
 the update lock ``"<key>.update"`` only while it reads and writes back the record; a sign-out takes only the
 update lock, so it is recorded even while another process's refresh is out. Each held lock is a
 transaction on a connection of its own that has ``SELECT name FROM <table>_locks WHERE name = … FOR UPDATE``
-under ``SET LOCAL lock_timeout`` (``NOWAIT`` for a zero timeout), kept open until ``unlock`` ends it.
+under a transaction-local ``lock_timeout`` (``NOWAIT`` for a zero timeout), kept open until ``unlock``
+ends it.
 The row locked is the lock's row, not the record's: a lock on the record row would block the sign-out's
-write (and the refresher's own write through the data connection) until the refresh ends.
+write (and the refresher's own write through the data connection) until the refresh ends. Row locks rather
+than advisory locks: the wait is bounded by ``lock_timeout`` as any lock wait is, and ``pg_locks`` shows
+who holds which. The server's ``idle_in_transaction_session_timeout``, when set, must exceed the client's
+HTTP timeout (``timeout_ms``): a lock transaction waits idle while the refresh request is out.
 
 A killed holder releases its lock: PostgreSQL ends the transaction of a connection that closes, which is
 what the kernel does to a killed process's sockets. A host that vanishes without closing its connections
