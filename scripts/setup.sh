@@ -7,12 +7,14 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 need_apt=()
 # cmake: the JNI bridge's CMakeLists.txt (the Android build's) is built for the host in `make test`.
 # glewlwyd is a real OpenID provider the Python tests start on 127.0.0.1; sqlite3 holds its database.
+# postgresql (the server binaries, started by Tests/support/postgres_server.py on 127.0.0.1) and libpq-dev:
+# the PostgreSQL store's tests (Python) and its C example (bindings/c/examples/pg_store.c).
 # python3-venv: the test dependencies go into .venv, since Debian's python3 refuses pip installs into the
 # system (it is "externally managed", PEP 668).
 # libsecret-1-0, gnome-keyring, dbus-daemon: the CLI keeps its secrets in the Secret Service through libsecret;
 # Tests/python/test_secret_service.py starts a private session bus (dbus-daemon) and gnome-keyring-daemon on it.
-for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc cmake junit5 glewlwyd sqlite3 python3-venv \
-           libsecret-1-0 gnome-keyring dbus-daemon; do
+for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc cmake junit5 glewlwyd sqlite3 postgresql libpq-dev \
+           python3-venv libsecret-1-0 gnome-keyring dbus-daemon; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -33,8 +35,10 @@ command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org too
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 # idpyoidc: the FAPI 2.0 provider of Tests/support/fapi_provider.py, pinned with its JOSE library (the
-# harness adapts two of its internals, see there).
+# harness adapts two of its internals, see there). psycopg: telenorid.postgres_store (its binary wheel
+# carries its own libpq).
 .venv/bin/python -m pip install -q --disable-pip-version-check \
     pytest mypy authlib requests httpx django-oauth-toolkit cryptography idpyoidc==5.0.0 cryptojwt==1.11.0 \
+    'psycopg[binary]>=3.1' \
     2>&1 | { grep -v "Running pip as the 'root'" || true; }
 echo "setup: ok"

@@ -9,7 +9,8 @@
 #   6. test_cancel (cancellation from another thread) plain and under ASan/UBSan; test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in), test_store (the host's store) and
 #      test_flows (Vipps app-to-app and the identity-provider app against the real provider), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
-#   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider)
+#   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider),
+#      test_pg_store.py (bindings/c/examples/pg_store.c, a store in PostgreSQL, against a throwaway server)
 #      and test_fapi.py (bindings/c/examples/fapi_login.c against glewlwyd, under valgrind).
 # Runs every step, prints a summary, and exits non-zero when any step failed. Works from any directory;
 # builds into out/tests/.
@@ -128,6 +129,7 @@ step "test_secrets" "$out/test_secrets"
 
 step "make install + pkg-config" bash Tests/c/test_install.sh
 step "examples against the provider" "$PYTHON" Tests/c/test_examples.py
+step "pg_store example against PostgreSQL and the provider" "$PYTHON" Tests/c/test_pg_store.py
 step "fapi_login example against glewlwyd" "$PYTHON" Tests/c/test_fapi.py
 
 if [ ${#failed[@]} -ne 0 ]; then
