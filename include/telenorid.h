@@ -133,6 +133,10 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_CANCELLED            28  /* another thread cancelled the call
                                                 (telenorid_client_cancel, telenorid_loopback_cancel):
                                                 nothing changed; not transient */
+#define TELENORID_E_EXPIRED              29  /* the device code (RFC 8628 §3.5) or backchannel request
+                                                (CIBA Core §11) expired before the user approved:
+                                                `expired_token`, or the deadline the client keeps from
+                                                `expires_in`. Start again. Since 0.5.0 */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */
