@@ -170,6 +170,7 @@ public final class OIDCClient: Sendable {
         case .revocationEndpoint: metadata.revocationEndpoint
         case .endSessionEndpoint: metadata.endSessionEndpoint
         case .pushedAuthorizationRequestEndpoint: metadata.pushedAuthorizationRequestEndpoint
+        case .deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint
         default: nil
         }
     }
