@@ -25,6 +25,7 @@ EXPECTED_FAMILY = {
     "AUTHORIZATION_ERROR": telenorid.ProviderError, "CLIENT_REJECTED": telenorid.ProviderError,
     "AUTHORIZATION_LOST": telenorid.ProviderError, "INVALID_RESPONSE": telenorid.ProviderError,
     "PUSH_REFUSED": telenorid.ProviderError, "PROVIDER_UNSUPPORTED": telenorid.ProviderError,
+    "EXPIRED": telenorid.ProviderError,
     "STATE_MISMATCH": telenorid.ValidationError, "REDIRECT_MISMATCH": telenorid.ValidationError,
     "ISSUER_MISMATCH": telenorid.ValidationError, "TOKEN_INVALID": telenorid.ValidationError,
     "MALFORMED": telenorid.ValidationError,

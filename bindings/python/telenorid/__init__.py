@@ -31,6 +31,7 @@ _EXPORTS: Dict[str, str] = {
                     "authorization"),
     **dict.fromkeys(["Client"], "client"),
     **dict.fromkeys(["Config"], "config"),
+    **dict.fromkeys(["DeviceAuthorization"], "device"),
     **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
     **dict.fromkeys(["library_version", "library_version_number"], "library"),
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
@@ -43,6 +44,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
     from .client import Client
     from .config import Config
+    from .device import DeviceAuthorization
     from .errors import (AuthorizationError, AuthorizationLost, Cancelled, ClientRejected, ConfigurationError, Consumed,
                          ExpiredError,
                          HTTPStatusError, Insecure, InvalidArgument, InvalidResponse, IssuerMismatch,
@@ -61,6 +63,7 @@ __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
+    "DeviceAuthorization",
     # errors: the base, the four families, one class per status code
     "TelenoridError",
     "UsageError", "TransportError", "ProviderError", "ValidationError",

@@ -1,0 +1,164 @@
+"""The device authorization grant (RFC 8628) from Python: the fault provider (Tests/support/fault_provider.py)
+answers slow_down, expiry, denial and hostile device authorization responses on request."""
+import asyncio
+import threading
+import time
+
+import pytest
+
+import telenorid
+import telenorid.aio
+
+from fault_provider import FaultProvider, Response  # noqa: E402
+
+CLIENT = "device-client"
+
+
+@pytest.fixture(scope="module")
+def provider():
+    with FaultProvider() as provider:
+        yield provider
+
+
+@pytest.fixture
+def client(provider):
+    config = telenorid.Config.from_settings(issuer=provider.issuer, client_id=CLIENT,
+                                            redirect_uri="http://127.0.0.1:53682/callback", scope="profile",
+                                            token_endpoint_auth_method="client_secret_basic", client_secret="s3",
+                                            max_response_bytes="65536")
+    with telenorid.Client(config) as client:
+        yield client
+
+
+def script(provider, *answers):
+    """The token endpoint answers `answers` in turn (the last one again after that); returns the forms."""
+    forms = []
+
+    def answer(form):
+        forms.append(form)
+        return answers[min(len(forms), len(answers)) - 1]
+    provider.token_behaviour = answer
+    return forms
+
+
+def error(code):
+    return Response(400, {"error": code, "error_description": f"said {code}"})
+
+
+def tokens():
+    return Response(body={"access_token": "device-at", "token_type": "Bearer", "expires_in": 300,
+                          "refresh_token": "device-rt", "scope": "profile"})
+
+
+def test_start_shows_the_code_and_sends_client_id_beside_basic(provider, client):
+    provider.device_behaviour = lambda form: Response(body=provider.device_body())
+    request = telenorid.AuthorizationRequest(client.config()).set("scope", "profile offline_access")
+    request.add_resource("https://api.example.com/")
+    device = client.start_device_authorization(request)
+    assert device.user_code == "WDJB-MJHT"
+    assert device.verification_uri == provider.issuer + "/activate"
+    assert device.verification_uri_complete == provider.issuer + "/activate?user_code=WDJB-MJHT"
+    assert device.interval == 1
+    assert 55 <= device.expires_at - time.time() <= 61
+    seen = [s for s in provider.seen if s.path == "/device"][-1]
+    assert seen.form == {"client_id": CLIENT, "scope": "profile offline_access",
+                         "resource": "https://api.example.com/"}
+    assert seen.authorization.startswith("Basic ")
+    assert "WDJB" not in repr(device)
+
+
+def test_pending_and_slow_down_then_tokens(provider, client):
+    provider.device_behaviour = lambda form: Response(body=provider.device_body(verification_uri_complete=None))
+    device = client.start_device_authorization()
+    assert device.verification_uri_complete is None
+    # pending is waited out in test_denial_expiry_and_the_clients_deadline; here slow_down alone, as each one
+    # costs 5 s more.
+    forms = script(provider, error("slow_down"), tokens())
+    started = time.monotonic()
+    state = device.wait()
+    elapsed = time.monotonic() - started
+    assert state.get("access_token") == "device-at"
+    assert device.interval == 6, "slow_down adds 5 s (RFC 8628 §3.5)"
+    assert 1 + 6 - 0.5 < elapsed < 7 + 2
+    assert [f["grant_type"] for f in forms] == ["urn:ietf:params:oauth:grant-type:device_code"] * 2
+    assert all(f["device_code"] == "dc-1" and f["client_id"] == CLIENT for f in forms)
+    with pytest.raises(telenorid.Consumed):
+        device.wait()
+
+
+def test_denial_expiry_and_the_clients_deadline(provider, client):
+    provider.device_behaviour = lambda form: Response(body=provider.device_body())
+    device = client.start_device_authorization()
+    script(provider, error("access_denied"))
+    with pytest.raises(telenorid.AuthorizationError) as denied:
+        device.wait()
+    assert denied.value.oauth_error == "access_denied"
+    script(provider, error("expired_token"))
+    with pytest.raises(telenorid.ExpiredError) as expired:
+        device.wait()
+    assert isinstance(expired.value, telenorid.ProviderError) and expired.value.code == 29
+
+    provider.device_behaviour = lambda form: Response(body=provider.device_body(expires_in=2))
+    forms = script(provider, error("authorization_pending"))
+    with pytest.raises(telenorid.ExpiredError):
+        client.start_device_authorization().wait()
+    assert len(forms) == 2, "polled at 1 s and 2 s, then gave up at the deadline"
+
+
+@pytest.mark.parametrize("body", [
+    {"device_code": None}, {"user_code": None}, {"verification_uri": None}, {"expires_in": None},
+    {"interval": -1}, {"interval": 1.5}, {"interval": "5"}, {"interval": 10 ** 30}, {"expires_in": 0},
+    {"expires_in": 86401}, {"verification_uri": "http://evil.example/activate"},
+    {"verification_uri_complete": "javascript:alert(1)"}, {"user_code": "X" * 65}, {"user_code": "AB\nCD"},
+])
+def test_hostile_device_answers_are_refused(provider, client, body):
+    provider.device_behaviour = lambda form: Response(body=provider.device_body(**body))
+    with pytest.raises(telenorid.InvalidResponse):
+        client.start_device_authorization()
+
+
+def test_oversized_and_refused_device_answers(provider, client):
+    provider.device_behaviour = lambda form: Response(body=provider.device_body(user_code="A" * 8, pad="x" * 200000))
+    with pytest.raises(telenorid.ResponseTooLarge):
+        client.start_device_authorization()
+    provider.device_behaviour = lambda form: Response(401, {"error": "invalid_client"})
+    with pytest.raises(telenorid.ClientRejected):
+        client.start_device_authorization()
+
+
+def test_cancel_ends_the_wait_at_once_and_it_may_wait_again(provider, client):
+    provider.device_behaviour = lambda form: Response(body=provider.device_body(interval=30))
+    device = client.start_device_authorization()
+    script(provider, error("authorization_pending"))
+    threading.Timer(0.1, client.cancel).start()
+    started = time.monotonic()
+    with pytest.raises(telenorid.Cancelled):
+        device.wait()
+    assert time.monotonic() - started < 0.3
+    assert device.interval == 30
+
+
+def test_the_aio_wait_is_cancelled_with_its_task(provider, client):
+    provider.device_behaviour = lambda form: Response(body=provider.device_body(interval=30))
+    script(provider, error("authorization_pending"))
+
+    async def run():
+        device = await telenorid.aio.start_device_authorization(client)
+        task = asyncio.ensure_future(telenorid.aio.wait_device_authorization(device))
+        await asyncio.sleep(0.1)
+        started = time.monotonic()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return time.monotonic() - started
+
+    assert asyncio.run(run()) < 0.3
+
+
+def test_the_configured_endpoint_wins_over_discovery(provider):
+    config = telenorid.Config.from_settings(issuer=provider.issuer, client_id=CLIENT,
+                                            redirect_uri="http://127.0.0.1:53682/callback",
+                                            device_authorization_endpoint=provider.issuer + "/nowhere")
+    provider.device_behaviour = lambda form: Response(body=provider.device_body())
+    with telenorid.Client(config) as client, pytest.raises(telenorid.HTTPStatusError):
+        client.start_device_authorization()
