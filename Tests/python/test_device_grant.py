@@ -162,3 +162,26 @@ def test_the_configured_endpoint_wins_over_discovery(provider):
     provider.device_behaviour = lambda form: Response(body=provider.device_body())
     with telenorid.Client(config) as client, pytest.raises(telenorid.HTTPStatusError):
         client.start_device_authorization()
+
+
+def test_the_cli_prints_the_code_and_waits(provider, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    provider.device_behaviour = lambda form: Response(body=provider.device_body())
+    script(provider, error("authorization_pending"), Response(body=provider.token_body(CLIENT, None)))
+    state_file = tmp_path / "state.json"
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.run([sys.executable, "-m", "telenorid", "login", "--device", "--issuer", provider.issuer,
+                          "--client-id", CLIENT, "--state-file", str(state_file), "--json",
+                          "--device-authorization-endpoint", provider.issuer + "/device"],
+                         capture_output=True, text=True, timeout=60, env=environment)
+    assert run.returncode == 0, run.stderr
+    assert f"open {provider.issuer}/activate on any device and enter the code WDJB-MJHT" in run.stderr
+    assert f"{provider.issuer}/activate?user_code=WDJB-MJHT" in run.stderr
+    assert json.loads(run.stdout)["sub"] == "alice"
+    status = subprocess.run([sys.executable, "-m", "telenorid", "status", "--json", "--state-file", str(state_file)],
+                            capture_output=True, text=True, timeout=60, env=environment)
+    assert json.loads(status.stdout)["signed_in"] is True
