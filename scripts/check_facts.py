@@ -288,7 +288,8 @@ def check_java(c: Checker, h: Header) -> None:
                                ("AuthorizationRequest.java", "ClaimTarget", "claim targets"),
                                ("AuthState.java", "Field", "token fields"),
                                ("Pkce.java", "Method", "PKCE methods"),
-                               ("SocketHook.java", "Verdict", "socket verdicts")):
+                               ("SocketHook.java", "Verdict", "socket verdicts"),
+                               ("DeviceAuthorization.java", "Field", "device fields")):
         compare_table(c, h, f"{JAVA}/{file}", family, java_enum(c, file, enum), f"{enum} enum")
 
     # TelenoridException.forStatus: every error status exactly once, each to a class built with that status.

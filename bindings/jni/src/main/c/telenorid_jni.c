@@ -114,7 +114,7 @@ static NATIVE_TABLE(library_table, library_natives, NULL);
 /* Every table, registered in this order. */
 static const native_table *const TABLES[] = {
     &library_table, &config_table,   &pkce_table,    &authorization_table,
-    &session_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table,
+    &session_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table, &device_table,
 };
 #define TABLE_COUNT (sizeof TABLES / sizeof TABLES[0])
 

@@ -59,7 +59,7 @@ class ExceptionTest {
             families.put(status, TransportException.class);
         }
         for (Status status : EnumSet.of(Status.AUTHORIZATION_ERROR, Status.CLIENT_REJECTED, Status.AUTHORIZATION_LOST,
-                Status.INVALID_RESPONSE, Status.PUSH_REFUSED, Status.PROVIDER_UNSUPPORTED)) {
+                Status.INVALID_RESPONSE, Status.PUSH_REFUSED, Status.PROVIDER_UNSUPPORTED, Status.EXPIRED)) {
             families.put(status, ProviderException.class);
         }
         for (Status status : EnumSet.of(Status.STATE_MISMATCH, Status.REDIRECT_MISMATCH, Status.ISSUER_MISMATCH,
