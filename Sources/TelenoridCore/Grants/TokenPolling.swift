@@ -15,7 +15,7 @@ public enum TokenPolling {
     /// so such a number is a broken or hostile answer (and keeps the arithmetic far from overflow).
     public static let implausibleSeconds: Int64 = 86_400
     /// The longest interval a timeout makes (RFC 8628 §3.5: "clients MUST unilaterally reduce their
-    /// polling frequency"; doubled on each timeout, to this at most).
+    /// polling frequency"; doubled on each timeout, to this at most, never below the provider's).
     public static let maximumBackoff: Int64 = 60
 
     /// When to poll: the interval in force and the client's own deadline (its clock's seconds), made from
@@ -72,6 +72,8 @@ public enum TokenPolling {
             try waits.sleep(
                 seconds: min(schedule.interval, schedule.expiresAt - now), since: generation, waker: waker, during: what
             )
+            // A cancel that came as the sleep ended still stops the poll it was meant to prevent.
+            try waits.checkCancelled(since: generation, during: what)
             do {
                 return try attempt()
             } catch {
@@ -84,7 +86,9 @@ public enum TokenPolling {
                     expired.kind = .expired
                     expired.message = "\(what): the request expired before the user approved: \(error.message)"
                     throw expired
-                case (.timeout, _): schedule.interval = min(max(schedule.interval &* 2, 1), maximumBackoff)
+                // Never below the interval the provider asked for.
+                case (.timeout, _):
+                    schedule.interval = max(schedule.interval, min(schedule.interval &* 2, maximumBackoff))
                 default: throw error
                 }
             }
