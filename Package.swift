@@ -2,6 +2,17 @@
 // telenorid: an OpenID Connect client core in Swift, shipped as libtelenorid.so behind include/telenorid.h.
 import PackageDescription
 
+// The names of 0.4 and before (include/telenorid.h, "Old names (aliases until 1.0)"): each another symbol at the
+// address of its new name's function, made by the linker, so binaries linked against 0.4 load unchanged.
+let oldNames: [(old: String, new: String)] =
+    ["code", "parameter", "free"].map { ("telenorid_callback_\($0)", "telenorid_authorization_callback_\($0)") }
+    + ["new", "set_socket_hook", "run", "valid_for", "apply", "free"].map {
+        ("telenorid_line_auth_\($0)", "telenorid_line_authenticator_\($0)")
+    }
+    + ["new", "redirect_uri", "wait", "free", "cancel", "expect_state"].map {
+        ("telenorid_loopback_\($0)", "telenorid_loopback_listener_\($0)")
+    }
+
 let package = Package(
     name: "telenorid",
     products: [
@@ -48,6 +59,7 @@ let package = Package(
                     "-static-stdlib", "-use-ld=lld", "-Xlinker", "--icf=all", "-Xlinker", "--gc-sections",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Telenorid/exports.map"
                 ]),
+                .unsafeFlags(oldNames.flatMap { ["-Xlinker", "--defsym=\($0.old)=\($0.new)"] }),
                 // Linux hosts load the versioned name (`make install` links libtelenorid.so.0 to it); an APK
                 // carries only files named lib*.so, so on Android the SONAME is the plain name.
                 .unsafeFlags(["-Xlinker", "-soname=libtelenorid.so.0"], .when(platforms: [.linux])),

@@ -236,7 +236,7 @@ static void callback_url(telenorid_pending_auth *pending, char *url, size_t size
 /* Only the callbacks are timed: each needs a fresh pending request (single-use), so a batch of n is built
  * first, and the callbacks and requests are freed afterwards, untimed. */
 static telenorid_pending_auth **batch;
-static telenorid_callback **batch_callbacks;
+static telenorid_authorization_callback **batch_callbacks;
 static char (*batch_urls)[256];
 
 static double lib_callback(int n) {
@@ -250,10 +250,10 @@ static double lib_callback(int n) {
     double elapsed = (double)(now_ns() - start);
     for (int i = 0; i < n; i++) {
         char *code;
-        check(telenorid_callback_code(batch_callbacks[i], &code), "callback_code");
+        check(telenorid_authorization_callback_code(batch_callbacks[i], &code), "callback_code");
         if (strcmp(code, "SplxlOBeZQQYbYS6WxSbIA")) abort();
         telenorid_string_free(code);
-        telenorid_callback_free(batch_callbacks[i]);
+        telenorid_authorization_callback_free(batch_callbacks[i]);
         telenorid_pending_auth_free(batch[i]);
     }
     return elapsed / n;

@@ -132,7 +132,7 @@ typedef int32_t telenorid_status;
                                                 e.g. a pushed_authorization_request_endpoint where
                                                 requests must be pushed. Since 0.4.0 */
 #define TELENORID_E_CANCELLED            28  /* another thread cancelled the call
-                                                (telenorid_client_cancel, telenorid_loopback_cancel):
+                                                (telenorid_client_cancel, telenorid_loopback_listener_cancel):
                                                 nothing changed; not transient */
 #define TELENORID_E_EXPIRED              29  /* the device code (RFC 8628 §3.5) or backchannel request
                                                 (CIBA Core §11) expired before the user approved:
@@ -212,7 +212,12 @@ typedef struct telenorid_config telenorid_config;
 typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_ISSUER                  1  /* https URL (http only on loopback); required */
 #define TELENORID_CONFIG_CLIENT_ID               2  /* required */
-#define TELENORID_CONFIG_REDIRECT_URI            3  /* absolute URI, used exactly as given; required */
+#define TELENORID_CONFIG_REDIRECT_URI            3  /* absolute URI, used exactly as given; required by the
+                                                     flows that redirect the browser back (building an
+                                                     authorization request, restoring a pending one:
+                                                     TELENORID_E_CONFIGURATION without it), not by ID token
+                                                     verification or the grants without a browser (optional
+                                                     since 0.5.0) */
 #define TELENORID_CONFIG_SCOPE                   4  /* space-separated; default "openid" */
 #define TELENORID_CONFIG_AUTHORIZATION_ENDPOINT  5  /* https URL (http only on loopback) */
 #define TELENORID_CONFIG_TOKEN_ENDPOINT          6
@@ -390,7 +395,7 @@ typedef int32_t telenorid_auth_param;
 #define TELENORID_AUTH_UI_LOCALES   4  /* space-separated BCP 47 tags */
 #define TELENORID_AUTH_ACR_VALUES   5  /* space-separated */
 #define TELENORID_AUTH_MAX_AGE      6  /* seconds, decimal digits */
-#define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line authentication session id */
+#define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line-authentication session id */
 #define TELENORID_AUTH_CLAIMS_PURPOSE 8 /* top-level `purpose` of the claims request */
 #define TELENORID_AUTH_RESPONSE_MODE 9 /* "query" or "fragment" */
 
@@ -516,7 +521,9 @@ void telenorid_pending_auth_free(telenorid_pending_auth *pending);
  * A validated callback is immutable; share it freely.
  * --------------------------------------------------------------------------------------------- */
 
-typedef struct telenorid_callback telenorid_callback;
+/* Since 0.5.0 under this name (telenorid_callback before, kept as an alias until 1.0: see the end of this
+ * file). The struct keeps its tag, so code naming `struct telenorid_callback` still compiles. */
+typedef struct telenorid_callback telenorid_authorization_callback;
 
 /* Checks the redirect the app received against its pending request: the URL must be the configured
  * redirect URI (scheme, host, port and path exactly) with the response in its query, or in its
@@ -525,16 +532,20 @@ typedef struct telenorid_callback telenorid_callback;
  * TELENORID_E_AUTHORIZATION_ERROR and the OAuth fields in the last error. On success the pending
  * request is consumed: a second callback for it fails with TELENORID_E_CONSUMED. */
 telenorid_status telenorid_pending_auth_handle_callback(const telenorid_pending_auth *pending,
-                                                        const char *redirect_url, telenorid_callback **out);
+                                                        const char *redirect_url,
+                                                        telenorid_authorization_callback **out);
 
-/* The authorization code. */
-telenorid_status telenorid_callback_code(const telenorid_callback *callback, char **out);
+/* The authorization code. Since 0.5.0 under this name (telenorid_callback_code before). */
+telenorid_status telenorid_authorization_callback_code(const telenorid_authorization_callback *callback,
+                                                       char **out);
 
-/* Any parameter of the callback by name (e.g. "scope", "session_state"), or *out = NULL when absent. */
-telenorid_status telenorid_callback_parameter(const telenorid_callback *callback, const char *name, char **out);
+/* Any parameter of the callback by name (e.g. "scope", "session_state"), or *out = NULL when absent.
+ * Since 0.5.0 under this name (telenorid_callback_parameter before). */
+telenorid_status telenorid_authorization_callback_parameter(const telenorid_authorization_callback *callback,
+                                                            const char *name, char **out);
 
-/* Frees a callback. NULL is a no-op. */
-void telenorid_callback_free(telenorid_callback *callback);
+/* Frees a callback. NULL is a no-op. Since 0.5.0 under this name (telenorid_callback_free before). */
+void telenorid_authorization_callback_free(telenorid_authorization_callback *callback);
 
 /* ------------------------------------------------------------------------------------------------
  * App-to-app callback (Vipps/MobilePay): the provider's app returns to the merchant app
@@ -669,9 +680,9 @@ telenorid_status telenorid_client_cancel(telenorid_client *client);
  * telenorid_error_last and the telenorid_error_* accessors): the request it is part of may hold the
  * client's, the auth state's or the state file's lock, so every function that returns a status fails there,
  * on that thread, with TELENORID_E_INVALID_ARGUMENT ("called from inside a host callback") instead of
- * waiting for itself. */
-typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input, size_t input_len,
-                                           uint8_t *signature, size_t *signature_len);
+ * waiting for itself. Since 0.5.0 under this name (telenorid_sign_callback before). */
+typedef int32_t (*telenorid_host_key_signer)(void *user_data, const uint8_t *input, size_t input_len,
+                                             uint8_t *signature, size_t *signature_len);
 
 /* Makes `client` prove possession with the host's key for every sign-in from now on, instead of keys
  * the library makes: `algorithm` is its JWS algorithm (ES256, PS256, EdDSA, or another asymmetric one)
@@ -688,9 +699,9 @@ typedef int32_t (*telenorid_sign_callback)(void *user_data, const uint8_t *input
  * called again and the host may free its `user_data`. Those states' requests then fail with
  * TELENORID_E_CONFIGURATION ("the DPoP signer was removed"), or, when the replacement is for the same key
  * (same algorithm, JWK thumbprint and "kid"), sign through the new callback. Any thread, but not from inside
- * the callback itself (see telenorid_sign_callback). */
+ * the callback itself (see telenorid_host_key_signer). */
 telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, const char *algorithm,
-                                                  const char *public_jwk, telenorid_sign_callback callback,
+                                                  const char *public_jwk, telenorid_host_key_signer callback,
                                                   void *user_data);
 
 /* Makes `client` sign as itself with the host's key instead of TELENORID_CONFIG_CLIENT_PRIVATE_KEY: the
@@ -706,7 +717,7 @@ telenorid_status telenorid_client_set_dpop_signer(telenorid_client *client, cons
  * TELENORID_E_CONFIGURATION ("the client signer was removed") unless the replacement is for the same key.
  * Any thread, but not from inside a callback. */
 telenorid_status telenorid_client_set_client_signer(telenorid_client *client, const char *algorithm,
-                                                    const char *public_jwk, telenorid_sign_callback callback,
+                                                    const char *public_jwk, telenorid_host_key_signer callback,
                                                     void *user_data);
 
 /* ------------------------------------------------------------------------------------------------
@@ -735,7 +746,8 @@ typedef int32_t telenorid_token_field;
  * auth_time against max_age) and creates the auth state. A callback's code is sent once: a second
  * exchange fails with TELENORID_E_CONSUMED. The provider's refusal is TELENORID_E_AUTHORIZATION_ERROR
  * with its `error` fields; an ID token that fails validation is TELENORID_E_TOKEN_INVALID. */
-telenorid_status telenorid_client_exchange_code(telenorid_client *client, const telenorid_callback *callback,
+telenorid_status telenorid_client_exchange_code(telenorid_client *client,
+                                                const telenorid_authorization_callback *callback,
                                                 telenorid_auth_state **out);
 
 /* An access token valid for at least the configured margin (refresh_margin_s, default 60 s),
@@ -888,25 +900,28 @@ void telenorid_auth_state_free(telenorid_auth_state *state);
  *
  * On a cellular network the operator can vouch for the subscriber's line, so the user is signed in
  * without typing anything. The exchange (prepare call to <aloha_url>/hr/v1/prepare/<random uuid>, one
- * plain-http request to the `injectPath` it names, one https redirect back to the Aloha host, a session
- * `uuid` valid for `exp` seconds) runs inside the library; the session id is then sent as the
- * `aloha_token` authorization parameter. Only the inject request may be plain http, only on the
+ * plain-http request to the `injectPath` it names, one https redirect back to the Aloha host, a
+ * line-authentication session id, `uuid`, valid for `exp` seconds) runs inside the library; that id is then
+ * sent as the `aloha_token` authorization parameter. ("Session" below is this line-authentication session.) Only the inject request may be plain http, only on the
  * configured Aloha host; the prepare URL and the redirect target must be https on that host and port;
  * no second redirect is followed. TLS is verified with the configuration's CA settings.
  *
- * Threads: a telenorid_line_auth may be shared by any number of threads. A host typically calls
- * telenorid_line_auth_run() on a background thread of its own when the login screen appears, then
- * telenorid_line_auth_apply() on the request when the user signs in: a session still valid then is
- * reused, else the exchange runs again on the calling thread. Both block for the whole exchange (up to
+ * Threads: a telenorid_line_authenticator may be shared by any number of threads. A host typically
+ * calls telenorid_line_authenticator_run() on a background thread of its own when the login screen appears,
+ * then telenorid_line_authenticator_apply() on the request when the user signs in: a session still valid then
+ * is reused, else the exchange runs again on the calling thread. Both block for the whole exchange (up to
  * the configured timeouts per request); never call them on a UI thread.
  * --------------------------------------------------------------------------------------------- */
 
-typedef struct telenorid_line_auth telenorid_line_auth;
+/* Since 0.5.0 under this name (telenorid_line_auth before). The struct keeps its tag. */
+typedef struct telenorid_line_auth telenorid_line_authenticator;
 
 /* Creates a line authenticator for `config`, which must have TELENORID_CONFIG_ALOHA_URL (else
  * TELENORID_E_LINE_AUTH_UNAVAILABLE; TELENORID_E_INSECURE if it is not https). It keeps what it needs
- * of `config`; the config may be freed first. Free it with telenorid_line_auth_free(). */
-telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenorid_line_auth **out);
+ * of `config`; the config may be freed first. Free it with telenorid_line_authenticator_free().
+ * Since 0.5.0 under this name (telenorid_line_auth_new before). */
+telenorid_status telenorid_line_authenticator_new(const telenorid_config *config,
+                                                  telenorid_line_authenticator **out);
 
 /* What a socket hook returns for a socket. */
 #define TELENORID_SOCKET_ALLOW         0  /* connect it */
@@ -923,35 +938,40 @@ telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenor
  * hook the exchange uses whatever route the system picks. Any value other than the three above refuses. The
  * hook must not close `fd`. Sockets seen by the hook are never reused by other requests. From inside the
  * hook the host may call only the functions that return no telenorid_status, as from a signer
- * (telenorid_sign_callback): the others fail there with TELENORID_E_INVALID_ARGUMENT. */
+ * (telenorid_host_key_signer): the others fail there with TELENORID_E_INVALID_ARGUMENT. */
 typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
 
 /* Sets the socket hook; NULL `hook` removes it. `user_data` is passed through and must stay valid
  * until the hook is replaced or the line authenticator is freed. Takes effect for exchanges that start
- * afterwards. Any thread. */
-telenorid_status telenorid_line_auth_set_socket_hook(telenorid_line_auth *line_auth, telenorid_socket_hook hook,
-                                                     void *user_data);
+ * afterwards. Any thread. Since 0.5.0 under this name (telenorid_line_auth_set_socket_hook before). */
+telenorid_status telenorid_line_authenticator_set_socket_hook(telenorid_line_authenticator *line_auth,
+                                                              telenorid_socket_hook hook, void *user_data);
 
 /* Runs one whole exchange now, blocking, and keeps the new session (replacing any older one). On
  * failure the kept session is unchanged and the error says why: TELENORID_E_LINE_AUTH_UNAVAILABLE (not
  * on cellular), TELENORID_E_INSECURE (a URL outside the policy above), TELENORID_E_INVALID_RESPONSE
  * (malformed JSON, missing `injectPath`/`uuid`/`exp`, an `exp` not in 1..86400, no redirect or a second
- * one), TELENORID_E_HTTP_STATUS, TELENORID_E_TIMEOUT, TELENORID_E_NETWORK, TELENORID_E_TLS. Any thread. */
-telenorid_status telenorid_line_auth_run(telenorid_line_auth *line_auth);
+ * one), TELENORID_E_HTTP_STATUS, TELENORID_E_TIMEOUT, TELENORID_E_NETWORK, TELENORID_E_TLS. Any thread.
+ * Since 0.5.0 under this name (telenorid_line_auth_run before). */
+telenorid_status telenorid_line_authenticator_run(telenorid_line_authenticator *line_auth);
 
-/* Seconds the kept session is still valid for; 0 when there is none or it has expired. Any thread. */
-telenorid_status telenorid_line_auth_valid_for(const telenorid_line_auth *line_auth, int64_t *out);
+/* Seconds the kept session is still valid for; 0 when there is none or it has expired. Any thread.
+ * Since 0.5.0 under this name (telenorid_line_auth_valid_for before). */
+telenorid_status telenorid_line_authenticator_valid_for(const telenorid_line_authenticator *line_auth,
+                                                        int64_t *out);
 
 /* At sign-in: sets `aloha_token` on `request` to a still-valid session's id, or runs the exchange
  * first (blocking, on this thread) when there is none. When line authentication fails the request is
  * left unchanged and the status and last error say why: the host goes on to sign in without it.
  * TELENORID_E_PARAMETER_CONFLICT if the request already has an aloha_token set by the host (checked
- * before the exchange and again after it; the request is not locked during the exchange). */
-telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telenorid_auth_request *request);
+ * before the exchange and again after it; the request is not locked during the exchange).
+ * Since 0.5.0 under this name (telenorid_line_auth_apply before). */
+telenorid_status telenorid_line_authenticator_apply(telenorid_line_authenticator *line_auth,
+                                                    telenorid_auth_request *request);
 
 /* Frees a line authenticator and its kept session. No other thread may still be calling it. NULL is a
- * no-op. */
-void telenorid_line_auth_free(telenorid_line_auth *line_auth);
+ * no-op. Since 0.5.0 under this name (telenorid_line_auth_free before). */
+void telenorid_line_authenticator_free(telenorid_line_authenticator *line_auth);
 
 /* ------------------------------------------------------------------------------------------------
  * Loopback redirect listener (RFC 8252 §7.3), for desktop and command-line hosts
@@ -963,38 +983,44 @@ void telenorid_line_auth_free(telenorid_line_auth *line_auth);
  * any redirect. Other paths and methods get 404; malformed or oversized requests, and requests whose
  * Host is missing, repeated or not the listener's own (127.0.0.1:<port> or localhost:<port>, the name in
  * any case; on port 80 the name alone: a page whose name was rebound to 127.0.0.1, DNS rebinding, sends
- * its own), get 400; the wait goes on. With telenorid_loopback_expect_state(), a callback on the path
- * without exactly that state gets 400 too. Connections are served side by side: one that does not send
- * its request within 5 seconds is dropped, and past 64 open ones a new connection closes the oldest that
+ * its own), get 400; the wait goes on. With telenorid_loopback_listener_expect_state(), a callback on the
+ * path without exactly that state gets 400 too. Connections are served side by side: one that does not
+ * send its request within 5 seconds is dropped, and past 64 open ones a new connection closes the oldest that
  * has sent nothing (else the oldest), so hundreds of idle or slow connections from another local process
  * do not keep the browser's redirect out. Only 127.0.0.1 is bound.
  * --------------------------------------------------------------------------------------------- */
 
-typedef struct telenorid_loopback telenorid_loopback;
+/* Since 0.5.0 under this name (telenorid_loopback before). The struct keeps its tag. */
+typedef struct telenorid_loopback telenorid_loopback_listener;
 
 /* Listens on 127.0.0.1:`port` (0: a free port the system picks) for `path` ("/callback" when NULL; it must
  * start with "/" and be printable ASCII without "?" or "#", else TELENORID_E_INVALID_ARGUMENT). A port in
- * use gives TELENORID_E_NETWORK. Free it with telenorid_loopback_free(), which closes the socket. */
-telenorid_status telenorid_loopback_new(uint16_t port, const char *path, telenorid_loopback **out);
+ * use gives TELENORID_E_NETWORK. Free it with telenorid_loopback_listener_free(), which closes the socket.
+ * Since 0.5.0 under this name (telenorid_loopback_new before). */
+telenorid_status telenorid_loopback_listener_new(uint16_t port, const char *path,
+                                                 telenorid_loopback_listener **out);
 
-/* The redirect URI to configure, e.g. "http://127.0.0.1:53682/callback". Any thread. */
-telenorid_status telenorid_loopback_redirect_uri(const telenorid_loopback *listener, char **out);
+/* The redirect URI to configure, e.g. "http://127.0.0.1:53682/callback". Any thread.
+ * Since 0.5.0 under this name (telenorid_loopback_redirect_uri before). */
+telenorid_status telenorid_loopback_listener_redirect_uri(const telenorid_loopback_listener *listener, char **out);
 
 /* Blocks until the browser's redirect arrives or `timeout_ms` (> 0) passes, and gives its full URL
  * ("http://127.0.0.1:<port><path>?code=...&state=..."). TELENORID_E_TIMEOUT when nothing came in time;
  * the listener can then wait again (so a host can wait in slices and stay cancellable). A listener hands
  * out one redirect: a call after that, or during another thread's wait, fails with
- * TELENORID_E_CONSUMED. */
-telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t timeout_ms, char **out);
+ * TELENORID_E_CONSUMED. Since 0.5.0 under this name (telenorid_loopback_wait before). */
+telenorid_status telenorid_loopback_listener_wait(telenorid_loopback_listener *listener, int32_t timeout_ms,
+                                                  char **out);
 
-/* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op. */
-void telenorid_loopback_free(telenorid_loopback *listener);
+/* Closes the socket and frees the listener. Not while another thread waits on it. NULL is a no-op.
+ * Since 0.5.0 under this name (telenorid_loopback_free before). */
+void telenorid_loopback_listener_free(telenorid_loopback_listener *listener);
 
-/* Ends a telenorid_loopback_wait() in flight on another thread within 100 ms: it returns
+/* Ends a telenorid_loopback_listener_wait() in flight on another thread within 100 ms: it returns
  * TELENORID_E_CANCELLED and the listener can wait again (the redirect it awaits may still come). Cancels
  * only a wait under way when it is called; a later wait runs normally. Any thread; never blocks. NULL is
- * TELENORID_E_INVALID_ARGUMENT. Since 0.4.0. */
-telenorid_status telenorid_loopback_cancel(telenorid_loopback *listener);
+ * TELENORID_E_INVALID_ARGUMENT. Since 0.4.0 (as telenorid_loopback_cancel; under this name since 0.5.0). */
+telenorid_status telenorid_loopback_listener_cancel(telenorid_loopback_listener *listener);
 
 /* Only a callback whose query carries the `state` parameter exactly once, equal to `state` (the pending
  * request's, telenorid_pending_auth_state()), ends the wait; one with no, another or a repeated state, or
@@ -1003,8 +1029,9 @@ telenorid_status telenorid_loopback_cancel(telenorid_loopback *listener);
  * empty string is TELENORID_E_INVALID_ARGUMENT. The string is copied. Any thread, also during a wait:
  * requests that arrive after it returns are checked against the new value. The state is checked in the
  * query only: with response_mode=fragment the browser keeps the response, state included, to itself, so
- * do not set it then. */
-telenorid_status telenorid_loopback_expect_state(telenorid_loopback *listener, const char *state);
+ * do not set it then. Since 0.5.0 under this name (telenorid_loopback_expect_state before). */
+telenorid_status telenorid_loopback_listener_expect_state(telenorid_loopback_listener *listener,
+                                                          const char *state);
 
 /* ------------------------------------------------------------------------------------------------
  * Identity-provider app flow (Salesforce Mobile SDK identity provider style): one trusted app gets
@@ -1080,11 +1107,13 @@ telenorid_status telenorid_idp_request_params(const telenorid_idp_request *reque
 telenorid_status telenorid_pending_auth_handle_idp_response_url(const telenorid_pending_auth *pending,
                                                                 const char *url,
                                                                 const char *const *allowed_login_hosts,
-                                                                size_t count, telenorid_callback **out);
+                                                                size_t count,
+                                                                telenorid_authorization_callback **out);
 telenorid_status telenorid_pending_auth_handle_idp_response_params(const telenorid_pending_auth *pending,
                                                                    const telenorid_params *params,
                                                                    const char *const *allowed_login_hosts,
-                                                                   size_t count, telenorid_callback **out);
+                                                                   size_t count,
+                                                                   telenorid_authorization_callback **out);
 
 /* IdP side: parses and checks an SP app's request, as a URL that must be on `idp_app_uri` or as pairs.
  * `caller_redirect_uris` (`count` of them; NULL allowed for 0) are the redirect URIs the host app knows
@@ -1192,6 +1221,42 @@ telenorid_status telenorid_device_authorization_wait(telenorid_device_authorizat
 /* Frees a device authorization (a wait under way keeps it alive until it returns). NULL is a no-op.
  * Since 0.5.0 */
 void telenorid_device_authorization_free(telenorid_device_authorization *authorization);
+
+/* ------------------------------------------------------------------------------------------------
+ * Old names (aliases until 1.0)
+ *
+ * The names of 0.4 and before, deprecated and removed at 1.0: use the names above. Each type is the same
+ * type as its new name, and each function the same symbol, at the same address, as the one it names after
+ * "=" (the library exports both), so code written for the old names compiles and binaries linked against
+ * 0.4 load and behave unchanged.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_callback telenorid_callback;                /* = telenorid_authorization_callback */
+typedef struct telenorid_line_auth telenorid_line_auth;              /* = telenorid_line_authenticator */
+typedef struct telenorid_loopback telenorid_loopback;                /* = telenorid_loopback_listener */
+typedef telenorid_host_key_signer telenorid_sign_callback;           /* = telenorid_host_key_signer */
+
+/* = telenorid_authorization_callback_code, _parameter, _free */
+telenorid_status telenorid_callback_code(const telenorid_callback *callback, char **out);
+telenorid_status telenorid_callback_parameter(const telenorid_callback *callback, const char *name, char **out);
+void telenorid_callback_free(telenorid_callback *callback);
+
+/* = telenorid_line_authenticator_new, _set_socket_hook, _run, _valid_for, _apply, _free */
+telenorid_status telenorid_line_auth_new(const telenorid_config *config, telenorid_line_auth **out);
+telenorid_status telenorid_line_auth_set_socket_hook(telenorid_line_auth *line_auth, telenorid_socket_hook hook,
+                                                     void *user_data);
+telenorid_status telenorid_line_auth_run(telenorid_line_auth *line_auth);
+telenorid_status telenorid_line_auth_valid_for(const telenorid_line_auth *line_auth, int64_t *out);
+telenorid_status telenorid_line_auth_apply(telenorid_line_auth *line_auth, telenorid_auth_request *request);
+void telenorid_line_auth_free(telenorid_line_auth *line_auth);
+
+/* = telenorid_loopback_listener_new, _redirect_uri, _wait, _free, _cancel, _expect_state */
+telenorid_status telenorid_loopback_new(uint16_t port, const char *path, telenorid_loopback **out);
+telenorid_status telenorid_loopback_redirect_uri(const telenorid_loopback *listener, char **out);
+telenorid_status telenorid_loopback_wait(telenorid_loopback *listener, int32_t timeout_ms, char **out);
+void telenorid_loopback_free(telenorid_loopback *listener);
+telenorid_status telenorid_loopback_cancel(telenorid_loopback *listener);
+telenorid_status telenorid_loopback_expect_state(telenorid_loopback *listener, const char *state);
 
 #ifdef __cplusplus
 }

@@ -256,6 +256,48 @@ def check_python(c: Checker, h: Header) -> None:
         c.note(file, "neither a static version nor version = {attr = \"telenorid.__version__\"}")
 
 
+def same_stem(python: str, java: str) -> bool:
+    """One stem in each language's casing: TLSError / TlsException, AuthorizationError / AuthorizationErrorException
+    (a Python name ends in Error, a Java one in Exception)."""
+    stem = java[:-len("Exception")].lower() if java.endswith("Exception") else None
+    return python.endswith("Error") and stem is not None and python.lower() in (stem, stem + "error")
+
+
+def check_exception_names(c: Checker, h: Header, java_by_class: Dict[str, str]) -> None:
+    """Each status's Python exception and Java exception share a stem, and so do the families (the classes
+    built from no status): the same names in both languages, each in its casing."""
+    file = f"{PY}/errors.py"
+    tree = ast.parse(read(file), file)
+    python_by_code: Dict[int, str] = {}
+    python_families: List[str] = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name == "TelenoridError":
+            continue
+        codes = [arithmetic(s.value) for s in node.body if isinstance(s, ast.Assign)
+                 and any(isinstance(target, ast.Name) and target.id == "code" for target in s.targets)]
+        if codes:
+            python_by_code[codes[0]] = node.name
+        else:
+            python_families.append(node.name)
+    for java, status in java_by_class.items():
+        python = python_by_code.get(h.statuses[status])
+        if python is not None and not same_stem(python, java):
+            c.fail(file, f"the exception for TELENORID_E_{status}", f"the stem of Java's {java}", python)
+        elif python is not None:
+            c.agreements += 1
+    java_families = sorted(path.stem for path in (ROOT / JAVA).glob("*Exception.java")
+                           if path.stem not in java_by_class and path.stem != "TelenoridException")
+    for java in java_families:
+        matches = [python for python in python_families if same_stem(python, java)]
+        if len(matches) == 1:
+            c.agreements += 1
+        else:
+            c.fail(file, f"the family of Java's {java}", "one exception class with its stem", matches or "none")
+    for python in python_families:
+        if not any(same_stem(python, java) for java in java_families):
+            c.fail(file, f"the family {python}", "a Java family with its stem", "none")
+
+
 # ------------------------------------------------------------------------------------------------------
 # Java
 # ------------------------------------------------------------------------------------------------------
@@ -325,6 +367,8 @@ def check_java(c: Checker, h: Header) -> None:
             c.fail(JAVA, f"exception classes built with Status.{name}", "exactly one", classes)
         elif classes[0] not in mapped:
             c.fail(file, f"mapping for {classes[0]} (Status.{name})", "present", "missing")
+
+    check_exception_names(c, h, mapped)
 
     file = "bindings/jni/android/build.gradle"
     gradle = re.search(r"^version\s*=\s*'([^']*)'", read(file), re.M)

@@ -5,8 +5,9 @@ and every function's restype and argtypes, in the header's order. Standard libra
 
     python3 scripts/gen_python_bindings.py [--output PATH]   # default: the committed _bindings.py
 
-The header is regular C99 and this reads only what it holds: `typedef struct x x;`, `typedef int32_t x;`,
-`typedef R (*x)(...);` and `R telenorid_x(...);`, one declaration per statement. Anything else outside
+The header is regular C99 and this reads only what it holds: `typedef struct x y;`, `typedef int32_t x;`,
+`typedef R (*x)(...);`, `typedef x y;` (another name for a handle or callback type: an old name kept as an
+alias) and `R telenorid_x(...);`, one declaration per statement. Anything else outside
 comments and preprocessor lines stops the generator with the statement it could not read, so a new kind of
 declaration is noticed here rather than mistranslated. `make check-bindings` (part of `make test`) regenerates
 into a temporary file and fails when it differs from the committed one.
@@ -42,6 +43,7 @@ class Declarations(NamedTuple):
     integers: List[Tuple[str, str]]  # (typedef name, scalar)
     callbacks: List[Tuple[str, CType, List[CType]]]
     functions: List[Tuple[str, CType, List[CType]]]
+    aliases: List[Tuple[str, str]]  # (another name, the handle or callback type it names)
 
 
 def fail(message: str) -> NoReturn:
@@ -98,15 +100,21 @@ def parse_parameters(text: str, where: str) -> List[CType]:
 
 
 def parse(header: str) -> Declarations:
-    found = Declarations([], [], [], [])
+    found = Declarations([], [], [], [], [])
+    tags = {}  # struct tag -> the first typedef name of that struct, the one its Python class takes
     for statement in statements(header):
         match = re.fullmatch(rf"typedef struct ({IDENT}) ({IDENT})", statement)
         if match:
-            if match.group(1) != match.group(2):
-                fail(f"a struct typedef under another name: {statement!r}")
-            found.structs.append(match.group(1))
+            if match.group(1) in tags:
+                found.aliases.append((match.group(2), tags[match.group(1)]))
+            else:
+                tags[match.group(1)] = match.group(2)
+                found.structs.append(match.group(2))
             continue
         match = re.fullmatch(rf"typedef ({IDENT}) ({IDENT})", statement)
+        if match and (match.group(1) in found.structs or match.group(1) in {name for name, _, _ in found.callbacks}):
+            found.aliases.append((match.group(2), match.group(1)))
+            continue
         if match:
             if match.group(1) not in SCALARS or match.group(1) == "void":
                 fail(f"a typedef of something other than an integer: {statement!r}")
@@ -141,7 +149,7 @@ def callback_name(typedef: str) -> str:
 def ctypes_expression(ctype: CType, found: Declarations, where: str) -> str:
     integers = dict(found.integers)
     callbacks = {name for name, _, _ in found.callbacks}
-    base, depth = ctype.base, ctype.depth
+    base, depth = dict(found.aliases).get(ctype.base, ctype.base), ctype.depth
     if base == "char":
         if depth == 1:
             return "c_char_p"  # a NUL-terminated string in, or a caller's buffer to write
@@ -208,6 +216,13 @@ def render(found: Declarations) -> str:
         out += wrap(f"{callback_name(name)} = CFUNCTYPE(",
                     [ctypes_expression(restype, found, where)] + [ctypes_expression(p, found, where) for p in params],
                     ")")
+    if found.aliases:
+        out += ["", "# Old names of handle and callback types (aliases until 1.0)."]
+    for alias, target in found.aliases:
+        if target in found.structs:
+            out += [f"{alias} = {target}", f"{pointer_name(alias)} = {pointer_name(target)}"]
+        else:
+            out.append(f"{callback_name(alias)} = {callback_name(target)}")
     out += ["", "# name: (restype, argtypes), for every function of the header in its order.",
             "SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {"]
     for name, restype, params in found.functions:

@@ -32,6 +32,6 @@ cd "$(dirname "$0")/.."
 # idpyoidc: the FAPI 2.0 provider of Tests/support/fapi_provider.py, pinned with its JOSE library (the
 # harness adapts two of its internals, see there).
 .venv/bin/python -m pip install -q --disable-pip-version-check \
-    pytest mypy authlib requests django-oauth-toolkit cryptography idpyoidc==5.0.0 cryptojwt==1.11.0 \
+    pytest mypy authlib requests httpx django-oauth-toolkit cryptography idpyoidc==5.0.0 cryptojwt==1.11.0 \
     2>&1 | { grep -v "Running pip as the 'root'" || true; }
 echo "setup: ok"

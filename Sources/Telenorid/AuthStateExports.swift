@@ -12,7 +12,7 @@ public func telenorid_client_exchange_code(
         let client = try borrow(client, as: OIDCClient.self, "client").value
         let callback = try borrow(callback, as: AuthorizationCallback.self, "callback").value
         let out = try outPointer(out)
-        out.pointee = retainedHandle(Session(state: try client.exchangeCode(callback), client: client))
+        out.pointee = retainedHandle(ClientAuthState(state: try client.exchangeCode(callback), client: client))
     }
 }
 
@@ -22,16 +22,16 @@ public func telenorid_auth_state_fresh_access_token(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
         let out = try outPointer(out)
-        try writeSecret(try session.state.freshTokens().accessToken, to: out)
+        try writeSecret(try authState.state.freshTokens().accessToken, to: out)
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_refresh(_ state: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        _ = try borrow(state, as: Session.self, "state").value.state.forceRefresh()
+        _ = try borrow(state, as: ClientAuthState.self, "state").value.state.forceRefresh()
     }
 }
 
@@ -40,8 +40,8 @@ public func telenorid_auth_state_is_signed_in(_ state: OpaquePointer?, _ out: Un
     -> telenorid_status
 {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
-        try outPointer(out).pointee = session.state.isSignedIn ? 1 : 0
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
+        try outPointer(out).pointee = authState.state.isSignedIn ? 1 : 0
     }
 }
 
@@ -51,9 +51,9 @@ public func telenorid_auth_state_get(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
         let out = try outPointer(out)
-        let tokens = session.state.tokens
+        let tokens = authState.state.tokens
         let value: String?
         switch field {
         case TELENORID_TOKEN_ACCESS_TOKEN: return try writeSecret(tokens?.accessToken, to: out)
@@ -75,8 +75,8 @@ public func telenorid_auth_state_expires_at(_ state: OpaquePointer?, _ out: Unsa
     -> telenorid_status
 {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
-        try outPointer(out).pointee = session.state.tokens?.accessTokenExpiresAt ?? 0
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
+        try outPointer(out).pointee = authState.state.tokens?.accessTokenExpiresAt ?? 0
     }
 }
 
@@ -86,16 +86,16 @@ public func telenorid_auth_state_userinfo(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
         let out = try outPointer(out)
-        try writeString(JSON.serialize(.object(try session.userinfo())), to: out)
+        try writeString(JSON.serialize(.object(try authState.userinfo())), to: out)
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_check(_ state: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try borrow(state, as: Session.self, "state").value.checkAlive()
+        try borrow(state, as: ClientAuthState.self, "state").value.checkAlive()
     }
 }
 
@@ -105,16 +105,16 @@ public func telenorid_auth_state_access_token_rejected(
     _ accessToken: UnsafePointer<CChar>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
         let token = try optionalInputString(accessToken, "access_token").map { SecretBytes(Array($0.utf8)) }
-        session.state.accessTokenRejected(token)
+        authState.state.accessTokenRejected(token)
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_revoke(_ state: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        try borrow(state, as: Session.self, "state").value.state.revoke()
+        try borrow(state, as: ClientAuthState.self, "state").value.state.revoke()
     }
 }
 
@@ -125,11 +125,11 @@ public func telenorid_auth_state_end_session_url(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
         let redirect = try optionalInputString(postLogoutRedirectURI, "post_logout_redirect_uri")
         let stateValue = try optionalInputString(logoutState, "logout_state")
         let out = try outPointer(out)
-        try writeString(try session.endSessionURL(postLogoutRedirectURI: redirect, logoutState: stateValue), to: out)
+        try writeString(try authState.endSessionURL(postLogoutRedirectURI: redirect, logoutState: stateValue), to: out)
     }
 }
 
@@ -139,8 +139,8 @@ public func telenorid_auth_state_serialize(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
-        try writeSecret(session.state.serialized(), to: try outPointer(out))
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
+        try writeSecret(authState.state.serialized(), to: try outPointer(out))
     }
 }
 
@@ -155,7 +155,7 @@ public func telenorid_auth_state_restore(
         let serialized = try inputSecret(json, "json")
         let out = try outPointer(out)
         let state = try client.restoreAuthState(serialized)
-        out.pointee = retainedHandle(Session(state: state, client: client))
+        out.pointee = retainedHandle(ClientAuthState(state: state, client: client))
     }
 }
 
@@ -170,18 +170,18 @@ public func telenorid_auth_state_open_file(
             path: try inputString(path, "path"),
             lockTimeoutMilliseconds: client.configuration.http.totalTimeoutMilliseconds)
         let out = try outPointer(out)
-        out.pointee = retainedHandle(Session(state: try client.openAuthState(file), client: client))
+        out.pointee = retainedHandle(ClientAuthState(state: try client.openAuthState(file), client: client))
     }
 }
 
 @c @implementation
 public func telenorid_auth_state_bind_file(_ state: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
-        try session.state.bind(
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
+        try authState.state.bind(
             to: try AuthStateFile(
                 path: try inputString(path, "path"),
-                lockTimeoutMilliseconds: session.client.configuration.http.totalTimeoutMilliseconds))
+                lockTimeoutMilliseconds: authState.client.configuration.http.totalTimeoutMilliseconds))
     }
 }
 
@@ -198,13 +198,13 @@ public func telenorid_auth_state_set_change_callback(
     _ userData: UnsafeMutableRawPointer?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
         guard let callback else {
-            session.state.setObserver(nil)
+            authState.state.setObserver(nil)
             return
         }
         let host = HostCallback(function: callback, userData: userData)
-        session.state.setObserver { host.function(host.userData) }
+        authState.state.setObserver { host.function(host.userData) }
     }
 }
 

@@ -17,7 +17,7 @@ public func telenorid_pending_auth_handle_callback(
 }
 
 @c @implementation
-public func telenorid_callback_code(
+public func telenorid_authorization_callback_code(
     _ callback: OpaquePointer?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
@@ -28,7 +28,7 @@ public func telenorid_callback_code(
 }
 
 @c @implementation
-public func telenorid_callback_parameter(
+public func telenorid_authorization_callback_parameter(
     _ callback: OpaquePointer?, _ name: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
@@ -40,7 +40,7 @@ public func telenorid_callback_parameter(
 }
 
 @c @implementation
-public func telenorid_callback_free(_ callback: OpaquePointer?) {
+public func telenorid_authorization_callback_free(_ callback: OpaquePointer?) {
     release(callback)
 }
 

@@ -11,7 +11,7 @@ public func telenorid_client_cancel(_ client: OpaquePointer?) -> telenorid_statu
 }
 
 @c @implementation
-public func telenorid_loopback_cancel(_ listener: OpaquePointer?) -> telenorid_status {
+public func telenorid_loopback_listener_cancel(_ listener: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         try borrow(listener, as: LoopbackListener.self, "listener").value.cancel()
     }

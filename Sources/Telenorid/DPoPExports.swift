@@ -6,12 +6,12 @@ import TelenoridCore
 @c @implementation
 public func telenorid_client_set_dpop_signer(
     _ client: OpaquePointer?, _ algorithm: UnsafePointer<CChar>?,
-    _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_sign_callback?,
+    _ publicJWK: UnsafePointer<CChar>?, _ callback: telenorid_host_key_signer?,
     _ userData: UnsafeMutableRawPointer?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let client = try borrow(client, as: OIDCClient.self, "client").value
-        try client.setDPoPSigner(try HostSigner.keySigner(algorithm, publicJWK, callback, userData))
+        try client.setDPoPSigner(try CHostKeySigner.keySigner(algorithm, publicJWK, callback, userData))
     }
 }
 
@@ -23,13 +23,13 @@ public func telenorid_auth_state_request_headers(
     _ dpop: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
-        let session = try borrow(state, as: Session.self, "state").value
+        let authState = try borrow(state, as: ClientAuthState.self, "state").value
         let method = try inputString(method, "method")
         let url = try inputString(url, "url")
         let nonce = try optionalInputString(resourceNonce, "resource_nonce")
         let authorizationOut = try outPointer(authorization)
         let dpopOut = try outPointer(dpop)
-        let headers = try session.requestHeaders(method: method, url: url, resourceNonce: nonce)
+        let headers = try authState.requestHeaders(method: method, url: url, resourceNonce: nonce)
         try writeString(headers.dpop, to: dpopOut)
         do throws(TelenoridError) { try writeSecret(headers.authorization, to: authorizationOut) } catch {
             telenorid_string_free(dpopOut.pointee)

@@ -64,7 +64,7 @@ public func telenorid_device_authorization_wait(
     exportCall { () throws(TelenoridError) in
         let authorization = try borrow(authorization, as: DeviceAuthorization.self, "authorization").value
         let out = try outPointer(out)
-        out.pointee = retainedHandle(Session(state: try authorization.wait(), client: authorization.client))
+        out.pointee = retainedHandle(ClientAuthState(state: try authorization.wait(), client: authorization.client))
     }
 }
 

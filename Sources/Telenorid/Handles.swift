@@ -3,16 +3,17 @@ import TelenoridCore
 // Handles are retained Swift objects passed as opaque pointers: one box, `Handle<Value>`, around the
 // core object a C type stands for. Each C type has its own Value type, so a pointer of the wrong kind
 // (a configuration passed where a PKCE pair belongs) is caught by a checked cast instead of being misread.
-// A child handle keeps its parent alive through the core object it holds (an auth state's session holds
-// its client, a pending authorization its configuration), so hosts may free handles in any order.
+// A child handle keeps its parent alive through the core object it holds (an auth state's
+// ClientAuthState holds its client, a pending authorization its configuration), so hosts may free handles in
+// any order.
 //
 // The Value of each C type (a new C type needs a Value type no other handle uses):
 //   telenorid_config_builder  ClientConfiguration.Settings    telenorid_config        ClientConfiguration
 //   telenorid_pkce            PKCE                            telenorid_auth_request  SharedAuthorizationRequest
-//   telenorid_pending_auth    PendingAuthorization            telenorid_callback      AuthorizationCallback
+//   telenorid_pending_auth    PendingAuthorization     telenorid_authorization_callback  AuthorizationCallback
 //   telenorid_app_callback    AppToAppCallback                telenorid_client        OIDCClient
-//   telenorid_auth_state      Session (the state and its client)
-//   telenorid_line_auth       LineAuthenticator               telenorid_loopback      LoopbackListener
+//   telenorid_auth_state      ClientAuthState (the state and its client)
+//   telenorid_line_authenticator  LineAuthenticator    telenorid_loopback_listener  LoopbackListener
 //   telenorid_params          FormParameters                  telenorid_idp_request   IdPAppRequest
 //   telenorid_idp_response    IdPResponseToSend               telenorid_error         ErrorCopy
 //   telenorid_device_authorization  DeviceAuthorization

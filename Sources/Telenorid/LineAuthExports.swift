@@ -20,7 +20,7 @@ private struct CSocketHook: @unchecked Sendable {
 }
 
 @c @implementation
-public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+public func telenorid_line_authenticator_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
     -> telenorid_status
 {
     exportCall { () throws(TelenoridError) in
@@ -31,7 +31,7 @@ public func telenorid_line_auth_new(_ config: OpaquePointer?, _ out: UnsafeMutab
 }
 
 @c @implementation
-public func telenorid_line_auth_set_socket_hook(
+public func telenorid_line_authenticator_set_socket_hook(
     _ lineAuth: OpaquePointer?, _ hook: telenorid_socket_hook?,
     _ userData: UnsafeMutableRawPointer?
 ) -> telenorid_status {
@@ -44,14 +44,14 @@ public func telenorid_line_auth_set_socket_hook(
 }
 
 @c @implementation
-public func telenorid_line_auth_run(_ lineAuth: OpaquePointer?) -> telenorid_status {
+public func telenorid_line_authenticator_run(_ lineAuth: OpaquePointer?) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value.run()
     }
 }
 
 @c @implementation
-public func telenorid_line_auth_valid_for(_ lineAuth: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?)
+public func telenorid_line_authenticator_valid_for(_ lineAuth: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?)
     -> telenorid_status
 {
     exportCall { () throws(TelenoridError) in
@@ -62,7 +62,9 @@ public func telenorid_line_auth_valid_for(_ lineAuth: OpaquePointer?, _ out: Uns
 }
 
 @c @implementation
-public func telenorid_line_auth_apply(_ lineAuth: OpaquePointer?, _ request: OpaquePointer?) -> telenorid_status {
+public func telenorid_line_authenticator_apply(_ lineAuth: OpaquePointer?, _ request: OpaquePointer?)
+    -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let authenticator = try borrow(lineAuth, as: LineAuthenticator.self, "line_auth").value
         try borrow(request, as: SharedAuthorizationRequest.self, "request").value.applyLineAuthentication(authenticator)
@@ -70,6 +72,6 @@ public func telenorid_line_auth_apply(_ lineAuth: OpaquePointer?, _ request: Opa
 }
 
 @c @implementation
-public func telenorid_line_auth_free(_ lineAuth: OpaquePointer?) {
+public func telenorid_line_authenticator_free(_ lineAuth: OpaquePointer?) {
     release(lineAuth)
 }

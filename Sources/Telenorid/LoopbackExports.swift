@@ -4,7 +4,7 @@ import TelenoridCore
 // The loopback redirect listener for desktop and command-line hosts (RFC 8252 §7.3).
 
 @c @implementation
-public func telenorid_loopback_new(
+public func telenorid_loopback_listener_new(
     _ port: UInt16, _ path: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> telenorid_status {
@@ -16,7 +16,7 @@ public func telenorid_loopback_new(
 }
 
 @c @implementation
-public func telenorid_loopback_redirect_uri(
+public func telenorid_loopback_listener_redirect_uri(
     _ listener: OpaquePointer?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
@@ -27,7 +27,7 @@ public func telenorid_loopback_redirect_uri(
 }
 
 @c @implementation
-public func telenorid_loopback_wait(
+public func telenorid_loopback_listener_wait(
     _ listener: OpaquePointer?, _ timeoutMS: Int32,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> telenorid_status {
@@ -39,7 +39,7 @@ public func telenorid_loopback_wait(
 }
 
 @c @implementation
-public func telenorid_loopback_expect_state(_ listener: OpaquePointer?, _ state: UnsafePointer<CChar>?)
+public func telenorid_loopback_listener_expect_state(_ listener: OpaquePointer?, _ state: UnsafePointer<CChar>?)
     -> telenorid_status
 {
     exportCall { () throws(TelenoridError) in
@@ -49,6 +49,6 @@ public func telenorid_loopback_expect_state(_ listener: OpaquePointer?, _ state:
 }
 
 @c @implementation
-public func telenorid_loopback_free(_ listener: OpaquePointer?) {
+public func telenorid_loopback_listener_free(_ listener: OpaquePointer?) {
     release(listener)
 }

@@ -99,7 +99,7 @@ char *pending_string(telenorid_status (*getter)(const telenorid_pending_auth *, 
 /* prefix + the pending request's state + suffix, malloc'd. */
 char *with_state(const telenorid_pending_auth *pending, const char *prefix, const char *suffix);
 
-telenorid_callback *make_callback(const telenorid_pending_auth *pending, const char *prefix);
+telenorid_authorization_callback *make_callback(const telenorid_pending_auth *pending, const char *prefix);
 
 char *big_string(size_t length, char fill);
 
@@ -152,6 +152,7 @@ void test_invalid_utf8(void);
 void test_length_limit(void);
 void test_unknown_enums(void);
 void test_free_order(void);
+void test_old_names(void);
 /* test_api_config.c */
 void test_config_builder(void);
 void test_config_json(void);

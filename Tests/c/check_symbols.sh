@@ -45,6 +45,25 @@ else
     fail "header and exports differ (< declared only, > exported only):"
     diff <(echo "$declared") <(echo "$exported") | grep '^[<>]' | head -40
 fi
+# The old names (the header's "Old names (aliases until 1.0)" block) are the same functions as their new
+# names: each old type's line there names its new type, and telenorid_<old>_<verb> must be exported at the
+# address of telenorid_<new>_<verb>, so a binary linked against 0.4 calls exactly what the new name does.
+addresses=$(nm -D --defined-only "$so" | awk 'NF >= 3 {print $3, $1}' | sort)
+old_block=$(sed -n '/Old names (aliases until 1.0)/,$p' "$header")
+old_functions=$(echo "$old_block" | tr '\n' ' ' | grep -oE '\btelenorid_[a-z0-9_]+[[:space:]]*\(' | tr -d ' (' | sort -u)
+aliases=0
+while read -r old new; do
+    for name in $(echo "$old_functions" | grep -E "^${old}_"); do
+        aliases=$((aliases + 1))
+        at_old=$(echo "$addresses" | awk -v n="$name" '$1 == n {print $2}')
+        at_new=$(echo "$addresses" | awk -v n="${new}${name#"$old"}" '$1 == n {print $2}')
+        [ -n "$at_old" ] && [ "$at_old" = "$at_new" ] || fail "$name is not at the address of ${new}${name#"$old"}"
+    done
+done < <(echo "$old_block" | sed -nE 's/^typedef struct (telenorid_[a-z0-9_]+) \1;[[:space:]]*\/\* = (telenorid_[a-z0-9_]+) \*\/$/\1 \2/p')
+unmatched=$(echo "$old_functions" | wc -l)
+[ "$aliases" = "$unmatched" ] || fail "$((unmatched - aliases)) old functions without an old type's prefix"
+[ "$aliases" -gt 0 ] && pass "$aliases old names, each at the address of its new name" ||
+    fail "no old names found in $header's \"Old names (aliases until 1.0)\" block"
 not_functions=$(echo "$exported_all" | awk '$1 != "T" && $1 != "i"' | head -5)
 [ -z "$not_functions" ] && pass "every export is a function" || fail "exports that are not functions: $not_functions"
 

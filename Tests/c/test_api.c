@@ -45,6 +45,7 @@ int main(void) {
     test_callbacks();
     test_app_callbacks();
     test_free_order();
+    test_old_names();
     test_last_error_is_per_thread();
     test_callback_race();
     test_shared_request();

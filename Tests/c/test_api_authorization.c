@@ -308,12 +308,12 @@ void test_pending_serialization(void) {
     CHECK_STATUS(TELENORID_OK, telenorid_pending_auth_handle_app_callback(restored, app, NULL, &app_callback));
     telenorid_app_callback_free(app_callback);
     free(app);
-    telenorid_callback *callback = make_callback(restored, REDIRECT "?code=restored&state=");
+    telenorid_authorization_callback *callback = make_callback(restored, REDIRECT "?code=restored&state=");
     char *code = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_code(callback, &code));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_code(callback, &code));
     CHECK_STR("restored", code);
     telenorid_string_free(code);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
 
     /* Refusals: another issuer, client or redirect URI, an unknown version, not JSON, missing members. */
     telenorid_pending_auth *bad = SENTINEL;
@@ -349,7 +349,7 @@ void test_pending_serialization(void) {
 void test_callbacks(void) {
     telenorid_config *config = make_config();
     telenorid_pending_auth *pending = make_pending(config, 0);
-    telenorid_callback *callback = SENTINEL;
+    telenorid_authorization_callback *callback = SENTINEL;
     char *url, *s = NULL;
 
     static const struct { const char *prefix; const char *suffix; telenorid_status expected; } refused[] = {
@@ -417,7 +417,7 @@ void test_callbacks(void) {
     /* A code holding NUL could never be handed out whole as a C string: refused when the callback is
      * parsed, before the request is used up. */
     url = with_state(pending, REDIRECT "?code=c%00d&state=", "");
-    telenorid_callback *with_nul = SENTINEL;
+    telenorid_authorization_callback *with_nul = SENTINEL;
     CHECK_FAILS_UNTOUCHED(TELENORID_E_MALFORMED, with_nul, telenorid_pending_auth_handle_callback(pending, url, &with_nul));
     free(url);
     telenorid_pending_auth_free(pending);
@@ -428,29 +428,29 @@ void test_callbacks(void) {
     callback = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, url, &callback));
     s = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_code(callback, &s));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_code(callback, &s));
     CHECK_STR("abc/1", s);
     telenorid_string_free(s);
     s = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_parameter(callback, "scope", &s));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_parameter(callback, "scope", &s));
     CHECK_STR("openid profile", s);
     telenorid_string_free(s);
     s = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_parameter(callback, "iss", &s));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_parameter(callback, "iss", &s));
     CHECK_STR("https://id.example.com", s);
     telenorid_string_free(s);
     s = SENTINEL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_parameter(callback, "session_state", &s));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_parameter(callback, "session_state", &s));
     CHECK(s == NULL); /* absent: OK with *out = NULL */
     s = SENTINEL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_parameter(callback, "", &s));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_parameter(callback, "", &s));
     CHECK(s == NULL);
-    telenorid_callback *second = SENTINEL;
+    telenorid_authorization_callback *second = SENTINEL;
     prime_last_error();
     CHECK_FAILS_UNTOUCHED(TELENORID_E_CONSUMED, second, telenorid_pending_auth_handle_callback(pending, url, &second));
     CHECK_LAST_ERROR(TELENORID_E_CONSUMED, NULL);
     free(url);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_pending_auth_free(pending);
 
     /* response_mode=fragment: the answer is in the fragment, not the query. */
@@ -465,10 +465,10 @@ void test_callbacks(void) {
     free(url);
     callback = make_callback(pending, REDIRECT "#code=frag&state=");
     s = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_code(callback, &s));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_code(callback, &s));
     CHECK_STR("frag", s);
     telenorid_string_free(s);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_pending_auth_free(pending);
     telenorid_config_free(config);
 }
@@ -561,9 +561,9 @@ void test_app_callbacks(void) {
     free(url);
 
     /* The app callback does not consume the request: the code still arrives at the redirect URI. */
-    telenorid_callback *code_callback = make_callback(pending, REDIRECT "?code=after-app&state=");
+    telenorid_authorization_callback *code_callback = make_callback(pending, REDIRECT "?code=after-app&state=");
     CHECK(code_callback != NULL);
-    telenorid_callback_free(code_callback);
+    telenorid_authorization_callback_free(code_callback);
     telenorid_pending_auth_free(pending);
 
     /* A request that did not ask for app-to-app has no app callback. */
@@ -591,14 +591,14 @@ struct race {
 
 static void *race_callback(void *arg) {
     struct race *r = arg;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     pthread_barrier_wait(r->start);
     r->status = telenorid_pending_auth_handle_callback(r->pending, r->url, &callback);
     if (r->status == TELENORID_OK) {
         char *code = NULL;
-        if (telenorid_callback_code(callback, &code) == TELENORID_OK) r->code = take(code);
+        if (telenorid_authorization_callback_code(callback, &code) == TELENORID_OK) r->code = take(code);
     }
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     return NULL;
 }
 

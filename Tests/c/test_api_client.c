@@ -32,7 +32,7 @@ void test_client_sign_in(void) {
     /* Sign in: request, callback, exchange. */
     telenorid_pending_auth *pending = make_pending(effective, 0);
     char *verifier = pending_string(telenorid_pending_auth_code_verifier, pending);
-    telenorid_callback *callback = make_callback(pending, "com.example.app:/cb?code=code-1&state=");
+    telenorid_authorization_callback *callback = make_callback(pending, "com.example.app:/cb?code=code-1&state=");
     stub_set(&server, "POST", "/token", 200, "application/json",
              "{\"access_token\":\"at-1\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"refresh_token\":\"rt-1\",\"scope\":\"profile\"}",
              "Cache-Control: no-store\r\n", 0);
@@ -171,7 +171,7 @@ void test_client_sign_in(void) {
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_new(effective, &request));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_set(request, TELENORID_AUTH_SCOPE, "openid profile"));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_build(request, &openid));
-    telenorid_callback *openid_callback = make_callback(openid, "com.example.app:/cb?code=code-2&state=");
+    telenorid_authorization_callback *openid_callback = make_callback(openid, "com.example.app:/cb?code=code-2&state=");
     stub_set(&server, "POST", "/token", 200, "application/json", "{\"access_token\":\"x\",\"token_type\":\"Bearer\"}", NULL, 0);
     telenorid_auth_state *refused = SENTINEL;
     CHECK_FAILS_UNTOUCHED(TELENORID_E_INVALID_RESPONSE, refused, telenorid_client_exchange_code(client, openid_callback, &refused));
@@ -180,7 +180,7 @@ void test_client_sign_in(void) {
     token_calls = stub_hits(&server, "POST", "/token");
     CHECK_FAILS_UNTOUCHED(TELENORID_E_CONSUMED, refused, telenorid_client_exchange_code(client, openid_callback, &refused));
     CHECK(stub_hits(&server, "POST", "/token") == token_calls);
-    telenorid_callback_free(openid_callback);
+    telenorid_authorization_callback_free(openid_callback);
     telenorid_pending_auth_free(openid);
     /* An ID token that does not validate is TOKEN_INVALID ("none" is never accepted). */
     openid = NULL;
@@ -189,7 +189,7 @@ void test_client_sign_in(void) {
     stub_set(&server, "POST", "/token", 200, "application/json",
              "{\"access_token\":\"x\",\"token_type\":\"Bearer\",\"id_token\":\"eyJhbGciOiJub25lIn0.eyJpc3MiOiJ4In0.\"}", NULL, 0);
     CHECK_FAILS_UNTOUCHED(TELENORID_E_TOKEN_INVALID, refused, telenorid_client_exchange_code(client, openid_callback, &refused));
-    telenorid_callback_free(openid_callback);
+    telenorid_authorization_callback_free(openid_callback);
     telenorid_pending_auth_free(openid);
     /* The provider refusing the code: AUTHORIZATION_ERROR with its fields. */
     openid = NULL;
@@ -202,21 +202,21 @@ void test_client_sign_in(void) {
     CHECK_STR("code expired", telenorid_error_oauth_description(e));
     CHECK(telenorid_error_http_status(e) == 400);
     telenorid_error_free(e);
-    telenorid_callback_free(openid_callback);
+    telenorid_authorization_callback_free(openid_callback);
     telenorid_pending_auth_free(openid);
     telenorid_auth_request_free(request);
 
     /* A callback for another client is refused. */
     telenorid_config *other = make_config();
     telenorid_pending_auth *foreign = make_pending(other, 0);
-    telenorid_callback *foreign_callback = make_callback(foreign, REDIRECT "?code=f&state=");
+    telenorid_authorization_callback *foreign_callback = make_callback(foreign, REDIRECT "?code=f&state=");
     CHECK_FAILS_UNTOUCHED(TELENORID_E_CONFIGURATION, refused, telenorid_client_exchange_code(client, foreign_callback, &refused));
-    telenorid_callback_free(foreign_callback);
+    telenorid_authorization_callback_free(foreign_callback);
     telenorid_pending_auth_free(foreign);
     telenorid_config_free(other);
 
     telenorid_auth_state_free(state);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     free(verifier);
     telenorid_pending_auth_free(pending);
     telenorid_config_free(effective);
@@ -273,7 +273,7 @@ void test_iss_required(void) {
         CHECK_STATUS(TELENORID_OK, telenorid_client_new(config, &client));
         if (discover_first) CHECK_STATUS(TELENORID_OK, telenorid_client_discover(client));
         telenorid_pending_auth *pending = make_pending(config, 0);
-        telenorid_callback *callback = make_callback(pending, "com.example.app:/cb?code=no-iss&state=");
+        telenorid_authorization_callback *callback = make_callback(pending, "com.example.app:/cb?code=no-iss&state=");
         int token_calls = stub_hits(&server, "POST", "/token");
         telenorid_auth_state *state = SENTINEL;
         telenorid_status status = telenorid_client_exchange_code(client, callback, &state);
@@ -281,7 +281,7 @@ void test_iss_required(void) {
         CHECK_STATUS(TELENORID_E_ISSUER_MISMATCH, status);
         CHECK(state == SENTINEL);
         CHECK(stub_hits(&server, "POST", "/token") == token_calls);
-        telenorid_callback_free(callback);
+        telenorid_authorization_callback_free(callback);
         telenorid_pending_auth_free(pending);
         telenorid_client_free(client);
     }
@@ -300,13 +300,13 @@ void test_exchange_never_sent(void) {
     telenorid_config *effective = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_client_config(client, &effective));
     telenorid_pending_auth *pending = make_pending(effective, 0);
-    telenorid_callback *callback = make_callback(pending, "com.example.app:/cb?code=code-n&state=");
+    telenorid_authorization_callback *callback = make_callback(pending, "com.example.app:/cb?code=code-n&state=");
     telenorid_auth_state *state = SENTINEL;
     CHECK_FAILS_UNTOUCHED(TELENORID_E_NETWORK, state, telenorid_client_exchange_code(broken, callback, &state));
     stub_set(&server, "POST", "/token", 500, "text/plain", "", NULL, 0);
     CHECK_FAILS_UNTOUCHED(TELENORID_E_TEMPORARILY_UNAVAILABLE, state, telenorid_client_exchange_code(client, callback, &state));
     CHECK_FAILS_UNTOUCHED(TELENORID_E_CONSUMED, state, telenorid_client_exchange_code(client, callback, &state));
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_pending_auth_free(pending);
     telenorid_config_free(effective);
     telenorid_client_free(client);

@@ -14,7 +14,7 @@ void test_free_null(void) {
     telenorid_pkce_free(NULL);
     telenorid_auth_request_free(NULL);
     telenorid_pending_auth_free(NULL);
-    telenorid_callback_free(NULL);
+    telenorid_authorization_callback_free(NULL);
     telenorid_app_callback_free(NULL);
     telenorid_client_free(NULL);
     telenorid_auth_state_free(NULL);
@@ -28,7 +28,7 @@ struct handles {
     telenorid_pkce *pkce;
     telenorid_auth_request *request;
     telenorid_pending_auth *pending;
-    telenorid_callback *callback;
+    telenorid_authorization_callback *callback;
     telenorid_pending_auth *app_pending;
     telenorid_app_callback *app_callback;
     telenorid_client *client;
@@ -59,7 +59,7 @@ static void handles_free(struct handles *h) {
     telenorid_client_free(h->client);
     telenorid_app_callback_free(h->app_callback);
     telenorid_pending_auth_free(h->app_pending);
-    telenorid_callback_free(h->callback);
+    telenorid_authorization_callback_free(h->callback);
     telenorid_pending_auth_free(h->pending);
     telenorid_auth_request_free(h->request);
     telenorid_pkce_free(h->pkce);
@@ -85,7 +85,7 @@ void test_null_arguments(void) {
     telenorid_pkce *pkce = SENTINEL;
     telenorid_auth_request *request = SENTINEL;
     telenorid_pending_auth *pending = SENTINEL;
-    telenorid_callback *callback = SENTINEL;
+    telenorid_authorization_callback *callback = SENTINEL;
     telenorid_app_callback *app_callback = SENTINEL;
     telenorid_client *client = SENTINEL;
     telenorid_auth_state *state = SENTINEL;
@@ -141,11 +141,11 @@ void test_null_arguments(void) {
     CHECK_NULL_ARG("pending", telenorid_pending_auth_handle_callback(NULL, REDIRECT "?code=c&state=s", &callback));
     CHECK_NULL_ARG("redirect_url", telenorid_pending_auth_handle_callback(h.pending, NULL, &callback));
     CHECK_NULL_ARG("out", telenorid_pending_auth_handle_callback(h.pending, REDIRECT "?code=c&state=s", NULL));
-    CHECK_NULL_ARG("callback", telenorid_callback_code(NULL, &s));
-    CHECK_NULL_ARG("out", telenorid_callback_code(h.callback, NULL));
-    CHECK_NULL_ARG("callback", telenorid_callback_parameter(NULL, "scope", &s));
-    CHECK_NULL_ARG("name", telenorid_callback_parameter(h.callback, NULL, &s));
-    CHECK_NULL_ARG("out", telenorid_callback_parameter(h.callback, "scope", NULL));
+    CHECK_NULL_ARG("callback", telenorid_authorization_callback_code(NULL, &s));
+    CHECK_NULL_ARG("out", telenorid_authorization_callback_code(h.callback, NULL));
+    CHECK_NULL_ARG("callback", telenorid_authorization_callback_parameter(NULL, "scope", &s));
+    CHECK_NULL_ARG("name", telenorid_authorization_callback_parameter(h.callback, NULL, &s));
+    CHECK_NULL_ARG("out", telenorid_authorization_callback_parameter(h.callback, "scope", NULL));
 
     CHECK_NULL_ARG("pending", telenorid_pending_auth_handle_app_callback(NULL, APP_CALLBACK "?state=s", NULL, &app_callback));
     CHECK_NULL_ARG("callback_url", telenorid_pending_auth_handle_app_callback(h.app_pending, NULL, NULL, &app_callback));
@@ -267,9 +267,9 @@ void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_pending_auth_code_verifier(AS(telenorid_pending_auth, wrong), &s));
     CHECK_WRONG_KIND(telenorid_pending_auth_serialize(AS(telenorid_pending_auth, wrong), &s));
     CHECK_WRONG_KIND(telenorid_pending_auth_restore(AS(telenorid_config, h.client), "{}", AS(telenorid_pending_auth *, &out)));
-    CHECK_WRONG_KIND(telenorid_pending_auth_handle_callback(AS(telenorid_pending_auth, h.app_callback), REDIRECT "?code=c&state=s", AS(telenorid_callback *, &out)));
-    CHECK_WRONG_KIND(telenorid_callback_code(AS(telenorid_callback, h.app_callback), &s));
-    CHECK_WRONG_KIND(telenorid_callback_parameter(AS(telenorid_callback, h.pending), "code", &s));
+    CHECK_WRONG_KIND(telenorid_pending_auth_handle_callback(AS(telenorid_pending_auth, h.app_callback), REDIRECT "?code=c&state=s", AS(telenorid_authorization_callback *, &out)));
+    CHECK_WRONG_KIND(telenorid_authorization_callback_code(AS(telenorid_authorization_callback, h.app_callback), &s));
+    CHECK_WRONG_KIND(telenorid_authorization_callback_parameter(AS(telenorid_authorization_callback, h.pending), "code", &s));
     CHECK_WRONG_KIND(telenorid_pending_auth_handle_app_callback(AS(telenorid_pending_auth, wrong), APP_CALLBACK "?state=s", NULL, AS(telenorid_app_callback *, &out)));
     CHECK_WRONG_KIND(telenorid_app_callback_resume_uri(AS(telenorid_app_callback, h.callback), &s));
     CHECK_WRONG_KIND(telenorid_client_new(AS(telenorid_config, h.state), AS(telenorid_client *, &out)));
@@ -286,7 +286,7 @@ void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_auth_request_set_token_authorization_details(AS(telenorid_auth_request, h.config), NULL));
     CHECK_WRONG_KIND(telenorid_auth_request_apply_step_up(AS(telenorid_auth_request, h.config), "Bearer", &flag));
     CHECK_WRONG_KIND(telenorid_client_exchange_code(AS(telenorid_client, h.config), h.callback, AS(telenorid_auth_state *, &out)));
-    CHECK_WRONG_KIND(telenorid_client_exchange_code(h.client, AS(telenorid_callback, h.app_callback), AS(telenorid_auth_state *, &out)));
+    CHECK_WRONG_KIND(telenorid_client_exchange_code(h.client, AS(telenorid_authorization_callback, h.app_callback), AS(telenorid_auth_state *, &out)));
     CHECK_WRONG_KIND(telenorid_auth_state_fresh_access_token(AS(telenorid_auth_state, h.client), &s));
     CHECK_WRONG_KIND(telenorid_auth_state_refresh(AS(telenorid_auth_state, h.client)));
     CHECK_WRONG_KIND(telenorid_auth_state_is_signed_in(AS(telenorid_auth_state, wrong), &flag));
@@ -349,8 +349,8 @@ void test_invalid_utf8(void) {
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_add_claim(h.request, TELENORID_CLAIMS_ID_TOKEN, "x", -1, NULL, NULL, bad));
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_set_app_to_app(h.request, bad));
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_restore(h.config, bad, AS(telenorid_pending_auth *, &out)));
-        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_handle_callback(h.pending, url, AS(telenorid_callback *, &out)));
-        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_callback_parameter(h.callback, bad, &s));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_handle_callback(h.pending, url, AS(telenorid_authorization_callback *, &out)));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_authorization_callback_parameter(h.callback, bad, &s));
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_handle_app_callback(h.app_pending, bad, NULL, AS(telenorid_app_callback *, &out)));
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_handle_app_callback(h.app_pending, APP_CALLBACK "?state=x", bad, AS(telenorid_app_callback *, &out)));
         CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_end_session_url(h.state, bad, NULL, &s));
@@ -383,7 +383,7 @@ void test_length_limit(void) {
     CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_set(h.request, TELENORID_AUTH_LOGIN_HINT, too_long));
     CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_request_add_parameter(h.request, "n", too_long));
     CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_restore(h.config, too_long, AS(telenorid_pending_auth *, &out)));
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_handle_callback(h.pending, too_long, AS(telenorid_callback *, &out)));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_pending_auth_handle_callback(h.pending, too_long, AS(telenorid_authorization_callback *, &out)));
     CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_restore(h.client, too_long, AS(telenorid_auth_state *, &out)));
     CHECK(out == SENTINEL);
 
@@ -457,10 +457,10 @@ void test_free_order(void) {
     char *url = pending_string(telenorid_pending_auth_url, pending);
     CHECK_CONTAINS(url, "client_id=tnn-example");
     free(url);
-    telenorid_callback *callback = make_callback(pending, REDIRECT "?code=order&state=");
+    telenorid_authorization_callback *callback = make_callback(pending, REDIRECT "?code=order&state=");
     telenorid_pending_auth_free(pending);          /* the callback outlives it */
     char *code = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_callback_code(callback, &code));
+    CHECK_STATUS(TELENORID_OK, telenorid_authorization_callback_code(callback, &code));
     CHECK_STR("order", code);
     telenorid_string_free(code);
 
@@ -477,5 +477,72 @@ void test_free_order(void) {
     CHECK_STR("a", token);
     telenorid_string_free(token);
     telenorid_auth_state_free(state);
+    telenorid_authorization_callback_free(callback);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Old names (aliases until 1.0)
+ * --------------------------------------------------------------------------------------------- */
+
+static int32_t not_cellular(void *user_data, int fd) {
+    (void)user_data; (void)fd;
+    return TELENORID_SOCKET_NOT_CELLULAR;
+}
+
+/* Each 0.4 name once: its type is the new type (these assignments compile under -Werror only then) and its
+ * function answers as the new name does. */
+void test_old_names(void) {
+    telenorid_sign_callback old_signer = refusing_signer;
+    telenorid_host_key_signer signer = old_signer;
+    CHECK(signer == refusing_signer);
+
+    telenorid_config *config = make_config();
+    telenorid_pending_auth *pending = make_pending(config, 0);
+    telenorid_callback *callback = make_callback(pending, REDIRECT "?code=old&scope=openid&state=");
+    telenorid_authorization_callback *same_callback = callback;
+    char *value = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_callback_code(same_callback, &value));
+    CHECK_STR("old", value);
+    telenorid_string_free(value);
+    value = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_callback_parameter(callback, "scope", &value));
+    CHECK_STR("openid", value);
+    telenorid_string_free(value);
     telenorid_callback_free(callback);
+    telenorid_pending_auth_free(pending);
+    telenorid_config_free(config);
+
+    telenorid_loopback *listener = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_loopback_new(0, "/old", &listener));
+    telenorid_loopback_listener *same_listener = listener;
+    char *uri = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_loopback_redirect_uri(same_listener, &uri));
+    CHECK(uri != NULL && strncmp(uri, "http://127.0.0.1:", 17) == 0 && strcmp(uri + strlen(uri) - 4, "/old") == 0);
+    telenorid_string_free(uri);
+    CHECK_STATUS(TELENORID_OK, telenorid_loopback_expect_state(listener, "s"));
+    CHECK_STATUS(TELENORID_OK, telenorid_loopback_cancel(listener)); /* no wait under way: nothing to end */
+    char *redirect = NULL;
+    CHECK_STATUS(TELENORID_E_TIMEOUT, telenorid_loopback_wait(listener, 1, &redirect));
+    CHECK(redirect == NULL);
+    telenorid_loopback_free(listener);
+
+    /* A line authenticator whose hook says "not cellular": refused before any socket connects. */
+    telenorid_config_builder *b = builder_with("https://id.example.com", "tnn-example", REDIRECT);
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ALOHA_URL, "https://127.0.0.1:1/"));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &config));
+    telenorid_config_builder_free(b);
+    telenorid_line_auth *line_auth = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_new(config, &line_auth));
+    telenorid_line_authenticator *same_authenticator = line_auth;
+    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_set_socket_hook(same_authenticator, not_cellular, NULL));
+    CHECK_STATUS(TELENORID_E_LINE_AUTH_UNAVAILABLE, telenorid_line_auth_run(line_auth));
+    int64_t seconds = 42;
+    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_valid_for(line_auth, &seconds));
+    CHECK(seconds == 0);
+    telenorid_auth_request *request = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_request_new(config, &request));
+    CHECK_STATUS(TELENORID_E_LINE_AUTH_UNAVAILABLE, telenorid_line_auth_apply(line_auth, request));
+    telenorid_auth_request_free(request);
+    telenorid_line_auth_free(line_auth);
+    telenorid_config_free(config);
 }

@@ -138,9 +138,9 @@ char *with_state(const telenorid_pending_auth *pending, const char *prefix, cons
     return url;
 }
 
-telenorid_callback *make_callback(const telenorid_pending_auth *pending, const char *prefix) {
+telenorid_authorization_callback *make_callback(const telenorid_pending_auth *pending, const char *prefix) {
     char *url = with_state(pending, prefix, "");
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, url, &callback));
     free(url);
     return callback;

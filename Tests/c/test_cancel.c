@@ -1,4 +1,4 @@
-/* Cancellation from another thread (telenorid_client_cancel, telenorid_loopback_cancel): a blocked call
+/* Cancellation from another thread (telenorid_client_cancel, telenorid_loopback_listener_cancel): a blocked call
  * returns TELENORID_E_CANCELLED within 100 ms, and the handle works afterwards. Against Tests/c/stub_server.h,
  * whose answer is held back so the client's call blocks. */
 #define _POSIX_C_SOURCE 200809L
@@ -29,7 +29,7 @@ static int64_t now_ms(void) {
 struct call {
     pthread_t thread;
     telenorid_client *client;
-    telenorid_loopback *listener;
+    telenorid_loopback_listener *listener;
     telenorid_status status;
     int64_t ended_ms;
 };
@@ -44,7 +44,7 @@ static void *discover(void *arg) {
 static void *wait_for_redirect(void *arg) {
     struct call *call = arg;
     char *url = NULL;
-    call->status = telenorid_loopback_wait(call->listener, 20000, &url);
+    call->status = telenorid_loopback_listener_wait(call->listener, 20000, &url);
     call->ended_ms = now_ms();
     telenorid_string_free(url);
     return NULL;
@@ -104,25 +104,25 @@ static void test_client_cancel(void) {
 
 /* A wait cancelled from this thread returns at once; the listener waits again, to its own timeout. */
 static void test_loopback_cancel(void) {
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_loopback_cancel(NULL));
-    telenorid_loopback *listener = NULL;
-    if (!CHECK_STATUS(TELENORID_OK, telenorid_loopback_new(0, NULL, &listener))) return;
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_loopback_listener_cancel(NULL));
+    telenorid_loopback_listener *listener = NULL;
+    if (!CHECK_STATUS(TELENORID_OK, telenorid_loopback_listener_new(0, NULL, &listener))) return;
     struct call call = {0};
     call.listener = listener;
     if (!CHECK(pthread_create(&call.thread, NULL, wait_for_redirect, &call) == 0)) return;
     stub_sleep_ms(200);
     int64_t cancelled_ms = now_ms();
-    CHECK_STATUS(TELENORID_OK, telenorid_loopback_cancel(listener));
+    CHECK_STATUS(TELENORID_OK, telenorid_loopback_listener_cancel(listener));
     pthread_join(call.thread, NULL);
     CHECK(call.status == TELENORID_E_CANCELLED);
     if (!CHECK(call.ended_ms - cancelled_ms < 100)) fprintf(stderr, "  took %lld ms\n", (long long)(call.ended_ms - cancelled_ms));
 
     char *url = NULL;
     int64_t start = now_ms();
-    CHECK_STATUS(TELENORID_E_TIMEOUT, telenorid_loopback_wait(listener, 300, &url));
+    CHECK_STATUS(TELENORID_E_TIMEOUT, telenorid_loopback_listener_wait(listener, 300, &url));
     CHECK(now_ms() - start >= 290);
     CHECK(url == NULL);
-    telenorid_loopback_free(listener);
+    telenorid_loopback_listener_free(listener);
 }
 
 int main(void) {

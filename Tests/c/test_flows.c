@@ -253,14 +253,14 @@ static void test_app_to_app(void) {
     }
 
     /* 6-8: the backend checks the redirect the app passed on and exchanges the code with its secret. */
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     telenorid_auth_state *tokens = NULL;
     if (redirect) {
         S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
         S(TELENORID_OK, telenorid_client_exchange_code(backend, callback, &tokens));
-        telenorid_callback *again = NULL;
+        telenorid_authorization_callback *again = NULL;
         S(TELENORID_E_CONSUMED, telenorid_pending_auth_handle_callback(pending, redirect, &again));
-        telenorid_callback_free(again);
+        telenorid_authorization_callback_free(again);
     }
     if (tokens) {
         check_tokens(tokens, provider.backend_id, pending);
@@ -278,7 +278,7 @@ static void test_app_to_app(void) {
     }
 
     telenorid_auth_state_free(tokens);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_string_free(url);
     telenorid_string_free(state);
     telenorid_string_free(shipped);
@@ -373,7 +373,7 @@ static void test_idp_app_form(int pairs) {
 
     telenorid_idp_response *response = sp.request && sp.endpoint ? idp_app(sp.request, pairs, 0, sp.endpoint) : NULL;
     CHECK(response != NULL);
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     telenorid_auth_state *tokens = NULL;
     if (response && pairs) {
         telenorid_params *answer = NULL;
@@ -410,7 +410,7 @@ static void test_idp_app_form(int pairs) {
     CHECK(tokens != NULL);
 
     telenorid_auth_state_free(tokens);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_idp_response_free(response);
     sp_finish(&sp);
 }
@@ -423,7 +423,7 @@ static void test_idp_app_refusal(void) {
     char *answer = NULL, error[64] = "";
     telenorid_idp_response *response = sp.request && sp.endpoint ? idp_app(sp.request, 0, 1, sp.endpoint) : NULL;
     if (response) S(TELENORID_OK, telenorid_idp_response_url(response, &answer));
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     if (answer) {
         S(TELENORID_E_AUTHORIZATION_ERROR, telenorid_pending_auth_handle_idp_response_url(pending, answer, NULL, 0, &callback));
         last_oauth_error(error, sizeof error);
@@ -445,10 +445,10 @@ static void test_line_auth_sign_in(void) {
     telenorid_config_builder *b = NULL;
     telenorid_config *settings = NULL, *discovered = NULL;
     telenorid_client *client = NULL;
-    telenorid_line_auth *line_auth = NULL;
+    telenorid_line_authenticator *line_auth = NULL;
     telenorid_auth_request *request = NULL;
     telenorid_pending_auth *pending = NULL;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     telenorid_auth_state *tokens = NULL;
     char *url = NULL, *redirect = NULL;
     int64_t valid_for = 0;
@@ -462,13 +462,13 @@ static void test_line_auth_sign_in(void) {
     S(TELENORID_OK, telenorid_config_builder_build(b, &settings));
     S(TELENORID_OK, telenorid_client_new(settings, &client));
     S(TELENORID_OK, telenorid_client_config(client, &discovered));
-    S(TELENORID_OK, telenorid_line_auth_new(discovered, &line_auth));
+    S(TELENORID_OK, telenorid_line_authenticator_new(discovered, &line_auth));
     /* As a host does when the login screen appears; at sign-in the kept session is used. */
-    S(TELENORID_OK, telenorid_line_auth_run(line_auth));
-    S(TELENORID_OK, telenorid_line_auth_valid_for(line_auth, &valid_for));
+    S(TELENORID_OK, telenorid_line_authenticator_run(line_auth));
+    S(TELENORID_OK, telenorid_line_authenticator_valid_for(line_auth, &valid_for));
     CHECK(valid_for > 250 && valid_for <= 300);
     S(TELENORID_OK, telenorid_auth_request_new(discovered, &request));
-    S(TELENORID_OK, telenorid_line_auth_apply(line_auth, request));
+    S(TELENORID_OK, telenorid_line_authenticator_apply(line_auth, request));
     S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
     S(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
     CHECK_CONTAINS(url, "&aloha_token=");
@@ -478,12 +478,12 @@ static void test_line_auth_sign_in(void) {
     CHECK(tokens != NULL);
     if (tokens) check_tokens(tokens, provider.public_id, pending);
     telenorid_auth_state_free(tokens);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     free(redirect);
     telenorid_string_free(url);
     telenorid_pending_auth_free(pending);
     telenorid_auth_request_free(request);
-    telenorid_line_auth_free(line_auth);
+    telenorid_line_authenticator_free(line_auth);
     telenorid_config_free(discovered);
     telenorid_client_free(client);
     telenorid_config_free(settings);

@@ -95,7 +95,7 @@ static void test_round_trip(int bundle_form) {
     telenorid_idp_request *sp = NULL, *idp = NULL;
     telenorid_idp_response *response = NULL;
     telenorid_params *pairs = NULL, *answer = NULL;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     char *url = NULL, *authorize = NULL, *state = NULL, *code = NULL, *verifier = NULL;
     const char *callers[] = {"other.app:/cb", SP_REDIRECT};
 
@@ -135,7 +135,7 @@ static void test_round_trip(int bundle_form) {
         CHECK_CONTAINS(url, SP_REDIRECT "?code=the-code&login_host=login.example.com&state=");
         S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_url(pending, url, NULL, 0, &callback));
     }
-    S(TELENORID_OK, telenorid_callback_code(callback, &code));
+    S(TELENORID_OK, telenorid_authorization_callback_code(callback, &code));
     CHECK_STR("the-code", code);
 
     telenorid_string_free(url);
@@ -143,7 +143,7 @@ static void test_round_trip(int bundle_form) {
     telenorid_string_free(state);
     telenorid_string_free(code);
     telenorid_string_free(verifier);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_params_free(pairs);
     telenorid_params_free(answer);
     /* Freed in creation order: the response keeps what it needs alive. */
@@ -158,7 +158,7 @@ static void test_refusals(void) {
     telenorid_idp_request *sp = NULL, *out = SENTINEL;
     telenorid_idp_response *response = SENTINEL;
     telenorid_params *good = NULL;
-    telenorid_callback *callback = SENTINEL;
+    telenorid_authorization_callback *callback = SENTINEL;
     char *text = SENTINEL;
     const char *callers[] = {SP_REDIRECT};
 
@@ -224,7 +224,7 @@ static void test_unknown_parameters(void) {
     telenorid_idp_request *sp = NULL, *idp = NULL, *via_url = NULL;
     telenorid_idp_response *response = NULL;
     telenorid_params *good = NULL, *extended = NULL, *again = NULL, *answer = NULL, *smuggled = NULL;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     char *url = NULL, *authorize = NULL, *state = NULL, *value = SENTINEL;
     const char *callers[] = {SP_REDIRECT};
 
@@ -252,13 +252,13 @@ static void test_unknown_parameters(void) {
     smuggled = with(answer, "access_token", "smuggled");
     S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_params(pending, smuggled, NULL, 0, &callback));
     value = SENTINEL;
-    S(TELENORID_OK, telenorid_callback_parameter(callback, "access_token", &value));
+    S(TELENORID_OK, telenorid_authorization_callback_parameter(callback, "access_token", &value));
     CHECK(value == NULL);
 
     telenorid_string_free(url);
     telenorid_string_free(authorize);
     telenorid_string_free(state);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_params_free(good);
     telenorid_params_free(extended);
     telenorid_params_free(again);
@@ -278,7 +278,7 @@ static void test_redirect_uri_with_query(void) {
     telenorid_pending_auth *pending = sp_pending_at(SP_QUERY_REDIRECT);
     telenorid_idp_request *sp = NULL, *idp = NULL;
     telenorid_idp_response *response = NULL;
-    telenorid_callback *callback = SENTINEL;
+    telenorid_authorization_callback *callback = SENTINEL;
     char *url = NULL, *state = NULL, *code = NULL, *app = SENTINEL;
     const char *callers[] = {SP_QUERY_REDIRECT};
     char redirect[512];
@@ -300,15 +300,15 @@ static void test_redirect_uri_with_query(void) {
     S(TELENORID_E_REDIRECT_MISMATCH, telenorid_pending_auth_handle_idp_response_url(pending, redirect, NULL, 0, &callback));
     CHECK(callback == SENTINEL);
     S(TELENORID_OK, telenorid_pending_auth_handle_idp_response_url(pending, url, NULL, 0, &callback));
-    S(TELENORID_OK, telenorid_callback_code(callback, &code));
+    S(TELENORID_OK, telenorid_authorization_callback_code(callback, &code));
     CHECK_STR("c", code);
-    S(TELENORID_OK, telenorid_callback_parameter(callback, "app", &app));
+    S(TELENORID_OK, telenorid_authorization_callback_parameter(callback, "app", &app));
     CHECK(app == NULL);
 
     telenorid_string_free(url);
     telenorid_string_free(state);
     telenorid_string_free(code);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_idp_response_free(response);
     telenorid_idp_request_free(sp);
     telenorid_idp_request_free(idp);

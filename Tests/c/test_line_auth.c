@@ -105,27 +105,27 @@ static int32_t hook(void *user_data, int fd) {
 }
 
 static void test_arguments(void) {
-    telenorid_line_auth *sentinel = (telenorid_line_auth *)&sentinel, *out = sentinel;
+    telenorid_line_authenticator *sentinel = (telenorid_line_authenticator *)&sentinel, *out = sentinel;
     int64_t seconds = 42;
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_new(NULL, &out));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_new(NULL, &out));
     CHECK(out == sentinel);
     telenorid_config *config = config_for("ok");
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_new(config, NULL));
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_run(NULL));
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_valid_for(NULL, &seconds));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_new(config, NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_run(NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_valid_for(NULL, &seconds));
     CHECK(seconds == 42);
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_set_socket_hook(NULL, hook, NULL));
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_apply(NULL, NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_set_socket_hook(NULL, hook, NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_apply(NULL, NULL));
     /* A handle of another kind is refused, not misread. */
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_run((telenorid_line_auth *)config));
-    telenorid_line_auth *line_auth = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_new(config, &line_auth));
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_valid_for(line_auth, NULL));
-    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_auth_apply(line_auth, NULL));
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_valid_for(line_auth, &seconds));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_run((telenorid_line_authenticator *)config));
+    telenorid_line_authenticator *line_auth = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_new(config, &line_auth));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_valid_for(line_auth, NULL));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_line_authenticator_apply(line_auth, NULL));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_valid_for(line_auth, &seconds));
     CHECK(seconds == 0);
-    telenorid_line_auth_free(line_auth);
-    telenorid_line_auth_free(NULL);
+    telenorid_line_authenticator_free(line_auth);
+    telenorid_line_authenticator_free(NULL);
     telenorid_config_free(config);
 
     /* Without aloha_url line authentication is unavailable; an http Aloha is insecure. */
@@ -136,7 +136,7 @@ static void test_arguments(void) {
     CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, "app:/cb"));
     CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &config));
     out = sentinel;
-    CHECK_STATUS(TELENORID_E_LINE_AUTH_UNAVAILABLE, telenorid_line_auth_new(config, &out));
+    CHECK_STATUS(TELENORID_E_LINE_AUTH_UNAVAILABLE, telenorid_line_authenticator_new(config, &out));
     check_last_error(TELENORID_E_LINE_AUTH_UNAVAILABLE, "aloha_url", __LINE__);
     CHECK(out == sentinel);
     telenorid_config_free(config);
@@ -148,77 +148,77 @@ static void test_arguments(void) {
 
 static void test_exchange_and_hook(void) {
     telenorid_config *config = config_for("c_ok");
-    telenorid_line_auth *line_auth = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_new(config, &line_auth));
+    telenorid_line_authenticator *line_auth = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_new(config, &line_auth));
     struct hook_record record = {0, 0, TELENORID_SOCKET_ALLOW};
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_set_socket_hook(line_auth, hook, &record));
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_run(line_auth));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_set_socket_hook(line_auth, hook, &record));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_run(line_auth));
     CHECK(record.calls == 3 && record.sockets == 3); /* prepare, inject, session: each a fresh socket */
     int64_t seconds = 0;
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_valid_for(line_auth, &seconds));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_valid_for(line_auth, &seconds));
     CHECK(seconds > 250 && seconds <= 300);
 
     telenorid_auth_request *request = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_new(config, &request));
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_apply(line_auth, request));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_apply(line_auth, request));
     CHECK(record.calls == 3); /* the kept session was used: no new exchange */
     char *url = url_of(request);
     CHECK_CONTAINS(url, "aloha_token=");
     telenorid_string_free(url);
-    CHECK_STATUS(TELENORID_E_PARAMETER_CONFLICT, telenorid_line_auth_apply(line_auth, request));
+    CHECK_STATUS(TELENORID_E_PARAMETER_CONFLICT, telenorid_line_authenticator_apply(line_auth, request));
     telenorid_auth_request_free(request);
 
     /* Not on cellular: a distinct status; refused: a network error; the kept session stays. */
     record.verdict = TELENORID_SOCKET_NOT_CELLULAR;
-    CHECK_STATUS(TELENORID_E_LINE_AUTH_UNAVAILABLE, telenorid_line_auth_run(line_auth));
+    CHECK_STATUS(TELENORID_E_LINE_AUTH_UNAVAILABLE, telenorid_line_authenticator_run(line_auth));
     check_last_error(TELENORID_E_LINE_AUTH_UNAVAILABLE, "no cellular network", __LINE__);
     record.verdict = TELENORID_SOCKET_REFUSE;
-    CHECK_STATUS(TELENORID_E_NETWORK, telenorid_line_auth_run(line_auth));
+    CHECK_STATUS(TELENORID_E_NETWORK, telenorid_line_authenticator_run(line_auth));
     check_last_error(TELENORID_E_NETWORK, "socket hook refused", __LINE__);
     record.verdict = 77; /* not one of the three: refuses */
-    CHECK_STATUS(TELENORID_E_NETWORK, telenorid_line_auth_run(line_auth));
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_valid_for(line_auth, &seconds));
+    CHECK_STATUS(TELENORID_E_NETWORK, telenorid_line_authenticator_run(line_auth));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_valid_for(line_auth, &seconds));
     CHECK(seconds > 250);
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_set_socket_hook(line_auth, NULL, NULL));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_set_socket_hook(line_auth, NULL, NULL));
     int before = record.calls;
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_run(line_auth));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_run(line_auth));
     CHECK(record.calls == before);
-    telenorid_line_auth_free(line_auth);
+    telenorid_line_authenticator_free(line_auth);
     telenorid_config_free(config);
 }
 
 static void expect_failure(const char *mode, telenorid_status status, const char *words) {
     telenorid_config *config = config_for(mode);
-    telenorid_line_auth *line_auth = NULL;
+    telenorid_line_authenticator *line_auth = NULL;
     telenorid_auth_request *request = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_new(config, &line_auth));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_new(config, &line_auth));
     CHECK_STATUS(TELENORID_OK, telenorid_auth_request_new(config, &request));
-    if (CHECK_STATUS(status, telenorid_line_auth_apply(line_auth, request))) check_last_error(status, words, __LINE__);
+    if (CHECK_STATUS(status, telenorid_line_authenticator_apply(line_auth, request))) check_last_error(status, words, __LINE__);
     char *url = url_of(request);
     CHECK(url != NULL && strstr(url, "aloha_token") == NULL);
     telenorid_string_free(url);
     telenorid_auth_request_free(request);
-    telenorid_line_auth_free(line_auth);
+    telenorid_line_authenticator_free(line_auth);
     telenorid_config_free(config);
 }
 
 static void *run_thread(void *line_auth) {
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_run(line_auth));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_run(line_auth));
     return NULL;
 }
 
 static void test_threads(void) {
     telenorid_config *config = config_for("c_threads");
-    telenorid_line_auth *line_auth = NULL;
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_new(config, &line_auth));
+    telenorid_line_authenticator *line_auth = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_new(config, &line_auth));
     telenorid_config_free(config); /* the authenticator keeps what it needs */
     pthread_t threads[4];
     for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, run_thread, line_auth);
     for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
     int64_t seconds = 0;
-    CHECK_STATUS(TELENORID_OK, telenorid_line_auth_valid_for(line_auth, &seconds));
+    CHECK_STATUS(TELENORID_OK, telenorid_line_authenticator_valid_for(line_auth, &seconds));
     CHECK(seconds > 250);
-    telenorid_line_auth_free(line_auth);
+    telenorid_line_authenticator_free(line_auth);
 }
 
 int main(void) {

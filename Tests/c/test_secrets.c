@@ -407,7 +407,7 @@ static void dpop_sign_in(void) {
     telenorid_client *client = NULL;
     telenorid_auth_request *request = NULL;
     telenorid_pending_auth *pending = NULL;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     telenorid_auth_state *state = NULL, *restored = NULL;
     char *url = NULL, *verifier = NULL, *redirect = NULL, *json = NULL, *type = NULL, *thumbprint = NULL;
 
@@ -454,7 +454,7 @@ static void dpop_sign_in(void) {
     telenorid_string_free(type);
     telenorid_auth_state_free(restored);
     telenorid_auth_state_free(state);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     free(redirect);
     telenorid_string_free(url);
     telenorid_pending_auth_free(pending);
@@ -471,7 +471,7 @@ static void sign_in(const char *method) {
     telenorid_client *client = NULL;
     telenorid_auth_request *request = NULL;
     telenorid_pending_auth *pending = NULL;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     telenorid_auth_state *state = NULL;
     char *url = NULL, *verifier = NULL, *redirect = NULL, *userinfo = NULL, what[64];
 
@@ -506,7 +506,7 @@ static void sign_in(const char *method) {
     }
     telenorid_string_free(userinfo);
     telenorid_auth_state_free(state);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     free(redirect);
     telenorid_string_free(url);
     telenorid_pending_auth_free(pending);

@@ -82,7 +82,7 @@ def test_pending_and_slow_down_then_tokens(provider, client):
     assert 1 + 6 - 0.5 < elapsed < 7 + 2
     assert [f["grant_type"] for f in forms] == ["urn:ietf:params:oauth:grant-type:device_code"] * 2
     assert all(f["device_code"] == "dc-1" and f["client_id"] == CLIENT for f in forms)
-    with pytest.raises(telenorid.Consumed):
+    with pytest.raises(telenorid.ConsumedError):
         device.wait()
 
 
@@ -113,16 +113,16 @@ def test_denial_expiry_and_the_clients_deadline(provider, client):
 ])
 def test_hostile_device_answers_are_refused(provider, client, body):
     provider.device_behaviour = lambda form: Response(body=provider.device_body(**body))
-    with pytest.raises(telenorid.InvalidResponse):
+    with pytest.raises(telenorid.InvalidResponseError):
         client.start_device_authorization()
 
 
 def test_oversized_and_refused_device_answers(provider, client):
     provider.device_behaviour = lambda form: Response(body=provider.device_body(user_code="A" * 8, pad="x" * 200000))
-    with pytest.raises(telenorid.ResponseTooLarge):
+    with pytest.raises(telenorid.ResponseTooLargeError):
         client.start_device_authorization()
     provider.device_behaviour = lambda form: Response(401, {"error": "invalid_client"})
-    with pytest.raises(telenorid.ClientRejected):
+    with pytest.raises(telenorid.ClientRejectedError):
         client.start_device_authorization()
 
 
@@ -132,7 +132,7 @@ def test_cancel_ends_the_wait_at_once_and_it_may_wait_again(provider, client):
     script(provider, error("authorization_pending"))
     threading.Timer(0.1, client.cancel).start()
     started = time.monotonic()
-    with pytest.raises(telenorid.Cancelled):
+    with pytest.raises(telenorid.CancelledError):
         device.wait()
     assert time.monotonic() - started < 0.3
     assert device.interval == 30

@@ -1,4 +1,4 @@
-"""The exception classes: one per status code, each in exactly one family (or, RandomFailure, in none), and a
+"""The exception classes: one per status code, each in exactly one family (or, RandomError, in none), and a
 family caught as a group — with errors raised by the real library where that is cheap.
 
 Run with Tests/python/run.sh (PYTHONPATH=bindings/python); also works with plain pytest from anywhere.
@@ -71,21 +71,21 @@ def test_each_class_is_in_its_family():
 
 
 def test_existing_bases_are_kept():
-    assert issubclass(telenorid.InvalidArgument, ValueError)
-    assert issubclass(telenorid.Malformed, ValueError)
-    assert issubclass(telenorid.ClientRejected, telenorid.AuthorizationError)
-    assert issubclass(telenorid.TemporarilyUnavailable, telenorid.HTTPStatusError)
-    assert telenorid.RandomFailure.__bases__ == (telenorid.TelenoridError,)
+    assert issubclass(telenorid.InvalidArgumentError, ValueError)
+    assert issubclass(telenorid.MalformedError, ValueError)
+    assert issubclass(telenorid.ClientRejectedError, telenorid.AuthorizationError)
+    assert issubclass(telenorid.TemporarilyUnavailableError, telenorid.HTTPStatusError)
+    assert telenorid.RandomError.__bases__ == (telenorid.TelenoridError,)
 
 
 def test_fields_survive_the_families():
-    error = telenorid.TemporarilyUnavailable("busy", http_status=503, retry_after=7,
+    error = telenorid.TemporarilyUnavailableError("busy", http_status=503, retry_after=7,
                                              oauth_error="temporarily_unavailable")
     assert isinstance(error, telenorid.TransportError)
     assert (error.status, error.http_status, error.retry_after, error.oauth_error) == (
-        telenorid.TemporarilyUnavailable.code, 503, 7, "temporarily_unavailable")
+        telenorid.TemporarilyUnavailableError.code, 503, 7, "temporarily_unavailable")
     assert error.transient
-    assert not telenorid.InvalidArgument("bad").transient
+    assert not telenorid.InvalidArgumentError("bad").transient
 
 
 @pytest.fixture
@@ -99,15 +99,15 @@ def pending():
 def test_usage_errors_caught_as_a_family(pending):
     with pytest.raises(telenorid.UsageError) as caught:
         telenorid.Pkce.from_verifier("too short")  # checked in C
-    assert type(caught.value) is telenorid.InvalidArgument and caught.value.status == 1
+    assert type(caught.value) is telenorid.InvalidArgumentError and caught.value.status == 1
     with pytest.raises(telenorid.UsageError) as caught:
         telenorid.Config.from_settings(issuer=ISSUER, client_id="a", redirect_uri=REDIRECT,
                                        aloha_url="http://aloha.example")
-    assert type(caught.value) is telenorid.Insecure
+    assert type(caught.value) is telenorid.InsecureError
     pending.handle_callback(f"{REDIRECT}?code=c&state={pending.state}")
     with pytest.raises(telenorid.UsageError) as caught:
         pending.handle_callback(f"{REDIRECT}?code=again&state={pending.state}")
-    assert type(caught.value) is telenorid.Consumed
+    assert type(caught.value) is telenorid.ConsumedError
     closed = telenorid.Pkce()
     closed.close()
     with pytest.raises(telenorid.UsageError):  # refused by the binding, before C
@@ -123,7 +123,7 @@ def test_transport_errors_caught_as_a_family():
     with pytest.raises(telenorid.TransportError) as caught:
         telenorid.LineAuthenticator(telenorid.Config.from_settings(issuer=ISSUER, client_id="a",
                                                                    redirect_uri=REDIRECT))  # no aloha_url
-    assert type(caught.value) is telenorid.LineAuthUnavailable
+    assert type(caught.value) is telenorid.LineAuthUnavailableError
 
 
 def test_provider_errors_caught_as_a_family(pending):
@@ -131,20 +131,76 @@ def test_provider_errors_caught_as_a_family(pending):
         pending.handle_callback(f"{REDIRECT}?error=access_denied&state={pending.state}")
     assert type(caught.value) is telenorid.AuthorizationError and caught.value.oauth_error == "access_denied"
     with pytest.raises(telenorid.ProviderError):
-        raise telenorid.ClientRejected("rejected")
+        raise telenorid.ClientRejectedError("rejected")
 
 
 def test_validation_errors_caught_as_a_family(pending):
-    for url, cls in ((f"{REDIRECT}?code=c&state=forged", telenorid.StateMismatch),
-                     (f"telenorid-example://elsewhere/?code=c&state={pending.state}", telenorid.RedirectMismatch),
+    for url, cls in ((f"{REDIRECT}?code=c&state=forged", telenorid.StateMismatchError),
+                     (f"telenorid-example://elsewhere/?code=c&state={pending.state}", telenorid.RedirectMismatchError),
                      (f"{REDIRECT}?code=c&state={pending.state}&iss=https%3A%2F%2Fevil.example",
-                      telenorid.IssuerMismatch),
-                     (f"{REDIRECT}?code=a&code=b&state={pending.state}", telenorid.Malformed)):
+                      telenorid.IssuerMismatchError),
+                     (f"{REDIRECT}?code=a&code=b&state={pending.state}", telenorid.MalformedError)):
         with pytest.raises(telenorid.ValidationError) as caught:
             pending.handle_callback(url)
         assert type(caught.value) is cls
     with pytest.raises(telenorid.ValidationError):
-        raise telenorid.TokenInvalid("bad signature")
+        raise telenorid.TokenInvalidError("bad signature")
+
+
+def test_callback_mismatches_caught_as_a_group(pending):
+    # A callback that is not the pending request's answer, as Java's CallbackMismatchException groups them.
+    group = telenorid.CallbackMismatchError
+    assert group.__bases__ == (telenorid.ValidationError,) and "CallbackMismatchError" in telenorid.__all__
+    for url, cls in ((f"{REDIRECT}?code=c&state=forged", telenorid.StateMismatchError),
+                     (f"telenorid-example://elsewhere/?code=c&state={pending.state}", telenorid.RedirectMismatchError),
+                     (f"{REDIRECT}?code=c&state={pending.state}&iss=https%3A%2F%2Fevil.example",
+                      telenorid.IssuerMismatchError)):
+        with pytest.raises(group) as caught:
+            pending.handle_callback(url)
+        assert type(caught.value) is cls
+    assert not issubclass(telenorid.MalformedError, group) and not issubclass(telenorid.TokenInvalidError, group)
+
+
+def test_every_exception_name_ends_in_error():
+    names = [cls.__name__ for cls in errors._BY_STATUS.values()] + [f.__name__ for f in FAMILIES]
+    assert [name for name in names if not name.endswith("Error")] == []
+
+
+# The names of 0.4 and before: deprecated aliases of the classes that took their stem's name, until 1.0.
+OLD_NAMES = {
+    "InvalidArgument": "InvalidArgumentError",
+    "Malformed": "MalformedError",
+    "Insecure": "InsecureError",
+    "Unsupported": "UnsupportedError",
+    "ParameterConflict": "ParameterConflictError",
+    "RandomFailure": "RandomError",
+    "StateMismatch": "StateMismatchError",
+    "RedirectMismatch": "RedirectMismatchError",
+    "IssuerMismatch": "IssuerMismatchError",
+    "Consumed": "ConsumedError",
+    "Timeout": "NetworkTimeoutError",
+    "ResponseTooLarge": "ResponseTooLargeError",
+    "InvalidResponse": "InvalidResponseError",
+    "TokenInvalid": "TokenInvalidError",
+    "AuthorizationLost": "AuthorizationLostError",
+    "NotSignedIn": "NotSignedInError",
+    "LineAuthUnavailable": "LineAuthUnavailableError",
+    "ClientRejected": "ClientRejectedError",
+    "TemporarilyUnavailable": "TemporarilyUnavailableError",
+    "PushRefused": "PushRefusedError",
+    "ProviderUnsupported": "ProviderUnsupportedError",
+    "Cancelled": "CancelledError",
+}
+
+
+def test_old_names_are_the_new_classes():
+    for old, new in OLD_NAMES.items():
+        assert getattr(telenorid, old) is getattr(telenorid, new) is getattr(errors, old), old
+        assert old not in telenorid.__all__ and new in telenorid.__all__
+    # A handler written for an old name still catches what the library raises.
+    with pytest.raises(telenorid.Timeout) as caught:
+        errors._raise(_ffi.STATUS["TIMEOUT"])
+    assert type(caught.value) is telenorid.NetworkTimeoutError
 
 
 def test_a_family_does_not_catch_the_others(pending):
@@ -152,12 +208,12 @@ def test_a_family_does_not_catch_the_others(pending):
         try:
             pending.handle_callback(f"{REDIRECT}?code=c&state=forged")
         except (telenorid.UsageError, telenorid.TransportError, telenorid.ProviderError):
-            pytest.fail("a StateMismatch was caught by another family")
-    with pytest.raises(telenorid.RandomFailure):
+            pytest.fail("a StateMismatchError was caught by another family")
+    with pytest.raises(telenorid.RandomError):
         try:
-            raise telenorid.RandomFailure("no entropy")
+            raise telenorid.RandomError("no entropy")
         except FAMILIES:
-            pytest.fail("RandomFailure is in no family")
+            pytest.fail("RandomError is in no family")
 
 
 def test_str_leads_with_what_the_provider_said(pending):
@@ -169,7 +225,7 @@ def test_str_leads_with_what_the_provider_said(pending):
     assert error.oauth_error_description == "User said no"
     assert str(error) == f"access_denied: User said no — {error.message}"
     assert str(telenorid.AuthorizationError("refused", oauth_error="invalid_scope")) == "invalid_scope — refused"
-    assert str(telenorid.Timeout("no answer")) == "no answer"
+    assert str(telenorid.NetworkTimeoutError("no answer")) == "no answer"
 
 
 def test_str_does_not_pass_on_the_providers_control_characters():

@@ -176,7 +176,7 @@ def test_a_request_for_another_host_gets_400_and_the_wait_goes_on():
 
 def test_with_an_expected_state_only_that_state_ends_the_wait():
     with telenorid.LoopbackListener(path="/cb") as listener:
-        with pytest.raises(telenorid.InvalidArgument):
+        with pytest.raises(telenorid.InvalidArgumentError):
             listener.expect_state("")
         listener.expect_state("the-state")
         waiting, result = in_background(lambda: listener.wait(timeout=20))
@@ -204,7 +204,7 @@ def test_timeout_then_wait_again_then_consumed_and_bad_arguments():
     with telenorid.LoopbackListener() as listener:
         assert listener.redirect_uri.endswith("/callback")
         started = time.monotonic()
-        with pytest.raises(telenorid.Timeout):
+        with pytest.raises(telenorid.NetworkTimeoutError):
             listener.wait(timeout=0.3)
         assert time.monotonic() - started < 5
         # A timeout hands nothing out: the host waits again (in slices, to stay cancellable).
@@ -213,10 +213,10 @@ def test_timeout_then_wait_again_then_consumed_and_bad_arguments():
         browser.start()
         assert listener.wait(timeout=10) == listener.redirect_uri + "?code=c&state=s"
         browser.join()
-        with pytest.raises(telenorid.Consumed):
+        with pytest.raises(telenorid.ConsumedError):
             listener.wait(timeout=0.3)
     for path in ("no-slash", "/with?query", "/with#fragment", "/sp ace"):
-        with pytest.raises(telenorid.InvalidArgument):
+        with pytest.raises(telenorid.InvalidArgumentError):
             telenorid.LoopbackListener(path=path)
     with pytest.raises(TypeError):
         telenorid.LoopbackListener(port=70000)

@@ -4,12 +4,12 @@ enum ClientKey {
     /// `client_private_key`, held by the library.
     case held(PrivateKey)
     /// A key the host holds where the library can't read it (`OIDCClient.setClientSigner`).
-    case host(HostKeySigner)
+    case hostKeySigner(HostKeySigner)
 
     var algorithm: String {
         switch self {
         case .held(let key): key.algorithm
-        case .host(let signer): signer.algorithm
+        case .hostKeySigner(let signer): signer.algorithm
         }
     }
 
@@ -17,7 +17,7 @@ enum ClientKey {
     var keyID: String? {
         switch self {
         case .held(let key): key.keyID
-        case .host(let signer): signer.keyID
+        case .hostKeySigner(let signer): signer.keyID
         }
     }
 
@@ -25,7 +25,7 @@ enum ClientKey {
     func signature(over input: String) throws(TelenoridError) -> [UInt8] {
         switch self {
         case .held(let key): try JWS.signature(over: input, key: key)
-        case .host(let signer): try signer.signature(over: Array(input.utf8))
+        case .hostKeySigner(let signer): try signer.signature(over: Array(input.utf8))
         }
     }
 }
@@ -33,7 +33,7 @@ enum ClientKey {
 extension OIDCClient {
     /// The client's key for `purpose`: the host's, when it set one, else `client_private_key`.
     func clientKey(for purpose: String) throws(TelenoridError) -> ClientKey {
-        if let host = clientSigner { return .host(host) }
+        if let host = clientSigner { return .hostKeySigner(host) }
         if let key = configuration.clientPrivateKey { return .held(key) }
         throw TelenoridError(
             .configuration,

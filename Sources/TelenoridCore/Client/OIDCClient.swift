@@ -9,7 +9,7 @@ public final class OIDCClient: Sendable {
     let keys: KeySetCache
     /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
     let dpopNonces = DPoPNonces()
-    private let hostSignerSlot = Locked<HostKeySigner?>(nil)
+    private let dpopHostKeySignerSlot = Locked<HostKeySigner?>(nil)
     private let clientSignerSlot = Locked<HostKeySigner?>(nil)
     /// The sleeps of the grants that poll (RFC 8628, CIBA), ended by `cancel` like the transfers.
     let sleeps: CancellableSleeps
@@ -46,10 +46,10 @@ public final class OIDCClient: Sendable {
     /// the new one if it is the same key, else their requests fail. Under the FAPI 2.0 profile its
     /// algorithm must be one the profile allows.
     public func setDPoPSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
-        try replace(hostSignerSlot, with: signer, role: "DPoP signer")
+        try replace(dpopHostKeySignerSlot, with: signer, role: "DPoP signer")
     }
 
-    var hostSigner: HostKeySigner? { hostSignerSlot.withLock { $0 } }
+    var dpopHostKeySigner: HostKeySigner? { dpopHostKeySignerSlot.withLock { $0 } }
 
     /// The client's own key held by the host (RFC 7523 client assertions, RFC 9101 request objects), used
     /// instead of `client_private_key` from now on; nil goes back to the configured key. Under the FAPI 2.0
@@ -199,7 +199,7 @@ public final class OIDCClient: Sendable {
     public func exchangeCode(_ callback: AuthorizationCallback) throws(TelenoridError) -> AuthState {
         let pending = callback.pending
         guard pending.configuration.clientID == configuration.clientID,
-            pending.configuration.redirectURIString == configuration.redirectURIString
+            pending.redirect.string == configuration.redirect?.string
         else {
             throw TelenoridError(.configuration, "the callback belongs to another client or redirect URI")
         }
@@ -212,7 +212,7 @@ public final class OIDCClient: Sendable {
         var grant = FormParameters()
         try grant.append("grant_type", "authorization_code")
         try grant.append("code", callback.code)
-        try grant.append("redirect_uri", configuration.redirectURIString)
+        try grant.append("redirect_uri", pending.redirect.string)
         try grant.appendSecret("code_verifier", pending.pkce.verifier)
         // RFC 8707 §2.2: the resources the token is for, as the authorization request named them.
         grant.appendRepeated("resource", pending.resources)
@@ -223,7 +223,7 @@ public final class OIDCClient: Sendable {
         if let bound = pending.dpopSigner {
             signer = bound
         } else if let thumbprint = pending.hostKeyThumbprint {
-            signer = try hostSigner(forThumbprint: thumbprint, "the pending authorization")
+            signer = try dpopHostKeySigner(forThumbprint: thumbprint, "the pending authorization")
         } else {
             signer = try newSignInSigner()
         }

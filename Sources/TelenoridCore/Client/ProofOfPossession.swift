@@ -5,17 +5,18 @@ extension OIDCClient {
     /// configured `dpop_signing_alg` (one key per sign-in, so two users of one app share nothing), else none.
     func newSignInSigner() throws(TelenoridError) -> DPoPSigner? {
         if configuration.securityProfile == .fapi2 {
-            try FAPI2Profile.checkSenderConstraint(hasDPoP: hostSigner != nil || !configuration.dpopAlgorithms.isEmpty)
+            try FAPI2Profile.checkSenderConstraint(
+                hasDPoP: dpopHostKeySigner != nil || !configuration.dpopAlgorithms.isEmpty)
         }
-        if let external = hostSigner {
+        if let hostKeySigner = dpopHostKeySigner {
             let advertised = try availableMetadata()?.dpopSigningAlgorithms ?? []
-            guard advertised.isEmpty || advertised.contains(external.algorithm) else {
+            guard advertised.isEmpty || advertised.contains(hostKeySigner.algorithm) else {
                 throw TelenoridError(
                     .configuration,
                     "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
-                        + "\(advertised.joined(separator: " ")), not with the DPoP signer's \(external.algorithm)")
+                        + "\(advertised.joined(separator: " ")), not with the DPoP signer's \(hostKeySigner.algorithm)")
             }
-            return .external(external)
+            return .hostKeySigner(hostKeySigner)
         }
         guard !configuration.dpopAlgorithms.isEmpty else { return nil }
         return .key(try DPoPKey.generate(algorithm: try negotiatedDPoPAlgorithm()))
@@ -122,17 +123,17 @@ extension OIDCClient {
 
     /// The host's signer for an auth state's saved binding (`TokenRefresher`).
     public func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner {
-        try hostSigner(forThumbprint: thumbprint, "the auth state")
+        try dpopHostKeySigner(forThumbprint: thumbprint, "the auth state")
     }
 
     /// The host's signer for a saved binding to its key: it must be set, and be that key (RFC 7638 thumbprint).
-    func hostSigner(forThumbprint thumbprint: String, _ what: String) throws(TelenoridError) -> DPoPSigner {
-        guard let signer = hostSigner, signer.thumbprint == thumbprint else {
+    func dpopHostKeySigner(forThumbprint thumbprint: String, _ what: String) throws(TelenoridError) -> DPoPSigner {
+        guard let signer = dpopHostKeySigner, signer.thumbprint == thumbprint else {
             throw TelenoridError(
                 .configuration,
                 "\(what) is bound to a DPoP key the host holds (thumbprint \(thumbprint)); "
                     + "set that signer on the client first")
         }
-        return .external(signer)
+        return .hostKeySigner(signer)
     }
 }

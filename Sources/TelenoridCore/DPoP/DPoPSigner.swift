@@ -2,12 +2,12 @@
 /// read it (Android Keystore, Secure Enclave), reached through a signing function.
 public enum DPoPSigner: Sendable {
     case key(DPoPKey)
-    case external(HostKeySigner)
+    case hostKeySigner(HostKeySigner)
 
     public var algorithm: String {
         switch self {
         case .key(let key): key.algorithm
-        case .external(let signer): signer.algorithm
+        case .hostKeySigner(let signer): signer.algorithm
         }
     }
 
@@ -15,7 +15,7 @@ public enum DPoPSigner: Sendable {
     public var publicJWK: JSONObject {
         switch self {
         case .key(let key): key.publicJWK
-        case .external(let signer): signer.publicJWK
+        case .hostKeySigner(let signer): signer.publicJWK
         }
     }
 
@@ -23,7 +23,7 @@ public enum DPoPSigner: Sendable {
     public var thumbprint: String {
         switch self {
         case .key(let key): key.thumbprint
-        case .external(let signer): signer.thumbprint
+        case .hostKeySigner(let signer): signer.thumbprint
         }
     }
 
@@ -31,7 +31,7 @@ public enum DPoPSigner: Sendable {
     func signature(over input: String) throws(TelenoridError) -> [UInt8] {
         switch self {
         case .key(let key): try JWS.signature(over: input, key: key.privateKey)
-        case .external(let signer): try signer.signature(over: Array(input.utf8))
+        case .hostKeySigner(let signer): try signer.signature(over: Array(input.utf8))
         }
     }
 }

@@ -13,7 +13,7 @@ enum SavedDPoPBinding {
             // A key that can't be written is left out: the next request for the tokens or the code then
             // fails at the provider, with its own error, rather than the save.
             if let document = try? key.serialized() { object.setSecret(keyMember, json: document) }
-        case .external(let signer)?: object.set("dpop_jkt", .string(signer.thumbprint))
+        case .hostKeySigner(let signer)?: object.set("dpop_jkt", .string(signer.thumbprint))
         case nil: break
         }
     }

@@ -120,8 +120,8 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(try proofKey(), thumbprint)
         XCTAssertTrue(try XCTUnwrap(state.tokens).isDPoPBound)
 
-        let session = Session(state: state, client: client)
-        XCTAssertEqual(try session.userinfo()["sub"]?.stringValue, "alice")
+        let authState = ClientAuthState(state: state, client: client)
+        XCTAssertEqual(try authState.userinfo()["sub"]?.stringValue, "alice")
         let userinfo = provider.last
         XCTAssertEqual(userinfo.request.authorization?.string, "DPoP " + (state.tokens?.accessToken.string ?? ""))
         XCTAssertEqual(userinfo.proof?.claims["htm"]?.stringValue, "GET")
@@ -176,7 +176,7 @@ final class DPoPFlowTests: XCTestCase {
         let allowed = try signIn(try client(provider, [.dpopSigningAlgorithm: "ES256", .allowBearerDowngrade: "true"]))
         XCTAssertEqual(allowed.tokens?.authorization.string, "Bearer at")
         // A Bearer token goes to a resource without a proof.
-        _ = try Session(state: allowed, client: try client(provider)).userinfo()
+        _ = try ClientAuthState(state: allowed, client: try client(provider)).userinfo()
         XCTAssertNil(provider.last.proof)
     }
 
@@ -237,17 +237,17 @@ final class DPoPFlowTests: XCTestCase {
                     ], body: [])
             ]
         }
-        XCTAssertEqual(try Session(state: state, client: client).userinfo()["sub"]?.stringValue, "alice")
+        XCTAssertEqual(try ClientAuthState(state: state, client: client).userinfo()["sub"]?.stringValue, "alice")
         XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "rs-nonce")
     }
 
     func testAHostGetsBothHeadersForItsOwnRequests() throws {
         let provider = DPoPProvider()
         let client = try client(provider)
-        let session = Session(state: try signIn(client), client: client)
+        let authState = ClientAuthState(state: try signIn(client), client: client)
         let url = "https://api.example.com/accounts?id=7#top"
-        let first = try session.requestHeaders(method: "GET", url: url, resourceNonce: nil)
-        XCTAssertEqual(first.authorization.string, "DPoP " + (session.state.tokens?.accessToken.string ?? ""))
+        let first = try authState.requestHeaders(method: "GET", url: url, resourceNonce: nil)
+        XCTAssertEqual(first.authorization.string, "DPoP " + (authState.state.tokens?.accessToken.string ?? ""))
         let proof = try DPoPProvider.verified(try XCTUnwrap(first.dpop))
         XCTAssertEqual(proof.claims["htu"]?.stringValue, "https://api.example.com/accounts")
         XCTAssertEqual(proof.claims["htm"]?.stringValue, "GET")
@@ -255,16 +255,16 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertNil(proof.claims["nonce"])
 
         // The resource asked for a nonce: the retry's proof carries it, and so do later ones to that server.
-        let retry = try session.requestHeaders(method: "GET", url: url, resourceNonce: " rs-1 ")
+        let retry = try authState.requestHeaders(method: "GET", url: url, resourceNonce: " rs-1 ")
         XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(retry.dpop)).claims["nonce"]?.stringValue, "rs-1")
-        let later = try session.requestHeaders(
+        let later = try authState.requestHeaders(
             method: "POST", url: "https://api.example.com/payments", resourceNonce: nil)
         XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(later.dpop)).claims["nonce"]?.stringValue, "rs-1")
         XCTAssertEqual(
-            kind { _ = try session.requestHeaders(method: "GET", url: url, resourceNonce: "bad nonce") },
+            kind { _ = try authState.requestHeaders(method: "GET", url: url, resourceNonce: "bad nonce") },
             .invalidArgument)
         XCTAssertEqual(
-            kind { _ = try session.requestHeaders(method: "G T", url: url, resourceNonce: nil) }, .invalidArgument)
+            kind { _ = try authState.requestHeaders(method: "G T", url: url, resourceNonce: nil) }, .invalidArgument)
     }
 
     func testTheKeyIsSavedAndRestoredWithTheAuthState() throws {

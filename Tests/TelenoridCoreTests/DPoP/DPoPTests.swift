@@ -262,10 +262,10 @@ final class DPoPTests: XCTestCase {
         }
         // Only the required members reach the header, so the thumbprint is the key's.
         XCTAssertEqual(signer.publicJWK, held.publicJWK)
-        XCTAssertEqual(DPoPSigner.external(signer).thumbprint, held.thumbprint)
+        XCTAssertEqual(DPoPSigner.hostKeySigner(signer).thumbprint, held.thumbprint)
         let (header, claims) = try verified(
             try DPoPProof.make(
-                signer: .external(signer), method: "POST", url: "https://as.example.com/token",
+                signer: .hostKeySigner(signer), method: "POST", url: "https://as.example.com/token",
                 accessToken: SecretBytes(Array("t".utf8)), nonce: "n", now: 7))
         XCTAssertEqual(header["alg"]?.stringValue, "ES256")
         XCTAssertEqual(header["jwk"]?.objectValue, held.publicJWK)
@@ -277,14 +277,17 @@ final class DPoPTests: XCTestCase {
             [UInt8](repeating: 0x30, count: 71)
         }
         XCTAssertEqual(
-            kind { try DPoPProof.make(signer: .external(der), method: "POST", url: "https://as.example.com/", now: 0) },
+            kind {
+                try DPoPProof.make(signer: .hostKeySigner(der), method: "POST", url: "https://as.example.com/", now: 0)
+            },
             .invalidArgument)
         let failing = try HostKeySigner(algorithm: "ES256", publicJWK: jwk) { _ throws(TelenoridError) -> [UInt8] in
             throw TelenoridError(.configuration, "keystore locked")
         }
         XCTAssertEqual(
             kind {
-                try DPoPProof.make(signer: .external(failing), method: "POST", url: "https://as.example.com/", now: 0)
+                try DPoPProof.make(
+                    signer: .hostKeySigner(failing), method: "POST", url: "https://as.example.com/", now: 0)
             }, .configuration)
 
         // The RFC 7638 key as a host-held PS256 key: its thumbprint is the RFC's.

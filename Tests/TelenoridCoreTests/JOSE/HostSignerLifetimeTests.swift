@@ -72,7 +72,7 @@ final class HostSignerLifetimeTests: XCTestCase {
         let error = failure { try client.setDPoPSigner(rsa) }
         XCTAssertEqual(error?.kind, .configuration)
         XCTAssertTrue(error?.message.contains("§5.4.1") ?? false, error?.message ?? "")
-        XCTAssertNil(client.hostSigner)
+        XCTAssertNil(client.dpopHostKeySigner)
         XCTAssertNoThrow(try client.setDPoPSigner(try signer(Locked(0))))
         // Outside the profile RS256 is the host's choice.
         XCTAssertNoThrow(try provider.client(TestClock()).setDPoPSigner(rsa))

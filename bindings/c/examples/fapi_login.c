@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     telenorid_client *client = NULL;
     telenorid_auth_request *request = NULL;
     telenorid_pending_auth *pending = NULL;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     telenorid_auth_state *state = NULL;
     char *text = NULL, *userinfo_url = NULL, *authorization = NULL, *dpop = NULL;
     static char key[16384], redirect[8192];
@@ -135,7 +135,7 @@ done:
     telenorid_string_free(dpop);
     telenorid_string_free(userinfo_url);
     telenorid_auth_state_free(state);
-    telenorid_callback_free(callback);
+    telenorid_authorization_callback_free(callback);
     telenorid_pending_auth_free(pending);
     telenorid_auth_request_free(request);
     telenorid_config_free(config);

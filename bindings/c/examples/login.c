@@ -10,7 +10,7 @@ int main(int argc, char **argv)
         telenorid_config_builder_build, telenorid_config_builder_free, telenorid_config_free, telenorid_client_new,
         telenorid_client_discover, telenorid_client_config, telenorid_client_free, telenorid_auth_request_new,
         telenorid_auth_request_build, telenorid_auth_request_free, telenorid_pending_auth_url,
-        telenorid_pending_auth_handle_callback, telenorid_pending_auth_free, telenorid_callback_free,
+        telenorid_pending_auth_handle_callback, telenorid_pending_auth_free, telenorid_authorization_callback_free,
         telenorid_client_exchange_code, telenorid_auth_state_get, telenorid_auth_state_userinfo,
         telenorid_auth_state_refresh, telenorid_auth_state_revoke, telenorid_auth_state_is_signed_in,
         telenorid_auth_state_free,

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     LOAD(pending_auth_url, "telenorid_pending_auth_url");
     LOAD(pending_auth_handle_callback, "telenorid_pending_auth_handle_callback");
     LOAD(pending_auth_free, "telenorid_pending_auth_free");
-    LOAD(callback_free, "telenorid_callback_free");
+    LOAD(authorization_callback_free, "telenorid_authorization_callback_free");
     LOAD(client_exchange_code, "telenorid_client_exchange_code");
     LOAD(auth_state_get, "telenorid_auth_state_get");
     LOAD(auth_state_userinfo, "telenorid_auth_state_userinfo");

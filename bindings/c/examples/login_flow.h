@@ -35,10 +35,12 @@ typedef struct {
     telenorid_status (*auth_request_build)(const telenorid_auth_request *, telenorid_pending_auth **);
     void (*auth_request_free)(telenorid_auth_request *);
     telenorid_status (*pending_auth_url)(const telenorid_pending_auth *, char **);
-    telenorid_status (*pending_auth_handle_callback)(const telenorid_pending_auth *, const char *, telenorid_callback **);
+    telenorid_status (*pending_auth_handle_callback)(const telenorid_pending_auth *, const char *,
+                                                     telenorid_authorization_callback **);
     void (*pending_auth_free)(telenorid_pending_auth *);
-    void (*callback_free)(telenorid_callback *);
-    telenorid_status (*client_exchange_code)(telenorid_client *, const telenorid_callback *, telenorid_auth_state **);
+    void (*authorization_callback_free)(telenorid_authorization_callback *);
+    telenorid_status (*client_exchange_code)(telenorid_client *, const telenorid_authorization_callback *,
+                                             telenorid_auth_state **);
     telenorid_status (*auth_state_get)(const telenorid_auth_state *, telenorid_token_field, char **);
     telenorid_status (*auth_state_userinfo)(telenorid_auth_state *, char **);
     telenorid_status (*auth_state_refresh)(telenorid_auth_state *);
@@ -77,7 +79,7 @@ static int login_run(const login_api *api, int argc, char **argv)
     telenorid_client *client = NULL;
     telenorid_auth_request *request = NULL;
     telenorid_pending_auth *pending = NULL;
-    telenorid_callback *callback = NULL;
+    telenorid_authorization_callback *callback = NULL;
     telenorid_auth_state *state = NULL;
     char *text = NULL;
     char redirect[8192];
@@ -132,7 +134,7 @@ static int login_run(const login_api *api, int argc, char **argv)
 #undef STEP
 done:
     api->auth_state_free(state);
-    api->callback_free(callback);
+    api->authorization_callback_free(callback);
     api->pending_auth_free(pending);
     api->auth_request_free(request);
     api->config_free(config);

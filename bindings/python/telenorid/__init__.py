@@ -29,7 +29,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["AuthState"], "auth_state"),
     **dict.fromkeys(["AppCallback", "AuthorizationCallback", "AuthorizationRequest", "PendingAuthorization"],
                     "authorization"),
-    **dict.fromkeys(["Client"], "client"),
+    **dict.fromkeys(["Client", "HostKeySigner"], "client"),
     **dict.fromkeys(["Config"], "config"),
     **dict.fromkeys(["DeviceAuthorization"], "device"),
     **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
@@ -37,26 +37,52 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
     **dict.fromkeys(["LoopbackListener"], "loopback"),
     **dict.fromkeys(["Pkce"], "pkce"),
+    # The HTTP clients' auths, each needing its optional extra (telenorid[requests], telenorid[httpx]); not
+    # in __all__, so that `from telenorid import *` works without them.
+    **dict.fromkeys(["RequestsAuth"], "requests_auth"),
+    **dict.fromkeys(["HttpxAuth"], "httpx_auth"),
+    # The exception names of 0.4 and before: deprecated aliases (errors.py), not in __all__, gone at 1.0.
+    **dict.fromkeys(["AuthorizationLost", "Cancelled", "ClientRejected", "Consumed", "Insecure", "InvalidArgument",
+                     "InvalidResponse", "IssuerMismatch", "LineAuthUnavailable", "Malformed", "NotSignedIn",
+                     "ParameterConflict", "ProviderUnsupported", "PushRefused", "RandomFailure", "RedirectMismatch",
+                     "ResponseTooLarge", "StateMismatch", "TemporarilyUnavailable", "Timeout", "TokenInvalid",
+                     "Unsupported"], "errors"),
 }
 
 if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .auth_state import AuthState
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
-    from .client import Client
+    from .client import Client, HostKeySigner
     from .config import Config
     from .device import DeviceAuthorization
-    from .errors import (AuthorizationError, AuthorizationLost, Cancelled, ClientRejected, ConfigurationError, Consumed,
-                         ExpiredError,
-                         HTTPStatusError, Insecure, InvalidArgument, InvalidResponse, IssuerMismatch,
-                         LineAuthUnavailable, Malformed, NetworkError, NotSignedIn, ParameterConflict, ProviderError,
-                         ProviderUnsupported, PushRefused, RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
-                         TemporarilyUnavailable, Timeout, TLSError, TokenInvalid, TransportError, Unsupported,
-                         UsageError, ValidationError, VersionError, status_is_transient, status_str)
+    from .errors import (AuthorizationError, AuthorizationLostError, CallbackMismatchError, CancelledError,
+                         ClientRejectedError, ConfigurationError, ConsumedError, ExpiredError, HTTPStatusError,
+                         InsecureError,
+                         InvalidArgumentError, InvalidResponseError, IssuerMismatchError, LineAuthUnavailableError,
+                         MalformedError, NetworkError, NetworkTimeoutError, NotSignedInError,
+                         ParameterConflictError, ProviderError, ProviderUnsupportedError, PushRefusedError,
+                         RandomError, RedirectMismatchError, ResponseTooLargeError, StateMismatchError,
+                         TelenoridError, TemporarilyUnavailableError, TLSError, TokenInvalidError, TransportError,
+                         UnsupportedError, UsageError, ValidationError, VersionError, status_is_transient,
+                         status_str)
+    # the deprecated names of 0.4 (errors.py), re-exported for type checkers though not in __all__
+    from .errors import (AuthorizationLost as AuthorizationLost, Cancelled as Cancelled,
+                         ClientRejected as ClientRejected, Consumed as Consumed, Insecure as Insecure,
+                         InvalidArgument as InvalidArgument, InvalidResponse as InvalidResponse,
+                         IssuerMismatch as IssuerMismatch, LineAuthUnavailable as LineAuthUnavailable,
+                         Malformed as Malformed, NotSignedIn as NotSignedIn, ParameterConflict as ParameterConflict,
+                         ProviderUnsupported as ProviderUnsupported, PushRefused as PushRefused,
+                         RandomFailure as RandomFailure, RedirectMismatch as RedirectMismatch,
+                         ResponseTooLarge as ResponseTooLarge, StateMismatch as StateMismatch,
+                         TemporarilyUnavailable as TemporarilyUnavailable, Timeout as Timeout,
+                         TokenInvalid as TokenInvalid, Unsupported as Unsupported)
+    from .httpx_auth import HttpxAuth
     from .idp_app import IdPAppRequest, IdPAppResponse
     from .library import library_version, library_version_number
     from .line_auth import LineAuthenticator
     from .loopback import LoopbackListener
     from .pkce import Pkce
+    from .requests_auth import RequestsAuth
 
 
 __all__ = [
@@ -64,15 +90,18 @@ __all__ = [
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
     "DeviceAuthorization",
-    # errors: the base, the four families, one class per status code
+    # types
+    "HostKeySigner",
+    # errors: the base, the four families, one class per status code (and the callback mismatch group)
     "TelenoridError",
     "UsageError", "TransportError", "ProviderError", "ValidationError",
-    "InvalidArgument", "Malformed", "ConfigurationError", "Insecure", "Unsupported",
-    "ParameterConflict", "RandomFailure", "StateMismatch", "RedirectMismatch", "IssuerMismatch",
-    "AuthorizationError", "Consumed", "VersionError", "Timeout", "NetworkError", "TLSError", "HTTPStatusError",
-    "ResponseTooLarge", "InvalidResponse", "TokenInvalid", "AuthorizationLost", "NotSignedIn",
-    "LineAuthUnavailable", "ClientRejected", "TemporarilyUnavailable", "PushRefused", "ProviderUnsupported",
-    "Cancelled", "ExpiredError",
+    "InvalidArgumentError", "MalformedError", "ConfigurationError", "InsecureError", "UnsupportedError",
+    "ParameterConflictError", "RandomError", "CallbackMismatchError", "StateMismatchError", "RedirectMismatchError",
+    "IssuerMismatchError", "AuthorizationError", "ConsumedError", "VersionError", "NetworkTimeoutError",
+    "NetworkError", "TLSError", "HTTPStatusError", "ResponseTooLargeError", "InvalidResponseError",
+    "TokenInvalidError", "AuthorizationLostError", "NotSignedInError", "LineAuthUnavailableError",
+    "ClientRejectedError", "TemporarilyUnavailableError", "PushRefusedError", "ProviderUnsupportedError",
+    "CancelledError", "ExpiredError",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]

@@ -34,7 +34,7 @@ class telenorid_pending_auth(Structure):
     pass
 
 
-class telenorid_callback(Structure):
+class telenorid_authorization_callback(Structure):
     pass
 
 
@@ -50,11 +50,11 @@ class telenorid_auth_state(Structure):
     pass
 
 
-class telenorid_line_auth(Structure):
+class telenorid_line_authenticator(Structure):
     pass
 
 
-class telenorid_loopback(Structure):
+class telenorid_loopback_listener(Structure):
     pass
 
 
@@ -80,12 +80,12 @@ ConfigP = POINTER(telenorid_config)
 PkceP = POINTER(telenorid_pkce)
 AuthRequestP = POINTER(telenorid_auth_request)
 PendingAuthP = POINTER(telenorid_pending_auth)
-CallbackP = POINTER(telenorid_callback)
+AuthorizationCallbackP = POINTER(telenorid_authorization_callback)
 AppCallbackP = POINTER(telenorid_app_callback)
 ClientP = POINTER(telenorid_client)
 AuthStateP = POINTER(telenorid_auth_state)
-LineAuthP = POINTER(telenorid_line_auth)
-LoopbackP = POINTER(telenorid_loopback)
+LineAuthenticatorP = POINTER(telenorid_line_authenticator)
+LoopbackListenerP = POINTER(telenorid_loopback_listener)
 ParamsP = POINTER(telenorid_params)
 IdpRequestP = POINTER(telenorid_idp_request)
 IdpResponseP = POINTER(telenorid_idp_response)
@@ -101,9 +101,18 @@ telenorid_token_field = c_int32
 telenorid_device_field = c_int32
 
 # Callback types.
-SignCallback = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
+HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
 SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
+
+# Old names of handle and callback types (aliases until 1.0).
+telenorid_callback = telenorid_authorization_callback
+CallbackP = AuthorizationCallbackP
+telenorid_line_auth = telenorid_line_authenticator
+LineAuthP = LineAuthenticatorP
+telenorid_loopback = telenorid_loopback_listener
+LoopbackP = LoopbackListenerP
+SignCallback = HostKeySigner
 
 # name: (restype, argtypes), for every function of the header in its order.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
@@ -154,10 +163,12 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_pending_auth_serialize": (telenorid_status, [PendingAuthP, POINTER(c_void_p)]),
     "telenorid_pending_auth_restore": (telenorid_status, [ConfigP, c_char_p, POINTER(PendingAuthP)]),
     "telenorid_pending_auth_free": (None, [PendingAuthP]),
-    "telenorid_pending_auth_handle_callback": (telenorid_status, [PendingAuthP, c_char_p, POINTER(CallbackP)]),
-    "telenorid_callback_code": (telenorid_status, [CallbackP, POINTER(c_void_p)]),
-    "telenorid_callback_parameter": (telenorid_status, [CallbackP, c_char_p, POINTER(c_void_p)]),
-    "telenorid_callback_free": (None, [CallbackP]),
+    "telenorid_pending_auth_handle_callback": (telenorid_status, [PendingAuthP, c_char_p,
+                                                                  POINTER(AuthorizationCallbackP)]),
+    "telenorid_authorization_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
+    "telenorid_authorization_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p,
+                                                                      POINTER(c_void_p)]),
+    "telenorid_authorization_callback_free": (None, [AuthorizationCallbackP]),
     "telenorid_pending_auth_handle_app_callback": (telenorid_status, [PendingAuthP, c_char_p, c_char_p,
                                                                       POINTER(AppCallbackP)]),
     "telenorid_app_callback_resume_uri": (telenorid_status, [AppCallbackP, POINTER(c_void_p)]),
@@ -169,9 +180,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_client_verify_id_token": (telenorid_status, [ClientP, c_char_p, c_char_p, POINTER(c_void_p)]),
     "telenorid_client_free": (None, [ClientP]),
     "telenorid_client_cancel": (telenorid_status, [ClientP]),
-    "telenorid_client_set_dpop_signer": (telenorid_status, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
-    "telenorid_client_set_client_signer": (telenorid_status, [ClientP, c_char_p, c_char_p, SignCallback, c_void_p]),
-    "telenorid_client_exchange_code": (telenorid_status, [ClientP, CallbackP, POINTER(AuthStateP)]),
+    "telenorid_client_set_dpop_signer": (telenorid_status, [ClientP, c_char_p, c_char_p, HostKeySigner, c_void_p]),
+    "telenorid_client_set_client_signer": (telenorid_status, [ClientP, c_char_p, c_char_p, HostKeySigner, c_void_p]),
+    "telenorid_client_exchange_code": (telenorid_status, [ClientP, AuthorizationCallbackP, POINTER(AuthStateP)]),
     "telenorid_auth_state_fresh_access_token": (telenorid_status, [AuthStateP, POINTER(c_void_p)]),
     "telenorid_auth_state_refresh": (telenorid_status, [AuthStateP]),
     "telenorid_auth_state_is_signed_in": (telenorid_status, [AuthStateP, POINTER(c_int32)]),
@@ -190,18 +201,18 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_open_file": (telenorid_status, [ClientP, c_char_p, POINTER(AuthStateP)]),
     "telenorid_auth_state_set_change_callback": (telenorid_status, [AuthStateP, AuthStateCallback, c_void_p]),
     "telenorid_auth_state_free": (None, [AuthStateP]),
-    "telenorid_line_auth_new": (telenorid_status, [ConfigP, POINTER(LineAuthP)]),
-    "telenorid_line_auth_set_socket_hook": (telenorid_status, [LineAuthP, SocketHook, c_void_p]),
-    "telenorid_line_auth_run": (telenorid_status, [LineAuthP]),
-    "telenorid_line_auth_valid_for": (telenorid_status, [LineAuthP, POINTER(c_int64)]),
-    "telenorid_line_auth_apply": (telenorid_status, [LineAuthP, AuthRequestP]),
-    "telenorid_line_auth_free": (None, [LineAuthP]),
-    "telenorid_loopback_new": (telenorid_status, [c_uint16, c_char_p, POINTER(LoopbackP)]),
-    "telenorid_loopback_redirect_uri": (telenorid_status, [LoopbackP, POINTER(c_void_p)]),
-    "telenorid_loopback_wait": (telenorid_status, [LoopbackP, c_int32, POINTER(c_void_p)]),
-    "telenorid_loopback_free": (None, [LoopbackP]),
-    "telenorid_loopback_cancel": (telenorid_status, [LoopbackP]),
-    "telenorid_loopback_expect_state": (telenorid_status, [LoopbackP, c_char_p]),
+    "telenorid_line_authenticator_new": (telenorid_status, [ConfigP, POINTER(LineAuthenticatorP)]),
+    "telenorid_line_authenticator_set_socket_hook": (telenorid_status, [LineAuthenticatorP, SocketHook, c_void_p]),
+    "telenorid_line_authenticator_run": (telenorid_status, [LineAuthenticatorP]),
+    "telenorid_line_authenticator_valid_for": (telenorid_status, [LineAuthenticatorP, POINTER(c_int64)]),
+    "telenorid_line_authenticator_apply": (telenorid_status, [LineAuthenticatorP, AuthRequestP]),
+    "telenorid_line_authenticator_free": (None, [LineAuthenticatorP]),
+    "telenorid_loopback_listener_new": (telenorid_status, [c_uint16, c_char_p, POINTER(LoopbackListenerP)]),
+    "telenorid_loopback_listener_redirect_uri": (telenorid_status, [LoopbackListenerP, POINTER(c_void_p)]),
+    "telenorid_loopback_listener_wait": (telenorid_status, [LoopbackListenerP, c_int32, POINTER(c_void_p)]),
+    "telenorid_loopback_listener_free": (None, [LoopbackListenerP]),
+    "telenorid_loopback_listener_cancel": (telenorid_status, [LoopbackListenerP]),
+    "telenorid_loopback_listener_expect_state": (telenorid_status, [LoopbackListenerP, c_char_p]),
     "telenorid_params_new": (telenorid_status, [POINTER(ParamsP)]),
     "telenorid_params_add": (telenorid_status, [ParamsP, c_char_p, c_char_p]),
     "telenorid_params_count": (telenorid_status, [ParamsP, POINTER(c_size_t)]),
@@ -212,9 +223,10 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_idp_request_url": (telenorid_status, [IdpRequestP, c_char_p, POINTER(c_void_p)]),
     "telenorid_idp_request_params": (telenorid_status, [IdpRequestP, POINTER(ParamsP)]),
     "telenorid_pending_auth_handle_idp_response_url": (telenorid_status, [PendingAuthP, c_char_p, POINTER(c_char_p),
-                                                                          c_size_t, POINTER(CallbackP)]),
+                                                                          c_size_t, POINTER(AuthorizationCallbackP)]),
     "telenorid_pending_auth_handle_idp_response_params": (telenorid_status, [PendingAuthP, ParamsP, POINTER(c_char_p),
-                                                                             c_size_t, POINTER(CallbackP)]),
+                                                                             c_size_t,
+                                                                             POINTER(AuthorizationCallbackP)]),
     "telenorid_idp_request_parse_url": (telenorid_status, [c_char_p, c_char_p, POINTER(c_char_p), c_size_t,
                                                            POINTER(IdpRequestP)]),
     "telenorid_idp_request_parse_params": (telenorid_status, [ParamsP, POINTER(c_char_p), c_size_t,
@@ -233,4 +245,19 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_device_authorization_interval": (telenorid_status, [DeviceAuthorizationP, POINTER(c_int32)]),
     "telenorid_device_authorization_wait": (telenorid_status, [DeviceAuthorizationP, POINTER(AuthStateP)]),
     "telenorid_device_authorization_free": (None, [DeviceAuthorizationP]),
+    "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
+    "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
+    "telenorid_callback_free": (None, [AuthorizationCallbackP]),
+    "telenorid_line_auth_new": (telenorid_status, [ConfigP, POINTER(LineAuthenticatorP)]),
+    "telenorid_line_auth_set_socket_hook": (telenorid_status, [LineAuthenticatorP, SocketHook, c_void_p]),
+    "telenorid_line_auth_run": (telenorid_status, [LineAuthenticatorP]),
+    "telenorid_line_auth_valid_for": (telenorid_status, [LineAuthenticatorP, POINTER(c_int64)]),
+    "telenorid_line_auth_apply": (telenorid_status, [LineAuthenticatorP, AuthRequestP]),
+    "telenorid_line_auth_free": (None, [LineAuthenticatorP]),
+    "telenorid_loopback_new": (telenorid_status, [c_uint16, c_char_p, POINTER(LoopbackListenerP)]),
+    "telenorid_loopback_redirect_uri": (telenorid_status, [LoopbackListenerP, POINTER(c_void_p)]),
+    "telenorid_loopback_wait": (telenorid_status, [LoopbackListenerP, c_int32, POINTER(c_void_p)]),
+    "telenorid_loopback_free": (None, [LoopbackListenerP]),
+    "telenorid_loopback_cancel": (telenorid_status, [LoopbackListenerP]),
+    "telenorid_loopback_expect_state": (telenorid_status, [LoopbackListenerP, c_char_p]),
 }

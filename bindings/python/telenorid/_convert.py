@@ -10,7 +10,7 @@ from ctypes import addressof, byref, c_char_p, c_size_t, c_void_p
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 from . import _bindings, _ffi
-from .errors import InvalidArgument, _raise
+from .errors import InvalidArgumentError, _raise
 
 _c = _ffi.functions
 _string_free = _c.telenorid_string_free  # takes a c_void_p or c_char_p as it is; NULL is a no-op
@@ -21,7 +21,7 @@ def _str(value: Any, name: str) -> bytes:
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, not {type(value).__name__}")
     if "\0" in value:
-        raise InvalidArgument(f"{name} contains a NUL character, which a C string cannot carry")
+        raise InvalidArgumentError(f"{name} contains a NUL character, which a C string cannot carry")
     return value.encode("utf-8", "surrogatepass")  # a lone surrogate reaches C as invalid UTF-8, refused there
 
 

@@ -10,11 +10,11 @@ from ctypes import byref, c_char_p
 from typing import Any, Callable, Dict, NoReturn, Optional, Tuple, Type, TypeVar
 
 from ._convert import _string_call, _string_free
-from .errors import InvalidArgument, _raise
+from .errors import InvalidArgumentError, _raise
 
 # ctypes releases the GIL for the length of every C call, so one thread may close() a handle while another
 # is inside C with it; the C contract forbids freeing a handle then. So every C call that takes a handle
-# enters it first (counting a call in flight; refused with InvalidArgument once closed) and leaves it when C
+# enters it first (counting a call in flight; refused with InvalidArgumentError once closed) and leaves it when C
 # returns. close() marks the handle closed at once, and the C free happens when no call is in flight: in
 # close() itself when the handle is idle (the usual case), else on the thread of the last call in flight, as
 # that call returns.
@@ -76,7 +76,7 @@ class _Native(list):  # type: ignore[type-arg]
 # referenced (by a module, a reference cycle the collector never got to) would otherwise be left to module
 # teardown, which replaces this module's globals with None before it gets to them, or never frees them.
 # Holding the _Native, not the handle, keeps the handle collectable. One dict insert and one pop per handle,
-# where a weakref.finalize each cost about 0.9 µs.
+# cheaper than a weakref.finalize each.
 _open: Dict[_Native, None] = {}
 
 
@@ -213,7 +213,7 @@ class _Handle:
             _string_free(out)  # NULL is a no-op
 
     def _closed(self) -> NoReturn:
-        raise InvalidArgument(f"this {type(self).__name__} is closed")
+        raise InvalidArgumentError(f"this {type(self).__name__} is closed")
 
     @property
     def closed(self) -> bool:
@@ -222,7 +222,7 @@ class _Handle:
 
     def close(self) -> None:
         """Releases the C handle (wiping any secrets it holds): now, or when calls that other threads have in
-        flight on it return. Later calls raise InvalidArgument; a second close() does nothing."""
+        flight on it return. Later calls raise InvalidArgumentError; a second close() does nothing."""
         self._native.close()
 
     def __del__(self) -> None:
@@ -263,7 +263,7 @@ def _enter_argument(value: Any, cls: Type[_Handle], name: str) -> Any:
         if pointer is not None:
             native.append(None)
             return pointer
-    raise InvalidArgument(f"{name}: this {cls.__name__} is closed")
+    raise InvalidArgumentError(f"{name}: this {cls.__name__} is closed")
 
 
 def _call_on(value: Any, cls: Type[_Handle], name: str, function: Callable[..., int], *args: Any) -> None:

@@ -7,7 +7,8 @@ so the event loop goes on meanwhile, and cancelling the awaiting task cancels th
 A cancelled task cancels the library call (:meth:`Client.cancel`, :meth:`LoopbackListener.cancel`), waits
 for the worker thread to leave it, then raises :class:`asyncio.CancelledError`: nothing keeps running on
 behalf of a cancelled task. Cancellation is per handle, as in C: cancelling a client's call also ends the
-client's (and its auth states') other calls in flight, on other tasks and threads, with :class:`Cancelled`.
+client's (and its auth states') other calls in flight, on other tasks and threads, with
+:class:`telenorid.CancelledError` (not asyncio's).
 A result that arrived while the task was being cancelled is dropped, as cancellation asks.
 """
 from __future__ import annotations
@@ -95,7 +96,7 @@ async def revoke(state: AuthState) -> None:
 
 
 async def wait(listener: LoopbackListener, timeout: float = 300.0) -> str:
-    """:meth:`LoopbackListener.wait`, cancellable: the redirect's full URL, or :class:`Timeout`."""
+    """:meth:`LoopbackListener.wait`, cancellable: the redirect's full URL, or :class:`NetworkTimeoutError`."""
     return await _run(lambda: listener.wait(timeout), listener.cancel)
 
 

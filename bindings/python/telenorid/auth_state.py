@@ -39,7 +39,7 @@ class AuthState(_Handle):
 
     def refresh(self) -> None:
         """Refreshes now, whatever the expiry; a refresh token that comes back replaces the old one. A
-        refused refresh token raises :class:`AuthorizationLost` and signs out."""
+        refused refresh token raises :class:`AuthorizationLostError` and signs out."""
         self._call(_refresh)
 
     @property
@@ -99,7 +99,7 @@ class AuthState(_Handle):
 
     def check(self) -> None:
         """Is the grant still alive? Asks userinfo (rotating nothing) and refreshes only when it must.
-        Returns when alive; raises AuthorizationLost (now signed out), NotSignedIn, or a transient error."""
+        Returns when alive; raises AuthorizationLostError (now signed out), NotSignedInError, or a transient error."""
         self._call(_c.telenorid_auth_state_check)
 
     def access_token_rejected(self, access_token: Optional[str] = None) -> None:
@@ -116,7 +116,7 @@ class AuthState(_Handle):
         locks it (``path + ".lock"``) and uses another process's refresh instead of redeeming one refresh
         token twice, and a sign-out recorded in the file (under ``path + ".update.lock"``) wins over a refresh
         in flight elsewhere. A lock held past the configured ``timeout_ms`` raises
-        :class:`TemporarilyUnavailable`."""
+        :class:`TemporarilyUnavailableError`."""
         self._call(_c.telenorid_auth_state_bind_file, _str(path, "path"))
 
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:

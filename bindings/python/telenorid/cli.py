@@ -62,7 +62,7 @@ def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
     """Runs a blocking library call of `client` (or of an auth state made from it) so that Ctrl-C ends it.
     Python delivers KeyboardInterrupt only between C calls, so the call runs on a worker thread while this
     one joins it in short slices; on Ctrl-C the client is cancelled (its calls in flight end with
-    Cancelled) and the worker joined before KeyboardInterrupt goes on."""
+    CancelledError) and the worker joined before KeyboardInterrupt goes on."""
     outcome: List[Any] = []
 
     def work() -> None:
@@ -97,7 +97,7 @@ def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenor
     client = client_for(settings)
     state = client.open_auth_state_file(str(args.state_file))
     if not state.signed_in:
-        raise telenorid.NotSignedIn("signed out", telenorid.NotSignedIn.code)
+        raise telenorid.NotSignedInError("signed out", telenorid.NotSignedInError.code)
     return client, state, settings
 
 
@@ -186,7 +186,7 @@ def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, clie
     patience = min(60.0, timeout / 3)
     try:
         return listener.wait(timeout=patience)
-    except telenorid.Timeout:
+    except telenorid.NetworkTimeoutError:
         pass
     say(f"nothing has reached {listener.redirect_uri} after {patience:g} s. If the browser shows an error from "
         f"the provider, check: that the client id {client_id!r} is registered there; that this redirect URI is "
@@ -194,7 +194,7 @@ def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, clie
         f"(RFC 8252 §7.3) or only the registered one, which `--port` then sets")
     try:
         return listener.wait(timeout=timeout - patience)
-    except telenorid.Timeout:
+    except telenorid.NetworkTimeoutError:
         raise Failed(f"no redirect reached {listener.redirect_uri} within {timeout:g} s; nothing was saved") from None
 
 
@@ -239,17 +239,9 @@ def logout(args: argparse.Namespace) -> None:
     emit(args, {"signed_in": False, "end_session_url": end_session}, end_session)
 
 
-# Verifying an ID token (OIDC Core §3.1.3.7) reads the issuer, the client id and the provider's keys, never
-# a redirect URI; the library's configuration still asks for one, so when none is set this loopback
-# address stands in for it. No request is ever sent to it.
-UNUSED_REDIRECT_URI = "http://127.0.0.1/"
-
-
 def verify(args: argparse.Namespace) -> None:
     saved = load_settings(args.state_file) if settings_path(args.state_file).exists() else None
     settings = settings_from(args, saved)
-    if not settings.get("redirect_uri"):
-        settings["redirect_uri"] = UNUSED_REDIRECT_URI
     with client_for(settings) as client:
         claims = cancellable(client, lambda: client.verify_id_token(args.id_token))
         emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
@@ -339,7 +331,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except Failed as error:
         say(str(error))
         return EXIT_FAILED
-    except (telenorid.NotSignedIn, telenorid.AuthorizationLost) as error:
+    except (telenorid.NotSignedInError, telenorid.AuthorizationLostError) as error:
         say(f"{error.message} — sign in again with `telenorid login`")
         return EXIT_SIGNED_OUT
     except telenorid.TelenoridError as error:

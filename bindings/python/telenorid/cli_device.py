@@ -12,11 +12,6 @@ import telenorid
 from .cli_output import emit, status
 from .cli_settings import client_for, save_settings, say, settings_from, warn_unsaved_secret
 
-# The device grant never redirects, but a configuration names a redirect URI, and the later commands read
-# the saved settings back: the one `login --no-browser` uses stands in.
-UNUSED_REDIRECT_URI = "http://127.0.0.1:53682/callback"
-
-
 def add_arguments(sign_in: argparse.ArgumentParser) -> None:
     sign_in.add_argument("--device", action="store_true",
                          help="sign in on another device (RFC 8628): print a code and where to enter it, then wait")
@@ -26,7 +21,6 @@ def add_arguments(sign_in: argparse.ArgumentParser) -> None:
 
 def login_with_device(args: argparse.Namespace) -> None:
     settings = settings_from(args)
-    settings.setdefault("redirect_uri", UNUSED_REDIRECT_URI)
     if args.device_authorization_endpoint:
         settings["device_authorization_endpoint"] = args.device_authorization_endpoint
     from .cli import cancellable  # here: cli imports this module

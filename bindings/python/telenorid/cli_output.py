@@ -43,7 +43,7 @@ def status(args: argparse.Namespace) -> int:
     document: Dict[str, Any] = {"signed_in": False, "state_file": str(args.state_file)}
     try:
         settings = settings_from(args, load_settings(args.state_file))
-    except telenorid.NotSignedIn:
+    except telenorid.NotSignedInError:
         settings = {}
     if not settings or not args.state_file.exists():  # opening the state file would create it
         emit(args, document, f"not signed in ({args.state_file})")

@@ -55,7 +55,7 @@ def load_settings(state_file: Path) -> Dict[str, Any]:
     try:
         settings: Dict[str, Any] = json.loads(settings_path(state_file).read_text())
     except FileNotFoundError:
-        raise telenorid.NotSignedIn(f"no sign-in kept at {state_file}", telenorid.NotSignedIn.code) from None
+        raise telenorid.NotSignedInError(f"no sign-in kept at {state_file}", telenorid.NotSignedInError.code) from None
     if not isinstance(settings, dict):
         raise UsageError(f"{settings_path(state_file)} is not a telenorid settings file")
     if SECRET_KEY in settings:

@@ -12,6 +12,10 @@ from .auth_state import AuthState
 from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
 from .config import Config
 
+# A host key signer: a key the host holds (a hardware keystore, an HSM) signing a JWS signing input, and
+# returning the signature as JWS carries it (the C header's telenorid_host_key_signer, Java's HostKeySigner).
+HostKeySigner = Callable[[bytes], bytes]
+
 if TYPE_CHECKING:
     from .device import DeviceAuthorization
 
@@ -35,37 +39,38 @@ class Client(_Handle):
         return self
 
     def set_dpop_signer(self, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
-                        sign: Optional[Callable[[bytes], bytes]]) -> None:
-        """Proves possession (RFC 9449) with a key you hold for every sign-in from now on: ``sign(input)``
-        gets the JWS signing input and returns the signature as JWS carries it (raw r||s for ES256);
-        ``public_jwk`` is the public key. ``sign`` None removes the signer. Auth states bound to such a key
-        are restored only while it is set; removing it, or setting another key's, makes their requests fail.
-        What ``sign`` raises fails the request, whose error is raised from it. From inside ``sign`` the
-        library refuses calls on its objects (InvalidArgument)."""
-        self._set_signer(_c.telenorid_client_set_dpop_signer, algorithm, public_jwk, sign)
+                        host_key_signer: Optional[HostKeySigner]) -> None:
+        """Proves possession (RFC 9449) with a key you hold for every sign-in from now on: the host key signer
+        ``host_key_signer(input)`` gets the JWS signing input and returns the signature as JWS carries it (raw
+        r||s for ES256); ``public_jwk`` is the public key. ``host_key_signer`` None removes it. Auth states bound
+        to such a key are restored only while it is set; removing it, or setting another key's, makes their
+        requests fail. What the signer raises fails the request, whose error is raised from it. From inside the
+        signer the library refuses calls on its objects (InvalidArgumentError)."""
+        self._set_signer(_c.telenorid_client_set_dpop_signer, algorithm, public_jwk, host_key_signer)
 
     def set_client_signer(self, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
-                          sign: Optional[Callable[[bytes], bytes]]) -> None:
+                          host_key_signer: Optional[HostKeySigner]) -> None:
         """Signs as the client (private_key_jwt assertions, RFC 7523; request objects, RFC 9101) with a key
-        you hold instead of ``client_private_key``; ``sign`` and ``public_jwk`` as for :meth:`set_dpop_signer`
-        (the JWK's ``kid`` goes into the JWS header). ``sign`` None goes back to the configured key."""
-        self._set_signer(_c.telenorid_client_set_client_signer, algorithm, public_jwk, sign)
+        you hold instead of ``client_private_key``; ``host_key_signer`` and ``public_jwk`` as for
+        :meth:`set_dpop_signer` (the JWK's ``kid`` goes into the JWS header). ``host_key_signer`` None goes back
+        to the configured key."""
+        self._set_signer(_c.telenorid_client_set_client_signer, algorithm, public_jwk, host_key_signer)
 
     def _set_signer(self, setter: Any, algorithm: str, public_jwk: Union[str, Dict[str, Any]],
-                    sign: Optional[Callable[[bytes], bytes]]) -> None:
+                    host_key_signer: Optional[HostKeySigner]) -> None:
         import json
 
         if self._native.pointer is None:
             self._closed()
-        if sign is None:
-            self._call(setter, None, None, _bindings.SignCallback(), None)
+        if host_key_signer is None:
+            self._call(setter, None, None, _bindings.HostKeySigner(), None)
             return
-        if not callable(sign):
-            raise TypeError("sign must be callable or None")
+        if not callable(host_key_signer):
+            raise TypeError("host_key_signer must be callable or None")
         jwk = public_jwk if isinstance(public_jwk, str) else json.dumps(public_jwk)
 
         def sign_into(_user_data: Any, data: Any, length: int, out: Any, out_length: Any) -> int:
-            answer = sign(bytes(data[:length]))
+            answer = host_key_signer(bytes(data[:length]))
             # bytes(n) of an int would be n zero bytes: only a byte string is a signature.
             if not isinstance(answer, (bytes, bytearray, memoryview)):
                 raise TypeError(f"the signer returned {type(answer).__name__}, not bytes")
@@ -77,7 +82,7 @@ class Client(_Handle):
             return 0
 
         # What the signer raises fails the request, which raises from it.
-        c_sign = _bindings.SignCallback(_shielded(sign_into, sign, 1, carried=True))
+        c_sign = _bindings.HostKeySigner(_shielded(sign_into, host_key_signer, 1, carried=True))
         self._call(setter, _str(algorithm, "algorithm"), _str(jwk, "public_jwk"), c_sign, None)
         # Kept as long as this object, which every AuthState made from it references: requests in flight and
         # auth states outliving close() may still call it.
@@ -88,7 +93,7 @@ class Client(_Handle):
 
     def cancel(self) -> None:
         """Ends every blocking call of this client and its auth states under way on other threads (discovery,
-        token, userinfo, revocation, pushed requests, refreshes) within 100 ms: they raise :class:`Cancelled`
+        token, userinfo, revocation, pushed requests, refreshes) within 100 ms: they raise :class:`CancelledError`
         and change nothing. Calls that start afterwards run normally. Any thread; never blocks."""
         self._call(_c.telenorid_client_cancel)
 
@@ -145,7 +150,7 @@ class Client(_Handle):
 
     def verify_id_token(self, id_token: str, nonce: Optional[str] = None) -> Dict[str, Any]:
         """Validates an ID token with the provider's keys (signature, iss, aud, azp, exp, iat, nbf and the
-        nonce when given) and returns ``{"header": {...}, "claims": {...}}``; raises TokenInvalid."""
+        nonce when given) and returns ``{"header": {...}, "claims": {...}}``; raises TokenInvalidError."""
         import json
 
         text = self._string_call(_c.telenorid_client_verify_id_token, _str(id_token, "id_token"),

@@ -103,8 +103,8 @@ class DeviceAuthorization(_Handle):
         """Blocks until the user approves and returns the signed-in :class:`AuthState` (as
         :meth:`Client.exchange_code` makes it). Raises :class:`AuthorizationError` (``oauth_error``
         ``access_denied``) when the user refused, :class:`ExpiredError` when the code expired,
-        :class:`Cancelled` after :meth:`Client.cancel`. Ctrl-C (KeyboardInterrupt) cancels it within 0.25 s.
-        A failed wait may be started again; after a successful one, :class:`Consumed`."""
+        :class:`CancelledError` after :meth:`Client.cancel`. Ctrl-C (KeyboardInterrupt) cancels it within 0.25 s.
+        A failed wait may be started again; after a successful one, :class:`ConsumedError`."""
         client: "Client" = self._parents[0]
         return _interruptible(client, self._wait)
 

@@ -1,24 +1,30 @@
 """The exceptions libtelenorid's status codes raise: one class per TELENORID_E_* code, all under
 :class:`TelenoridError`, with the C status and the provider's OAuth fields as attributes.
 
-Every class but :class:`RandomFailure` and :class:`Cancelled` belongs to one of four families, so a caller can catch a group:
+Every class but :class:`RandomError` and :class:`CancelledError` belongs to one of four families, so a caller can
+catch a group:
 
-- :class:`UsageError` — the call was wrong and retrying won't help: :class:`InvalidArgument`,
-  :class:`ParameterConflict`, :class:`Consumed`, :class:`VersionError`, :class:`NotSignedIn`,
-  :class:`ConfigurationError`, :class:`Insecure`, :class:`Unsupported`.
+- :class:`UsageError` — the call was wrong and retrying won't help: :class:`InvalidArgumentError`,
+  :class:`ParameterConflictError`, :class:`ConsumedError`, :class:`VersionError`, :class:`NotSignedInError`,
+  :class:`ConfigurationError`, :class:`InsecureError`, :class:`UnsupportedError`.
 - :class:`TransportError` — the provider could not be reached or its HTTP answer was unusable:
-  :class:`Timeout`, :class:`NetworkError`, :class:`TLSError`, :class:`ResponseTooLarge`,
-  :class:`HTTPStatusError` (and so :class:`TemporarilyUnavailable`), :class:`LineAuthUnavailable`.
+  :class:`NetworkTimeoutError`, :class:`NetworkError`, :class:`TLSError`, :class:`ResponseTooLargeError`,
+  :class:`HTTPStatusError` (and so :class:`TemporarilyUnavailableError`), :class:`LineAuthUnavailableError`.
 - :class:`ProviderError` — the provider answered, and said no or said nonsense:
-  :class:`AuthorizationError` (and so :class:`ClientRejected` and :class:`PushRefused`),
-  :class:`AuthorizationLost`, :class:`InvalidResponse`, :class:`ProviderUnsupported`.
-- :class:`ValidationError` — a response failed the library's checks: :class:`StateMismatch`,
-  :class:`RedirectMismatch`, :class:`IssuerMismatch`, :class:`TokenInvalid`, :class:`Malformed`.
+  :class:`AuthorizationError` (and so :class:`ClientRejectedError` and :class:`PushRefusedError`),
+  :class:`AuthorizationLostError`, :class:`InvalidResponseError`, :class:`ProviderUnsupportedError`.
+- :class:`ValidationError` — a response failed the library's checks: :class:`CallbackMismatchError` (a
+  callback that is not the pending request's answer: :class:`StateMismatchError`, :class:`RedirectMismatchError`,
+  :class:`IssuerMismatchError`), :class:`TokenInvalidError`, :class:`MalformedError`.
 
-:class:`RandomFailure` (the system's random generator failed) and :class:`Cancelled` (the caller's own
+:class:`RandomError` (the system's random generator failed) and :class:`CancelledError` (the caller's own
 cancel, no failure of the call, the provider or the caller) are directly under :class:`TelenoridError`.
-The extra bases stay: :class:`InvalidArgument` and :class:`Malformed` are also ``ValueError``s.
+The extra bases stay: :class:`InvalidArgumentError` and :class:`MalformedError` are also ``ValueError``s.
 Whether a failure may pass on its own is :attr:`TelenoridError.transient` (the library's rule), not the family.
+
+Each status has one stem in Python and Java (``NetworkTimeoutError`` here, ``NetworkTimeoutException`` there).
+The names of 0.4 and before (``InvalidArgument``, ``Timeout``, ``RandomFailure``...; the list is at the end of
+this module) still name the same classes; they are deprecated and go at 1.0.
 """
 from __future__ import annotations
 
@@ -91,12 +97,17 @@ class ValidationError(TelenoridError):
     or issuer, an invalid ID token, input that does not parse. Treat it as an attack or a broken peer."""
 
 
-class InvalidArgument(UsageError, ValueError):
+class CallbackMismatchError(ValidationError):
+    """A callback that is not the answer to the pending request: its state, redirect URI or issuer is not the
+    request's (:class:`StateMismatchError`, :class:`RedirectMismatchError`, :class:`IssuerMismatchError`)."""
+
+
+class InvalidArgumentError(UsageError, ValueError):
     """TELENORID_E_INVALID_ARGUMENT: NULL, invalid UTF-8, out of range, too long — or a closed object."""
     code = 1
 
 
-class Malformed(ValidationError, ValueError):
+class MalformedError(ValidationError, ValueError):
     """TELENORID_E_MALFORMED: input that does not parse (URL, JSON, parameter)."""
     code = 2
 
@@ -106,37 +117,37 @@ class ConfigurationError(UsageError):
     code = 3
 
 
-class Insecure(UsageError):
+class InsecureError(UsageError):
     """TELENORID_E_INSECURE: a URL that must be HTTPS (or loopback) is not."""
     code = 4
 
 
-class Unsupported(UsageError):
+class UnsupportedError(UsageError):
     """TELENORID_E_UNSUPPORTED: refused by policy or not implemented (e.g. plain PKCE)."""
     code = 5
 
 
-class ParameterConflict(UsageError):
+class ParameterConflictError(UsageError):
     """TELENORID_E_PARAMETER_CONFLICT: an extra parameter would override one the library owns."""
     code = 6
 
 
-class RandomFailure(TelenoridError):
+class RandomError(TelenoridError):
     """TELENORID_E_RANDOM: the system's random generator failed."""
     code = 7
 
 
-class StateMismatch(ValidationError):
+class StateMismatchError(CallbackMismatchError):
     """TELENORID_E_STATE_MISMATCH: a callback's state is not the pending request's."""
     code = 8
 
 
-class RedirectMismatch(ValidationError):
+class RedirectMismatchError(CallbackMismatchError):
     """TELENORID_E_REDIRECT_MISMATCH: a callback did not arrive at the configured URI."""
     code = 9
 
 
-class IssuerMismatch(ValidationError):
+class IssuerMismatchError(CallbackMismatchError):
     """TELENORID_E_ISSUER_MISMATCH: an `iss` (RFC 9207) or discovered issuer is not the configured one."""
     code = 10
 
@@ -146,7 +157,7 @@ class AuthorizationError(ProviderError):
     code = 11
 
 
-class Consumed(UsageError):
+class ConsumedError(UsageError):
     """TELENORID_E_CONSUMED: a single-use object was used a second time."""
     code = 12
 
@@ -156,7 +167,7 @@ class VersionError(UsageError):
     code = 13
 
 
-class Timeout(TransportError):
+class NetworkTimeoutError(TransportError):
     """TELENORID_E_TIMEOUT: the server did not answer in time."""
     code = 14
 
@@ -176,63 +187,63 @@ class HTTPStatusError(TransportError):
     code = 17
 
 
-class ResponseTooLarge(TransportError):
+class ResponseTooLargeError(TransportError):
     """TELENORID_E_RESPONSE_TOO_LARGE: a response body or its headers over the cap."""
     code = 18
 
 
-class InvalidResponse(ProviderError):
+class InvalidResponseError(ProviderError):
     """TELENORID_E_INVALID_RESPONSE: a response that is not what the protocol says."""
     code = 19
 
 
-class TokenInvalid(ValidationError):
+class TokenInvalidError(ValidationError):
     """TELENORID_E_TOKEN_INVALID: an ID token or signed response failed validation."""
     code = 20
 
 
-class AuthorizationLost(ProviderError):
+class AuthorizationLostError(ProviderError):
     """TELENORID_E_AUTHORIZATION_LOST: the provider refused the refresh token; signed out."""
     code = 21
 
 
-class NotSignedIn(UsageError):
+class NotSignedInError(UsageError):
     """TELENORID_E_NOT_SIGNED_IN: the auth state holds no usable authorization."""
     code = 22
 
 
-class LineAuthUnavailable(TransportError):
+class LineAuthUnavailableError(TransportError):
     """TELENORID_E_LINE_AUTH_UNAVAILABLE: line authentication can't run: not on a cellular network (the
     socket hook said so; ask the user to turn Wi-Fi off) or no aloha_url configured."""
     code = 23
 
 
-class ClientRejected(AuthorizationError):
+class ClientRejectedError(AuthorizationError):
     """TELENORID_E_CLIENT_REJECTED: the provider refused the client itself (``invalid_client``,
     ``unauthorized_client``): a mistyped or rotated secret, a revoked key. The user stays signed in."""
     code = 24
 
 
-class TemporarilyUnavailable(HTTPStatusError):
+class TemporarilyUnavailableError(HTTPStatusError):
     """TELENORID_E_TEMPORARILY_UNAVAILABLE: HTTP 5xx or 429 (or a redirect where an OAuth answer was
     expected), whatever OAuth error it carried; try again later, after ``retry_after`` seconds when set."""
     code = 25
 
 
-class PushRefused(AuthorizationError):
+class PushRefusedError(AuthorizationError):
     """TELENORID_E_PUSH_REFUSED: the pushed authorization request endpoint refused the request with an OAuth
     error (RFC 9126 §2.3); the user's browser was never sent anywhere. An :class:`AuthorizationError`, so
     handlers written before this status existed still catch it."""
     code = 26
 
 
-class ProviderUnsupported(ProviderError):
+class ProviderUnsupportedError(ProviderError):
     """TELENORID_E_PROVIDER_UNSUPPORTED: the provider's metadata lacks what the configuration needs, such as
     a pushed authorization request endpoint where requests must be pushed."""
     code = 27
 
 
-class Cancelled(TelenoridError):
+class CancelledError(TelenoridError):
     """TELENORID_E_CANCELLED: another thread cancelled the call (:meth:`Client.cancel`,
     :meth:`LoopbackListener.cancel`); nothing changed. In no family: nothing went wrong that a handler of
     usage, transport, provider or validation errors should act on."""
@@ -248,12 +259,38 @@ class ExpiredError(ProviderError):
 
 _BY_STATUS: Dict[int, Type[TelenoridError]] = {
     cls.code: cls for cls in (
-        InvalidArgument, Malformed, ConfigurationError, Insecure, Unsupported, ParameterConflict, RandomFailure,
-        StateMismatch, RedirectMismatch, IssuerMismatch, AuthorizationError, Consumed, VersionError, Timeout,
-        NetworkError, TLSError, HTTPStatusError, ResponseTooLarge, InvalidResponse, TokenInvalid,
-        AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable, PushRefused,
-        ProviderUnsupported, Cancelled, ExpiredError)
+        InvalidArgumentError, MalformedError, ConfigurationError, InsecureError, UnsupportedError,
+        ParameterConflictError, RandomError, StateMismatchError, RedirectMismatchError, IssuerMismatchError,
+        AuthorizationError, ConsumedError, VersionError, NetworkTimeoutError, NetworkError, TLSError,
+        HTTPStatusError, ResponseTooLargeError, InvalidResponseError, TokenInvalidError, AuthorizationLostError,
+        NotSignedInError, LineAuthUnavailableError, ClientRejectedError, TemporarilyUnavailableError,
+        PushRefusedError, ProviderUnsupportedError, CancelledError, ExpiredError)
 }
+
+# The names of 0.4 and before, one per class above that has since taken its stem's name in both languages
+# (Python ``...Error``, Java ``...Exception``). Deprecated: they name the same classes and go at 1.0.
+InvalidArgument = InvalidArgumentError
+Malformed = MalformedError
+Insecure = InsecureError
+Unsupported = UnsupportedError
+ParameterConflict = ParameterConflictError
+RandomFailure = RandomError
+StateMismatch = StateMismatchError
+RedirectMismatch = RedirectMismatchError
+IssuerMismatch = IssuerMismatchError
+Consumed = ConsumedError
+Timeout = NetworkTimeoutError
+ResponseTooLarge = ResponseTooLargeError
+InvalidResponse = InvalidResponseError
+TokenInvalid = TokenInvalidError
+AuthorizationLost = AuthorizationLostError
+NotSignedIn = NotSignedInError
+LineAuthUnavailable = LineAuthUnavailableError
+ClientRejected = ClientRejectedError
+TemporarilyUnavailable = TemporarilyUnavailableError
+PushRefused = PushRefusedError
+ProviderUnsupported = ProviderUnsupportedError
+Cancelled = CancelledError
 
 
 def _printable(text: str) -> str:

@@ -34,7 +34,7 @@ class IdPAppRequest(_Handle):
     @classmethod
     def parse_url(cls, url: str, idp_app_uri: str, caller_redirect_uris: Sequence[str]) -> "IdPAppRequest":
         """IdP side: parses and checks an SP app's request URL, which must be on ``idp_app_uri``; its
-        redirect URI must be exactly one of ``caller_redirect_uris`` (else :class:`RedirectMismatch`)."""
+        redirect URI must be exactly one of ``caller_redirect_uris`` (else :class:`RedirectMismatchError`)."""
         array, count = _string_array(caller_redirect_uris, "caller_redirect_uris")
         pointer = _bindings.IdpRequestP()
         status = _c.telenorid_idp_request_parse_url(_str(url, "url"), _str(idp_app_uri, "idp_app_uri"),

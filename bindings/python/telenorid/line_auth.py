@@ -14,7 +14,7 @@ _c = _ffi.functions
 
 
 def _free_line_auth(pointer: Any, keep_alive: List[Any]) -> None:
-    _c.telenorid_line_auth_free(pointer)
+    _c.telenorid_line_authenticator_free(pointer)
     keep_alive.clear()  # the socket hook may go only once C can no longer call it
 
 
@@ -26,12 +26,12 @@ class LineAuthenticator(_Handle):
     """
 
     __slots__ = ("_keep_alive",)
-    _free = staticmethod(_c.telenorid_line_auth_free)
+    _free = staticmethod(_c.telenorid_line_authenticator_free)
     _keep_alive: List[Any]
 
     def __new__(cls, config: Config) -> "LineAuthenticator":
-        pointer = _bindings.LineAuthP()
-        _call_on(config, Config, "config", _c.telenorid_line_auth_new, byref(pointer))
+        pointer = _bindings.LineAuthenticatorP()
+        _call_on(config, Config, "config", _c.telenorid_line_authenticator_new, byref(pointer))
         self = object.__new__(cls)
         self._parents = (config,)
         self._keep_alive = []
@@ -43,13 +43,13 @@ class LineAuthenticator(_Handle):
 
     def run(self) -> None:
         """Runs one whole exchange now and keeps the session."""
-        self._call(_c.telenorid_line_auth_run)
+        self._call(_c.telenorid_line_authenticator_run)
 
     @property
     def valid_for(self) -> int:
         """Seconds the kept session is still valid for; 0 when there is none."""
         value = c_int64()
-        self._call(_c.telenorid_line_auth_valid_for, byref(value))
+        self._call(_c.telenorid_line_authenticator_valid_for, byref(value))
         return value.value
 
     def apply(self, request: "AuthorizationRequest") -> None:
@@ -57,7 +57,7 @@ class LineAuthenticator(_Handle):
         caller may catch the error, tell the user, and sign in without line authentication."""
         request_pointer = _enter_argument(request, AuthorizationRequest, "request")  # closing it mid-call is safe too
         try:
-            self._call(_c.telenorid_line_auth_apply, request_pointer)
+            self._call(_c.telenorid_line_authenticator_apply, request_pointer)
         finally:
             _leave(request._native)
 
@@ -68,7 +68,7 @@ class LineAuthenticator(_Handle):
         if self._native.pointer is None:  # refused before the hook is checked
             self._closed()
         if hook is None:
-            self._call(_c.telenorid_line_auth_set_socket_hook, _bindings.SocketHook(), None)
+            self._call(_c.telenorid_line_authenticator_set_socket_hook, _bindings.SocketHook(), None)
             return
         if not callable(hook):
             raise TypeError("hook must be callable or None")
@@ -76,6 +76,6 @@ class LineAuthenticator(_Handle):
         # What the hook raises refuses the socket, and the failing run or apply raises from it.
         c_hook = _bindings.SocketHook(_shielded(lambda _user_data, fd: _ffi.SOCKET_VERDICTS.get(hook(fd), 1), hook, 1,
                                            carried=True))
-        self._call(_c.telenorid_line_auth_set_socket_hook, c_hook, None)
+        self._call(_c.telenorid_line_authenticator_set_socket_hook, c_hook, None)
         # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
         self._keep_alive.append(c_hook)

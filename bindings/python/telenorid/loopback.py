@@ -8,7 +8,7 @@ from typing import Optional
 from . import _bindings, _ffi
 from ._convert import _opt_str
 from ._handle import _Handle
-from .errors import Timeout, _raise
+from .errors import NetworkTimeoutError, _raise
 
 _c = _ffi.functions
 
@@ -23,13 +23,13 @@ class LoopbackListener(_Handle):
     :meth:`wait` for the redirect and pass it to :meth:`PendingAuthorization.handle_callback`."""
 
     __slots__ = ()
-    _free = staticmethod(_c.telenorid_loopback_free)
+    _free = staticmethod(_c.telenorid_loopback_listener_free)
 
     def __new__(cls, port: int = 0, path: Optional[str] = None) -> "LoopbackListener":
         if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
             raise TypeError("port must be an int from 0 to 65535")
-        pointer = _bindings.LoopbackP()
-        status = _c.telenorid_loopback_new(c_uint16(port), _opt_str(path, "path"), byref(pointer))
+        pointer = _bindings.LoopbackListenerP()
+        status = _c.telenorid_loopback_listener_new(c_uint16(port), _opt_str(path, "path"), byref(pointer))
         if status:
             _raise(status)
         return cls._adopt(pointer)
@@ -40,11 +40,12 @@ class LoopbackListener(_Handle):
     @property
     def redirect_uri(self) -> str:
         """``http://127.0.0.1:<port><path>``."""
-        return self._string_call(_c.telenorid_loopback_redirect_uri) or ""
+        return self._string_call(_c.telenorid_loopback_listener_redirect_uri) or ""
 
     def wait(self, timeout: float = 300.0) -> str:
-        """Blocks until the browser's redirect arrives (its full URL) or raises Timeout, after which it can
-        wait again. Ctrl-C (KeyboardInterrupt) ends it within 0.25 s. A listener hands out one redirect; a later wait raises Consumed."""
+        """Blocks until the browser's redirect arrives (its full URL) or raises NetworkTimeoutError, after which
+        it can wait again. Ctrl-C (KeyboardInterrupt) ends it within 0.25 s. A listener hands out one redirect; a
+        later wait raises ConsumedError."""
         milliseconds = int(timeout * 1000)
         if not 0 < milliseconds <= 0x7FFFFFFF:
             raise ValueError("timeout must be positive and under 24 days")
@@ -54,20 +55,21 @@ class LoopbackListener(_Handle):
         while True:
             left = int((deadline - time.monotonic()) * 1000)
             try:
-                return self._string_call(_c.telenorid_loopback_wait, max(1, min(_SLICE_MS, left))) or ""
-            except Timeout:
+                return self._string_call(_c.telenorid_loopback_listener_wait, max(1, min(_SLICE_MS, left))) or ""
+            except NetworkTimeoutError:
                 if time.monotonic() < deadline:
                     continue
             # Outside the handler: the last slice's error (which names the slice) is not this one's cause.
-            raise Timeout(f"no redirect reached {self.redirect_uri} within {timeout:g} s", Timeout.code)
+            raise NetworkTimeoutError(f"no redirect reached {self.redirect_uri} within {timeout:g} s",
+                                      NetworkTimeoutError.code)
 
     def cancel(self) -> None:
-        """Ends a :meth:`wait` under way on another thread within 100 ms: it raises :class:`Cancelled`, and the
+        """Ends a :meth:`wait` under way on another thread within 100 ms: it raises :class:`CancelledError`, and the
         listener can wait again. A later wait runs normally. Any thread; never blocks."""
-        self._call(_c.telenorid_loopback_cancel)
+        self._call(_c.telenorid_loopback_listener_cancel)
 
     def expect_state(self, state: Optional[str]) -> None:
         """Only a callback whose query carries exactly ``state`` (the pending request's) ends the wait; others
         are answered 400 and the wait goes on. None accepts any. Also from another thread during a wait.
         Query responses only: with ``response_mode=fragment`` the state never reaches the listener."""
-        self._call(_c.telenorid_loopback_expect_state, _opt_str(state, "state"))
+        self._call(_c.telenorid_loopback_listener_expect_state, _opt_str(state, "state"))

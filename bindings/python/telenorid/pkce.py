@@ -9,7 +9,7 @@ from typing import Tuple
 from . import _bindings, _ffi
 from ._convert import _str
 from ._handle import _Handle
-from .errors import InvalidArgument, _int, _raise
+from .errors import InvalidArgumentError, _int, _raise
 
 _c = _ffi.functions
 
@@ -37,7 +37,7 @@ class Pkce(_Handle):
         if type(length) is not int:
             length = _int(length, "length")  # an int subclass passes (not bool); anything else is TypeError
         if not 0 <= length <= _SIZE_MAX:  # size_t: a negative int would wrap around in ctypes
-            raise InvalidArgument(f"length must be 0 or 43 to 128, not {length}")
+            raise InvalidArgumentError(f"length must be 0 or 43 to 128, not {length}")
         pointer = _PkceP()
         size = _LENGTHS[length] if length <= _MAX_LENGTH else ctypes.c_size_t(length)  # the library refuses it
         status = _pkce_new(size, byref(pointer))
@@ -77,7 +77,7 @@ def generate(length: int = 43) -> Tuple[str, str]:
     if type(length) is not int:
         length = _int(length, "length")  # an int subclass passes (not bool); anything else is TypeError
     if not 0 <= length <= _MAX_LENGTH:
-        raise InvalidArgument(f"length must be 0 or 43 to 128, not {length}")
+        raise InvalidArgumentError(f"length must be 0 or 43 to 128, not {length}")
     try:
         verifier, challenge = _buffers.pair
     except AttributeError:

@@ -34,7 +34,7 @@
  *   telenorid_jni_config.c         configuration
  *   telenorid_jni_pkce.c           PKCE
  *   telenorid_jni_authorization.c  authorization request, pending authorization, callbacks
- *   telenorid_jni_session.c        client and auth state (network, change listener)
+ *   telenorid_jni_auth_state.c     client and auth state (network, change listener)
  *   telenorid_jni_line_auth.c      line authentication and the socket hook
  *   telenorid_jni_idp_app.c        the identity-provider app flow
  *   telenorid_jni_loopback.c       the loopback redirect listener
@@ -114,7 +114,7 @@ static NATIVE_TABLE(library_table, library_natives, NULL);
 /* Every table, registered in this order. */
 static const native_table *const TABLES[] = {
     &library_table, &config_table,   &pkce_table,    &authorization_table,
-    &session_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table, &device_table,
+    &auth_state_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table, &device_table,
 };
 #define TABLE_COUNT (sizeof TABLES / sizeof TABLES[0])
 

@@ -168,7 +168,7 @@ static jlong n_pending_auth_handle_callback(JNIEnv *env, jclass cls, jlong pendi
 {
     (void)cls;
     in_string url;
-    telenorid_callback *out = NULL;
+    telenorid_authorization_callback *out = NULL;
     if (!in_string_get(env, url_bytes, "redirectUrl", &url)) {
         return 0;
     }
@@ -204,7 +204,7 @@ FREE_FUNCTION(n_pending_auth_free, telenorid_pending_auth, telenorid_pending_aut
  * Callbacks
  * --------------------------------------------------------------------------------------------- */
 
-STRING_GETTER(n_callback_code, const telenorid_callback, telenorid_callback_code)
+STRING_GETTER(n_callback_code, const telenorid_authorization_callback, telenorid_authorization_callback_code)
 
 static jbyteArray n_callback_parameter(JNIEnv *env, jclass cls, jlong callback, jbyteArray name_bytes)
 {
@@ -214,13 +214,14 @@ static jbyteArray n_callback_parameter(JNIEnv *env, jclass cls, jlong callback, 
     if (!in_string_get(env, name_bytes, "name", &name)) {
         return NULL;
     }
-    telenorid_status status = telenorid_callback_parameter(HANDLE(const telenorid_callback, callback), name.chars,
-                                                           &out);
+    telenorid_status status =
+        telenorid_authorization_callback_parameter(HANDLE(const telenorid_authorization_callback, callback),
+                                                   name.chars, &out);
     in_string_release(&name);
     return string_result(env, status, out);
 }
 
-FREE_FUNCTION(n_callback_free, telenorid_callback, telenorid_callback_free)
+FREE_FUNCTION(n_callback_free, telenorid_authorization_callback, telenorid_authorization_callback_free)
 
 STRING_GETTER(n_app_callback_resume_uri, const telenorid_app_callback, telenorid_app_callback_resume_uri)
 FREE_FUNCTION(n_app_callback_free, telenorid_app_callback, telenorid_app_callback_free)

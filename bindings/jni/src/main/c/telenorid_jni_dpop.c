@@ -56,7 +56,7 @@ static int32_t sign_in_java(JNIEnv *env, java_ref *signer, const uint8_t *input,
     return result;
 }
 
-/* The library's sign callback (telenorid_sign_callback). */
+/* The library's sign callback (telenorid_host_key_signer). */
 static int32_t on_sign(void *user_data, const uint8_t *input, size_t input_len, uint8_t *signature,
                        size_t *signature_len)
 {
@@ -86,7 +86,8 @@ static int dpop_on_load(JNIEnv *env)
 }
 
 /* The library's two setters of a host-held key: the DPoP key and the client's own key. */
-typedef telenorid_status (*signer_setter)(telenorid_client *, const char *, const char *, telenorid_sign_callback, void *);
+typedef telenorid_status (*signer_setter)(telenorid_client *, const char *, const char *, telenorid_host_key_signer,
+                                          void *);
 
 /* Installs `call` with `set` as one of the client's signers (null: removes it) and returns its handle (0 for
  * none), which the caller keeps and releases with dpopSignerFree once nothing can call it; on failure

@@ -138,7 +138,7 @@ static jlong n_pending_auth_handle_idp_response_url(JNIEnv *env, jclass cls, jlo
     (void)cls;
     in_string url;
     in_strings hosts;
-    telenorid_callback *out = NULL;
+    telenorid_authorization_callback *out = NULL;
     if (!in_string_get(env, url_bytes, "responseUrl", &url)) {
         return 0;
     }
@@ -159,7 +159,7 @@ static jlong n_pending_auth_handle_idp_response_params(JNIEnv *env, jclass cls, 
     (void)cls;
     telenorid_params *params = NULL;
     in_strings hosts;
-    telenorid_callback *out = NULL;
+    telenorid_authorization_callback *out = NULL;
     if (!params_from_java(env, flat, &params)) {
         return 0;
     }

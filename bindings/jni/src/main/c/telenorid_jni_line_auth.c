@@ -56,8 +56,8 @@ static int line_auth_on_load(JNIEnv *env)
 static jlong n_line_auth_new(JNIEnv *env, jclass cls, jlong config)
 {
     (void)cls;
-    telenorid_line_auth *out = NULL;
-    telenorid_status status = telenorid_line_auth_new(HANDLE(const telenorid_config, config), &out);
+    telenorid_line_authenticator *out = NULL;
+    telenorid_status status = telenorid_line_authenticator_new(HANDLE(const telenorid_config, config), &out);
     return handle_result(env, status, out);
 }
 
@@ -70,22 +70,24 @@ static jlong n_line_auth_set_socket_hook(JNIEnv *env, jclass cls, jlong line_aut
     if (!java_ref_new(env, call, &next)) {
         return old;
     }
-    telenorid_status status = telenorid_line_auth_set_socket_hook(HANDLE(telenorid_line_auth, line_auth),
-                                                                  next != NULL ? on_socket : NULL, next);
+    telenorid_status status =
+        telenorid_line_authenticator_set_socket_hook(HANDLE(telenorid_line_authenticator, line_auth),
+                                                     next != NULL ? on_socket : NULL, next);
     return java_ref_installed(env, status, next, old);
 }
 
 static void n_line_auth_run(JNIEnv *env, jclass cls, jlong line_auth)
 {
     (void)cls;
-    void_result(env, telenorid_line_auth_run(HANDLE(telenorid_line_auth, line_auth)));
+    void_result(env, telenorid_line_authenticator_run(HANDLE(telenorid_line_authenticator, line_auth)));
 }
 
 static jlong n_line_auth_valid_for(JNIEnv *env, jclass cls, jlong line_auth)
 {
     (void)cls;
     int64_t out = 0;
-    telenorid_status status = telenorid_line_auth_valid_for(HANDLE(const telenorid_line_auth, line_auth), &out);
+    telenorid_status status =
+        telenorid_line_authenticator_valid_for(HANDLE(const telenorid_line_authenticator, line_auth), &out);
     void_result(env, status);
     return status == TELENORID_OK ? (jlong)out : 0;
 }
@@ -93,7 +95,7 @@ static jlong n_line_auth_valid_for(JNIEnv *env, jclass cls, jlong line_auth)
 static void n_line_auth_apply(JNIEnv *env, jclass cls, jlong line_auth, jlong request)
 {
     (void)cls;
-    void_result(env, telenorid_line_auth_apply(HANDLE(telenorid_line_auth, line_auth),
+    void_result(env, telenorid_line_authenticator_apply(HANDLE(telenorid_line_authenticator, line_auth),
                                                HANDLE(telenorid_auth_request, request)));
 }
 
@@ -101,7 +103,7 @@ static void n_line_auth_apply(JNIEnv *env, jclass cls, jlong line_auth, jlong re
 static void n_line_auth_free(JNIEnv *env, jclass cls, jlong line_auth, jlong hook)
 {
     (void)cls;
-    telenorid_line_auth_free(HANDLE(telenorid_line_auth, line_auth));
+    telenorid_line_authenticator_free(HANDLE(telenorid_line_authenticator, line_auth));
     java_ref_free(env, HANDLE(java_ref, hook));
 }
 

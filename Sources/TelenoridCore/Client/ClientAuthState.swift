@@ -1,7 +1,7 @@
 /// A signed-in user at one provider: the auth state and the client that talks to the provider for it.
 /// What needs both — userinfo, checking that the grant is alive, logout — lives here, so every host gets
 /// the same behaviour from one call.
-public final class Session: Sendable {
+public final class ClientAuthState: Sendable {
     public let state: AuthState
     public let client: OIDCClient
 

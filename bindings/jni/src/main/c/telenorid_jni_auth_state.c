@@ -1,5 +1,5 @@
 /*
- * telenorid_jni_session.c — the bridge's client and auth state natives (see telenorid_jni.c for the
+ * telenorid_jni_auth_state.c — the bridge's client and auth state natives (see telenorid_jni.c for the
  * rules every native keeps), and the auth state's change listener.
  *
  * The change listener crosses threads: the library calls it on whichever thread made the change. The
@@ -37,7 +37,7 @@ static void on_change(void *user_data)
     callback_env_release(attached);
 }
 
-static int session_on_load(JNIEnv *env)
+static int auth_state_on_load(JNIEnv *env)
 {
     jclass runnable = (*env)->FindClass(env, "java/lang/Runnable");
     if (runnable == NULL) {
@@ -93,8 +93,9 @@ static jlong n_client_exchange_code(JNIEnv *env, jclass cls, jlong client, jlong
 {
     (void)cls;
     telenorid_auth_state *out = NULL;
-    telenorid_status status = telenorid_client_exchange_code(HANDLE(telenorid_client, client),
-                                                             HANDLE(const telenorid_callback, callback), &out);
+    telenorid_status status =
+        telenorid_client_exchange_code(HANDLE(telenorid_client, client),
+                                       HANDLE(const telenorid_authorization_callback, callback), &out);
     return handle_result(env, status, out);
 }
 
@@ -293,7 +294,7 @@ static void n_auth_state_free(JNIEnv *env, jclass cls, jlong state, jlong change
     java_ref_free(env, HANDLE(java_ref, change_listener));
 }
 
-static const JNINativeMethod session_natives[] = {
+static const JNINativeMethod auth_state_natives[] = {
     NATIVE("clientNew", "(J)J", n_client_new),
     NATIVE("clientDiscover", "(J)V", n_client_discover),
     NATIVE("clientCancel", "(J)V", n_client_cancel),
@@ -321,4 +322,4 @@ static const JNINativeMethod session_natives[] = {
     NATIVE("authStateFree", "(JJ)V", n_auth_state_free),
 };
 
-NATIVE_TABLE(session_table, session_natives, session_on_load);
+NATIVE_TABLE(auth_state_table, auth_state_natives, auth_state_on_load);

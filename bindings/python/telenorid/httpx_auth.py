@@ -1,0 +1,74 @@
+"""HttpxAuth: a signed-in user's tokens on every request an ``httpx`` client makes, sync or async (``pip
+install 'telenorid[httpx]'``).
+
+    with httpx.Client(auth=telenorid.HttpxAuth(state)) as http:
+        response = http.get("https://api.example.com/me")
+"""
+from __future__ import annotations
+
+from typing import AsyncGenerator, Generator, Optional, Tuple
+
+try:
+    import httpx
+except ImportError as error:  # the optional extra is missing
+    raise ImportError("telenorid.HttpxAuth needs httpx: pip install 'telenorid[httpx]'") from error
+
+from . import aio
+from ._http_retry import plan_retry
+from .auth_state import AuthState
+
+__all__ = ["HttpxAuth"]
+
+
+def _sign(request: httpx.Request, headers: Tuple[str, Optional[str]]) -> httpx.Request:
+    authorization, dpop = headers
+    request.headers["Authorization"] = authorization
+    if dpop is None:
+        request.headers.pop("DPoP", None)
+    else:
+        request.headers["DPoP"] = dpop
+    return request
+
+
+def _plan_retry(state: AuthState, response: httpx.Response) -> Tuple[bool, Optional[str]]:
+    sent = response.request.headers
+    return plan_retry(state, response.status_code, response.headers.get_list("WWW-Authenticate"),
+                       response.headers.get("DPoP-Nonce"), sent.get("Authorization"), sent.get("DPoP"))
+
+
+class HttpxAuth(httpx.Auth):
+    """An ``httpx.Auth`` for :class:`httpx.Client` and :class:`httpx.AsyncClient` calls to a resource server
+    with ``state``'s tokens: sets ``Authorization`` (and ``DPoP``, with a proof for the request's method and
+    URL, RFC 9449 §7) from :meth:`AuthState.request_headers`, which refreshes a token about to expire. A 401
+    that refuses the token (``error="invalid_token"``, or no error: revoked, expired early) is sent once
+    more with a refreshed token, and one with ``error="use_dpop_nonce"`` once more with the resource's
+    ``DPoP-Nonce``; never more than one retry, whose answer is returned whatever it is (the 401 is in its
+    ``history``). A refresh the provider refuses raises :class:`AuthorizationLostError` (the state is signed out).
+    The async flow runs the library's blocking calls on a worker thread, as :mod:`telenorid.aio` does: a
+    cancelled task cancels them through the client that made ``state``. Safe to share between threads and
+    clients."""
+
+    def __init__(self, state: AuthState) -> None:
+        """Authenticates with ``state``'s tokens, which it keeps referenced."""
+        if not isinstance(state, AuthState):
+            raise TypeError("state must be a telenorid.AuthState")
+        self._state = state
+
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        """The flow of :class:`httpx.Client`: the request with its headers, then at most one retry."""
+        request.read()  # before the first send, so that a streamed body can be sent again
+        state, method, url = self._state, request.method, str(request.url)
+        response = yield _sign(request, state.request_headers(method, url))
+        retry, nonce = _plan_retry(state, response)
+        if retry:
+            yield _sign(request, state.request_headers(method, url, nonce))
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        """The flow of :class:`httpx.AsyncClient`, the event loop free while the library works (it may refresh)."""
+        await request.aread()
+        state, method, url = self._state, request.method, str(request.url)
+        cancel = aio._client_of(state).cancel
+        response = yield _sign(request, await aio._run(lambda: state.request_headers(method, url), cancel))
+        retry, nonce = _plan_retry(state, response)
+        if retry:
+            yield _sign(request, await aio._run(lambda: state.request_headers(method, url, nonce), cancel))
