@@ -185,3 +185,82 @@ def test_the_cli_prints_the_code_and_waits(provider, tmp_path):
     status = subprocess.run([sys.executable, "-m", "telenorid", "status", "--json", "--state-file", str(state_file)],
                             capture_output=True, text=True, timeout=60, env=environment)
     assert json.loads(status.stdout)["signed_in"] is True
+
+
+# ---- real providers: django-oauth-toolkit and glewlwyd (Tests/support), the user approving over HTTP ----------
+
+def _approve_soon(approve):
+    """Runs `approve()` on a thread once the wait below has started polling; its failure fails the test."""
+    failures = []
+
+    def run():
+        time.sleep(0.3)
+        try:
+            approve()
+        except BaseException as error:  # noqa: B902 - reported by the test
+            failures.append(error)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, failures
+
+
+def test_sign_in_at_django_oauth_toolkit():
+    from browser import approve_device
+    from oidc_provider import start_provider
+
+    with start_provider() as info:
+        user = info["user"]
+        # Its discovery document has no device_authorization_endpoint: configured (RFC 8628 §4 allows either).
+        common = dict(issuer=info["issuer"], device_authorization_endpoint=info["device_authorization_endpoint"],
+                      scope="openid profile")
+        public = telenorid.Config.from_settings(client_id=info["clients"]["device_public"]["client_id"], **common)
+        with telenorid.Client(public) as client:
+            device = client.start_device_authorization()
+            assert device.interval == 1 and device.verification_uri_complete.endswith(device.user_code)
+            thread, failures = _approve_soon(lambda: approve_device(device.verification_uri, device.user_code,
+                                                                    user["username"], user["password"]))
+            state = device.wait()
+            thread.join()
+            assert not failures, failures
+            assert state.signed_in and state.get("scope") == "openid profile"
+            assert state.id_token_claims is None  # django-oauth-toolkit sends no ID token for this grant
+            state.refresh()
+            assert state.get("access_token")
+
+        # The confidential client: HTTP Basic, client_id in the body too; the user says no.
+        secret = info["clients"]["device_confidential"]
+        confidential = telenorid.Config.from_settings(client_id=secret["client_id"],
+                                                      client_secret=secret["client_secret"],
+                                                      token_endpoint_auth_method="client_secret_basic", **common)
+        with telenorid.Client(confidential) as client:
+            device = client.start_device_authorization()
+            thread, failures = _approve_soon(lambda: approve_device(device.verification_uri, device.user_code,
+                                                                    user["username"], user["password"], deny=True))
+            with pytest.raises(telenorid.AuthorizationError) as denied:
+                device.wait()
+            thread.join()
+            assert not failures, failures
+            assert denied.value.oauth_error == "access_denied"
+
+
+def test_sign_in_at_glewlwyd():
+    import os
+
+    from glewlwyd_provider import BINARY, start_glewlwyd
+
+    if not os.access(BINARY, os.X_OK):
+        pytest.skip("glewlwyd is not installed (scripts/setup.sh installs it)")
+    with start_glewlwyd() as glewlwyd:
+        config = telenorid.Config.from_settings(issuer=glewlwyd.issuer, client_id=glewlwyd.device_client_id,
+                                                scope="openid")
+        with telenorid.Client(config) as client:
+            device = client.start_device_authorization()  # the endpoint from discovery
+            assert device.verification_uri_complete == f"{device.verification_uri}?code={device.user_code}"
+            thread, failures = _approve_soon(lambda: glewlwyd.approve_device(device.user_code))
+            state = device.wait()
+            thread.join()
+            assert not failures, failures
+            claims = state.id_token_claims  # glewlwyd sends one: validated (signature, iss, aud, exp)
+            assert claims["iss"] == glewlwyd.issuer and claims["aud"] == glewlwyd.device_client_id
+            with pytest.raises(telenorid.ConsumedError):
+                device.wait()
