@@ -264,3 +264,46 @@ def test_sign_in_at_glewlwyd():
             assert claims["iss"] == glewlwyd.issuer and claims["aud"] == glewlwyd.device_client_id
             with pytest.raises(telenorid.ConsumedError):
                 device.wait()
+
+
+def test_the_cli_signs_in_at_django_oauth_toolkit_and_stops_on_ctrl_c(tmp_path):
+    import json
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from browser import approve_device
+    from oidc_provider import start_provider
+
+    with start_provider() as info:
+        user = info["user"]
+        command = [sys.executable, "-m", "telenorid", "login", "--device", "--issuer", info["issuer"],
+                   "--client-id", info["clients"]["device_public"]["client_id"], "--scope", "openid profile",
+                   "--device-authorization-endpoint", info["device_authorization_endpoint"],
+                   "--state-file", str(tmp_path / "state.json"), "--json"]
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+
+        def started():
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                       env=environment)
+            lines = []
+            for line in process.stderr:
+                lines.append(line)
+                if "waiting for the approval" in line:
+                    return process, "".join(lines)
+            raise AssertionError("".join(lines))
+
+        process, shown = started()
+        uri, code = re.search(r"open (\S+) on any device and enter the code (\S+)", shown).groups()
+        assert approve_device(uri, code, user["username"], user["password"]) == "Device Authorized"
+        output, errors = process.communicate(timeout=30)
+        assert process.returncode == 0, errors
+        assert json.loads(output)["signed_in"] is True  # no ID token here: the status is printed instead
+
+        process, _ = started()
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=10)
+        assert process.returncode == 130 and time.monotonic() - sent < 2
