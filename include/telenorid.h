@@ -814,6 +814,24 @@ telenorid_status telenorid_auth_state_request_headers(telenorid_auth_state *stat
                                                       const char *url, const char *resource_nonce,
                                                       char **authorization, char **dpop);
 
+/* Reads a resource server's answer to a request whose headers came from
+ * telenorid_auth_state_request_headers(), and says in *retry whether to send that request once more (1,
+ * with headers asked for again now) or to take the answer as it is (0). `url` is where the request went,
+ * `http_status` the answer's status, `www_authenticate` its WWW-Authenticate header(s) (several joined
+ * with ", ", RFC 9110 §5.3; NULL when none), `dpop_nonce` its DPoP-Nonce header (NULL when none), and
+ * `authorization_sent` the Authorization value the request carried. A DPoP-Nonce on any answer is kept
+ * for that server's later proofs (RFC 9449 §8.2, §9). A 401 asking for the nonce it gave
+ * (error="use_dpop_nonce") is a retry; a 401 refusing the token (error="invalid_token", RFC 6750 §3.1, or
+ * a challenge without an error: the request carried a token, so the token was refused) reports that token
+ * as telenorid_auth_state_access_token_rejected() does, so the retry's headers carry a refreshed token, and
+ * is a retry. Anything else (200, 403, a step-up challenge such as insufficient_user_authentication) is 0.
+ * Retry once: the retry's own 401 is the answer (the state's refresh failing on the way is
+ * TELENORID_E_AUTHORIZATION_LOST from request_headers). No network call. Any thread. Since 0.5.0. */
+telenorid_status telenorid_auth_state_resource_answered(telenorid_auth_state *state, const char *url,
+                                                       int32_t http_status, const char *www_authenticate,
+                                                       const char *dpop_nonce, const char *authorization_sent,
+                                                       int32_t *retry);
+
 /* Tells the state that a resource server refused `access_token` with 401 (the host's own API call), so
  * that the next telenorid_auth_state_fresh_access_token() refreshes instead of handing it out again
  * (AppAuth's needsTokenRefresh). `access_token` NULL means the current one; a token the state no longer
@@ -1221,6 +1239,39 @@ telenorid_status telenorid_device_authorization_wait(telenorid_device_authorizat
 /* Frees a device authorization (a wait under way keeps it alive until it returns). NULL is a no-op.
  * Since 0.5.0 */
 void telenorid_device_authorization_free(telenorid_device_authorization *authorization);
+
+/* ------------------------------------------------------------------------------------------------
+ * Logging
+ *
+ * The library reports a few events to one process-wide callback the host sets: each HTTP exchange
+ * (event "http.request", DEBUG: method, URL without its query or fragment, the HTTP status or the error
+ * kind, the time taken in ms), and at INFO or WARNING "discovery.fetched", "jwks.fetched",
+ * "token.exchanged", "token.refreshed", "token.refresh_failed" (the error kind, HTTP status and OAuth error
+ * code), "auth_state.signed_out", "dpop.nonce_retry" (the server's origin) and "loopback.received" (the
+ * listener's path). Messages never carry a token, code, verifier, client secret, key, assertion, proof, a
+ * query string, or a request or response body. More events may be added; the text of a message is for
+ * people and may change. Since 0.5.0
+ * --------------------------------------------------------------------------------------------- */
+
+/* Log levels: Python's logging numbers, so a host maps them as they are. Since 0.5.0 */
+#define TELENORID_LOG_DEBUG   10
+#define TELENORID_LOG_INFO    20
+#define TELENORID_LOG_WARNING 30
+#define TELENORID_LOG_ERROR   40
+
+/* Called with one event: its level, its name ("http.request") and a one-line message, both NUL-terminated
+ * UTF-8 valid only during the call. It runs on whichever thread the library is working on (any thread
+ * that called it), possibly while that call holds a client's or an auth state's lock, and calls are one at
+ * a time: a slow callback holds up the library's other threads when they log. From inside it the host
+ * may call only the functions that return no telenorid_status, as from a signer
+ * (telenorid_host_key_signer): the others fail there with TELENORID_E_INVALID_ARGUMENT. Since 0.5.0 */
+typedef void (*telenorid_log_callback)(void *user_data, int32_t level, const char *event, const char *message);
+
+/* Sets the process-wide log callback for events at `min_level` and above (any number: 0 takes every
+ * event); NULL `callback` removes it (`min_level` is then ignored). `user_data` is passed through. When
+ * this returns, the callback it replaced is not running and will not be called again, so its user data
+ * may be freed. Without a callback logging costs one atomic read per event. Any thread. Since 0.5.0 */
+telenorid_status telenorid_set_log_callback(telenorid_log_callback callback, void *user_data, int32_t min_level);
 
 /* ------------------------------------------------------------------------------------------------
  * Old names (aliases until 1.0)

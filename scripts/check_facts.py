@@ -384,16 +384,6 @@ def check_swift(c: Checker, h: Header) -> None:
     text = read(file)
     version = re.search(r'static\s+var\s+version\b[^{]*\{\s*pointer\(\s*"([^"]*)"\s*\)', text)
     c.same(file, "version literal (TELENORID_VERSION_STRING)", h.version, version.group(1) if version else "missing")
-    table = re.search(r"statusNames\s*:\s*\[StaticString\]\s*=\s*\[(.*?)\n\s*\]", text, re.S)
-    if table is None:
-        c.note(file, "no statusNames table")
-    else:
-        # One entry a line, each `"name", // TELENORID_...` naming the status it is the name of.
-        entries = re.findall(r'^\s*"(?:[^"\\]|\\.)*"\s*,?\s*(?://\s*(TELENORID_\w+))?\s*$', table.group(1), re.M)
-        expected = [h.full_name("statuses", name) for name, _ in sorted(h.statuses.items(), key=lambda i: i[1])]
-        c.same(file, "number of statusNames entries", len(expected), len(entries))
-        for index, (want, got) in enumerate(zip(expected, entries)):
-            c.same(file, f"statusNames[{index}]", want, got or "no // TELENORID_ comment")
 
     # The switches that turn header constants into Swift values must name every constant of their family.
     for name, families in (("Boundary.swift", ("statuses",)),

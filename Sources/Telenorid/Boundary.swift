@@ -27,8 +27,9 @@ private func failure(_ error: TelenoridError) -> telenorid_status {
 
 // MARK: Calls into host code
 
-/// How many calls into host code (a signer, a socket hook) the calling thread is inside. Such a call runs
-/// in the middle of a library call that may hold the client's, the auth state's or the state file's lock;
+/// How many calls into host code (a signer, a socket hook, the log callback) the calling thread is inside.
+/// Such a call runs in the middle of a library call that may hold the client's, the auth state's or the state
+/// file's lock (the log callback also the log's own);
 /// an export called from inside it would wait for that lock, held by the thread itself, for ever. So every
 /// export that returns a status refuses to run there (`exportCall`), and only the functions without one
 /// (`telenorid_status_str`, `telenorid_version`, `telenorid_string_free`, the error accessors) answer.
@@ -62,7 +63,7 @@ enum HostCallbackDepth {
         guard current == 0 else {
             throw TelenoridError(
                 .invalidArgument,
-                "called from inside a host callback (a signer or a socket hook), "
+                "called from inside a host callback (a signer, a socket hook or the log callback), "
                     + "which may call only the library's functions that return no status")
         }
     }

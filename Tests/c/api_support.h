@@ -181,4 +181,6 @@ void test_transport_errors(void);
 void test_loopback(void);
 /* test_api_grants.c */
 void test_device_grant(void);
+/* test_api_logging.c */
+void test_logging(void);
 #endif

@@ -91,6 +91,33 @@ void test_auth_state_restored(void) {
     telenorid_string_free(fresh);
     CHECK(stub_hits(&server, "POST", "/token") == token_calls + 2);
 
+    /* A resource's answer to the host's own request: a bare 401 refuses the token that request carried (the
+     * next fresh token is refreshed), a step-up challenge and a 200 stand; bad arguments change nothing. */
+    stub_set(&server, "POST", "/token", 200, "application/json",
+             "{\"access_token\":\"at-x\",\"token_type\":\"Bearer\",\"expires_in\":3600}", NULL, 0);
+    int32_t retry = -1;
+    const char *api = "https://api.example.com/me";
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_resource_answered(state, api, 200, NULL, NULL, "Bearer at-w", &retry));
+    CHECK(retry == 0);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_resource_answered(
+                                   state, api, 401, "Bearer error=\"insufficient_user_authentication\"", NULL,
+                                   "Bearer at-w", &retry));
+    CHECK(retry == 0);
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT,
+                 telenorid_auth_state_resource_answered(state, api, 1000, NULL, NULL, "Bearer at-w", &retry));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT,
+                 telenorid_auth_state_resource_answered(state, NULL, 401, NULL, NULL, "Bearer at-w", &retry));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT,
+                 telenorid_auth_state_resource_answered(state, api, 401, NULL, NULL, "Bearer at-w", NULL));
+    CHECK(stub_hits(&server, "POST", "/token") == token_calls + 2);
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_resource_answered(state, api, 401, NULL, NULL, "Bearer at-w", &retry));
+    CHECK(retry == 1);
+    fresh = NULL;
+    CHECK_STATUS(TELENORID_OK, telenorid_auth_state_fresh_access_token(state, &fresh));
+    CHECK_STR("at-x", fresh);
+    telenorid_string_free(fresh);
+    CHECK(stub_hits(&server, "POST", "/token") == token_calls + 3);
+
     /* The RP-initiated logout URL, with and without the optional parts. */
     char *logout = NULL, expected[512];
     CHECK_STATUS(TELENORID_OK, telenorid_auth_state_end_session_url(state, "com.example.app:/logged-out", "ls 1", &logout));

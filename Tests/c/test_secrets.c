@@ -27,6 +27,9 @@
  * library gives libcurl (CurlTransport.globalInit), so none should be found either. In a host that called
  * curl_global_init before the library, libcurl keeps the host's allocator and those copies would remain.
  *
+ * Everything the library logs (telenorid_set_log_callback at DEBUG, from the start) is searched for the same
+ * secrets: a log line is a copy the host keeps, prints and ships.
+ *
  * The scanner proves itself first: a copy planted in the heap must be found.
  * Run from the repository root (as Tests/c/run.sh does). Ends with "N passed, M failed". */
 #define _GNU_SOURCE
@@ -50,6 +53,7 @@
 #define MAX_SECRETS 32
 #define CHUNK (4u << 20)
 #define MAPS_SIZE (1u << 20)
+#define LOG_SIZE (1u << 20)
 
 struct secret {
     char what[64];
@@ -58,13 +62,16 @@ struct secret {
 };
 
 /* One mmap'd arena, skipped by the scan: the mask, the masked secrets, the read buffer for
- * /proc/self/mem (which fills with whatever it reads) and the text of /proc/self/maps. */
+ * /proc/self/mem (which fills with whatever it reads), the text of /proc/self/maps and the library's log,
+ * searched on its own (log_copies). */
 static struct arena {
     unsigned char key[MAX_SECRET];
     struct secret secrets[MAX_SECRETS];
     int count;
     unsigned char chunk[CHUNK];
     char maps[MAPS_SIZE];
+    char log[LOG_SIZE];
+    size_t log_length;
 } *arena;
 
 static struct {
@@ -111,6 +118,32 @@ static int matches(const struct secret *s, const unsigned char *at) {
 
 static void print_context(const unsigned char *bytes, size_t count) {
     for (size_t i = 0; i < count; i++) putchar(bytes[i] >= 0x20 && bytes[i] < 0x7F ? bytes[i] : '.');
+}
+
+/* The log callback: every line, "<level> <event> <message>\n", into the arena. */
+static void capture_log(void *user_data, int32_t level, const char *event, const char *message) {
+    (void)user_data;
+    size_t room = LOG_SIZE - arena->log_length;
+    int written = snprintf(arena->log + arena->log_length, room, "%d %s %s\n", (int)level, event, message);
+    if (written > 0 && (size_t)written < room) arena->log_length += (size_t)written;
+}
+
+/* Copies of any secret in the log, each printed with its line. */
+static int log_copies(void) {
+    int copies = 0;
+    for (int k = 0; k < arena->count; k++) {
+        const struct secret *s = &arena->secrets[k];
+        for (size_t at = 0; at + s->length <= arena->log_length; at++) {
+            if (!matches(s, (const unsigned char *)arena->log + at)) continue;
+            const char *line = arena->log + at;
+            while (line > arena->log && line[-1] != '\n') line--;
+            printf("%s found in the log: ", s->what);
+            print_context((const unsigned char *)line, (size_t)(strchr(line, '\n') - line));
+            putchar('\n');
+            copies++;
+        }
+    }
+    return copies;
 }
 
 /* Copies of secret `only` (or of every secret, when -1) in this process's readable memory. Each is
@@ -524,6 +557,7 @@ int main(void) {
     if (random < 0 || read(random, arena->key, sizeof arena->key) != (ssize_t)sizeof arena->key) return 2;
     close(random);
 
+    S(TELENORID_OK, telenorid_set_log_callback(capture_log, NULL, TELENORID_LOG_DEBUG));
     if (!CHECK(start_provider())) return finish_checks();
     remember_basic_credentials();
 
@@ -550,6 +584,10 @@ int main(void) {
      * DPoP a verifier, two of each token and the key's d twice. */
     CHECK(arena->count == 23);
     CHECK(copies == 0);
+    S(TELENORID_OK, telenorid_set_log_callback(NULL, NULL, 0));
+    arena->log[arena->log_length] = 0;
+    CHECK(strstr(arena->log, " http.request POST ") != NULL && strstr(arena->log, " token.refreshed ") != NULL);
+    CHECK(log_copies() == 0);
     munmap(arena, sizeof *arena);
     return finish_checks();
 }

@@ -95,7 +95,7 @@ private func compare(_ text: String, _ index: Int) {
     guard let reading = scan(text, setup) else { return }
     let uri: URI
     do { uri = try URI(parsing: text) } catch { fail("scanned, but URI(parsing:) refuses it: \(error.message)", text) }
-    guard uri.hasSameOriginAndPath(as: pendings[index].configuration.redirectURI) else {
+    guard uri.hasSameOriginAndPath(as: pendings[index].redirect.uri) else {
         fail("scanned, but not at the redirect URI", text)
     }
     guard let component = setup.fragment ? uri.fragment : uri.query, component == reading.component else {

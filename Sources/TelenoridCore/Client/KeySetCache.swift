@@ -52,6 +52,7 @@ final class KeySetCache: Sendable {
             let isRefetch = held != nil
             do throws(TelenoridError) {
                 let keys = try source.fetchKeySet()
+                Log.info("jwks.fetched", "\(keys.keys.count) keys\(isRefetch ? ", refetched for an unknown key" : "")")
                 cache.withLock { state in
                     state = Cache(
                         keys: keys, fetchedAt: now, refetchedAt: isRefetch ? now : state.refetchedAt, failure: nil)

@@ -100,6 +100,7 @@ public final class OIDCClient: Sendable {
             throw error
         }
         discovered.withLock { $0 = (metadata, now) }
+        Log.info("discovery.fetched", "provider metadata of \(metadata.issuer)")
         return metadata
     }
 
@@ -251,6 +252,7 @@ public final class OIDCClient: Sendable {
         var tokens = TokenSet(response: response, receivedAt: now, previous: nil)
         tokens.dpopSigner = signer
         tokens.resources = pending.resources
+        Log.info("token.exchanged", "code exchanged for \(signer == nil ? "bearer" : "DPoP-bound") tokens")
         return authState(tokens)
     }
 

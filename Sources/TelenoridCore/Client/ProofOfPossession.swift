@@ -72,6 +72,7 @@ extension OIDCClient {
                     oauthError: "use_dpop_nonce", httpStatus: response.status)
             }
             retried = true
+            Log.info("dpop.nonce_retry", "\(DPoPNonces.origin(of: request.url) ?? "a server") asked for a DPoP nonce")
         }
     }
 

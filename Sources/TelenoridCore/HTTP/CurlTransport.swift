@@ -96,14 +96,31 @@ public final class CurlTransport: HTTPTransport {
     public func send(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError)
         -> HTTPResponse
     {
-        let (easy, cancelsAtStart) = try checkOut()
-        defer {
-            opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
-            checkIn(easy)
+        let started = Log.isEnabled(.debug) ? Log.milliseconds() : nil
+        do {
+            let (easy, cancelsAtStart) = try checkOut()
+            defer {
+                opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
+                checkIn(easy)
+            }
+            let response = try easy.perform(request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook) {
+                cancels.load(ordering: .acquiring) != cancelsAtStart
+            }
+            if let started { CurlTransport.log(request, "\(response.status)", since: started) }
+            return response
+        } catch {
+            if let started { CurlTransport.log(request, Log.describe(error), since: started) }
+            throw error
         }
-        return try easy.perform(request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook) {
-            cancels.load(ordering: .acquiring) != cancelsAtStart
-        }
+    }
+
+    /// The one log line of each exchange: method, URL without query or fragment (RequestTarget.display),
+    /// the status or the error, and the time it took.
+    private static func log(_ request: HTTPRequest, _ outcome: String, since started: Int64) {
+        let milliseconds = Log.milliseconds() &- started
+        let method = request.method.utf8.allSatisfy(ASCII.isTokenByte) ? request.method : "(an invalid method)"
+        let url = (try? URI(parsing: request.url)).map(RequestTarget.display) ?? "(an invalid URL)"
+        Log.debug("http.request", "\(method) \(url) \(outcome) \(milliseconds) ms")
     }
 
     /// Ends every transfer under way now with `.cancelled`, from any thread, within one turn of its wait
@@ -235,7 +252,7 @@ final class RequestTarget {
         return (uri, display, plainHTTPAllowed)
     }
 
-    private static func display(_ uri: URI) -> String {
+    static func display(_ uri: URI) -> String {
         var text = uri.scheme + "://"
         if let host = uri.host { text += host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host }
         if let port = uri.port { text += ":\(port)" }

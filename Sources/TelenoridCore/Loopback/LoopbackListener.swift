@@ -209,6 +209,7 @@ public final class LoopbackListener: Sendable {
             let state = expectedState.withLock { $0 }
             switch LoopbackRequest.outcome(ofHead: head, path: path, port: port, state: state) {
             case .redirect(let target):
+                Log.info("loopback.received", "the redirect to \(path)")
                 connections.respond(
                     at: position, status: "200 OK",
                     body: "Sign-in is complete. You can close this window and return to the application.")

@@ -54,6 +54,42 @@ public struct TelenoridError: Error, Sendable, Equatable {
         /// The device code (RFC 8628 §3.5) or backchannel request (CIBA Core §11) expired before the user
         /// approved: `expired_token`, or the deadline the client keeps from `expires_in`. Start again.
         case expired
+
+        /// The kind's name, which telenorid_status_str gives for its status and the log uses (the core is
+        /// built without the reflection metadata that would let it print a case's name).
+        public var name: StaticString {
+            switch self {
+            case .invalidArgument: "invalid argument"
+            case .malformed: "malformed input"
+            case .configuration: "configuration error"
+            case .insecure: "insecure URL"
+            case .unsupported: "unsupported"
+            case .parameterConflict: "parameter conflict"
+            case .random: "random generator failure"
+            case .stateMismatch: "state mismatch"
+            case .redirectMismatch: "redirect URI mismatch"
+            case .issuerMismatch: "issuer mismatch"
+            case .authorizationError: "authorization error"
+            case .consumed: "already consumed"
+            case .version: "unsupported format version"
+            case .timeout: "timeout"
+            case .network: "network error"
+            case .tls: "TLS error"
+            case .httpStatus: "unexpected HTTP status"
+            case .responseTooLarge: "response too large"
+            case .invalidResponse: "invalid response"
+            case .tokenInvalid: "token invalid"
+            case .authorizationLost: "authorization lost"
+            case .notSignedIn: "not signed in"
+            case .lineAuthUnavailable: "line authentication unavailable"
+            case .clientRejected: "client rejected"
+            case .temporarilyUnavailable: "temporarily unavailable"
+            case .pushRefused: "pushed request refused"
+            case .providerUnsupported: "provider lacks a capability"
+            case .cancelled: "cancelled"
+            case .expired: "expired"
+            }
+        }
     }
 
     public var kind: Kind

@@ -104,6 +104,7 @@ public final class AuthState: Sendable {
     @discardableResult
     public func signOut() -> TokenSet? {
         let (previous, changed) = (try? signOutRecorded(keepingReason: false)) ?? (clearTokens(), true)
+        if changed { Log.info("auth_state.signed_out", "signed out") }
         if changed { notify() }
         return previous
     }
@@ -115,6 +116,7 @@ public final class AuthState: Sendable {
     /// of another client, that error is thrown and nothing changes.
     public func revoke() throws(TelenoridError) {
         let (tokens, changed) = try signOutRecorded(keepingReason: true)
+        if changed { Log.info("auth_state.signed_out", "signed out to revoke the grant") }
         if changed { notify() }
         // Nothing to revoke: the state (and why it was signed out) stays as it is.
         guard let tokens else { throw notSignedInError() }
@@ -249,7 +251,9 @@ public final class AuthState: Sendable {
         let result: Result<TokenSet, TelenoridError>
         do throws(TelenoridError) {
             result = .success(try refresher.refresh(tokens))
+            Log.info("token.refreshed", force ? "tokens refreshed on request" : "tokens refreshed")
         } catch {
+            Log.warning("token.refresh_failed", Log.describe(error))
             result = .failure(error)
         }
         guard let store else { return land(result, signOuts: signOuts) }

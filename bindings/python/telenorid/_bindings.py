@@ -104,6 +104,7 @@ telenorid_device_field = c_int32
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
 AuthStateCallback = CFUNCTYPE(None, c_void_p)
 SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
+LogCallback = CFUNCTYPE(None, c_void_p, c_int32, c_char_p, c_char_p)
 
 # Old names of handle and callback types (aliases until 1.0).
 telenorid_callback = telenorid_authorization_callback
@@ -192,6 +193,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_check": (telenorid_status, [AuthStateP]),
     "telenorid_auth_state_request_headers": (telenorid_status, [AuthStateP, c_char_p, c_char_p, c_char_p,
                                                                 POINTER(c_void_p), POINTER(c_void_p)]),
+    "telenorid_auth_state_resource_answered": (telenorid_status, [AuthStateP, c_char_p, c_int32, c_char_p, c_char_p,
+                                                                  c_char_p, POINTER(c_int32)]),
     "telenorid_auth_state_access_token_rejected": (telenorid_status, [AuthStateP, c_char_p]),
     "telenorid_auth_state_revoke": (telenorid_status, [AuthStateP]),
     "telenorid_auth_state_end_session_url": (telenorid_status, [AuthStateP, c_char_p, c_char_p, POINTER(c_void_p)]),
@@ -245,6 +248,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_device_authorization_interval": (telenorid_status, [DeviceAuthorizationP, POINTER(c_int32)]),
     "telenorid_device_authorization_wait": (telenorid_status, [DeviceAuthorizationP, POINTER(AuthStateP)]),
     "telenorid_device_authorization_free": (None, [DeviceAuthorizationP]),
+    "telenorid_set_log_callback": (telenorid_status, [LogCallback, c_void_p, c_int32]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
     "telenorid_callback_free": (None, [AuthorizationCallbackP]),

@@ -61,6 +61,10 @@ def _declare() -> SimpleNamespace:
 
 functions = _declare()
 
+# The library's log goes to logging.getLogger("telenorid") from the start, at that logger's level (logs.py).
+from .logs import sync_level  # noqa: E402
+sync_level()
+
 # ------------------------------------------------------------------------------------------------------
 # Constants of the header, by value (append-only there, so safe to mirror).
 # ------------------------------------------------------------------------------------------------------

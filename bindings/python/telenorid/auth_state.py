@@ -107,6 +107,19 @@ class AuthState(_Handle):
         next :meth:`fresh_access_token` refreshes. A token already replaced changes nothing."""
         self._call(_c.telenorid_auth_state_access_token_rejected, _opt_str(access_token, "access_token"))
 
+    def resource_answered(self, url: str, status: int, www_authenticate: Optional[str], dpop_nonce: Optional[str],
+                          authorization_sent: str) -> bool:
+        """Whether to send a request of yours once more, given the resource's answer to it: its ``status``,
+        ``WWW-Authenticate`` (several joined with ", ") and ``DPoP-Nonce`` headers, and the ``Authorization``
+        value the request carried. True for a 401 refusing the token (reported, so the next
+        :meth:`request_headers` refreshes) or asking for the DPoP nonce it gave (kept for that server); a
+        nonce on any answer is kept. Retry once, with new :meth:`request_headers`. No network call."""
+        retry = c_int32()
+        self._call(_c.telenorid_auth_state_resource_answered, _str(url, "url"), status,
+                   _opt_str(www_authenticate, "www_authenticate"), _opt_str(dpop_nonce, "dpop_nonce"),
+                   _str(authorization_sent, "authorization_sent"), byref(retry))
+        return retry.value == 1
+
     def revoke(self) -> None:
         """Signs out, then revokes the grant at the provider; the state stays signed out if that fails."""
         self._call(_c.telenorid_auth_state_revoke)

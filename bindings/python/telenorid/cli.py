@@ -20,6 +20,7 @@ browser, keeps the state file and prints.
 
 --json: the data as one JSON document on standard output (messages stay on standard error). The client
 secret of a confidential client is read from TELENORID_CLIENT_SECRET on every command, never saved.
+-v/--verbose: the library's events on standard error (-vv: each HTTP exchange too); never a secret.
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
 lost (sign in again); 4 a network, TLS or server problem that may pass (try again later); 130 stopped
@@ -45,6 +46,7 @@ from .cli_device import add_arguments as add_device_arguments, login_with_device
 from .cli_output import emit, expiry, status, token_type
 from .cli_settings import (UsageError, client_for, load_settings, remove_files, save_settings, say, settings_path,
                            settings_from, warn_unsaved_secret)
+from .logs import add_verbose_option, log_to_stderr
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
@@ -277,10 +279,12 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--config", help="a JSON file of settings, as telenorid_config_from_json reads them")
     common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"where the sign-in is kept (default {DEFAULT_STATE})")
     common.add_argument("--json", action="store_true", help="print the data as one JSON document")
+    add_verbose_option(common)
     top = argparse.ArgumentParser(prog="telenorid", description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     # The package's version, which is the library's it was written for: printing it loads nothing.
     top.add_argument("--version", action="version", version=f"telenorid {telenorid.__version__}")
+    add_verbose_option(top)
     commands = top.add_subparsers(dest="command", required=True)
     sign_in = commands.add_parser("login", parents=[common], help="sign in through the browser and a loopback redirect")
     sign_in.add_argument("--port", type=port_number, default=0,
@@ -318,6 +322,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     arguments = parser()
     args = arguments.parse_args(argv)
+    log_to_stderr(getattr(args, "verbose", 0))
     try:
         code: Optional[int] = args.run(args)
         return code or EXIT_OK

@@ -14,7 +14,6 @@ except ImportError as error:  # the optional extra is missing
     raise ImportError("telenorid.HttpxAuth needs httpx: pip install 'telenorid[httpx]'") from error
 
 from . import aio
-from ._http_retry import plan_retry
 from .auth_state import AuthState
 
 __all__ = ["HttpxAuth"]
@@ -30,10 +29,12 @@ def _sign(request: httpx.Request, headers: Tuple[str, Optional[str]]) -> httpx.R
     return request
 
 
-def _plan_retry(state: AuthState, response: httpx.Response) -> Tuple[bool, Optional[str]]:
-    sent = response.request.headers
-    return plan_retry(state, response.status_code, response.headers.get_list("WWW-Authenticate"),
-                       response.headers.get("DPoP-Nonce"), sent.get("Authorization"), sent.get("DPoP"))
+def _retry(state: AuthState, response: httpx.Response) -> bool:
+    """Whether the library says the request is worth its one retry (no network call)."""
+    authorization = response.request.headers.get("Authorization")
+    challenges = ", ".join(response.headers.get_list("WWW-Authenticate")) or None
+    return authorization is not None and state.resource_answered(
+        str(response.request.url), response.status_code, challenges, response.headers.get("DPoP-Nonce"), authorization)
 
 
 class HttpxAuth(httpx.Auth):
@@ -59,9 +60,8 @@ class HttpxAuth(httpx.Auth):
         request.read()  # before the first send, so that a streamed body can be sent again
         state, method, url = self._state, request.method, str(request.url)
         response = yield _sign(request, state.request_headers(method, url))
-        retry, nonce = _plan_retry(state, response)
-        if retry:
-            yield _sign(request, state.request_headers(method, url, nonce))
+        if _retry(state, response):
+            yield _sign(request, state.request_headers(method, url))
 
     async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
         """The flow of :class:`httpx.AsyncClient`, the event loop free while the library works (it may refresh)."""
@@ -69,6 +69,5 @@ class HttpxAuth(httpx.Auth):
         state, method, url = self._state, request.method, str(request.url)
         cancel = aio._client_of(state).cancel
         response = yield _sign(request, await aio._run(lambda: state.request_headers(method, url), cancel))
-        retry, nonce = _plan_retry(state, response)
-        if retry:
-            yield _sign(request, await aio._run(lambda: state.request_headers(method, url, nonce), cancel))
+        if _retry(state, response):
+            yield _sign(request, await aio._run(lambda: state.request_headers(method, url), cancel))

@@ -14,7 +14,6 @@ try:
 except ImportError as error:  # the optional extra is missing
     raise ImportError("telenorid.RequestsAuth needs requests: pip install 'telenorid[requests]'") from error
 
-from ._http_retry import plan_retry
 from .auth_state import AuthState
 
 __all__ = ["RequestsAuth"]
@@ -60,12 +59,11 @@ class RequestsAuth(AuthBase):
         return request
 
     def _retry(self, response: requests.Response, **send: Any) -> requests.Response:
-        sent = response.request
-        # requests joins repeated WWW-Authenticate headers with ", ", which still reads as their challenges.
-        retry, nonce = plan_retry(self._state, response.status_code, [response.headers.get("WWW-Authenticate", "")],
-                                   response.headers.get("DPoP-Nonce"), _header(sent, "Authorization"),
-                                   _header(sent, "DPoP"))
-        if not retry or not isinstance(sent.body, _REPLAYABLE):
+        sent, authorization = response.request, _header(response.request, "Authorization")
+        # requests joins repeated WWW-Authenticate headers with ", ", as the library takes them.
+        if authorization is None or not self._state.resource_answered(
+                sent.url or "", response.status_code, response.headers.get("WWW-Authenticate"),
+                response.headers.get("DPoP-Nonce"), authorization) or not isinstance(sent.body, _REPLAYABLE):
             return response
         # The pattern of requests' own HTTPDigestAuth: free the connection, copy the request with the
         # cookies the 401 set, sign it anew, send it through the same adapter (which runs no hooks, so
@@ -76,7 +74,7 @@ class RequestsAuth(AuthBase):
         if again._cookies is not None:
             extract_cookies_to_jar(again._cookies, sent, response.raw)
             again.prepare_cookies(again._cookies)
-        _sign(again, self._state.request_headers(again.method or "GET", again.url or "", nonce))
+        _sign(again, self._state.request_headers(again.method or "GET", again.url or ""))
         answer: requests.Response = response.connection.send(again, **send)
         answer.history.append(response)
         answer.request = again

@@ -39,6 +39,7 @@
  *   telenorid_jni_idp_app.c        the identity-provider app flow
  *   telenorid_jni_loopback.c       the loopback redirect listener
  *   telenorid_jni_dpop.c           DPoP: the host's signer, the headers for the app's own requests
+ *   telenorid_jni_log.c            the library's log, to java.util.logging
  * telenorid_jni.h declares what they share.
  *
  * Adding a function: write the adapter in its family's file (the STRING_GETTER / FREE_FUNCTION macros
@@ -114,7 +115,7 @@ static NATIVE_TABLE(library_table, library_natives, NULL);
 /* Every table, registered in this order. */
 static const native_table *const TABLES[] = {
     &library_table, &config_table,   &pkce_table,    &authorization_table,
-    &auth_state_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table, &device_table,
+    &auth_state_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table, &log_table, &device_table,
 };
 #define TABLE_COUNT (sizeof TABLES / sizeof TABLES[0])
 

@@ -193,11 +193,44 @@ static jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong 
     return result;
 }
 
+/* Whether the library says to send the request once more. The four strings (null arrays are NULL) are
+ * copied in, and wiped when released: the sent Authorization value holds the token. */
+static jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jbyteArray url_bytes, jint status,
+                                               jbyteArray challenge_bytes, jbyteArray nonce_bytes,
+                                               jbyteArray sent_bytes)
+{
+    (void)cls;
+    jbyteArray arrays[4] = {url_bytes, challenge_bytes, nonce_bytes, sent_bytes};
+    static const char *const names[4] = {"url", "wwwAuthenticate", "dpopNonce", "authorizationSent"};
+    in_string strings[4];
+    size_t copied = 0;
+    while (copied < 4 && in_string_get(env, arrays[copied], names[copied], &strings[copied])) {
+        copied++;
+    }
+    int32_t retry = 0;
+    telenorid_status result = TELENORID_OK;
+    int called = copied == 4;
+    if (called) {
+        result = telenorid_auth_state_resource_answered(HANDLE(telenorid_auth_state, state), strings[0].chars,
+                                                        (int32_t)status, strings[1].chars, strings[2].chars,
+                                                        strings[3].chars, &retry);
+    }
+    while (copied > 0) {
+        in_string_release(&strings[--copied]);
+    }
+    if (!called) {
+        return JNI_FALSE; /* an exception is pending */
+    }
+    void_result(env, result);
+    return result == TELENORID_OK && retry == 1 ? JNI_TRUE : JNI_FALSE;
+}
+
 static const JNINativeMethod dpop_natives[] = {
     NATIVE("clientSetDPoPSigner", "(J[B[BL" SIGNER_CLASS ";)J", n_client_set_dpop_signer),
     NATIVE("clientSetClientSigner", "(J[B[BL" SIGNER_CLASS ";)J", n_client_set_client_signer),
     NATIVE("dpopSignerFree", "(J)V", n_dpop_signer_free),
     NATIVE("authStateRequestHeaders", "(J[B[B[B)[[B", n_auth_state_request_headers),
+    NATIVE("authStateResourceAnswered", "(J[BI[B[B[B)Z", n_auth_state_resource_answered),
 };
 
 NATIVE_TABLE(dpop_table, dpop_natives, dpop_on_load);

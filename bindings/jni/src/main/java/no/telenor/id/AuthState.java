@@ -1,5 +1,6 @@
 package no.telenor.id;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -199,6 +200,28 @@ public final class AuthState extends NativeObject {
         byte[][] headers = HostKeySignerCall.attachFailure(
                 () -> call(h -> Native.authStateRequestHeaders(h, methodBytes, urlBytes, nonce)));
         return new RequestHeaders(Utf8.decode(headers[0]), Utf8.decode(headers[1]));
+    }
+
+    /**
+     * Whether to send a request of the app's own once more, given the resource server's answer to it: its
+     * {@code status}, its {@code WWW-Authenticate} header(s) (several joined with ", "; null when none), its
+     * {@code DPoP-Nonce} header (null when none) and the {@code Authorization} value the request carried
+     * (from {@link #requestHeaders}). True for a 401 refusing the token (reported, so the next
+     * {@link #requestHeaders} refreshes) or asking for the DPoP nonce it gave (kept for that server, RFC 9449
+     * §9); a nonce on any answer is kept. Retry once, with new {@link #requestHeaders}. No network call;
+     * any thread.
+     */
+    public boolean resourceAnswered(@NonNull String url, int status, @Nullable String wwwAuthenticate,
+            @Nullable String dpopNonce, @NonNull String authorizationSent) {
+        byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
+        byte[] challenges = Utf8.encode(wwwAuthenticate);
+        byte[] nonce = Utf8.encode(dpopNonce);
+        byte[] sent = Utf8.encode(Objects.requireNonNull(authorizationSent, "authorizationSent"));
+        try {
+            return call(h -> Native.authStateResourceAnswered(h, urlBytes, status, challenges, nonce, sent));
+        } finally {
+            Arrays.fill(sent, (byte) 0);
+        }
     }
 
     /**

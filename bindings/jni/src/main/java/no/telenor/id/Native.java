@@ -32,6 +32,7 @@ final class Native {
     private static void load() {
         NativeLoader.load();
         checkCompatible(version(), headerVersion());
+        LogSink.install();
     }
 
     /**
@@ -144,6 +145,9 @@ final class Native {
     static native void lineAuthApply(long lineAuth, long request);
     static native void lineAuthFree(long lineAuth, long hook);
 
+    // The library's log: the sink's native handle (0: none), owned by LogSink.
+    static native long setLogSink(LogSink sink, int minLevel, long previousSink);
+
     // Identity-provider app flow. Pairs are flat: name, value, name, value ... (Bundles).
     static native long idpRequestNew(long pending, byte[] loginHost, byte[] userHint);
     static native byte[] idpRequestUrl(long request, byte[] idpAppUri);
@@ -181,4 +185,7 @@ final class Native {
     static native long clientSetClientSigner(long client, byte[] algorithm, byte[] publicJwk, HostKeySignerCall signer);
     static native void dpopSignerFree(long signer);
     static native byte[][] authStateRequestHeaders(long state, byte[] method, byte[] url, byte[] resourceNonce);
+
+    static native boolean authStateResourceAnswered(long state, byte[] url, int status, byte[] wwwAuthenticate,
+            byte[] dpopNonce, byte[] authorizationSent);
 }

@@ -2,6 +2,7 @@ package no.telenor.id;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -234,6 +235,15 @@ class DPoPTest {
                 // A resource's nonce goes into the next proof (RFC 9449 §9).
                 String withNonce = state.requestHeaders("GET", url, "nonce-1").dpop();
                 assertEquals("nonce-1", member(decodePart(withNonce.split("\\.")[1]), "nonce"));
+
+                // The resource's answer decides the one retry; a nonce on any answer is kept (RFC 9449 §8.2, §9).
+                assertFalse(state.resourceAnswered(url, 200, null, "nonce-2", "DPoP at"));
+                assertEquals("nonce-2", member(decodePart(state.requestHeaders("GET", url, null).dpop()
+                        .split("\\.")[1]), "nonce"));
+                assertTrue(state.resourceAnswered(url, 401, "DPoP error=\"use_dpop_nonce\"", "nonce-3", "DPoP at"));
+                assertFalse(state.resourceAnswered(url, 401, "Bearer error=\"insufficient_user_authentication\"",
+                        null, "DPoP at"));
+                assertThrows(InvalidArgumentException.class, () -> state.resourceAnswered(url, 42, null, null, "DPoP at"));
 
                 // The serialized state keeps only the thumbprint, never a key.
                 String saved = state.serialize();

@@ -1,0 +1,33 @@
+package no.telenor.id;
+
+/**
+ * The library's log in {@code java.util.logging}, under the logger {@value #LOGGER_NAME}.
+ *
+ * <p>The library reports each HTTP exchange ({@code FINE}: method, URL without its query, the status or the
+ * error, the time taken), discovery, the key set, code exchanges, refreshes, sign-outs, DPoP nonce retries and
+ * the loopback redirect ({@code INFO}), and a failed refresh ({@code WARNING}). A record's message is
+ * {@code "<event> <message>"}, such as {@code "http.request GET https://id.example/.well-known/openid-configuration
+ * 200 12 ms"}; it never holds a token, code, verifier, secret, key, assertion or proof.
+ *
+ * <p>So that events nobody listens to cost nothing, the library is told the logger's effective level when the
+ * native code is loaded, and sends nothing below it. After changing that level later, call
+ * {@link #syncLevel()}. ({@code java.util.logging} rather than {@code System.Logger}: the library targets
+ * Java 8 and Android, which have only the former; {@code System.Logger}'s default backend is it too.)
+ */
+public final class TelenoridLog {
+    /** The logger's name. */
+    public static final String LOGGER_NAME = "telenorid";
+
+    private TelenoridLog() {
+    }
+
+    /**
+     * Tells the library the {@value #LOGGER_NAME} logger's effective level, loading the native code first if
+     * need be. Thread-safe. Not from inside a log handler that the library's events reach: the library refuses
+     * calls from inside its log callback, and this throws {@link InvalidArgumentException} there.
+     */
+    public static void syncLevel() {
+        Native.ensureLoaded();
+        LogSink.install();
+    }
+}

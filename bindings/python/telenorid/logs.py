@@ -1,0 +1,77 @@
+"""The library's log (telenorid_set_log_callback), routed to ``logging.getLogger("telenorid")``.
+
+The library's levels are Python's numbers (DEBUG 10: each HTTP exchange; INFO 20: discovery, the key set, code
+exchanges, refreshes, sign-outs, DPoP nonce retries, the loopback redirect; WARNING 30: a failed refresh), so a
+record has the level the library gave. Its message is ``"<event> <message>"`` and the event name is also the
+record's ``telenorid_event`` attribute. No message carries a token, code, verifier, secret, key, assertion or
+proof.
+
+So that events nobody listens to cost the library nothing, it is told the lowest level the logger passes
+(its effective level) when it is loaded, on first use of anything that needs it: logging configured at start
+(``logging.basicConfig(level=logging.DEBUG)``) is honoured without another call. After changing the level
+later, call :func:`sync_level`.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from ctypes import c_int32, c_void_p
+from typing import Optional
+
+from ._bindings import LogCallback
+
+logger = logging.getLogger("telenorid")
+# A library's logger prints nothing of itself (not even through logging's last-resort handler): the host
+# decides, by configuring logging.
+logger.addHandler(logging.NullHandler())
+
+
+def _deliver(user_data: Optional[int], level: int, event: bytes, message: bytes) -> None:
+    del user_data
+    try:
+        if logger.isEnabledFor(level):
+            name = event.decode("utf-8", "replace")
+            logger.log(level, "%s %s", name, message.decode("utf-8", "replace"), extra={"telenorid_event": name})
+    except BaseException as error:  # nothing may unwind into C (see _callbacks._shielded)
+        try:
+            # Imported here: importing this module must not load the library (the CLI's --help).
+            from ._callbacks import _report_unraisable
+            _report_unraisable(error, logger)
+        except BaseException:
+            pass
+
+
+# Made once, so the object the library holds lives as long as the module.
+_callback = LogCallback(_deliver)
+
+
+def sync_level() -> None:
+    """Tells the library the logger's effective level, below which it sends nothing; no-op until it is loaded
+    (loading it does this). Any thread; not from inside a logging handler the library's events reach."""
+    module = sys.modules.get(f"{__package__}._ffi")
+    if module is None:
+        return
+    status = module.functions.telenorid_set_log_callback(_callback, c_void_p(None),
+                                                         c_int32(logger.getEffectiveLevel()))
+    if status != 0:
+        # The module, not the name: loading the library may start from errors.py, which is then half-imported.
+        from . import errors
+        errors._raise(status)
+
+
+def add_verbose_option(parser: argparse.ArgumentParser) -> None:
+    """The CLI's -v/--verbose: once for the library's INFO events, twice for DEBUG (each HTTP exchange)."""
+    parser.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+                        help="log the library's events to stderr (-vv: each HTTP exchange too)")
+
+
+def log_to_stderr(verbosity: int) -> None:
+    """What -v asked for: the logger's events on stderr at INFO (1) or DEBUG (2 or more); nothing for 0."""
+    if verbosity <= 0:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("telenorid: %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG if verbosity > 1 else logging.INFO)
+    sync_level()
