@@ -164,6 +164,7 @@ public final class DeviceAuthorization: Sendable {
         var tokens = TokenSet(response: response, receivedAt: client.clock(), previous: nil)
         tokens.dpopSigner = signer
         tokens.resources = resources
+        Log.info("token.exchanged", "device code exchanged for \(signer == nil ? "bearer" : "DPoP-bound") tokens")
         return client.authState(tokens)
     }
 }
