@@ -67,6 +67,7 @@ extern "C" {
  *          Storage: 6 functions (telenorid_store_new, _new_directory, _record_set, _free,
  *          telenorid_auth_state_bind_store, _open_store), 2 status codes (TELENORID_E_STORE_FAILED,
  *          TELENORID_E_ROTATION_POSSIBLY_LOST); a bound state journals each refresh in flight.
+ *          Device: telenorid_client_start_device_authorization, telenorid_device_authorization_*, _E_EXPIRED, key 38.
  *          Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 5
@@ -308,6 +309,9 @@ typedef int32_t telenorid_config_key;
                                                        header of assertions and request objects; default the
                                                        JWK's own "kid", else the key's RFC 7638 thumbprint.
                                                        Since 0.4.0 */
+#define TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT 38 /* RFC 8628 §3.1; default: discovered
+                                                       (device_authorization_endpoint, RFC 8628 §4).
+                                                       Since 0.5.0 */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
@@ -1278,6 +1282,74 @@ telenorid_status telenorid_idp_response_params(const telenorid_idp_response *res
 
 /* Frees a response. NULL is a no-op. */
 void telenorid_idp_response_free(telenorid_idp_response *response);
+
+/* ------------------------------------------------------------------------------------------------
+ * Device authorization grant (RFC 8628): sign-in on a device without a browser, or without a keyboard
+ * fit for a password (a TV, a command line over SSH). The device shows a short code and a URL; the user
+ * approves on a phone or computer; the device waits and gets the tokens.
+ *
+ * A telenorid_device_authorization keeps its client alive: free them in any order. Its getters may be
+ * called from any thread, also during a wait; one wait at a time.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_device_authorization telenorid_device_authorization;
+
+/* What telenorid_device_authorization_get() reads. Append-only. Since 0.5.0 */
+typedef int32_t telenorid_device_field;
+#define TELENORID_DEVICE_USER_CODE                 1 /* the code the user types; show it, never log it */
+#define TELENORID_DEVICE_VERIFICATION_URI          2 /* where the user types it */
+#define TELENORID_DEVICE_VERIFICATION_URI_COMPLETE 3 /* the URI with the code in it (for a QR code), when
+                                                        the provider gives one */
+
+/* Starts the grant (RFC 8628 §3.1): asks the device authorization endpoint
+ * (TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT, else the discovered device_authorization_endpoint;
+ * neither: TELENORID_E_PROVIDER_UNSUPPORTED) with the client's authentication and client_id, for
+ * `request`'s scope (else the configuration's), resources (RFC 8707), authorization_details (RFC 9396)
+ * and extra parameters; its other parameters (prompt, max_age, claims, login_hint...) belong to a
+ * browser's request and are not sent. `request` NULL: the configuration's scope alone. The provider's
+ * refusal is TELENORID_E_AUTHORIZATION_ERROR (or _CLIENT_REJECTED, _TEMPORARILY_UNAVAILABLE as for the
+ * code exchange). A response without device_code, user_code, verification_uri or expires_in, with an
+ * interval or expires_in that is not a whole number of seconds from 0 (interval) or 1 (expires_in) to a
+ * day, with a user_code over 64 bytes or a verification URI that is not https (http only to a loopback
+ * host) is TELENORID_E_INVALID_RESPONSE. The client keeps the grant at most an hour, whatever
+ * expires_in says. Under DPoP the key is made here and bound to the tokens the wait gets. Any thread.
+ * Since 0.5.0 */
+telenorid_status telenorid_client_start_device_authorization(telenorid_client *client,
+                                                             const telenorid_auth_request *request,
+                                                             telenorid_device_authorization **out);
+
+/* One field; *out = NULL when it is absent (only TELENORID_DEVICE_VERIFICATION_URI_COMPLETE may be). An
+ * unknown field is TELENORID_E_INVALID_ARGUMENT. Any thread. Since 0.5.0 */
+telenorid_status telenorid_device_authorization_get(const telenorid_device_authorization *authorization,
+                                                    telenorid_device_field field, char **out);
+
+/* When the client gives up waiting (TELENORID_E_EXPIRED), in Unix seconds of the client's clock:
+ * expires_in after the response arrived, at most an hour. Any thread. Since 0.5.0 */
+telenorid_status telenorid_device_authorization_expires_at(const telenorid_device_authorization *authorization,
+                                                           int64_t *out);
+
+/* The seconds between polls now: the provider's interval (5 when it gave none; 0 counts as 1), grown by
+ * 5 after each slow_down and doubled (to 60 at most) after each timeout (RFC 8628 §3.5). Any thread.
+ * Since 0.5.0 */
+telenorid_status telenorid_device_authorization_interval(const telenorid_device_authorization *authorization,
+                                                         int32_t *out);
+
+/* Blocks, without using the CPU between polls, until the user approves, then creates the auth state as
+ * telenorid_client_exchange_code() does (DPoP-bound when DPoP is in use; the ID token, when one came,
+ * validated without a nonce: RFC 8628 has none; some providers send no ID token for this grant). Polls
+ * the token endpoint (grant_type urn:ietf:params:oauth:grant-type:device_code, with the client's
+ * authentication) every interval; authorization_pending and slow_down go on waiting; the user's refusal
+ * (access_denied) is TELENORID_E_AUTHORIZATION_ERROR with the provider's error fields; expired_token, or
+ * the deadline of telenorid_device_authorization_expires_at() passing, is TELENORID_E_EXPIRED;
+ * telenorid_client_cancel() on its client ends it within 100 ms with TELENORID_E_CANCELLED. After any
+ * failure the wait may be called again (it goes on at the interval in force); after a successful one,
+ * and while another thread waits, TELENORID_E_CONSUMED. Since 0.5.0 */
+telenorid_status telenorid_device_authorization_wait(telenorid_device_authorization *authorization,
+                                                     telenorid_auth_state **out);
+
+/* Frees a device authorization (a wait under way keeps it alive until it returns). NULL is a no-op.
+ * Since 0.5.0 */
+void telenorid_device_authorization_free(telenorid_device_authorization *authorization);
 
 /* ------------------------------------------------------------------------------------------------
  * Logging

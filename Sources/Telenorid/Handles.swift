@@ -17,6 +17,7 @@ import TelenoridCore
 //   telenorid_params          FormParameters                  telenorid_idp_request   IdPAppRequest
 //   telenorid_idp_response    IdPResponseToSend               telenorid_error         ErrorCopy
 //   telenorid_store           RecordStore                     telenorid_store_record  LoadedRecord
+//   telenorid_device_authorization  DeviceAuthorization
 
 final class Handle<Value> {
     /// Mutable only for the handles C fills in step by step (a configuration builder, key-value pairs).

@@ -179,6 +179,8 @@ void test_sign_out_during_a_refresh(void);
 void test_transport_errors(void);
 /* test_api_loopback.c */
 void test_loopback(void);
+/* test_api_grants.c */
+void test_device_grant(void);
 /* test_api_logging.c */
 void test_logging(void);
 #endif

@@ -7,7 +7,8 @@
 #   4. test_dlopen;
 #   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
 #   6. test_cancel (cancellation from another thread) plain and under ASan/UBSan; test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in), test_store (the host's store) and
-#      test_flows (Vipps app-to-app and the identity-provider app against the real provider), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
+#      test_flows (Vipps app-to-app and the identity-provider app against the real provider) and test_device_grant
+#      (RFC 8628 against django-oauth-toolkit and glewlwyd), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
 #   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider),
 #      test_pg_store.py (bindings/c/examples/pg_store.c, a store in PostgreSQL, against a throwaway server)
@@ -58,6 +59,12 @@ step "compile test_flows" "$cc" "${cflags[@]}" Tests/c/test_flows.c "${link[@]}"
 step "compile test_secrets" "$cc" "${cflags[@]}" Tests/c/test_secrets.c "${link[@]}" -o "$out/test_secrets"
 step "compile test_flows with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
     -fno-sanitize-recover=undefined Tests/c/test_flows.c "${link[@]}" -o "$out/test_flows_asan"
+# The device authorization grant (RFC 8628) against django-oauth-toolkit and glewlwyd (started by the test).
+rm -f "$out/test_device_grant" "$out/test_device_grant_asan"
+step "compile test_device_grant" "$cc" "${cflags[@]}" Tests/c/test_device_grant.c "${link[@]}" -o "$out/test_device_grant"
+step "compile test_device_grant with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
+    -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_device_grant.c "${link[@]}" \
+    -o "$out/test_device_grant_asan"
 step "compile test_idp_app" "$cc" "${cflags[@]}" Tests/c/test_idp_app.c "${link[@]}" -o "$out/test_idp_app"
 step "compile test_idp_app with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
     -fno-sanitize-recover=undefined Tests/c/test_idp_app.c "${link[@]}" -o "$out/test_idp_app_asan"
@@ -123,6 +130,7 @@ three_ways test_idp_app
 three_ways test_line_auth
 three_ways test_flows
 three_ways test_store
+three_ways test_device_grant
 # Plain only: valgrind's and ASan's shadow copies of the heap would be found by the scan. Run even when
 # its compile failed, so the test shows as failed, never as skipped.
 step "test_secrets" "$out/test_secrets"

@@ -20,6 +20,7 @@ static void test_network(void) {
     test_refresh_verdicts();
     test_sign_out_during_a_refresh();
     test_exchange_never_sent();
+    test_device_grant();
     test_logging();
     stub_stop(&server);
 }

@@ -161,6 +161,8 @@ class FaultProvider:
         self.revocation_behaviour: Callable[[dict], Response] = lambda form: Response(404)
         # POST /par's form (RFC 9126 §2.1).
         self.par_behaviour: Callable[[dict], Response] = lambda form: Response(404)
+        # POST /device's form (RFC 8628 §3.1).
+        self.device_behaviour: Callable[[dict], Response] = lambda form: Response(404)
         self.last_authorization: Optional[str] = None
         self.requests: list[tuple[str, str]] = []
         self.seen: list[Seen] = []
@@ -201,6 +203,8 @@ class FaultProvider:
                     self.answer(provider.token_behaviour(form))
                 elif self.path == "/par":
                     self.answer(provider.par_behaviour(form))
+                elif self.path == "/device":
+                    self.answer(provider.device_behaviour(form))
                 elif self.path == "/revoke":
                     self.answer(provider.revocation_behaviour(form))
                 else:
@@ -240,8 +244,18 @@ class FaultProvider:
                 "token_endpoint": self.issuer + "/token", "userinfo_endpoint": self.issuer + "/userinfo",
                 "jwks_uri": self.issuer + "/jwks", "revocation_endpoint": self.issuer + "/revoke",
                 "pushed_authorization_request_endpoint": self.issuer + "/par",
+                "device_authorization_endpoint": self.issuer + "/device",
                 "id_token_signing_alg_values_supported": ["RS256"],
                 "authorization_response_iss_parameter_supported": self.promises_iss}
+
+    def device_body(self, **overrides) -> dict:
+        """A device authorization response (RFC 8628 §3.2) with verification URIs on this provider and an
+        interval of 1 s; an override of None leaves that member out."""
+        body = {"device_code": "dc-1", "user_code": "WDJB-MJHT", "verification_uri": self.issuer + "/activate",
+                "verification_uri_complete": self.issuer + "/activate?user_code=WDJB-MJHT", "expires_in": 60,
+                "interval": 1}
+        body.update(overrides)
+        return {k: v for k, v in body.items() if v is not None}
 
     def token_body(self, client_id: str, nonce: Optional[str], **overrides) -> dict:
         """A token response for `client_id` (at-1, rt-1, an ID token with `nonce`); an override of None

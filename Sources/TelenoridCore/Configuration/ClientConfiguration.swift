@@ -20,6 +20,8 @@ public final class ClientConfiguration: Sendable, Equatable {
             securityProfile
         /// The `kid` the provider registered the client's key under (RFC 7515 §4.1.4).
         case clientKeyID
+        /// The device authorization endpoint (RFC 8628 §3.1, §4).
+        case deviceAuthorizationEndpoint
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -61,6 +63,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .signAuthorizationRequests: "sign_authorization_requests"
             case .securityProfile: "security_profile"
             case .clientKeyID: "client_key_id"
+            case .deviceAuthorizationEndpoint: "device_authorization_endpoint"
             }
         }
 
@@ -71,7 +74,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         var isEndpoint: Bool {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
-                .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint:
+                .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint,
+                .deviceAuthorizationEndpoint:
                 true
             default: false
             }

@@ -25,6 +25,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var dpopSigningAlgorithms: [String]
     /// RFC 9101 §10.5: the provider takes authorization requests only as signed request objects.
     public var requireSignedRequestObject: Bool
+    /// RFC 8628 §4: where the device authorization grant starts.
+    public var deviceAuthorizationEndpoint: String?
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -90,6 +92,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         }
         authorizationResponseIssParameterSupported = try flag("authorization_response_iss_parameter_supported")
         pushedAuthorizationRequestEndpoint = try endpoint("pushed_authorization_request_endpoint")
+        deviceAuthorizationEndpoint = try endpoint("device_authorization_endpoint")
         requirePushedAuthorizationRequests = try flag("require_pushed_authorization_requests")
         requestObjectSigningAlgorithms = try strings("request_object_signing_alg_values_supported")
         requestParameterSupported = try flag("request_parameter_supported")
@@ -122,6 +125,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
         merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
         if dpopSigningAlgorithms.isEmpty { merged.dpopSigningAlgorithms = other.dpopSigningAlgorithms }
+        merged.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
         return merged
     }
 

@@ -32,6 +32,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["Client", "HostKeySigner"], "client"),
     **dict.fromkeys(["Config"], "config"),
     **dict.fromkeys(["Store", "DirectoryStore"], "store"),
+    **dict.fromkeys(["DeviceAuthorization"], "device"),
     **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
     **dict.fromkeys(["library_version", "library_version_number"], "library"),
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
     from .client import Client, HostKeySigner
     from .config import Config
+    from .device import DeviceAuthorization
     from .store import DirectoryStore, Store
     from .errors import (AuthorizationError, AuthorizationLostError, CallbackMismatchError, CancelledError,
                          ClientRejectedError, ConfigurationError, ConsumedError, ExpiredError, HTTPStatusError,
@@ -90,6 +92,7 @@ __all__ = [
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
     "Store", "DirectoryStore",
+    "DeviceAuthorization",
     # types
     "HostKeySigner",
     # errors: the base, the four families, one class per status code (and the callback mismatch group)

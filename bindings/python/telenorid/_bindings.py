@@ -83,6 +83,10 @@ class telenorid_idp_response(Structure):
     pass
 
 
+class telenorid_device_authorization(Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -101,6 +105,7 @@ LoopbackListenerP = POINTER(telenorid_loopback_listener)
 ParamsP = POINTER(telenorid_params)
 IdpRequestP = POINTER(telenorid_idp_request)
 IdpResponseP = POINTER(telenorid_idp_response)
+DeviceAuthorizationP = POINTER(telenorid_device_authorization)
 
 # Integer typedefs.
 telenorid_status = c_int32
@@ -109,6 +114,7 @@ telenorid_pkce_method = c_int32
 telenorid_auth_param = c_int32
 telenorid_claim_target = c_int32
 telenorid_token_field = c_int32
+telenorid_device_field = c_int32
 
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
@@ -266,6 +272,14 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_idp_response_url": (telenorid_status, [IdpResponseP, POINTER(c_void_p)]),
     "telenorid_idp_response_params": (telenorid_status, [IdpResponseP, POINTER(ParamsP)]),
     "telenorid_idp_response_free": (None, [IdpResponseP]),
+    "telenorid_client_start_device_authorization": (telenorid_status, [ClientP, AuthRequestP,
+                                                                       POINTER(DeviceAuthorizationP)]),
+    "telenorid_device_authorization_get": (telenorid_status, [DeviceAuthorizationP, telenorid_device_field,
+                                                              POINTER(c_void_p)]),
+    "telenorid_device_authorization_expires_at": (telenorid_status, [DeviceAuthorizationP, POINTER(c_int64)]),
+    "telenorid_device_authorization_interval": (telenorid_status, [DeviceAuthorizationP, POINTER(c_int32)]),
+    "telenorid_device_authorization_wait": (telenorid_status, [DeviceAuthorizationP, POINTER(AuthStateP)]),
+    "telenorid_device_authorization_free": (None, [DeviceAuthorizationP]),
     "telenorid_set_log_callback": (telenorid_status, [LogCallback, c_void_p, c_int32]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),

@@ -98,6 +98,7 @@ CONFIG_KEYS = {
     "push_authorization_requests": 31, "dpop_signing_alg": 32, "dpop_bind_authorization_code": 33,
     "allow_bearer_downgrade": 34, "sign_authorization_requests": 35, "security_profile": 36,
     "client_key_id": 37,
+    "device_authorization_endpoint": 38,
 }
 SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}
 PKCE_METHODS = {"S256": 0, "plain": 1}
@@ -108,3 +109,4 @@ AUTH_PARAMS = {
 CLAIM_TARGETS = {"id_token": 1, "userinfo": 2}
 TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5,
                 "token_type": 6, "dpop_thumbprint": 7, "authorization_details": 8}
+DEVICE_FIELDS = {"user_code": 1, "verification_uri": 2, "verification_uri_complete": 3}

@@ -14,15 +14,16 @@ A result that arrived while the task was being cancelled is dropped, as cancella
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Dict, TypeVar
+from typing import Any, Callable, Dict, Optional, TypeVar
 
 from .auth_state import AuthState
 from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
 from .client import Client
+from .device import DeviceAuthorization
 from .loopback import LoopbackListener
 
 __all__ = ["discover", "build_authorization", "exchange_code", "fresh_access_token", "refresh", "userinfo",
-           "revoke", "wait"]
+           "revoke", "wait", "start_device_authorization", "wait_device_authorization"]
 
 T = TypeVar("T")
 
@@ -97,3 +98,16 @@ async def revoke(state: AuthState) -> None:
 async def wait(listener: LoopbackListener, timeout: float = 300.0) -> str:
     """:meth:`LoopbackListener.wait`, cancellable: the redirect's full URL, or :class:`NetworkTimeoutError`."""
     return await _run(lambda: listener.wait(timeout), listener.cancel)
+
+
+async def start_device_authorization(client: Client,
+                                     request: Optional[AuthorizationRequest] = None) -> DeviceAuthorization:
+    """:meth:`Client.start_device_authorization`, cancellable."""
+    return await _run(lambda: client.start_device_authorization(request), client.cancel)
+
+
+async def wait_device_authorization(device: DeviceAuthorization) -> AuthState:
+    """:meth:`DeviceAuthorization.wait`, cancellable through its client: the wait between polls ends at once
+    too, and the device authorization can be waited for again."""
+    client: Client = device._parents[0]
+    return await _run(device._wait, client.cancel)

@@ -5,6 +5,7 @@ browser, keeps the state file and prints.
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
     telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
                                      open the printed URL anywhere, paste back the address it ends on
+    telenorid login    ... --device  sign in on another device with a printed code (RFC 8628)
     telenorid status                 signed in or not: subject, issuer, expiry, scopes, token type (no request)
     telenorid token                  a fresh access token (refreshing first when needed)
     telenorid userinfo               the userinfo claims
@@ -43,6 +44,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 import telenorid
 
 from .cli_completion import SHELLS, completion
+from .cli_device import add_arguments as add_device_arguments, login_with_device
 from .cli_output import emit, expiry, status, token_type
 from .cli_settings import Failed, UsageError, client_for, say, settings_path, settings_from
 from .cli_store import add_flag, choose_for_login, forget, keep, open_state, saved_settings
@@ -112,6 +114,8 @@ def open_browser(url: str, command: Optional[str]) -> None:
 
 def login(args: argparse.Namespace) -> None:
     choose_for_login(args)
+    if args.device:
+        return login_with_device(args)
     if args.no_browser:
         login_without_browser(args)
         return
@@ -294,6 +298,7 @@ def parser() -> argparse.ArgumentParser:
                               f"else http://127.0.0.1:{NO_BROWSER_PORT}/callback)")
     sign_in.add_argument("--client-secret", help="a confidential client's secret (kept in the Secret Service; with "
                                                  "files never saved: later commands read TELENORID_CLIENT_SECRET)")
+    add_device_arguments(sign_in)
     sign_in.set_defaults(run=login)
     commands.add_parser("status", parents=[common], help="signed in or not, and with what (no request)").set_defaults(run=status)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ctypes import byref, memmove
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
 
 from . import _bindings, _ffi
 from ._callbacks import _shielded
@@ -16,6 +16,9 @@ from .store import HostStore, _NativeStore
 # A host key signer: a key the host holds (a hardware keystore, an HSM) signing a JWS signing input, and
 # returning the signature as JWS carries it (the C header's telenorid_host_key_signer, Java's HostKeySigner).
 HostKeySigner = Callable[[bytes], bytes]
+
+if TYPE_CHECKING:
+    from .device import DeviceAuthorization
 
 _c = _ffi.functions
 
@@ -127,6 +130,24 @@ class Client(_Handle):
         finally:
             _leave(callback._native)
         return AuthState._adopt(state, self)
+
+    def start_device_authorization(self, request: Optional[AuthorizationRequest] = None) -> "DeviceAuthorization":
+        """Starts a device authorization grant (RFC 8628) at the device authorization endpoint (configured as
+        ``device_authorization_endpoint``, else discovered), for ``request``'s scope, resources,
+        authorization details and extra parameters (None: the configuration's scope). Show the result's
+        user code and verification URI, then :meth:`DeviceAuthorization.wait`. Blocks on the network."""
+        from .device import DeviceAuthorization
+
+        device = _bindings.DeviceAuthorizationP()
+        if request is None:
+            self._call(_c.telenorid_client_start_device_authorization, None, byref(device))
+        else:
+            request_pointer = _enter_argument(request, AuthorizationRequest, "request")
+            try:
+                self._call(_c.telenorid_client_start_device_authorization, request_pointer, byref(device))
+            finally:
+                _leave(request._native)
+        return DeviceAuthorization._adopt(device, self)
 
     def verify_id_token(self, id_token: str, nonce: Optional[str] = None) -> Dict[str, Any]:
         """Validates an ID token with the provider's keys (signature, iss, aud, azp, exp, iat, nbf and the

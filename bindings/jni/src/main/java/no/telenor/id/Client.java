@@ -140,6 +140,24 @@ public final class Client extends NativeObject {
     }
 
     /**
+     * Starts a device authorization grant (RFC 8628) at the device authorization endpoint (configured, else
+     * discovered), for {@code request}'s scope, resources, authorization details and extra parameters; null
+     * asks for the configuration's scope. Show {@link DeviceAuthorization#userCode()} and
+     * {@link DeviceAuthorization#verificationUri()}, then {@link DeviceAuthorization#awaitApproval()}.
+     *
+     * @throws ProviderUnsupportedException when neither the configuration nor the metadata names the endpoint
+     * @throws AuthorizationErrorException when the provider refuses, with its OAuth fields
+     * @throws InvalidResponseException when the answer lacks a field or has a hostile one (RFC 8628 §3.2)
+     * @throws TransportException when the provider can't be reached
+     */
+    public @NonNull DeviceAuthorization startDeviceAuthorization(@Nullable AuthorizationRequest request) {
+        long handle = HostKeySignerCall.attachFailure(() -> call(h -> request == null
+                ? Native.clientStartDeviceAuthorization(h, 0)
+                : request.call(r -> Native.clientStartDeviceAuthorization(h, r))));
+        return new DeviceAuthorization(handle, this);
+    }
+
+    /**
      * Restores a state saved with {@link AuthState#serialize()}.
      *
      * @throws MalformedException when {@code json} does not parse
@@ -267,7 +285,7 @@ public final class Client extends NativeObject {
      * Makes an auth state under the client's lock, counting it as an owner of the signers first: the client
      * can't be freed meanwhile, so the count never drops to zero while the new state may still sign.
      */
-    private AuthState newAuthState(Call<Long> make) {
+    AuthState newAuthState(Call<Long> make) {
         long handle = call(h -> {
             signers.retain();
             try {

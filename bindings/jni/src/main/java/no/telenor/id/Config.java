@@ -75,7 +75,9 @@ public final class Config extends NativeObject {
         /** {@code "fapi2"}: the FAPI 2.0 Security Profile. */
         SECURITY_PROFILE(36),
         /** The {@code kid} the provider registered the client's key under; default the JWK's, else its thumbprint. */
-        CLIENT_KEY_ID(37);
+        CLIENT_KEY_ID(37),
+        /** The device authorization endpoint (RFC 8628 §3.1); default: discovered. */
+        DEVICE_AUTHORIZATION_ENDPOINT(38);
 
         private final int code;
 
@@ -394,6 +396,11 @@ public final class Config extends NativeObject {
          */
         public @NonNull Builder clientKeyId(@Nullable String keyId) {
             return set(Key.CLIENT_KEY_ID, keyId);
+        }
+
+        /** The device authorization endpoint (RFC 8628 §3.1); null for the discovered one. */
+        public @NonNull Builder deviceAuthorizationEndpoint(@Nullable String url) {
+            return set(Key.DEVICE_AUTHORIZATION_ENDPOINT, url);
         }
 
         /**

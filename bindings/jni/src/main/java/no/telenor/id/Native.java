@@ -176,6 +176,14 @@ final class Native {
     static native void loopbackFree(long listener);
     static native void loopbackCancel(long listener);
 
+    // Device authorization grant (RFC 8628). request 0: none.
+    static native long clientStartDeviceAuthorization(long client, long request);
+    static native byte[] deviceAuthorizationGet(long authorization, int field);
+    static native long deviceAuthorizationExpiresAt(long authorization);
+    static native int deviceAuthorizationInterval(long authorization);
+    static native long deviceAuthorizationWait(long authorization);
+    static native void deviceAuthorizationFree(long authorization);
+
     // DPoP. A signer is a native handle of its own (0: none), owned by the Client until the native client
     // and its auth states are freed. Request headers are {authorization, dpop}.
     static native long clientSetDPoPSigner(long client, byte[] algorithm, byte[] publicJwk, HostKeySignerCall signer);
