@@ -10,7 +10,8 @@ import time
 import telenorid
 
 from .cli_output import emit, status
-from .cli_settings import client_for, save_settings, say, settings_from, warn_unsaved_secret
+from .cli_settings import client_for, say, settings_from
+from .cli_store import keep
 
 def add_arguments(sign_in: argparse.ArgumentParser) -> None:
     sign_in.add_argument("--device", action="store_true",
@@ -34,10 +35,7 @@ def login_with_device(args: argparse.Namespace) -> None:
         say(f"waiting for the approval (the code expires in {max(0, device.expires_at - int(time.time()))} s; "
             "Ctrl-C stops)")
         state = device.wait()
-        save_settings(args.state_file, settings)
-        state.bind_file(str(args.state_file))
-        say(f"signed in; state saved to {args.state_file} (mode 0600)")
-        warn_unsaved_secret(args)
+        keep(args, state, settings)
         claims = state.id_token_claims
         if claims is not None:
             emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
