@@ -173,7 +173,7 @@ def test_the_cli_prints_the_code_and_waits(provider, tmp_path):
     provider.device_behaviour = lambda form: Response(body=provider.device_body())
     script(provider, error("authorization_pending"), Response(body=provider.token_body(CLIENT, None)))
     state_file = tmp_path / "state.json"
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TELENORID_STORE": "file"}
     run = subprocess.run([sys.executable, "-m", "telenorid", "login", "--device", "--issuer", provider.issuer,
                           "--client-id", CLIENT, "--state-file", str(state_file), "--json",
                           "--device-authorization-endpoint", provider.issuer + "/device"],
@@ -283,7 +283,7 @@ def test_the_cli_signs_in_at_django_oauth_toolkit_and_stops_on_ctrl_c(tmp_path):
                    "--client-id", info["clients"]["device_public"]["client_id"], "--scope", "openid profile",
                    "--device-authorization-endpoint", info["device_authorization_endpoint"],
                    "--state-file", str(tmp_path / "state.json"), "--json"]
-        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TELENORID_STORE": "file"}
 
         def started():
             process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
