@@ -165,6 +165,7 @@ public final class OIDCClient: Sendable {
         case .revocationEndpoint: metadata.revocationEndpoint
         case .endSessionEndpoint: metadata.endSessionEndpoint
         case .pushedAuthorizationRequestEndpoint: metadata.pushedAuthorizationRequestEndpoint
+        case .backchannelAuthenticationEndpoint: metadata.backchannelAuthenticationEndpoint
         default: nil
         }
     }

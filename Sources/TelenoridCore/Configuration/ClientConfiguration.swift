@@ -20,6 +20,9 @@ public final class ClientConfiguration: Sendable, Equatable {
             securityProfile
         /// The `kid` the provider registered the client's key under (RFC 7515 §4.1.4).
         case clientKeyID
+        /// OpenID CIBA Core 1.0: where backchannel authentication requests go (§5) and how the client
+        /// learns the result (§5: "poll" or "ping").
+        case backchannelAuthenticationEndpoint, backchannelTokenDeliveryMode
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -61,6 +64,8 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .signAuthorizationRequests: "sign_authorization_requests"
             case .securityProfile: "security_profile"
             case .clientKeyID: "client_key_id"
+            case .backchannelAuthenticationEndpoint: "backchannel_authentication_endpoint"
+            case .backchannelTokenDeliveryMode: "backchannel_token_delivery_mode"
             }
         }
 
@@ -71,7 +76,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         var isEndpoint: Bool {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
-                .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint:
+                .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint,
+                .backchannelAuthenticationEndpoint:
                 true
             default: false
             }
@@ -164,6 +170,16 @@ public final class ClientConfiguration: Sendable, Equatable {
     public enum SecurityProfile: String, Sendable {
         /// The FAPI 2.0 Security Profile (final).
         case fapi2
+    }
+    /// How a backchannel authentication's result reaches the client (OpenID CIBA Core 1.0 §5); push
+    /// mode, which delivers the tokens themselves to the client, is not one the library offers.
+    public let backchannelTokenDeliveryMode: BackchannelTokenDeliveryMode
+    public enum BackchannelTokenDeliveryMode: String, Sendable {
+        /// The client polls the token endpoint (§7.3).
+        case poll
+        /// The provider calls the client's notification endpoint when the result is ready (§10.2), and the
+        /// client then asks the token endpoint.
+        case ping
     }
     public let http: HTTPSettings
     /// Leeway for `exp`, `iat` and `nbf` (OIDC Core §3.1.3.7 allows "a few minutes" of skew).
@@ -273,6 +289,14 @@ public final class ClientConfiguration: Sendable, Equatable {
             profile = named
         }
         securityProfile = profile
+        switch settings[.backchannelTokenDeliveryMode] {
+        case nil: backchannelTokenDeliveryMode = .poll
+        case let text?:
+            guard let mode = BackchannelTokenDeliveryMode(rawValue: text) else {
+                throw TelenoridError(.configuration, "backchannel_token_delivery_mode must be \"poll\" or \"ping\"")
+            }
+            backchannelTokenDeliveryMode = mode
+        }
         clientPrivateKey = try settings.clientPrivateKey.flatMap { text throws(TelenoridError) -> PrivateKey? in
             text.count == 0 || !signs ? nil : try Self.clientKey(text, keyID: settings[.clientKeyID], profile: profile)
         }

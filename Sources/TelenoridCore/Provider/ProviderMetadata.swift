@@ -25,6 +25,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var dpopSigningAlgorithms: [String]
     /// RFC 9101 §10.5: the provider takes authorization requests only as signed request objects.
     public var requireSignedRequestObject: Bool
+    /// OpenID CIBA Core 1.0 §4: where backchannel authentication requests go.
+    public var backchannelAuthenticationEndpoint: String?
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -95,6 +97,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         requestParameterSupported = try flag("request_parameter_supported")
         requireSignedRequestObject = try flag("require_signed_request_object")
         dpopSigningAlgorithms = try strings("dpop_signing_alg_values_supported")
+        backchannelAuthenticationEndpoint = try endpoint("backchannel_authentication_endpoint")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
@@ -122,6 +125,8 @@ public struct ProviderMetadata: Sendable, Equatable {
         merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
         merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
         if dpopSigningAlgorithms.isEmpty { merged.dpopSigningAlgorithms = other.dpopSigningAlgorithms }
+        merged.backchannelAuthenticationEndpoint =
+            backchannelAuthenticationEndpoint ?? other.backchannelAuthenticationEndpoint
         return merged
     }
 

@@ -18,6 +18,8 @@ final class MemoryProvider: HTTPTransport, Sendable {
         case par = "/par"
         /// RFC 7009 §2.
         case revocation = "/revoke"
+        /// OpenID CIBA Core 1.0 §7.1.
+        case backchannel = "/bc-authorize"
     }
 
     let issuer: String

@@ -70,6 +70,10 @@ class telenorid_idp_response(Structure):
     pass
 
 
+class telenorid_backchannel_auth(Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -85,6 +89,7 @@ LoopbackP = POINTER(telenorid_loopback)
 ParamsP = POINTER(telenorid_params)
 IdpRequestP = POINTER(telenorid_idp_request)
 IdpResponseP = POINTER(telenorid_idp_response)
+BackchannelAuthP = POINTER(telenorid_backchannel_auth)
 
 # Integer typedefs.
 telenorid_status = c_int32
@@ -93,6 +98,7 @@ telenorid_pkce_method = c_int32
 telenorid_auth_param = c_int32
 telenorid_claim_target = c_int32
 telenorid_token_field = c_int32
+telenorid_login_hint_form = c_int32
 
 # Callback types.
 SignCallback = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
@@ -219,4 +225,15 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_idp_response_url": (telenorid_status, [IdpResponseP, POINTER(c_void_p)]),
     "telenorid_idp_response_params": (telenorid_status, [IdpResponseP, POINTER(ParamsP)]),
     "telenorid_idp_response_free": (None, [IdpResponseP]),
+    "telenorid_client_start_backchannel_authentication": (telenorid_status, [ClientP, AuthRequestP,
+                                                                             POINTER(BackchannelAuthP)]),
+    "telenorid_backchannel_auth_id": (telenorid_status, [BackchannelAuthP, POINTER(c_void_p)]),
+    "telenorid_backchannel_auth_expires_at": (telenorid_status, [BackchannelAuthP, POINTER(c_int64)]),
+    "telenorid_backchannel_auth_interval": (telenorid_status, [BackchannelAuthP, POINTER(c_int32)]),
+    "telenorid_backchannel_auth_handle_ping": (telenorid_status, [BackchannelAuthP, c_char_p, c_char_p]),
+    "telenorid_backchannel_auth_free": (None, [BackchannelAuthP]),
+    "telenorid_login_hint_phone_number": (telenorid_status, [c_char_p, POINTER(c_void_p)]),
+    "telenorid_login_hint_ip_port": (telenorid_status, [c_char_p, c_int32, POINTER(c_void_p)]),
+    "telenorid_login_hint_operator_token": (telenorid_status, [c_char_p, POINTER(c_void_p)]),
+    "telenorid_login_hint_get_form": (telenorid_status, [c_char_p, POINTER(telenorid_login_hint_form)]),
 }

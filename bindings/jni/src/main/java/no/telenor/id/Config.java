@@ -75,7 +75,11 @@ public final class Config extends NativeObject {
         /** {@code "fapi2"}: the FAPI 2.0 Security Profile. */
         SECURITY_PROFILE(36),
         /** The {@code kid} the provider registered the client's key under; default the JWK's, else its thumbprint. */
-        CLIENT_KEY_ID(37);
+        CLIENT_KEY_ID(37),
+        /** Where backchannel authentication requests go (OpenID CIBA Core 1.0); default discovered. */
+        BACKCHANNEL_AUTHENTICATION_ENDPOINT(39),
+        /** {@code "poll"} (default) or {@code "ping"}: how a backchannel authentication's result is learnt. */
+        BACKCHANNEL_TOKEN_DELIVERY_MODE(40);
 
         private final int code;
 
