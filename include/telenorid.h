@@ -64,6 +64,9 @@ extern "C" {
  *          Nothing removed.
  *   0.5.0  (in progress) Grants without a browser on the device (RFC 8628 device authorization, OpenID
  *          CIBA Core 1.0), a log callback, and one name per concept (old names kept as aliases until 1.0).
+ *          Device: telenorid_client_start_device_authorization, telenorid_device_authorization_*, _E_EXPIRED, key 38.
+ *          CIBA: telenorid_client_start_backchannel_authentication, telenorid_backchannel_auth_*,
+ *          telenorid_login_hint_*, keys 39-40, authorization parameters 10-14.
  *          Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 5
@@ -133,6 +136,10 @@ typedef int32_t telenorid_status;
 #define TELENORID_E_CANCELLED            28  /* another thread cancelled the call
                                                 (telenorid_client_cancel, telenorid_loopback_cancel):
                                                 nothing changed; not transient */
+#define TELENORID_E_EXPIRED              29  /* the device code (RFC 8628 §3.5) or backchannel request
+                                                (CIBA Core §11) expired before the user approved:
+                                                `expired_token`, or the deadline the client keeps from
+                                                `expires_in`. Start again. Since 0.5.0 */
 
 /* A static, readable name for a status, such as "state mismatch". Never NULL, also for codes this
  * version does not know. Any thread. */
@@ -287,6 +294,9 @@ typedef int32_t telenorid_config_key;
                                                        header of assertions and request objects; default the
                                                        JWK's own "kid", else the key's RFC 7638 thumbprint.
                                                        Since 0.4.0 */
+#define TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT 38 /* RFC 8628 §3.1; default: discovered
+                                                       (device_authorization_endpoint, RFC 8628 §4).
+                                                       Since 0.5.0 */
 #define TELENORID_CONFIG_BACKCHANNEL_AUTHENTICATION_ENDPOINT 39 /* OpenID CIBA Core 1.0 §4; default:
                                                        discovered backchannel_authentication_endpoint.
                                                        Since 0.5.0 */
@@ -1131,6 +1141,74 @@ telenorid_status telenorid_idp_response_params(const telenorid_idp_response *res
 void telenorid_idp_response_free(telenorid_idp_response *response);
 
 /* ------------------------------------------------------------------------------------------------
+ * Device authorization grant (RFC 8628): sign-in on a device without a browser, or without a keyboard
+ * fit for a password (a TV, a command line over SSH). The device shows a short code and a URL; the user
+ * approves on a phone or computer; the device waits and gets the tokens.
+ *
+ * A telenorid_device_authorization keeps its client alive: free them in any order. Its getters may be
+ * called from any thread, also during a wait; one wait at a time.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_device_authorization telenorid_device_authorization;
+
+/* What telenorid_device_authorization_get() reads. Append-only. Since 0.5.0 */
+typedef int32_t telenorid_device_field;
+#define TELENORID_DEVICE_USER_CODE                 1 /* the code the user types; show it, never log it */
+#define TELENORID_DEVICE_VERIFICATION_URI          2 /* where the user types it */
+#define TELENORID_DEVICE_VERIFICATION_URI_COMPLETE 3 /* the URI with the code in it (for a QR code), when
+                                                        the provider gives one */
+
+/* Starts the grant (RFC 8628 §3.1): asks the device authorization endpoint
+ * (TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT, else the discovered device_authorization_endpoint;
+ * neither: TELENORID_E_PROVIDER_UNSUPPORTED) with the client's authentication and client_id, for
+ * `request`'s scope (else the configuration's), resources (RFC 8707), authorization_details (RFC 9396)
+ * and extra parameters; its other parameters (prompt, max_age, claims, login_hint...) belong to a
+ * browser's request and are not sent. `request` NULL: the configuration's scope alone. The provider's
+ * refusal is TELENORID_E_AUTHORIZATION_ERROR (or _CLIENT_REJECTED, _TEMPORARILY_UNAVAILABLE as for the
+ * code exchange). A response without device_code, user_code, verification_uri or expires_in, with an
+ * interval or expires_in that is not a whole number of seconds from 0 (interval) or 1 (expires_in) to a
+ * day, with a user_code over 64 bytes or a verification URI that is not https (http only to a loopback
+ * host) is TELENORID_E_INVALID_RESPONSE. The client keeps the grant at most an hour, whatever
+ * expires_in says. Under DPoP the key is made here and bound to the tokens the wait gets. Any thread.
+ * Since 0.5.0 */
+telenorid_status telenorid_client_start_device_authorization(telenorid_client *client,
+                                                             const telenorid_auth_request *request,
+                                                             telenorid_device_authorization **out);
+
+/* One field; *out = NULL when it is absent (only TELENORID_DEVICE_VERIFICATION_URI_COMPLETE may be). An
+ * unknown field is TELENORID_E_INVALID_ARGUMENT. Any thread. Since 0.5.0 */
+telenorid_status telenorid_device_authorization_get(const telenorid_device_authorization *authorization,
+                                                    telenorid_device_field field, char **out);
+
+/* When the client gives up waiting (TELENORID_E_EXPIRED), in Unix seconds of the client's clock:
+ * expires_in after the response arrived, at most an hour. Any thread. Since 0.5.0 */
+telenorid_status telenorid_device_authorization_expires_at(const telenorid_device_authorization *authorization,
+                                                           int64_t *out);
+
+/* The seconds between polls now: the provider's interval (5 when it gave none; 0 counts as 1), grown by
+ * 5 after each slow_down and doubled (to 60 at most) after each timeout (RFC 8628 §3.5). Any thread.
+ * Since 0.5.0 */
+telenorid_status telenorid_device_authorization_interval(const telenorid_device_authorization *authorization,
+                                                         int32_t *out);
+
+/* Blocks, without using the CPU between polls, until the user approves, then creates the auth state as
+ * telenorid_client_exchange_code() does (DPoP-bound when DPoP is in use; the ID token, when one came,
+ * validated without a nonce: RFC 8628 has none; some providers send no ID token for this grant). Polls
+ * the token endpoint (grant_type urn:ietf:params:oauth:grant-type:device_code, with the client's
+ * authentication) every interval; authorization_pending and slow_down go on waiting; the user's refusal
+ * (access_denied) is TELENORID_E_AUTHORIZATION_ERROR with the provider's error fields; expired_token, or
+ * the deadline of telenorid_device_authorization_expires_at() passing, is TELENORID_E_EXPIRED;
+ * telenorid_client_cancel() on its client ends it within 100 ms with TELENORID_E_CANCELLED. After any
+ * failure the wait may be called again (it goes on at the interval in force); after a successful one,
+ * and while another thread waits, TELENORID_E_CONSUMED. Since 0.5.0 */
+telenorid_status telenorid_device_authorization_wait(telenorid_device_authorization *authorization,
+                                                     telenorid_auth_state **out);
+
+/* Frees a device authorization (a wait under way keeps it alive until it returns). NULL is a no-op.
+ * Since 0.5.0 */
+void telenorid_device_authorization_free(telenorid_device_authorization *authorization);
+
+/* ------------------------------------------------------------------------------------------------
  * Client-initiated backchannel authentication (CIBA): OpenID CIBA Core 1.0, poll and ping modes
  *
  * The client (a call centre, a shop's till) names a user with a hint; the provider asks the user on
@@ -1186,8 +1264,20 @@ telenorid_status telenorid_backchannel_auth_interval(const telenorid_backchannel
 telenorid_status telenorid_backchannel_auth_handle_ping(telenorid_backchannel_auth *auth,
                                                         const char *authorization_header, const char *body);
 
-/* Frees the handle. A wait under way on another thread is not ended: cancel it with
- * telenorid_client_cancel() first. NULL is a no-op. Since 0.5.0. */
+/* Waits for the user's answer on their device and gives the signed-in auth state: asks the token endpoint
+ * (grant_type urn:openid:params:grant-type:ciba with the auth_req_id and the client's authentication)
+ * every interval, in ping mode also at once after a valid ping (the provider pings only on success, so a
+ * refusal or expiry is seen at the next interval). authorization_pending and slow_down go on waiting; the
+ * user's refusal (access_denied) is TELENORID_E_AUTHORIZATION_ERROR with the provider's error fields and
+ * nothing stored; expired_token, or the deadline of telenorid_backchannel_auth_expires_at() passing, is
+ * TELENORID_E_EXPIRED; telenorid_client_cancel() on its client ends it within 100 ms with
+ * TELENORID_E_CANCELLED. The auth state is made as by telenorid_client_exchange_code(): its ID token,
+ * which the response must carry (else TELENORID_E_INVALID_RESPONSE), validated; DPoP-bound when DPoP is
+ * configured. After any failure the wait may be called again (it goes on at the interval in force); after
+ * a successful one, and while another thread waits, TELENORID_E_CONSUMED. Since 0.5.0. */
+telenorid_status telenorid_backchannel_auth_wait(telenorid_backchannel_auth *auth, telenorid_auth_state **out);
+
+/* Frees the handle (a wait under way keeps it alive until it returns). NULL is a no-op. Since 0.5.0. */
 void telenorid_backchannel_auth_free(telenorid_backchannel_auth *auth);
 
 /* The MODRNA / CAMARA forms of a login hint for mobile operators. Since 0.5.0. */

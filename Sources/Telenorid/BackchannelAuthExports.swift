@@ -107,3 +107,14 @@ public func telenorid_login_hint_get_form(_ hint: UnsafePointer<CChar>?, _ out: 
         try outPointer(out).pointee = form
     }
 }
+
+@c @implementation
+public func telenorid_backchannel_auth_wait(_ auth: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?)
+    -> telenorid_status
+{
+    exportCall { () throws(TelenoridError) in
+        let auth = try borrow(auth, as: BackchannelAuthentication.self, "auth").value
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(Session(state: try auth.wait(), client: auth.client))
+    }
+}

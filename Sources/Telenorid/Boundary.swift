@@ -98,6 +98,7 @@ func statusCode(_ kind: TelenoridError.Kind) -> telenorid_status {
     case .pushRefused: TELENORID_E_PUSH_REFUSED
     case .providerUnsupported: TELENORID_E_PROVIDER_UNSUPPORTED
     case .cancelled: TELENORID_E_CANCELLED
+    case .expired: TELENORID_E_EXPIRED
     }
 }
 

@@ -15,6 +15,7 @@ import TelenoridCore
 //   telenorid_line_auth       LineAuthenticator               telenorid_loopback      LoopbackListener
 //   telenorid_params          FormParameters                  telenorid_idp_request   IdPAppRequest
 //   telenorid_idp_response    IdPResponseToSend               telenorid_error         ErrorCopy
+//   telenorid_device_authorization  DeviceAuthorization
 //   telenorid_backchannel_auth BackchannelAuthentication
 
 final class Handle<Value> {

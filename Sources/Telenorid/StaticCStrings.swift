@@ -39,7 +39,8 @@ enum StaticCStrings {
         "temporarily unavailable",  // TELENORID_E_TEMPORARILY_UNAVAILABLE
         "pushed request refused",  // TELENORID_E_PUSH_REFUSED
         "provider lacks a capability",  // TELENORID_E_PROVIDER_UNSUPPORTED
-        "cancelled"  // TELENORID_E_CANCELLED
+        "cancelled",  // TELENORID_E_CANCELLED
+        "expired"  // TELENORID_E_EXPIRED
     ]
 
     static func status(_ status: telenorid_status) -> UnsafePointer<CChar> {

@@ -50,6 +50,7 @@ static const struct { telenorid_status code; const char *name; } all_statuses[] 
     STATUS_ENTRY(TELENORID_E_PUSH_REFUSED),
     STATUS_ENTRY(TELENORID_E_PROVIDER_UNSUPPORTED),
     STATUS_ENTRY(TELENORID_E_CANCELLED),
+    STATUS_ENTRY(TELENORID_E_EXPIRED),
 };
 #define STATUS_COUNT ((int)(sizeof all_statuses / sizeof all_statuses[0]))
 

@@ -11,12 +11,15 @@ public final class OIDCClient: Sendable {
     let dpopNonces = DPoPNonces()
     private let hostSignerSlot = Locked<HostKeySigner?>(nil)
     private let clientSignerSlot = Locked<HostKeySigner?>(nil)
+    /// The sleeps of the grants that poll (RFC 8628, CIBA), ended by `cancel` like the transfers.
+    let sleeps: CancellableSleeps
 
     public init(
         configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
-        clock: @escaping Clock = SystemClock.now
+        clock: @escaping Clock = SystemClock.now, sleeps: CancellableSleeps = CancellableSleeps()
     ) throws(TelenoridError) {
         self.configuration = configuration
+        self.sleeps = sleeps
         if let transport {
             self.transport = transport
         } else {
@@ -28,10 +31,12 @@ public final class OIDCClient: Sendable {
     }
 
     /// Ends every HTTP transfer of this client under way now (discovery, key sets, token, userinfo,
-    /// revocation and pushed requests, its auth states' refreshes included) with `.cancelled`, from any
-    /// thread; calls that start later run normally. Nothing a cancelled call would have changed is changed.
+    /// revocation and pushed requests, its auth states' refreshes included) and every polling wait (RFC 8628,
+    /// CIBA) with `.cancelled`, from any thread; calls that start later run normally. Nothing a cancelled
+    /// call would have changed is changed.
     public func cancel() {
         transport.cancel()
+        sleeps.cancel()
     }
 
     /// A DPoP signer the host holds (a key in Android Keystore, the Secure Enclave, an HSM), used for every
@@ -165,6 +170,7 @@ public final class OIDCClient: Sendable {
         case .revocationEndpoint: metadata.revocationEndpoint
         case .endSessionEndpoint: metadata.endSessionEndpoint
         case .pushedAuthorizationRequestEndpoint: metadata.pushedAuthorizationRequestEndpoint
+        case .deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint
         case .backchannelAuthenticationEndpoint: metadata.backchannelAuthenticationEndpoint
         default: nil
         }

@@ -20,6 +20,8 @@ public final class ClientConfiguration: Sendable, Equatable {
             securityProfile
         /// The `kid` the provider registered the client's key under (RFC 7515 §4.1.4).
         case clientKeyID
+        /// The device authorization endpoint (RFC 8628 §3.1, §4).
+        case deviceAuthorizationEndpoint
         /// OpenID CIBA Core 1.0: where backchannel authentication requests go (§5) and how the client
         /// learns the result (§5: "poll" or "ping").
         case backchannelAuthenticationEndpoint, backchannelTokenDeliveryMode
@@ -64,6 +66,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .signAuthorizationRequests: "sign_authorization_requests"
             case .securityProfile: "security_profile"
             case .clientKeyID: "client_key_id"
+            case .deviceAuthorizationEndpoint: "device_authorization_endpoint"
             case .backchannelAuthenticationEndpoint: "backchannel_authentication_endpoint"
             case .backchannelTokenDeliveryMode: "backchannel_token_delivery_mode"
             }
@@ -77,7 +80,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
                 .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint,
-                .backchannelAuthenticationEndpoint:
+                .deviceAuthorizationEndpoint, .backchannelAuthenticationEndpoint:
                 true
             default: false
             }

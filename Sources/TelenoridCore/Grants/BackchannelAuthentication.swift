@@ -60,13 +60,14 @@ extension OIDCClient {
             body = FormParameters()
             try body.append("request", try requestObject(parameters))
         }
-        let response = try send(proofBy: nil) { () throws(TelenoridError) in
-            try authenticatedRequest(url: url, parameters: body)
-        }
-        let accepted = try BackchannelAuthenticationResponse(response, now: clock())
+        // The sign-in's DPoP key is made now, so a key the provider would refuse fails before the user is asked;
+        // it proves the token requests (RFC 9449 §5). The request itself carries no proof: none is defined for it.
+        let signer = try newSignInSigner()
+        let response = try transport.send(try authenticatedRequest(url: url, parameters: body))
+        let now = clock()
         return BackchannelAuthentication(
-            client: self, response: accepted, now: clock(), requestedScope: scope,
-            notificationToken: notificationToken)
+            client: self, response: try BackchannelAuthenticationResponse(response, now: now), now: now,
+            notificationToken: notificationToken, signer: signer, resources: request.resources)
     }
 }
 
@@ -84,8 +85,6 @@ public struct BackchannelAuthenticationResponse: Sendable, Equatable {
     static let maxIDLength = 1024
     /// The largest acknowledgement body read: three members, a few hundred bytes.
     static let maxBodyBytes = 16 * 1024
-    /// `expires_in` or `interval` above this is broken or hostile, not long: a person approves in minutes.
-    static let implausibleSeconds: Int64 = 86_400
 
     static let what = "backchannel authentication"
 
@@ -117,14 +116,8 @@ public struct BackchannelAuthenticationResponse: Sendable, Equatable {
             throw fail("auth_req_id must be a string of 1 to \(Self.maxIDLength) printable ASCII characters")
         }
         func seconds(_ member: String, zeroAllowed: Bool) throws(TelenoridError) -> Int64? {
-            guard let value = object[member] else { return nil }
-            guard let seconds = value.int64Value, seconds >= (zeroAllowed ? 0 : 1), seconds <= Self.implausibleSeconds
-            else {
-                throw fail(
-                    "\(member) must be a whole number of seconds from \(zeroAllowed ? 0 : 1) to \(Self.implausibleSeconds)"
-                )
-            }
-            return seconds
+            try TokenPolling.checkedSeconds(
+                object, member, zeroAllowed: zeroAllowed, during: Self.what, httpStatus: httpStatus)
         }
         guard let expiresIn = try seconds("expires_in", zeroAllowed: false) else {
             throw fail("the response has no expires_in (CIBA Core §7.3)")
@@ -136,30 +129,88 @@ public struct BackchannelAuthenticationResponse: Sendable, Equatable {
 }
 
 /// A backchannel authentication under way: what the provider acknowledged (§7.3), the ping mode's
-/// notification token, and the wait for its result. Any thread; the wait succeeds once.
+/// notification token, and the wait for the result, which ends in an auth state as a code exchange does.
+/// Any thread; one wait at a time.
 public final class BackchannelAuthentication: Sendable {
     public let client: OIDCClient
     public let authReqID: String
-    /// When the client gives up, in its clock's seconds: `expires_in` after the acknowledgement.
-    public let expiresAt: Int64
-    /// Seconds between polls now.
-    public var interval: Int64 { pollInterval.withLock { $0 } }
-    private let pollInterval: Locked<Int64>
-    let requestedScope: String
+    /// When the client gives up, in its clock's seconds: `expires_in` after the acknowledgement, at most
+    /// `TokenPolling.maximumLifetime`.
+    public var expiresAt: Int64 { progress.withLock { $0.schedule.expiresAt } }
+    /// Seconds between polls now: the provider's `interval` (5 when it gave none), grown by each `slow_down`.
+    public var interval: Int64 { progress.withLock { $0.schedule.interval } }
     /// The bearer token the provider must present when it pings (§10.2); nil in poll mode.
     private let notificationToken: SecretBytes?
-    private let pinged = Locked(false)
+    /// Ends the wait's sleep when a valid ping arrives; nil in poll mode.
+    private let waker: SleepWaker?
+    private let signer: DPoPSigner?
+    private let resources: [String]
+    private let progress: Locked<(schedule: TokenPolling.Schedule, waiting: Bool, consumed: Bool)>
+
+    /// CIBA Core §10.1.
+    static let grantType = "urn:openid:params:grant-type:ciba"
+    static let what = "backchannel token request"
 
     init(
-        client: OIDCClient, response: BackchannelAuthenticationResponse, now: Int64, requestedScope: String,
-        notificationToken: SecretBytes?
+        client: OIDCClient, response: BackchannelAuthenticationResponse, now: Int64,
+        notificationToken: SecretBytes?, signer: DPoPSigner?, resources: [String]
     ) {
         self.client = client
         authReqID = response.authReqID
-        expiresAt = now &+ response.expiresIn
-        pollInterval = Locked(max(response.interval ?? 5, 1))
-        self.requestedScope = requestedScope
         self.notificationToken = notificationToken
+        waker = notificationToken == nil ? nil : SleepWaker(for: client)
+        self.signer = signer
+        self.resources = resources
+        progress = Locked(
+            (TokenPolling.Schedule(interval: response.interval, expiresIn: response.expiresIn, now: now), false, false))
+    }
+
+    /// Asks the token endpoint (§10.1) for the result every interval, or at once after a valid ping
+    /// (`handlePing`; the provider pings only on success, so the interval goes on as the fallback that sees
+    /// a refusal or expiry), until the user approves, then gives the signed-in auth state, its ID token
+    /// validated as a code exchange's is, without a nonce (§7.1 has none); a token response without one is
+    /// `.invalidResponse` (§10.1.1 always returns one). `.authorizationError` with `access_denied` when the
+    /// user refused, `.expired` when the request expired, `.cancelled` by the client's `cancel`. A failed
+    /// wait may be started again; after a successful one, `.consumed`, as also while another thread waits.
+    public func wait() throws(TelenoridError) -> AuthState {
+        try progress.withLock { (progress) throws(TelenoridError) in
+            guard !progress.consumed else {
+                throw TelenoridError(.consumed, "this backchannel authentication already ended in a sign-in")
+            }
+            guard !progress.waiting else {
+                throw TelenoridError(.consumed, "another thread is waiting for this backchannel authentication")
+            }
+            progress.waiting = true
+        }
+        var schedule = progress.withLock { $0.schedule }
+        defer {
+            progress.withLock {
+                $0.waiting = false; $0.schedule = schedule
+            }
+        }
+        let tokenURL = try client.endpoint(.tokenEndpoint)
+        var grant = FormParameters()
+        try grant.append("grant_type", Self.grantType)
+        try grant.append("auth_req_id", authReqID)
+        grant.appendRepeated("resource", resources)
+        let response = try TokenPolling.wait(
+            on: client, schedule: &schedule, waker: waker, during: "backchannel authentication"
+        ) { () throws(TelenoridError) in
+            try client.tokenRequest(grant, to: tokenURL, proofBy: signer, during: Self.what)
+        }
+        // The provider issued the tokens: the request is spent, whatever the checks below find.
+        progress.withLock { $0.consumed = true }
+        guard let idToken = response.idToken else {
+            throw TelenoridError(.invalidResponse, "the backchannel token response has no id_token (CIBA Core §10.1.1)")
+        }
+        _ = try client.validateIDToken(
+            idToken,
+            expectations: IDTokenExpectations(nonce: nil, maxAge: nil, accessToken: response.accessToken, previous: nil)
+        )
+        var tokens = TokenSet(response: response, receivedAt: client.clock(), previous: nil)
+        tokens.dpopSigner = signer
+        tokens.resources = resources
+        return client.authState(tokens)
     }
 
     /// The largest ping body read: a JSON object with one short member.
@@ -197,6 +248,6 @@ public final class BackchannelAuthentication: Sendable {
         guard id == authReqID else {
             throw TelenoridError(.stateMismatch, "the ping names another auth_req_id than this request's")
         }
-        pinged.withLock { $0 = true }
+        waker?.wake()
     }
 }

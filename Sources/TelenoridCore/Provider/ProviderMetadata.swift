@@ -25,6 +25,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var dpopSigningAlgorithms: [String]
     /// RFC 9101 §10.5: the provider takes authorization requests only as signed request objects.
     public var requireSignedRequestObject: Bool
+    /// RFC 8628 §4: where the device authorization grant starts.
+    public var deviceAuthorizationEndpoint: String?
     /// OpenID CIBA Core 1.0 §4: where backchannel authentication requests go.
     public var backchannelAuthenticationEndpoint: String?
 
@@ -92,6 +94,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         }
         authorizationResponseIssParameterSupported = try flag("authorization_response_iss_parameter_supported")
         pushedAuthorizationRequestEndpoint = try endpoint("pushed_authorization_request_endpoint")
+        deviceAuthorizationEndpoint = try endpoint("device_authorization_endpoint")
         requirePushedAuthorizationRequests = try flag("require_pushed_authorization_requests")
         requestObjectSigningAlgorithms = try strings("request_object_signing_alg_values_supported")
         requestParameterSupported = try flag("request_parameter_supported")
@@ -125,6 +128,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
         merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
         if dpopSigningAlgorithms.isEmpty { merged.dpopSigningAlgorithms = other.dpopSigningAlgorithms }
+        merged.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
         merged.backchannelAuthenticationEndpoint =
             backchannelAuthenticationEndpoint ?? other.backchannelAuthenticationEndpoint
         return merged

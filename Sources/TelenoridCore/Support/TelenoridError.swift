@@ -51,6 +51,9 @@ public struct TelenoridError: Error, Sendable, Equatable {
         /// The host cancelled the call from another thread (`OIDCClient.cancel`, `LoopbackListener.cancel`).
         /// Nothing changed; whether the request reached the server is unknown unless `requestNotSent`.
         case cancelled
+        /// The device code (RFC 8628 §3.5) or backchannel request (CIBA Core §11) expired before the user
+        /// approved: `expired_token`, or the deadline the client keeps from `expires_in`. Start again.
+        case expired
     }
 
     public var kind: Kind

@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .client import Client
     from .config import Config
     from .errors import (AuthorizationError, AuthorizationLost, Cancelled, ClientRejected, ConfigurationError, Consumed,
+                         ExpiredError,
                          HTTPStatusError, Insecure, InvalidArgument, InvalidResponse, IssuerMismatch,
                          LineAuthUnavailable, Malformed, NetworkError, NotSignedIn, ParameterConflict, ProviderError,
                          ProviderUnsupported, PushRefused, RandomFailure, RedirectMismatch, ResponseTooLarge, StateMismatch, TelenoridError,
@@ -68,7 +69,7 @@ __all__ = [
     "AuthorizationError", "Consumed", "VersionError", "Timeout", "NetworkError", "TLSError", "HTTPStatusError",
     "ResponseTooLarge", "InvalidResponse", "TokenInvalid", "AuthorizationLost", "NotSignedIn",
     "LineAuthUnavailable", "ClientRejected", "TemporarilyUnavailable", "PushRefused", "ProviderUnsupported",
-    "Cancelled",
+    "Cancelled", "ExpiredError",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
 ]

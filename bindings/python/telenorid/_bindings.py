@@ -70,6 +70,10 @@ class telenorid_idp_response(Structure):
     pass
 
 
+class telenorid_device_authorization(Structure):
+    pass
+
+
 class telenorid_backchannel_auth(Structure):
     pass
 
@@ -89,6 +93,7 @@ LoopbackP = POINTER(telenorid_loopback)
 ParamsP = POINTER(telenorid_params)
 IdpRequestP = POINTER(telenorid_idp_request)
 IdpResponseP = POINTER(telenorid_idp_response)
+DeviceAuthorizationP = POINTER(telenorid_device_authorization)
 BackchannelAuthP = POINTER(telenorid_backchannel_auth)
 
 # Integer typedefs.
@@ -98,6 +103,7 @@ telenorid_pkce_method = c_int32
 telenorid_auth_param = c_int32
 telenorid_claim_target = c_int32
 telenorid_token_field = c_int32
+telenorid_device_field = c_int32
 telenorid_login_hint_form = c_int32
 
 # Callback types.
@@ -225,12 +231,21 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_idp_response_url": (telenorid_status, [IdpResponseP, POINTER(c_void_p)]),
     "telenorid_idp_response_params": (telenorid_status, [IdpResponseP, POINTER(ParamsP)]),
     "telenorid_idp_response_free": (None, [IdpResponseP]),
+    "telenorid_client_start_device_authorization": (telenorid_status, [ClientP, AuthRequestP,
+                                                                       POINTER(DeviceAuthorizationP)]),
+    "telenorid_device_authorization_get": (telenorid_status, [DeviceAuthorizationP, telenorid_device_field,
+                                                              POINTER(c_void_p)]),
+    "telenorid_device_authorization_expires_at": (telenorid_status, [DeviceAuthorizationP, POINTER(c_int64)]),
+    "telenorid_device_authorization_interval": (telenorid_status, [DeviceAuthorizationP, POINTER(c_int32)]),
+    "telenorid_device_authorization_wait": (telenorid_status, [DeviceAuthorizationP, POINTER(AuthStateP)]),
+    "telenorid_device_authorization_free": (None, [DeviceAuthorizationP]),
     "telenorid_client_start_backchannel_authentication": (telenorid_status, [ClientP, AuthRequestP,
                                                                              POINTER(BackchannelAuthP)]),
     "telenorid_backchannel_auth_id": (telenorid_status, [BackchannelAuthP, POINTER(c_void_p)]),
     "telenorid_backchannel_auth_expires_at": (telenorid_status, [BackchannelAuthP, POINTER(c_int64)]),
     "telenorid_backchannel_auth_interval": (telenorid_status, [BackchannelAuthP, POINTER(c_int32)]),
     "telenorid_backchannel_auth_handle_ping": (telenorid_status, [BackchannelAuthP, c_char_p, c_char_p]),
+    "telenorid_backchannel_auth_wait": (telenorid_status, [BackchannelAuthP, POINTER(AuthStateP)]),
     "telenorid_backchannel_auth_free": (None, [BackchannelAuthP]),
     "telenorid_login_hint_phone_number": (telenorid_status, [c_char_p, POINTER(c_void_p)]),
     "telenorid_login_hint_ip_port": (telenorid_status, [c_char_p, c_int32, POINTER(c_void_p)]),

@@ -76,6 +76,7 @@ STATUS = {
     "PUSH_REFUSED": 26,
     "PROVIDER_UNSUPPORTED": 27,
     "CANCELLED": 28,
+    "EXPIRED": 29,
 }
 MAX_INPUT = 1024 * 1024
 
@@ -91,6 +92,7 @@ CONFIG_KEYS = {
     "push_authorization_requests": 31, "dpop_signing_alg": 32, "dpop_bind_authorization_code": 33,
     "allow_bearer_downgrade": 34, "sign_authorization_requests": 35, "security_profile": 36,
     "client_key_id": 37,
+    "device_authorization_endpoint": 38,
     "backchannel_authentication_endpoint": 39, "backchannel_token_delivery_mode": 40,
 }
 SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}

@@ -64,6 +64,7 @@ class Settings(TypedDict, total=False):
     sign_authorization_requests: _Flag
     security_profile: _Text
     client_key_id: _Text
+    device_authorization_endpoint: _Text
     backchannel_authentication_endpoint: _Text
     backchannel_token_delivery_mode: _Text
 

@@ -239,13 +239,20 @@ class Cancelled(TelenoridError):
     code = 28
 
 
+class ExpiredError(ProviderError):
+    """TELENORID_E_EXPIRED: the device code (RFC 8628 §3.5) or backchannel request (CIBA Core §11) expired
+    before the user approved: the provider said ``expired_token``, or the deadline the client keeps from
+    ``expires_in`` passed. Start again."""
+    code = 29
+
+
 _BY_STATUS: Dict[int, Type[TelenoridError]] = {
     cls.code: cls for cls in (
         InvalidArgument, Malformed, ConfigurationError, Insecure, Unsupported, ParameterConflict, RandomFailure,
         StateMismatch, RedirectMismatch, IssuerMismatch, AuthorizationError, Consumed, VersionError, Timeout,
         NetworkError, TLSError, HTTPStatusError, ResponseTooLarge, InvalidResponse, TokenInvalid,
         AuthorizationLost, NotSignedIn, LineAuthUnavailable, ClientRejected, TemporarilyUnavailable, PushRefused,
-        ProviderUnsupported, Cancelled)
+        ProviderUnsupported, Cancelled, ExpiredError)
 }
 
 

@@ -76,6 +76,8 @@ public final class Config extends NativeObject {
         SECURITY_PROFILE(36),
         /** The {@code kid} the provider registered the client's key under; default the JWK's, else its thumbprint. */
         CLIENT_KEY_ID(37),
+        /** The device authorization endpoint (RFC 8628 §3.1); default: discovered. */
+        DEVICE_AUTHORIZATION_ENDPOINT(38),
         /** Where backchannel authentication requests go (OpenID CIBA Core 1.0); default discovered. */
         BACKCHANNEL_AUTHENTICATION_ENDPOINT(39),
         /** {@code "poll"} (default) or {@code "ping"}: how a backchannel authentication's result is learnt. */
@@ -395,6 +397,11 @@ public final class Config extends NativeObject {
          */
         public @NonNull Builder clientKeyId(@Nullable String keyId) {
             return set(Key.CLIENT_KEY_ID, keyId);
+        }
+
+        /** The device authorization endpoint (RFC 8628 §3.1); null for the discovered one. */
+        public @NonNull Builder deviceAuthorizationEndpoint(@Nullable String url) {
+            return set(Key.DEVICE_AUTHORIZATION_ENDPOINT, url);
         }
 
         /**

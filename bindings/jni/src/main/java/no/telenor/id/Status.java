@@ -34,10 +34,11 @@ public enum Status {
     PUSH_REFUSED(26),
     PROVIDER_UNSUPPORTED(27),
     CANCELLED(28),
+    EXPIRED(29),
     /** A code from a newer library than this binding. */
     UNKNOWN(-1);
 
-    private static final Status[] BY_CODE = new Status[29];
+    private static final Status[] BY_CODE = new Status[30];
 
     static {
         for (Status status : values()) {

@@ -181,6 +181,7 @@ public class TelenoridException extends RuntimeException {
             case PUSH_REFUSED: return new PushRefusedException(name, message, oauthError, description, uri, httpStatus);
             case PROVIDER_UNSUPPORTED: return new ProviderUnsupportedException(name, message, oauthError, description, uri, httpStatus);
             case CANCELLED: return new CancelledException(name, message, oauthError, description, uri, httpStatus);
+            case EXPIRED: return new ExpiredException(name, message, oauthError, description, uri, httpStatus);
             default: return new TelenoridException(statusCode, name, message, oauthError, description, uri, httpStatus);
         }
     }
