@@ -18,6 +18,8 @@ final class MemoryProvider: HTTPTransport, Sendable {
         case par = "/par"
         /// RFC 7009 §2.
         case revocation = "/revoke"
+        /// RFC 8628 §3.1.
+        case device = "/device"
         /// OpenID CIBA Core 1.0 §7.1.
         case backchannel = "/bc-authorize"
     }
@@ -27,6 +29,8 @@ final class MemoryProvider: HTTPTransport, Sendable {
     let metadata: Locked<[(name: String, json: String)]?>
     /// What each endpoint other than discovery answers: a status and a JSON body.
     let answers = Locked<[Endpoint: (status: Int, body: String)]>([:])
+    /// Answers given once each, in order, before `answers` (a token endpoint polled through a grant).
+    let queued = Locked<[Endpoint: [(status: Int, body: String)]]>([:])
     let requests = Locked<[HTTPRequest]>([])
     let failure = Locked<TelenoridError?>(nil)
 
@@ -67,6 +71,11 @@ final class MemoryProvider: HTTPTransport, Sendable {
 
     func answer(_ endpoint: Endpoint, status: Int, body: String) { answers.withLock { $0[endpoint] = (status, body) } }
 
+    /// Queues answers `endpoint` gives one by one, before its lasting answer.
+    func queue(_ endpoint: Endpoint, _ list: [(status: Int, body: String)]) {
+        queued.withLock { $0[endpoint, default: []] += list }
+    }
+
     func requests(to endpoint: Endpoint) -> [HTTPRequest] {
         requests.withLock { $0.filter { $0.url == url(endpoint) } }
     }
@@ -86,7 +95,10 @@ final class MemoryProvider: HTTPTransport, Sendable {
             let document = members.map { "\(Self.quoted($0.name)):\($0.json)" }.joined(separator: ",")
             return Self.json(200, "{" + document + "}")
         }
-        guard let answer = endpoint.flatMap({ endpoint in answers.withLock { $0[endpoint] } }) else {
+        let next = endpoint.flatMap { endpoint in
+            queued.withLock { queue in queue[endpoint]?.isEmpty == false ? queue[endpoint]?.removeFirst() : nil }
+        }
+        guard let answer = next ?? endpoint.flatMap({ endpoint in answers.withLock { $0[endpoint] } }) else {
             return HTTPResponse(status: 404, headers: [], body: [])
         }
         return Self.json(answer.status, answer.body)
