@@ -29,6 +29,8 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["AuthState"], "auth_state"),
     **dict.fromkeys(["AppCallback", "AuthorizationCallback", "AuthorizationRequest", "PendingAuthorization"],
                     "authorization"),
+    **dict.fromkeys(["BackchannelAuthentication", "login_hint_form", "login_hint_ip_port",
+                     "login_hint_operator_token", "login_hint_phone_number"], "ciba"),
     **dict.fromkeys(["Client"], "client"),
     **dict.fromkeys(["Config"], "config"),
     **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
@@ -41,6 +43,8 @@ _EXPORTS: Dict[str, str] = {
 if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .auth_state import AuthState
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
+    from .ciba import (BackchannelAuthentication, login_hint_form, login_hint_ip_port, login_hint_operator_token,
+                       login_hint_phone_number)
     from .client import Client
     from .config import Config
     from .errors import (AuthorizationError, AuthorizationLost, Cancelled, ClientRejected, ConfigurationError, Consumed,
@@ -61,6 +65,7 @@ __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
+    "BackchannelAuthentication",
     # errors: the base, the four families, one class per status code
     "TelenoridError",
     "UsageError", "TransportError", "ProviderError", "ValidationError",
@@ -72,6 +77,7 @@ __all__ = [
     "Cancelled", "ExpiredError",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
+    "login_hint_phone_number", "login_hint_ip_port", "login_hint_operator_token", "login_hint_form",
 ]
 
 
