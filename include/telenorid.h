@@ -214,7 +214,12 @@ typedef struct telenorid_config telenorid_config;
 typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_ISSUER                  1  /* https URL (http only on loopback); required */
 #define TELENORID_CONFIG_CLIENT_ID               2  /* required */
-#define TELENORID_CONFIG_REDIRECT_URI            3  /* absolute URI, used exactly as given; required */
+#define TELENORID_CONFIG_REDIRECT_URI            3  /* absolute URI, used exactly as given; required by the
+                                                     flows that redirect the browser back (building an
+                                                     authorization request, restoring a pending one:
+                                                     TELENORID_E_CONFIGURATION without it), not by ID token
+                                                     verification or the grants without a browser (optional
+                                                     since 0.5.0) */
 #define TELENORID_CONFIG_SCOPE                   4  /* space-separated; default "openid" */
 #define TELENORID_CONFIG_AUTHORIZATION_ENDPOINT  5  /* https URL (http only on loopback) */
 #define TELENORID_CONFIG_TOKEN_ENDPOINT          6

@@ -18,7 +18,7 @@ func exportCall(_ body: () throws(TelenoridError) -> Void) -> telenorid_status {
 
 /// A failed export's status, with the error kept as the thread's last error. Out of line, as is
 /// `HostCallbackDepth.refuseInside`: `exportCall` is specialized for every export's body, and each copy
-/// would otherwise carry its own copy of both (about 30 KB of the library in all).
+/// would otherwise carry its own copy of both (README's "Size" has what that costs).
 @inline(never)
 private func failure(_ error: TelenoridError) -> telenorid_status {
     LastError.record(error)

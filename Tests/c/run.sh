@@ -51,7 +51,7 @@ step "compile test_line_auth" "$cc" "${cflags[@]}" Tests/c/test_line_auth.c "${l
 step "compile test_line_auth with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_line_auth.c "${link[@]}" \
     -o "$out/test_line_auth_asan"
-# Seeds 002 and 003 end to end against the real provider (started by the test).
+# Vipps app-to-app and the identity-provider app end to end against the real provider (started by the test).
 rm -f "$out/test_flows" "$out/test_flows_asan" "$out/test_secrets"
 step "compile test_flows" "$cc" "${cflags[@]}" Tests/c/test_flows.c "${link[@]}" -o "$out/test_flows"
 step "compile test_secrets" "$cc" "${cflags[@]}" Tests/c/test_secrets.c "${link[@]}" -o "$out/test_secrets"

@@ -4,13 +4,23 @@
 schema the package ships, a config file, the server, then the user, the OIDC plugin and the client
 through glewlwyd's admin REST API (docs/API.md and docs/OIDC.md of glewlwyd 2.7). It yields a
 `Glewlwyd` whose `login(authorization_url)` plays the user over HTTP, without the web UI the Debian
-package does not ship."""
+package does not ship, and whose `approve_device`, `approve_ciba` and `deny_ciba` play the user of the device
+authorization grant (RFC 8628) and of CIBA (OpenID CIBA Core 1.0) through glewlwyd's user API.
+
+As a program (for tests in other languages), `glewlwyd_provider.py serve [NOTIFICATION_ENDPOINT]` prints one
+JSON line (the `Glewlwyd` fields, the callables left out, and `user`) and serves until it is killed (SIGTERM),
+or for 30 minutes at most; `glewlwyd_provider.py approve-device ISSUER USER_CODE`,
+`approve-ciba ISSUER CLIENT_ID` and `deny-ciba ISSUER CLIENT_ID` act as the user and print the redirect
+glewlwyd answers with."""
 from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import gzip
+import json
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -44,6 +54,20 @@ FAPI_CLIENT_ID = "fapi-app"
 # its RFC 7638 thumbprint, one by a name of the registration's own (JWKS_KEY_ID).
 JWKS_CLIENT_ID, JWKS_KEY_ID = "jwks-app", "registered-key-1"
 REDIRECT_URI = "http://127.0.0.1:53682/callback"
+# RFC 8628: a public client (no authentication at /device_authorization and /token, client_id in the body).
+# Glewlwyd answers slow_down to a poll sooner than DEVICE_INTERVAL seconds after the previous one (or after the
+# device authorization); its device page has no way to deny.
+DEVICE_CLIENT_ID = "tv-app"
+DEVICE_INTERVAL = 1  # short, to keep tests quick; start_glewlwyd(device_interval=...) changes it
+# CIBA (OpenID CIBA Core 1.0): confidential clients authenticating with client_secret_basic (or _post); glewlwyd
+# fixes the token delivery mode per client, so there is one client per mode. It keeps one live request per
+# client and user, answers interval 5 in poll mode, and takes login_hint only as a JSON object string:
+# {"username":"alice"} (CIBA_LOGIN_HINT). Ping mode (§10.2) POSTs {"auth_req_id": ...} with
+# "Authorization: Bearer <client_notification_token>" to the client's notification endpoint when the user
+# approves; nothing when the user denies or the request expires.
+CIBA_POLL_CLIENT_ID, CIBA_PING_CLIENT_ID, CIBA_CLIENT_SECRET = "ciba-poll-app", "ciba-ping-app", "ciba-secret"
+CIBA_LOGIN_HINT = '{"username":"alice"}'
+NOTIFICATION_ENDPOINT = "http://127.0.0.1:53683/ciba-notify"
 PLUGIN = "oidc"  # the plugin's name is its URL segment: /api/oidc/...
 SCOPE = "openid"
 
@@ -67,6 +91,20 @@ class Glewlwyd:
     jwks_thumbprint_key_pem: str = ""
     jwks_named_key_pem: str = ""
     jwks_key_id: str = JWKS_KEY_ID
+    # RFC 8628 §4 and CIBA Core §4: both are in the discovery document too.
+    device_authorization_endpoint: str = ""
+    backchannel_authentication_endpoint: str = ""
+    device_client_id: str = DEVICE_CLIENT_ID
+    ciba_poll_client_id: str = CIBA_POLL_CLIENT_ID
+    ciba_ping_client_id: str = CIBA_PING_CLIENT_ID
+    ciba_client_secret: str = CIBA_CLIENT_SECRET
+    ciba_login_hint: str = CIBA_LOGIN_HINT
+    client_notification_endpoint: str = NOTIFICATION_ENDPOINT
+    # approve_device(user_code) -> glewlwyd's redirect; approve_ciba(client_id) / deny_ciba(client_id) ->
+    # glewlwyd's redirect, for the client's one pending request (waiting up to 10 s for it to appear).
+    approve_device: Callable[[str], str] = field(default=lambda user_code: "", repr=False)
+    approve_ciba: Callable[[str], str] = field(default=lambda client_id: "", repr=False)
+    deny_ciba: Callable[[str], str] = field(default=lambda client_id: "", repr=False)
 
 
 def _free_port() -> int:
@@ -169,7 +207,8 @@ def _expect(response: requests.Response, what: str) -> None:
     assert response.status_code == 200, f"{what}: HTTP {response.status_code} {response.text}"
 
 
-def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_required: bool, jwks: dict) -> None:
+def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_required: bool, jwks: dict,
+               device_interval: int, notification_endpoint: str) -> None:
     admin = _sign_in(base_url, *ADMIN)
     _expect(admin.post(base_url + "/api/user/", json={
         "username": USER["username"], "password": USER["password"], "name": USER["name"], "email": USER["email"],
@@ -207,6 +246,15 @@ def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_requ
             "client-pubkey-parameter": "pubkey", "client-jwks-parameter": "jwks",
             # RFC 9207: iss in every authorization response.
             "oauth-as-iss-id": True,
+            # RFC 8628 at POST /device_authorization, the user's page at /device.
+            "auth-type-device-enabled": True, "device-authorization-expiration": 600,
+            "device-authorization-interval": device_interval,
+            # CIBA at POST /ciba, poll and ping modes (push is not in the FAPI CIBA profile); no e-mail to the
+            # user, no user_code. Requests live 600 s unless the client asks for less (requested_expiry).
+            "oauth-ciba-allowed": True, "oauth-ciba-mode-poll-allowed": True, "oauth-ciba-mode-ping-allowed": True,
+            "oauth-ciba-mode-push-allowed": False, "oauth-ciba-default-expiry": 600,
+            "oauth-ciba-maximum-expiry": 600, "oauth-ciba-user-code-allowed": False,
+            "oauth-ciba-email-allowed": False, "oauth-ciba-allow-https-non-secure": False,
         }}, timeout=10), "adding the OIDC plugin")
 
     _expect(admin.post(base_url + "/api/client/", json={
@@ -230,11 +278,25 @@ def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_requ
         "redirect_uri": [REDIRECT_URI], "authorization_type": ["code", "refresh_token"],
         "token_endpoint_auth_method": ["private_key_jwt"], "jwks": jwks,
         "token_endpoint_signing_alg": "ES256", "scope": []}, timeout=10), "adding the client with a key set")
+    _expect(admin.post(base_url + "/api/client/", json={
+        "client_id": DEVICE_CLIENT_ID, "name": "TV app", "enabled": True, "confidential": False,
+        "redirect_uri": [], "authorization_type": ["device_authorization", "refresh_token"],
+        "token_endpoint_auth_method": ["none"], "scope": []}, timeout=10), "adding the device client")
+    for client_id, mode in ((CIBA_POLL_CLIENT_ID, "poll"), (CIBA_PING_CLIENT_ID, "ping")):
+        ciba = {"client_id": client_id, "name": f"CIBA {mode} app", "enabled": True, "confidential": True,
+                "password": CIBA_CLIENT_SECRET, "redirect_uri": [],
+                "authorization_type": ["urn:openid:params:grant-type:ciba", "refresh_token"],
+                "token_endpoint_auth_method": ["client_secret_basic", "client_secret_post"], "scope": [],
+                "backchannel_token_delivery_mode": mode}
+        if mode == "ping":
+            ciba["backchannel_client_notification_endpoint"] = notification_endpoint
+        _expect(admin.post(base_url + "/api/client/", json=ciba, timeout=10), f"adding the CIBA {mode} client")
 
     # Glewlwyd asks the user to grant a client its scopes once; granting them here through the user's
     # own API (PUT /api/auth/grant/{client_id}) is what its consent page would do.
     user = _sign_in(base_url, USER["username"], USER["password"])
-    for client_id in (CLIENT_ID, CONFIDENTIAL_CLIENT_ID, FAPI_CLIENT_ID, JWKS_CLIENT_ID):
+    for client_id in (CLIENT_ID, CONFIDENTIAL_CLIENT_ID, FAPI_CLIENT_ID, JWKS_CLIENT_ID, DEVICE_CLIENT_ID,
+                      CIBA_POLL_CLIENT_ID, CIBA_PING_CLIENT_ID):
         _expect(user.put(f"{base_url}/api/auth/grant/{client_id}", json={"scope": SCOPE}, timeout=10),
                 f"granting {client_id} the scope")
 
@@ -261,6 +323,51 @@ def _login(base_url: str, log: Path, authorization_url: str) -> str:
                          f"--- glewlwyd.log ---\n{_tail(log)}")
 
 
+def approve_device_at(issuer: str, user_code: str) -> str:
+    """The user signs in and enters `user_code` on glewlwyd's device page (GET {issuer}/device?code=...&g_continue,
+    what its login page does once the user has signed in); returns the redirect, ending in prompt=deviceComplete."""
+    base_url = issuer.split("/api/")[0]
+    session = _sign_in(base_url, USER["username"], USER["password"])
+    response = session.get(f"{issuer}/device", params={"code": user_code, "g_continue": ""}, allow_redirects=False,
+                           timeout=10)
+    location = response.headers.get("Location", "")
+    assert response.status_code == 302 and "prompt=deviceComplete" in location, \
+        f"glewlwyd did not take the user code: HTTP {response.status_code} {location}"
+    return location
+
+
+def _ciba_decision(issuer: str, client_id: str, approve: bool, wait: float = 10) -> str:
+    """The user signs in, finds the client's pending CIBA request in GET {issuer}/ciba_user_list (OIDC.md, "CIBA
+    endpoints") and opens its connect_uri with g_continue (approve) or its cancel_uri (deny); returns the redirect,
+    carrying ciba_message=complete or ciba_message=cancelled."""
+    base_url = issuer.split("/api/")[0]
+    session = _sign_in(base_url, USER["username"], USER["password"])
+    deadline = time.monotonic() + wait
+    while True:
+        listing = session.get(f"{issuer}/ciba_user_list", timeout=10)
+        _expect(listing, "listing the user's CIBA requests")
+        pending = [entry for entry in listing.json() if entry.get("client_id") == client_id]
+        if pending or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert len(pending) == 1, f"{len(pending)} pending CIBA requests for {client_id}"
+    url = pending[0]["connect_uri"] + "&g_continue" if approve else pending[0]["cancel_uri"]
+    response = session.get(url, allow_redirects=False, timeout=10)
+    location = response.headers.get("Location", "")
+    expected = "ciba_message=complete" if approve else "ciba_message=cancelled"
+    assert response.status_code == 302 and expected in location, \
+        f"glewlwyd's CIBA decision: HTTP {response.status_code} {location}"
+    return location
+
+
+def approve_ciba_at(issuer: str, client_id: str) -> str:
+    return _ciba_decision(issuer, client_id, approve=True)
+
+
+def deny_ciba_at(issuer: str, client_id: str) -> str:
+    return _ciba_decision(issuer, client_id, approve=False)
+
+
 def _tail(log: Path, lines: int = 40) -> str:
     return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else "(no log)"
 
@@ -278,7 +385,10 @@ def _wait_ready(process: subprocess.Popen, base_url: str, deadline: float) -> No
 
 
 @contextlib.contextmanager
-def start_glewlwyd(dpop_nonce_required: bool = False) -> Iterator[Glewlwyd]:
+def start_glewlwyd(dpop_nonce_required: bool = False, notification_endpoint: str = NOTIFICATION_ENDPOINT,
+                   device_interval: int = DEVICE_INTERVAL) -> Iterator[Glewlwyd]:
+    """`notification_endpoint` is where glewlwyd pings the CIBA ping client (CIBA Core §10.2); nothing need
+    listen there unless a test uses ping mode (glewlwyd logs the failed ping and carries on)."""
     workdir = Path(tempfile.mkdtemp(prefix="glewlwyd-"))
     log = workdir / "glewlwyd.log"
     process = None
@@ -298,12 +408,19 @@ def start_glewlwyd(dpop_nonce_required: bool = False) -> Iterator[Glewlwyd]:
         named_pem, _, named_jwk = _ec_key_pair()
         jwks = {"keys": [dict(_public_jwk(by_thumbprint_jwk), kid=_thumbprint(_public_jwk(by_thumbprint_jwk)), use="sig", alg="ES256"),
                          dict(_public_jwk(named_jwk), kid=JWKS_KEY_ID, use="sig", alg="ES256")]}
-        _configure(base_url, issuer, fapi_public_pem, dpop_nonce_required, jwks)
+        _configure(base_url, issuer, fapi_public_pem, dpop_nonce_required, jwks, device_interval,
+                   notification_endpoint)
         yield Glewlwyd(issuer=issuer, client_id=CLIENT_ID, confidential_client_id=CONFIDENTIAL_CLIENT_ID,
                        confidential_client_secret=CONFIDENTIAL_CLIENT_SECRET, redirect_uri=REDIRECT_URI,
                        login=lambda authorization_url: _login(base_url, log, authorization_url),
                        fapi_private_key_pem=fapi_private_pem, fapi_private_jwk=fapi_private_jwk,
-                       jwks_thumbprint_key_pem=by_thumbprint_pem, jwks_named_key_pem=named_pem)
+                       jwks_thumbprint_key_pem=by_thumbprint_pem, jwks_named_key_pem=named_pem,
+                       device_authorization_endpoint=f"{issuer}/device_authorization",
+                       backchannel_authentication_endpoint=f"{issuer}/ciba",
+                       client_notification_endpoint=notification_endpoint,
+                       approve_device=lambda user_code: approve_device_at(issuer, user_code),
+                       approve_ciba=lambda client_id: approve_ciba_at(issuer, client_id),
+                       deny_ciba=lambda client_id: deny_ciba_at(issuer, client_id))
     except BaseException:
         for name in ("stdout.log", "glewlwyd.log"):
             path = workdir / name
@@ -319,3 +436,22 @@ def start_glewlwyd(dpop_nonce_required: bool = False) -> Iterator[Glewlwyd]:
                 process.kill()
                 process.wait()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _serve(notification_endpoint: str) -> None:
+    # SIGTERM (what the C tests send) unwinds start_glewlwyd, which stops glewlwyd and removes its directory.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with start_glewlwyd(notification_endpoint=notification_endpoint) as provider:
+        fields = {f.name: getattr(provider, f.name) for f in dataclasses.fields(provider)
+                  if not callable(getattr(provider, f.name))}
+        print(json.dumps(dict(fields, user=USER)), flush=True)
+        time.sleep(1800)  # until killed; a safety net: never outlive a test run by long
+
+
+if __name__ == "__main__":
+    command, arguments = sys.argv[1], sys.argv[2:]
+    if command == "serve":
+        _serve(arguments[0] if arguments else NOTIFICATION_ENDPOINT)
+    else:
+        act = {"approve-device": approve_device_at, "approve-ciba": approve_ciba_at, "deny-ciba": deny_ciba_at}[command]
+        print(act(*arguments), flush=True)

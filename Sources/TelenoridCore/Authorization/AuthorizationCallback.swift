@@ -66,11 +66,11 @@ extension PendingAuthorization {
     /// The full check: the whole redirect parsed, every parameter decoded, each failure reported.
     func parseCallback(_ redirect: String) throws(TelenoridError) -> AuthorizationCallback {
         let uri = try URI(parsing: redirect)
-        guard uri.hasSameOriginAndPath(as: configuration.redirectURI) else {
+        guard uri.hasSameOriginAndPath(as: self.redirect.uri) else {
             throw TelenoridError(
                 .redirectMismatch,
                 "the callback arrived at \(uri.address), not at the configured "
-                    + "redirect_uri \(configuration.redirectURI.address)")
+                    + "redirect_uri \(self.redirect.uri.address)")
         }
         let component = responseMode == "fragment" ? uri.fragment : uri.query
         let parameters = try FormParameters(parsing: (component ?? "")[...])
@@ -104,7 +104,7 @@ extension PendingAuthorization {
     /// `parseCallback`, made on the values in place; only the code becomes a string.
     func acceptPlainCallback(_ redirect: String) -> AuthorizationCallback? {
         var text = redirect  // withUTF8 needs it mutable; a native string's bytes are not copied
-        var redirectURI = configuration.redirectURIString
+        var redirectURI = self.redirect.string
         let found: (code: String, component: Range<Int>)? = text.withUTF8 { bytes in
             redirectURI.withUTF8 { prefix in
                 guard let scan = CallbackScan(bytes, redirectURI: prefix, inFragment: responseMode == "fragment"),

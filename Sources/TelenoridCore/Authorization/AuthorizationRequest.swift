@@ -228,11 +228,11 @@ public struct AuthorizationRequest: Sendable {
         guard let algorithm = configuration.dpopAlgorithms.first else {
             // No per-sign-in key, so no `dpop_jkt`: everything but the three secrets is in the template.
             let url = try urlTemplate().url(state: state, nonce: nonce, challenge: pkce.challenge(pkceMethod))
-            return pending(url: url, state: state, nonce: nonce, pkce: pkce, dpopSigner: nil)
+            return try pending(url: url, state: state, nonce: nonce, pkce: pkce, dpopSigner: nil)
         }
         let signer = DPoPSigner.key(try DPoPKey.generate(algorithm: algorithm))
-        let query = parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
-        return pending(
+        let query = try parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
+        return try pending(
             url: Self.url(at: try authorizationEndpoint(), query), state: state, nonce: nonce, pkce: pkce,
             dpopSigner: signer)
     }
@@ -243,7 +243,7 @@ public struct AuthorizationRequest: Sendable {
         if let made = template.withLock({ $0 }) { return made }
         var leading = FormParameters(capacity: 4),
             trailing = FormParameters(capacity: 10 + resources.count + extras.pairs.count)
-        appendLeadingParameters(to: &leading)
+        try appendLeadingParameters(to: &leading)
         appendTrailingParameters(to: &trailing, dpopThumbprint: nil)
         let made = AuthorizationURLTemplate(endpoint: try authorizationEndpoint(), leading: leading, trailing: trailing)
         template.withLock { $0 = made }
@@ -265,9 +265,11 @@ public struct AuthorizationRequest: Sendable {
     /// Every parameter of the request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3, and the
     /// host's), whether they go out in the URL or are pushed (RFC 9126).
     /// `dpop_jkt` (RFC 9449 §10) names `dpopSigner`'s key when the configuration binds the code to it.
-    func parameters(state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) -> FormParameters {
+    func parameters(state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) throws(TelenoridError)
+        -> FormParameters
+    {
         var query = FormParameters(capacity: 13 + resources.count + extras.pairs.count)
-        appendLeadingParameters(to: &query)
+        try appendLeadingParameters(to: &query)
         query.appendUnique("state", state)
         query.appendUnique("nonce", nonce)
         query.appendUnique("code_challenge", pkce.challenge(pkceMethod))
@@ -280,10 +282,10 @@ public struct AuthorizationRequest: Sendable {
     // for `resource`, which RFC 8707 §2 repeats once per resource.
 
     /// The parameters before `state`.
-    private func appendLeadingParameters(to query: inout FormParameters) {
+    private func appendLeadingParameters(to query: inout FormParameters) throws(TelenoridError) {
         query.appendUnique("response_type", "code")
         query.appendUnique("client_id", configuration.clientID)
-        query.appendUnique("redirect_uri", configuration.redirectURIString)
+        query.appendUnique("redirect_uri", try configuration.requiredRedirect().string)
         query.appendUnique("scope", values[.scope] ?? configuration.scope)
     }
 
@@ -309,10 +311,12 @@ public struct AuthorizationRequest: Sendable {
     }
 
     /// The pending authorization whose browser (or app) leg starts at `url`.
-    func pending(url: String, state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?) -> PendingAuthorization
+    func pending(url: String, state: String, nonce: String, pkce: PKCE, dpopSigner: DPoPSigner?)
+        throws(TelenoridError) -> PendingAuthorization
     {
         PendingAuthorization(
-            configuration: configuration, url: url, state: state, nonce: nonce,
+            configuration: configuration, redirect: try configuration.requiredRedirect(), url: url, state: state,
+            nonce: nonce,
             pkce: pkce, pkceMethod: pkceMethod, responseMode: values[.responseMode] ?? "query",
             maxAge: values[.maxAge], appCallbackURI: appCallbackURI,
             requestedScope: values[.scope] ?? configuration.scope, resources: resources,

@@ -4,6 +4,8 @@ import Synchronization
 /// is checked with. Immutable but for being consumed, once, by the first valid callback.
 public final class PendingAuthorization: Sendable {
     public let configuration: ClientConfiguration
+    /// The configuration's redirect URI, which the callback must arrive at.
+    public let redirect: ClientConfiguration.Redirect
     public let url: String
     public let state: String
     public let nonce: String
@@ -31,13 +33,15 @@ public final class PendingAuthorization: Sendable {
     private let consumed = Atomic<Bool>(false)
 
     init(
-        configuration: ClientConfiguration, url: String, state: String, nonce: String, pkce: PKCE,
+        configuration: ClientConfiguration, redirect: ClientConfiguration.Redirect, url: String, state: String,
+        nonce: String, pkce: PKCE,
         pkceMethod: PKCE.Method, responseMode: String, maxAge: String?, appCallbackURI: String?,
         requestedScope: String, resources: [String], authorizationDetails: AuthorizationDetails?,
         tokenAuthorizationDetails: AuthorizationDetails?, essentialACRValues: [String]?, dpopSigner: DPoPSigner?,
         hostKeyThumbprint: String?
     ) {
         self.configuration = configuration
+        self.redirect = redirect
         self.url = url
         self.state = state
         self.nonce = nonce
@@ -88,7 +92,7 @@ public final class PendingAuthorization: Sendable {
         object.set("version", .number(JSONNumber(PendingAuthorization.formatVersion)))
         if let issuer = configuration.settings[.issuer] { object.set("issuer", .string(issuer)) }
         object.set("client_id", .string(configuration.clientID))
-        object.set("redirect_uri", .string(configuration.redirectURIString))
+        object.set("redirect_uri", .string(redirect.string))
         object.set("url", .string(url))
         object.set("state", .string(state))
         object.set("nonce", .string(nonce))
@@ -154,8 +158,9 @@ public final class PendingAuthorization: Sendable {
         }
         // The issuer too, as an auth state's restore checks it: a request restored under another provider
         // would refuse its own provider's RFC 9207 `iss`. Documents written before it was recorded have none.
+        let redirect = try configuration.requiredRedirect()
         guard try string("client_id") == configuration.clientID,
-            try string("redirect_uri") == configuration.redirectURIString,
+            try string("redirect_uri") == redirect.string,
             try optional("issuer").map({ $0 == configuration.settings[.issuer] }) ?? true
         else {
             throw TelenoridError(
@@ -191,7 +196,7 @@ public final class PendingAuthorization: Sendable {
             from: object, key: secrets[SavedDPoPBinding.keyMember],
             "pending authorization")
         self.init(
-            configuration: configuration, url: try string("url"), state: state, nonce: nonce,
+            configuration: configuration, redirect: redirect, url: try string("url"), state: state, nonce: nonce,
             pkce: try PKCE(verifier: verifier), pkceMethod: method,
             responseMode: responseMode, maxAge: try optional("max_age"),
             appCallbackURI: try optional("app_callback_uri"),

@@ -200,7 +200,7 @@ public final class OIDCClient: Sendable {
     public func exchangeCode(_ callback: AuthorizationCallback) throws(TelenoridError) -> AuthState {
         let pending = callback.pending
         guard pending.configuration.clientID == configuration.clientID,
-            pending.configuration.redirectURIString == configuration.redirectURIString
+            pending.redirect.string == configuration.redirect?.string
         else {
             throw TelenoridError(.configuration, "the callback belongs to another client or redirect URI")
         }
@@ -213,7 +213,7 @@ public final class OIDCClient: Sendable {
         var grant = FormParameters()
         try grant.append("grant_type", "authorization_code")
         try grant.append("code", callback.code)
-        try grant.append("redirect_uri", configuration.redirectURIString)
+        try grant.append("redirect_uri", pending.redirect.string)
         try grant.appendSecret("code_verifier", pending.pkce.verifier)
         // RFC 8707 §2.2: the resources the token is for, as the authorization request named them.
         grant.appendRepeated("resource", pending.resources)

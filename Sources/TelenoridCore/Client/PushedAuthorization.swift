@@ -16,19 +16,22 @@ extension OIDCClient {
         else {
             throw TelenoridError(.invalidArgument, "the request was made for another client's configuration")
         }
+        // Fetched once for the three decisions below: a provider without discovery would otherwise be asked
+        // for it at each.
+        let metadata = try availableMetadata()
         let (state, nonce, pkce) = try AuthorizationRequest.drawSecrets()
         let signer = try newSignInSigner()
-        let parameters = request.parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
+        let parameters = try request.parameters(state: state, nonce: nonce, pkce: pkce, dpopSigner: signer)
         let authorizationEndpoint = try endpoint(.authorizationEndpoint)
         var front = parameters
-        let signed = try mustSign()
+        let signed = mustSign(metadata)
         if signed {
             // RFC 9101 §5.1: client_id also goes outside the object, so the provider knows whose key verifies it.
             front = FormParameters(capacity: 4)
             front.appendUnique("client_id", configuration.clientID)
-            front.appendUnique("request", try requestObject(parameters))
+            front.appendUnique("request", try requestObject(parameters, metadata))
         }
-        if try mustPush(signed: signed) {
+        if mustPush(signed: signed, metadata) {
             // A proof on the push binds the code to the key as dpop_jkt does (RFC 9449 §10.1); with dpop_jkt in
             // the request the binding is made and the push goes without one, so a server that wants nonces
             // in proofs but gives none at its PAR endpoint (glewlwyd 2.7.5) is not asked for one there.
@@ -43,7 +46,7 @@ extension OIDCClient {
                 if let value = parameters[name] { front.appendUnique(name, value) }
             }
         }
-        return request.pending(
+        return try request.pending(
             url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce,
             dpopSigner: signer)
     }
@@ -54,9 +57,9 @@ extension OIDCClient {
     /// provider that requires pushing refuses the other kind itself.
     /// A signed request whose provider has a push endpoint is pushed too: a request object in the URL can
     /// outgrow what browsers carry, and the provider then sees it before the user does.
-    private func mustPush(signed: Bool) throws(TelenoridError) -> Bool {
+    private func mustPush(signed: Bool, _ metadata: ProviderMetadata?) -> Bool {
         if configuration.pushAuthorizationRequests || configuration.securityProfile == .fapi2 { return true }
-        guard let metadata = try availableMetadata() else { return false }
+        guard let metadata else { return false }
         if metadata.requirePushedAuthorizationRequests { return true }
         return signed && metadata.requireSignedRequestObject
             && (metadata.pushedAuthorizationRequestEndpoint != nil
@@ -65,9 +68,9 @@ extension OIDCClient {
 
     /// Asked for by the host, or required by a provider whose metadata the client has or can fetch
     /// (`require_signed_request_object`, RFC 9101 §10.5).
-    private func mustSign() throws(TelenoridError) -> Bool {
+    private func mustSign(_ metadata: ProviderMetadata?) -> Bool {
         if configuration.signAuthorizationRequests { return true }
-        return try availableMetadata()?.requireSignedRequestObject ?? false
+        return metadata?.requireSignedRequestObject ?? false
     }
 
     /// The provider's metadata, or nil for a client configured with its authorization endpoint whose
@@ -80,9 +83,9 @@ extension OIDCClient {
     /// The request's parameters as a request object (RFC 9101) signed with the client's key, in an
     /// algorithm the provider takes when its metadata lists them: one it does not take would be refused
     /// only after the user has been sent to the browser.
-    func requestObject(_ parameters: FormParameters) throws(TelenoridError) -> String {
+    func requestObject(_ parameters: FormParameters, _ metadata: ProviderMetadata?) throws(TelenoridError) -> String {
         var key = try clientKey(for: "sign_authorization_requests (RFC 9101)")
-        if let advertised = try availableMetadata()?.requestObjectSigningAlgorithms, !advertised.isEmpty,
+        if let advertised = metadata?.requestObjectSigningAlgorithms, !advertised.isEmpty,
             !advertised.contains(key.algorithm)
         {
             // An RSA key that declared no algorithm signs whichever RSA algorithm the provider lists first.

@@ -143,10 +143,15 @@ public final class ClientConfiguration: Sendable, Equatable {
     public let settings: Settings
     public let issuer: URI
     public let clientID: String
-    /// Kept exactly as configured: providers compare redirect URIs byte for byte (Vipps Login app-to-app warns that a
-    /// trailing `/` breaks the exchange).
-    public let redirectURIString: String
-    public let redirectURI: URI
+    /// The redirect URI, kept exactly as configured: providers compare redirect URIs byte for byte (Vipps Login
+    /// app-to-app warns that a trailing `/` breaks the exchange).
+    public struct Redirect: Sendable {
+        public let string: String
+        public let uri: URI
+    }
+    /// Optional: only the flows that send the user's browser back to the client need one (RFC 6749 §3.1.2);
+    /// verifying an ID token, the device authorization grant (RFC 8628) and CIBA do not.
+    public let redirect: Redirect?
     public let scope: String
     public let authorizationEndpoint: URI?
     public let allowPlainPKCE: Bool
@@ -224,6 +229,31 @@ public final class ClientConfiguration: Sendable, Equatable {
         case endpoint
     }
 
+    /// The redirect URI, for the flows that need one.
+    public func requiredRedirect() throws(TelenoridError) -> Redirect {
+        guard let redirect else {
+            throw TelenoridError(
+                .configuration,
+                "redirect_uri is not configured: the authorization code flow needs one (RFC 6749 §3.1.2)")
+        }
+        return redirect
+    }
+
+    private static func redirectURI(_ text: String) throws(TelenoridError) -> URI {
+        let uri: URI
+        do { uri = try URI(parsing: text) } catch {
+            throw TelenoridError(.configuration, "redirect_uri is not a valid URI: \(error.message)")
+        }
+        guard uri.fragment == nil else {
+            throw TelenoridError(.configuration, "redirect_uri must not have a fragment (RFC 6749 §3.1.2)")
+        }
+        if uri.scheme == "http" && !uri.isLoopback {
+            throw TelenoridError(
+                .insecure, "redirect_uri over plain http is allowed only on a loopback host (RFC 8252 §8.3)")
+        }
+        return uri
+    }
+
     public init(
         _ settings: Settings, providerRequiresPush: Bool = false,
         providerRequiresSignedRequests: Bool = false
@@ -251,20 +281,9 @@ public final class ClientConfiguration: Sendable, Equatable {
             throw TelenoridError(.configuration, "client_id is required")
         }
         self.clientID = clientID
-        guard let redirect = settings[.redirectURI] else {
-            throw TelenoridError(.configuration, "redirect_uri is required")
+        redirect = try settings[.redirectURI].map { text throws(TelenoridError) in
+            Redirect(string: text, uri: try Self.redirectURI(text))
         }
-        do { redirectURI = try URI(parsing: redirect) } catch {
-            throw TelenoridError(.configuration, "redirect_uri is not a valid URI: \(error.message)")
-        }
-        guard redirectURI.fragment == nil else {
-            throw TelenoridError(.configuration, "redirect_uri must not have a fragment (RFC 6749 §3.1.2)")
-        }
-        if redirectURI.scheme == "http" && !redirectURI.isLoopback {
-            throw TelenoridError(
-                .insecure, "redirect_uri over plain http is allowed only on a loopback host (RFC 8252 §8.3)")
-        }
-        redirectURIString = redirect
         let scope = settings[.scope] ?? "openid"
         guard !scope.isEmpty, scope.utf8.allSatisfy({ $0 > 0x20 || $0 == 0x20 }), scope.utf8.first != 0x20 else {
             throw TelenoridError(.configuration, "scope must be space-separated scope tokens")

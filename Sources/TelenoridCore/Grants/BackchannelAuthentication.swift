@@ -58,7 +58,7 @@ extension OIDCClient {
         if configuration.signAuthorizationRequests {
             // §7.1.1: every parameter inside the signed request, the client's authentication beside it.
             body = FormParameters()
-            try body.append("request", try requestObject(parameters))
+            try body.append("request", try requestObject(parameters, try? discover()))
         }
         // The sign-in's DPoP key is made now, so a key the provider would refuse fails before the user is asked;
         // it proves the token requests (RFC 9449 §5). The request itself carries no proof: none is defined for it.

@@ -26,7 +26,7 @@ public struct IdPAppRequest: Sendable, Equatable {
         }
         clientID = pending.configuration.clientID
         codeChallenge = pending.pkce.s256Challenge
-        redirectURI = pending.configuration.redirectURIString
+        redirectURI = pending.redirect.string
         scopes = pending.requestedScope.split(separator: " ").map(String.init)
         // RFC 6749 allows a comma inside a scope name; on the comma-separated wire it would become two.
         guard !scopes.contains(where: { $0.utf8.contains(UInt8(ascii: ",")) }) else {

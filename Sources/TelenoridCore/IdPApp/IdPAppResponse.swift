@@ -55,7 +55,7 @@ extension PendingAuthorization {
         -> AuthorizationCallback
     {
         let parameters = try FormParameters(
-            redirect: url, arrivingAt: configuration.redirectURI,
+            redirect: url, arrivingAt: redirect.uri,
             mismatch: "the IdP app's response did not arrive at the configured redirect_uri")
         return try handleIdPAppResponse(parameters: parameters, allowedLoginHosts: allowedLoginHosts)
     }

@@ -78,7 +78,8 @@ extension AuthState {
             }
             expiry = seconds
         }
-        // Written before 0.3.0: the claims are now read from the ID token itself, so this is only checked.
+        // States serialized by 0.2 carry a copy of the claims; they are read from the ID token itself, so
+        // this member is only checked for its type.
         if let value = object["id_token_claims"], value.objectValue == nil {
             throw TelenoridError(.malformed, "auth state's id_token_claims is not an object")
         }

@@ -50,7 +50,7 @@ final class AuthorizationRequestTests: XCTestCase {
             let pending = try request.build(state: "s 1", nonce: "n&1", pkce: pkce)
             let url = try query(of: pending.url)
             // The pushed and request-object paths take the parameter list: the same parameters, in the same order.
-            XCTAssertEqual(url, request.parameters(state: "s 1", nonce: "n&1", pkce: pkce, dpopSigner: nil))
+            XCTAssertEqual(url, try request.parameters(state: "s 1", nonce: "n&1", pkce: pkce, dpopSigner: nil))
             return url
         }
         let before = request

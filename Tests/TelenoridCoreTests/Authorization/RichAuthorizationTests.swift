@@ -1,22 +1,6 @@
 import XCTest
 @testable import TelenoridCore
 
-/// A token endpoint served from memory that keeps each request's form and answers with a bearer token.
-private final class TokenEndpoint: HTTPTransport {
-    let forms = Locked<[String]>([])
-
-    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-        forms.withLock { $0.append(request.body?.string ?? "") }
-        return HTTPResponse(
-            status: 200, headers: [("content-type", "application/json")],
-            body: Array(#"{"access_token":"at","token_type":"Bearer","expires_in":300}"#.utf8))
-    }
-
-    var lastForm: FormParameters {
-        get throws { try FormParameters(parsing: forms.withLock { $0.last ?? "" }[...]) }
-    }
-}
-
 /// Rich authorization requests (RFC 9396) and resource indicators (RFC 8707) in the authorization request,
 /// the pending authorization, the code exchange and the token response.
 final class RichAuthorizationTests: XCTestCase {
@@ -274,12 +258,11 @@ final class RichAuthorizationTests: XCTestCase {
     /// RFC 9396 §6.1: the code exchange asks for particular details only when the host set them, and never
     /// by repeating the authorization request's (the user may have consented to less).
     func testTheCodeExchangeCarriesOnlyTheTokenDetailsSet() throws {
-        let endpoint = TokenEndpoint()
+        let provider = MemoryProvider(discovery: false)
+        provider.answer(.token, status: 200, body: #"{"access_token":"at","token_type":"Bearer","expires_in":300}"#)
         // No openid: the exchange is about the token request, not the ID token.
-        let configuration = try testConfiguration([
-            .scope: "payments", .tokenEndpoint: "https://id.example.com/oauth/token"
-        ])
-        let client = try OIDCClient(configuration: configuration, transport: endpoint)
+        let configuration = try testConfiguration([.scope: "payments", .tokenEndpoint: provider.url(.token)])
+        let client = try OIDCClient(configuration: configuration, transport: provider)
         let subset = #"[{"type":"payment_initiation","actions":["initiate"]}]"#
         let request = SharedAuthorizationRequest(configuration: configuration)
         try request.setAuthorizationDetails(json: example)
@@ -287,7 +270,7 @@ final class RichAuthorizationTests: XCTestCase {
         func exchange(_ pending: PendingAuthorization) throws -> FormParameters {
             _ = try client.exchangeCode(
                 try pending.handleCallback("telenorid-example://authcallback/?code=c0de&state=\(pending.state)"))
-            return try endpoint.lastForm
+            return try provider.lastForm(to: .token)
         }
         let before = try request.build()
         XCTAssertNil(try exchange(before)["authorization_details"])

@@ -34,6 +34,17 @@ final class PushedAuthorizationTests: XCTestCase {
         return try FormParameters(parsing: (uri.query ?? "")[...])
     }
 
+    /// A provider without discovery, with its endpoints configured: building a request asks for the
+    /// metadata once, not once per decision (push, sign), and goes on without it.
+    func testAProviderWithoutDiscoveryIsAskedForItOncePerRequest() throws {
+        let provider = MemoryProvider(discovery: false)
+        let client = try client(
+            provider, [.authorizationEndpoint: provider.issuer + "/authorize", .tokenEndpoint: provider.url(.token)])
+        let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
+        XCTAssertTrue(pending.url.hasPrefix(provider.issuer + "/authorize?response_type=code&"))
+        XCTAssertEqual(provider.requests(to: .discovery).count, 1)
+    }
+
     func testARequiredPushLeavesOnlyClientIDAndRequestURIInTheURL() throws {
         let provider = parProvider(requirePush: true)
         let client = try client(provider)

@@ -2,6 +2,25 @@ import XCTest
 @testable import TelenoridCore
 
 final class ConfigurationTests: XCTestCase {
+    /// Only the flows that send the browser back need a redirect URI (RFC 6749 §3.1.2): without one the
+    /// configuration builds, and what needs it says so when it is asked for.
+    func testARedirectURIIsNeededOnlyByTheFlowsThatRedirect() throws {
+        var settings = ClientConfiguration.Settings()
+        settings[.issuer] = "https://id.example.com"
+        settings[.clientID] = "tv-app"
+        settings[.authorizationEndpoint] = "https://id.example.com/authorize"
+        let configuration = try ClientConfiguration(settings)
+        XCTAssertNil(configuration.redirect)
+        XCTAssertThrowsError(try AuthorizationRequest(configuration: configuration).build()) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration)
+            XCTAssertTrue(($0 as? TelenoridError)?.message.contains("redirect_uri") ?? false)
+        }
+        let saved = try AuthorizationRequest(configuration: try testConfiguration()).build().serialized()
+        XCTAssertThrowsError(try PendingAuthorization(restoring: saved, configuration: configuration)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration)
+        }
+    }
+
     func testRequiredSettingsAndSecureEndpoints() throws {
         XCTAssertNoThrow(try testConfiguration())
         XCTAssertThrowsError(try testConfiguration([.authorizationEndpoint: "http://id.example.com/authorize"])) {

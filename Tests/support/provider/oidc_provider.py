@@ -19,6 +19,10 @@ from pathlib import Path
 USER = {"username": "alice", "password": "wonderland-42"}
 PUBLIC_CLIENT = "native-app"
 CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET = "backend-app", "backend-secret"
+# RFC 8628 clients: django-oauth-toolkit gives each application exactly one grant type.
+DEVICE_PUBLIC_CLIENT = "tv-app"
+DEVICE_CONFIDENTIAL_CLIENT, DEVICE_CONFIDENTIAL_SECRET = "tv-backend", "tv-backend-secret"
+DEVICE_INTERVAL = 1  # seconds between polls the provider asks for (RFC 8628 §3.2); short to keep tests quick
 REDIRECT_URIS = "http://127.0.0.1:53682/callback com.example.app:/oauth2redirect merchantapp://redirect-uri"
 
 
@@ -64,6 +68,9 @@ def _configure(workdir: Path, port: int, access_token_seconds: int) -> None:
             "SCOPES": {"openid": "OpenID Connect", "profile": "Your name", "email": "Your e-mail"},
             "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "com.example.app", "merchantapp"],
             "OAUTH2_VALIDATOR_CLASS": "oidc_provider_urls.Validator",
+            "OAUTH_DEVICE_VERIFICATION_URI": f"http://127.0.0.1:{port}/o/device/",
+            "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": f"http://127.0.0.1:{port}/o/device/?user_code={{user_code}}",
+            "DEVICE_FLOW_INTERVAL": DEVICE_INTERVAL,
         },
     )
     django.setup()
@@ -75,12 +82,30 @@ def serve(access_token_seconds: int = 300) -> None:
     (workdir / "oidc_provider_urls.py").write_text(
         "from django.contrib.auth.views import LoginView\n"
         "from django.urls import include, path\n"
+        "import oauth2_provider.views.device as device_views\n"
+        "from oauth2_provider.models import DeviceCodeResponse, get_device_grant_model\n"
         "from oauth2_provider.oauth2_validators import OAuth2Validator\n"
+        "# oauthlib 4 adds the resolved `scope` to the device authorization response; django-oauth-toolkit\n"
+        "# 3.4.1 builds DeviceCodeResponse(**response), which has no such field, so the endpoint answered 500.\n"
+        "device_views.DeviceCodeResponse = lambda scope=None, **response: DeviceCodeResponse(**response)\n"
         "class Validator(OAuth2Validator):\n"
         "    def get_additional_claims(self, request):\n"
         "        user = request.user\n"
         "        return {'given_name': user.first_name, 'family_name': user.last_name, 'email': user.email,\n"
         "                'preferred_username': user.username}\n"
+        "    # oauthlib 4's device grant asks the validator for the device code's status (RFC 8628 §3.5);\n"
+        "    # django-oauth-toolkit 3.4.1 does not implement it (its token view answers the other states\n"
+        "    # itself and reaches oauthlib only for an approved code).\n"
+        "    def validate_device_code(self, client_id, code, request, *args, **kwargs):\n"
+        "        grant = get_device_grant_model().objects.filter(client_id=client_id, device_code=code).first()\n"
+        "        if grant is None:\n"
+        "            return None\n"
+        "        if grant.status == grant.AUTHORIZED:\n"
+        "            request.user = grant.user\n"
+        "            request.scopes = grant.scope.split()\n"
+        "            return 'authorized'\n"
+        "        return {grant.DENIED: 'access_denied', grant.EXPIRED: 'expired_token'}.get(\n"
+        "            grant.status, 'authorization_pending')\n"
         "urlpatterns = [path('o/', include('oauth2_provider.urls', namespace='oauth2_provider')),\n"
         "               path('accounts/login/', LoginView.as_view())]\n")
     sys.path.insert(0, str(workdir))
@@ -100,6 +125,13 @@ def serve(access_token_seconds: int = 300) -> None:
     Application.objects.create(name="native", client_id=PUBLIC_CLIENT, client_type=Application.CLIENT_PUBLIC, **common)
     Application.objects.create(name="backend", client_id=CONFIDENTIAL_CLIENT, client_secret=CONFIDENTIAL_SECRET,
                                client_type=Application.CLIENT_CONFIDENTIAL, **common)
+    device = dict(authorization_grant_type=Application.GRANT_DEVICE_CODE, algorithm=Application.RS256_ALGORITHM,
+                  user=user)
+    Application.objects.create(name="tv", client_id=DEVICE_PUBLIC_CLIENT, client_type=Application.CLIENT_PUBLIC,
+                               **device)
+    Application.objects.create(name="tv-backend", client_id=DEVICE_CONFIDENTIAL_CLIENT,
+                               client_secret=DEVICE_CONFIDENTIAL_SECRET, client_type=Application.CLIENT_CONFIDENTIAL,
+                               **device)
 
     from socketserver import ThreadingMixIn
     from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -114,8 +146,13 @@ def serve(access_token_seconds: int = 300) -> None:
     server = make_server("127.0.0.1", port, get_wsgi_application(), server_class=Server, handler_class=QuietHandler)
     threading.Timer(1800, server.shutdown).start()  # a safety net: never outlive a test run by long
     print(json.dumps({"issuer": f"http://127.0.0.1:{port}/o", "port": port,
+                      # Not in the discovery document (django-oauth-toolkit does not publish it).
+                      "device_authorization_endpoint": f"http://127.0.0.1:{port}/o/device-authorization/",
                       "clients": {"public": {"client_id": PUBLIC_CLIENT},
-                                  "confidential": {"client_id": CONFIDENTIAL_CLIENT, "client_secret": CONFIDENTIAL_SECRET}},
+                                  "confidential": {"client_id": CONFIDENTIAL_CLIENT, "client_secret": CONFIDENTIAL_SECRET},
+                                  "device_public": {"client_id": DEVICE_PUBLIC_CLIENT},
+                                  "device_confidential": {"client_id": DEVICE_CONFIDENTIAL_CLIENT,
+                                                          "client_secret": DEVICE_CONFIDENTIAL_SECRET}},
                       "user": USER}), flush=True)
     server.serve_forever()
 

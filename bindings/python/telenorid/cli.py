@@ -235,17 +235,9 @@ def logout(args: argparse.Namespace) -> None:
     emit(args, {"signed_in": False, "end_session_url": end_session}, end_session)
 
 
-# Verifying an ID token (OIDC Core §3.1.3.7) reads the issuer, the client id and the provider's keys, never
-# a redirect URI; the library's configuration still asks for one, so when none is set this loopback
-# address stands in for it. No request is ever sent to it.
-UNUSED_REDIRECT_URI = "http://127.0.0.1/"
-
-
 def verify(args: argparse.Namespace) -> None:
     saved = load_settings(args.state_file) if settings_path(args.state_file).exists() else None
     settings = settings_from(args, saved)
-    if not settings.get("redirect_uri"):
-        settings["redirect_uri"] = UNUSED_REDIRECT_URI
     with client_for(settings) as client:
         claims = cancellable(client, lambda: client.verify_id_token(args.id_token))
         emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))

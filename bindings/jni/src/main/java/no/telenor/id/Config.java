@@ -218,7 +218,10 @@ public final class Config extends NativeObject {
             return set(Key.CLIENT_ID, clientId);
         }
 
-        /** The redirect URI, used exactly as given. Required. */
+        /**
+         * The redirect URI, used exactly as given. Required by the code flow (building or restoring an
+         * authorization request), not by ID token verification or the grants without a browser.
+         */
         public @NonNull Builder redirectUri(@Nullable String redirectUri) {
             return set(Key.REDIRECT_URI, redirectUri);
         }
