@@ -151,3 +151,21 @@ def test_cancel_ends_a_wait(glewlwyd):
     assert [type(error) for error in errors] == [telenorid.Cancelled]
     assert time.monotonic() - cancelled < 1
     glewlwyd.deny_ciba(glewlwyd.ciba_poll_client_id)  # glewlwyd keeps one live request per client and user
+
+
+def test_the_command_line_signs_in_by_ciba(glewlwyd, tmp_path, capsys):
+    from telenorid import cli
+
+    state_file = tmp_path / "state.json"
+    common = ["--issuer", glewlwyd.issuer, "--client-id", glewlwyd.ciba_poll_client_id, "--state-file", str(state_file)]
+    assert cli.main(["login", "--ciba", *common]) == cli.EXIT_USAGE  # no hint
+    assert cli.main(["login", "--login-hint", "x", *common]) == cli.EXIT_USAGE  # a hint without --ciba
+    approval = threading.Thread(target=glewlwyd.approve_ciba, args=(glewlwyd.ciba_poll_client_id,))
+    approval.start()  # waits for the request to show up in the user's list
+    code = cli.main(["login", "--ciba", "--login-hint", '{"username":"alice"}', "--binding-message", "W4SCT",
+                     "--client-secret", glewlwyd.ciba_client_secret, "--json", *common])
+    approval.join(10)
+    assert code == cli.EXIT_OK, capsys.readouterr().err
+    assert '"iss": "%s"' % glewlwyd.issuer in capsys.readouterr().out
+    assert cli.main(["status", "--json", "--state-file", str(state_file)]) == cli.EXIT_OK
+    assert '"signed_in": true' in capsys.readouterr().out

@@ -5,6 +5,8 @@ browser, keeps the state file and prints.
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
     telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
                                      open the printed URL anywhere, paste back the address it ends on
+    telenorid login    ... --ciba --login-hint HINT [--binding-message TEXT]   sign in by backchannel
+                                     authentication (OpenID CIBA): the user approves on their own device
     telenorid status                 signed in or not: subject, issuer, expiry, scopes, token type (no request)
     telenorid token                  a fresh access token (refreshing first when needed)
     telenorid userinfo               the userinfo claims
@@ -39,6 +41,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import telenorid
 
+from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as check_ciba_arguments, login_ciba
 from .cli_completion import SHELLS, completion
 from .cli_output import emit, expiry, status, token_type
 from .cli_settings import (UsageError, client_for, load_settings, remove_files, save_settings, say, settings_path,
@@ -111,6 +114,10 @@ def open_browser(url: str, command: Optional[str]) -> None:
 # ---- commands ---------------------------------------------------------------------------------------------
 
 def login(args: argparse.Namespace) -> None:
+    check_ciba_arguments(args)
+    if args.ciba:
+        login_ciba(args, cancellable, signed_in)
+        return
     if args.no_browser:
         login_without_browser(args)
         return
@@ -166,7 +173,10 @@ def start_authorization(client: telenorid.Client, settings: Dict[str, Any]) -> t
 
 def finish_login(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
                  callback: telenorid.AuthorizationCallback) -> None:
-    state = cancellable(client, lambda: client.exchange_code(callback))
+    signed_in(args, settings, cancellable(client, lambda: client.exchange_code(callback)))
+
+
+def signed_in(args: argparse.Namespace, settings: Dict[str, Any], state: telenorid.AuthState) -> None:
     save_settings(args.state_file, settings)
     state.bind_file(str(args.state_file))
     say(f"signed in; state saved to {args.state_file} (mode 0600)")
@@ -294,6 +304,7 @@ def parser() -> argparse.ArgumentParser:
                               f"else http://127.0.0.1:{NO_BROWSER_PORT}/callback)")
     sign_in.add_argument("--client-secret", help="a confidential client's secret, for this sign-in only (never saved; "
                                                  "later commands read TELENORID_CLIENT_SECRET)")
+    add_ciba_arguments(sign_in)
     sign_in.set_defaults(run=login)
     commands.add_parser("status", parents=[common], help="signed in or not, and with what (no request)").set_defaults(run=status)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),
