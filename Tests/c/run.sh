@@ -6,8 +6,9 @@
 #   3. test_api under valgrind (when installed), then plain;
 #   4. test_dlopen;
 #   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
-#   6. test_cancel (cancellation from another thread) plain and under ASan/UBSan; test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in) and
-#      test_flows (Vipps app-to-app and the identity-provider app against the real provider), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
+#   6. test_cancel (cancellation from another thread) plain and under ASan/UBSan; test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in),
+#      test_flows (Vipps app-to-app and the identity-provider app against the real provider) and test_ciba
+#      (CIBA poll and ping against glewlwyd), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
 #   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider)
 #      and test_fapi.py (bindings/c/examples/fapi_login.c against glewlwyd, under valgrind).
@@ -74,6 +75,11 @@ step "compile test_cancel" "$cc" "${cflags[@]}" Tests/c/test_cancel.c "${link[@]
 step "compile test_cancel with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_cancel.c "${link[@]}" \
     -o "$out/test_cancel_asan"
+# CIBA (OpenID CIBA Core 1.0) against glewlwyd, started by the test, with its notification endpoint on a thread.
+rm -f "$out/test_ciba" "$out/test_ciba_asan"
+step "compile test_ciba" "$cc" "${cflags[@]}" Tests/c/test_ciba.c "${link[@]}" -o "$out/test_ciba"
+step "compile test_ciba with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer \
+    -fno-sanitize-recover=undefined Tests/c/test_ciba.c "${link[@]}" -o "$out/test_ciba_asan"
 # test_dlopen must not link the library.
 if [ -x "$out/test_dlopen" ] && readelf -d "$out/test_dlopen" | grep -q 'libtelenorid'; then
     echo "run.sh: test_dlopen links libtelenorid"; failed+=("test_dlopen not linked")
@@ -115,6 +121,7 @@ three_ways test_host_callbacks
 three_ways test_idp_app
 three_ways test_line_auth
 three_ways test_flows
+three_ways test_ciba
 # Plain only: valgrind's and ASan's shadow copies of the heap would be found by the scan. Run even when
 # its compile failed, so the test shows as failed, never as skipped.
 step "test_secrets" "$out/test_secrets"
