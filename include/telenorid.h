@@ -68,6 +68,8 @@ extern "C" {
  *          telenorid_auth_state_bind_store, _open_store), 2 status codes (TELENORID_E_STORE_FAILED,
  *          TELENORID_E_ROTATION_POSSIBLY_LOST); a bound state journals each refresh in flight.
  *          Device: telenorid_client_start_device_authorization, telenorid_device_authorization_*, _E_EXPIRED, key 38.
+ *          CIBA: telenorid_client_start_backchannel_authentication, telenorid_backchannel_auth_*,
+ *          telenorid_login_hint_*, keys 39-40, authorization parameters 10-14.
  *          Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 5
@@ -312,6 +314,12 @@ typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT 38 /* RFC 8628 §3.1; default: discovered
                                                        (device_authorization_endpoint, RFC 8628 §4).
                                                        Since 0.5.0 */
+#define TELENORID_CONFIG_BACKCHANNEL_AUTHENTICATION_ENDPOINT 39 /* OpenID CIBA Core 1.0 §4; default:
+                                                       discovered backchannel_authentication_endpoint.
+                                                       Since 0.5.0 */
+#define TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE 40 /* "poll" (default) or "ping" (CIBA Core §5): how a
+                                                       backchannel authentication's result is learnt, as the
+                                                       client is registered. Since 0.5.0 */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
@@ -410,6 +418,13 @@ typedef int32_t telenorid_auth_param;
 #define TELENORID_AUTH_ALOHA_TOKEN  7  /* TelenorID+ line-authentication session id */
 #define TELENORID_AUTH_CLAIMS_PURPOSE 8 /* top-level `purpose` of the claims request */
 #define TELENORID_AUTH_RESPONSE_MODE 9 /* "query" or "fragment" */
+/* The parameters of a backchannel authentication request (OpenID CIBA Core 1.0 §7.1). All but ID_TOKEN_HINT
+ * go only into backchannel authentication requests, never into an authorization URL. Since 0.5.0. */
+#define TELENORID_AUTH_LOGIN_HINT_TOKEN 10 /* a token naming the user, from the provider's ecosystem */
+#define TELENORID_AUTH_ID_TOKEN_HINT 11 /* an ID token naming the user (also sent in authorization URLs) */
+#define TELENORID_AUTH_BINDING_MESSAGE 12 /* shown on both devices, to tie them together */
+#define TELENORID_AUTH_USER_CODE 13 /* the user's secret code at the provider: held in wiping memory */
+#define TELENORID_AUTH_REQUESTED_EXPIRY 14 /* seconds, decimal digits, positive */
 
 /* Where a requested claim should be returned (OIDC Core 5.5). */
 typedef int32_t telenorid_claim_target;
@@ -1350,6 +1365,100 @@ telenorid_status telenorid_device_authorization_wait(telenorid_device_authorizat
 /* Frees a device authorization (a wait under way keeps it alive until it returns). NULL is a no-op.
  * Since 0.5.0 */
 void telenorid_device_authorization_free(telenorid_device_authorization *authorization);
+
+/* ------------------------------------------------------------------------------------------------
+ * Client-initiated backchannel authentication (CIBA): OpenID CIBA Core 1.0, poll and ping modes
+ *
+ * The client (a call centre, a shop's till) names a user with a hint; the provider asks the user on
+ * their own device, and the client waits for the result: it polls the token endpoint (poll mode), or in
+ * ping mode (TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE "ping") the provider calls the client's
+ * registered notification endpoint, whose host hands the call to telenorid_backchannel_auth_handle_ping().
+ * The backchannel authentication request (§7.1) goes to TELENORID_CONFIG_BACKCHANNEL_AUTHENTICATION_ENDPOINT
+ * (else the discovered one) with the client's authentication as at the token endpoint, and carries, from a
+ * telenorid_auth_request: its scope (the configuration's when unset; must include openid), ACR_VALUES,
+ * exactly one of LOGIN_HINT, LOGIN_HINT_TOKEN and ID_TOKEN_HINT, and BINDING_MESSAGE, USER_CODE,
+ * REQUESTED_EXPIRY, resources, authorization_details and extra parameters when set; the other parameters
+ * (prompt, max_age, claims, PKCE, response mode...) mean nothing here and are not sent. In ping mode the
+ * library draws a client_notification_token of 256 random bits for each request. With
+ * TELENORID_CONFIG_SIGN_AUTHORIZATION_REQUESTS the parameters go as a signed `request` (§7.1.1).
+ * Handles are safe to share between threads. Since 0.5.0.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_backchannel_auth telenorid_backchannel_auth;
+
+/* Sends the backchannel authentication request made from `request` (see above) and returns the
+ * provider's acknowledgement. Not exactly one hint, or a scope without openid: TELENORID_E_INVALID_ARGUMENT
+ * before any request. The provider's refusal (CIBA Core §13: invalid_request, invalid_scope,
+ * expired_login_hint_token, unknown_user_id, missing_user_code, invalid_user_code,
+ * invalid_binding_message, access_denied...) is TELENORID_E_AUTHORIZATION_ERROR, invalid_client and
+ * unauthorized_client TELENORID_E_CLIENT_REJECTED, with the OAuth error in the last error. An
+ * acknowledgement without a usable auth_req_id or expires_in, with a negative or implausible (over a day)
+ * expires_in or interval, or over 16 KiB is TELENORID_E_INVALID_RESPONSE. No endpoint configured or
+ * discovered: TELENORID_E_CONFIGURATION. Blocks on the network; telenorid_client_cancel() ends it. The
+ * handle keeps the client alive; free it with telenorid_backchannel_auth_free(). Since 0.5.0. */
+telenorid_status telenorid_client_start_backchannel_authentication(telenorid_client *client,
+                                                                   const telenorid_auth_request *request,
+                                                                   telenorid_backchannel_auth **out);
+
+/* The provider's auth_req_id (not a secret: it is useless without the client's authentication). Since 0.5.0. */
+telenorid_status telenorid_backchannel_auth_id(const telenorid_backchannel_auth *auth, char **out);
+
+/* When the client gives up waiting (TELENORID_E_EXPIRED), in Unix seconds of the client's clock: the
+ * acknowledgement's expires_in after it arrived. Since 0.5.0. */
+telenorid_status telenorid_backchannel_auth_expires_at(const telenorid_backchannel_auth *auth, int64_t *out);
+
+/* Seconds between polls now: the provider's interval (5 when it gave none), grown by each slow_down.
+ * Since 0.5.0. */
+telenorid_status telenorid_backchannel_auth_interval(const telenorid_backchannel_auth *auth, int32_t *out);
+
+/* Ping mode (CIBA Core §10.2): checks a call the host's notification endpoint received. `authorization_header`
+ * is the value of its Authorization header, which must be "Bearer " and this request's
+ * client_notification_token (compared in constant time), and `body` its JSON body, whose auth_req_id must
+ * be this request's. A valid ping wakes telenorid_backchannel_auth_wait(), which asks the token endpoint at
+ * once; the host answers the provider 204. A wrong or missing bearer token, or another auth_req_id:
+ * TELENORID_E_STATE_MISMATCH (answer 401 or 400); a body that is not such JSON: TELENORID_E_MALFORMED; a
+ * request started in poll mode: TELENORID_E_CONFIGURATION. A refused ping changes nothing. Any thread.
+ * Since 0.5.0. */
+telenorid_status telenorid_backchannel_auth_handle_ping(telenorid_backchannel_auth *auth,
+                                                        const char *authorization_header, const char *body);
+
+/* Waits for the user's answer on their device and gives the signed-in auth state: asks the token endpoint
+ * (grant_type urn:openid:params:grant-type:ciba with the auth_req_id and the client's authentication)
+ * every interval, in ping mode also at once after a valid ping (the provider pings only on success, so a
+ * refusal or expiry is seen at the next interval). authorization_pending and slow_down go on waiting; the
+ * user's refusal (access_denied) is TELENORID_E_AUTHORIZATION_ERROR with the provider's error fields and
+ * nothing stored; expired_token, or the deadline of telenorid_backchannel_auth_expires_at() passing, is
+ * TELENORID_E_EXPIRED; telenorid_client_cancel() on its client ends it within 100 ms with
+ * TELENORID_E_CANCELLED. The auth state is made as by telenorid_client_exchange_code(): its ID token,
+ * which the response must carry (else TELENORID_E_INVALID_RESPONSE), validated; DPoP-bound when DPoP is
+ * configured. After any failure the wait may be called again (it goes on at the interval in force); after
+ * a successful one, and while another thread waits, TELENORID_E_CONSUMED. Since 0.5.0. */
+telenorid_status telenorid_backchannel_auth_wait(telenorid_backchannel_auth *auth, telenorid_auth_state **out);
+
+/* Frees the handle (a wait under way keeps it alive until it returns). NULL is a no-op. Since 0.5.0. */
+void telenorid_backchannel_auth_free(telenorid_backchannel_auth *auth);
+
+/* The MODRNA / CAMARA forms of a login hint for mobile operators. Since 0.5.0. */
+typedef int32_t telenorid_login_hint_form;
+#define TELENORID_LOGIN_HINT_PHONE_NUMBER   1 /* tel:+4790000000 (E.164) */
+#define TELENORID_LOGIN_HINT_IP_PORT        2 /* ipport:203.0.113.7:5555 or ipport:[2001:db8::7]:5555 */
+#define TELENORID_LOGIN_HINT_OPERATOR_TOKEN 3 /* operatortoken:<token the operator issued> */
+
+/* "tel:" and `e164`: "+" and 1 to 15 digits, the first not 0, nothing else (no spaces, no national
+ * form), else TELENORID_E_INVALID_ARGUMENT. Since 0.5.0. */
+telenorid_status telenorid_login_hint_phone_number(const char *e164, char **out);
+
+/* "ipport:" and `address` (IPv4 dotted decimal without leading zeros, or IPv6 without brackets, no zone)
+ * and `port` (1-65535), as the operator's network sees the device; else TELENORID_E_INVALID_ARGUMENT.
+ * Since 0.5.0. */
+telenorid_status telenorid_login_hint_ip_port(const char *address, int32_t port, char **out);
+
+/* "operatortoken:" and `token` (non-empty printable ASCII without spaces, else
+ * TELENORID_E_INVALID_ARGUMENT). Since 0.5.0. */
+telenorid_status telenorid_login_hint_operator_token(const char *token, char **out);
+
+/* Which of the forms above `hint` is in; one in none of them, TELENORID_E_INVALID_ARGUMENT. Since 0.5.0. */
+telenorid_status telenorid_login_hint_get_form(const char *hint, telenorid_login_hint_form *out);
 
 /* ------------------------------------------------------------------------------------------------
  * Logging

@@ -14,6 +14,10 @@ private func parameter(_ param: telenorid_auth_param) throws(TelenoridError) -> 
     case TELENORID_AUTH_ALOHA_TOKEN: .alohaToken
     case TELENORID_AUTH_CLAIMS_PURPOSE: .claimsPurpose
     case TELENORID_AUTH_RESPONSE_MODE: .responseMode
+    case TELENORID_AUTH_LOGIN_HINT_TOKEN: .loginHintToken
+    case TELENORID_AUTH_ID_TOKEN_HINT: .idTokenHint
+    case TELENORID_AUTH_BINDING_MESSAGE: .bindingMessage
+    case TELENORID_AUTH_REQUESTED_EXPIRY: .requestedExpiry
     default: throw TelenoridError(.invalidArgument, "unknown authorization parameter \(param)")
     }
 }
@@ -43,6 +47,12 @@ public func telenorid_auth_request_set(
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let request = try borrow(request, as: SharedAuthorizationRequest.self, "request").value
+        // The user code is a secret (CIBA Core §7.1): read into wiping memory, held apart from the others.
+        if param == TELENORID_AUTH_USER_CODE {
+            try request.setUserCode(
+                try value.map { (pointer) throws(TelenoridError) in try inputSecret(pointer, "value") })
+            return
+        }
         let parameter = try parameter(param)
         let value = try optionalInputString(value, "value")
         try request.set(parameter, value)

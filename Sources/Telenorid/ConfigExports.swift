@@ -43,6 +43,8 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_SECURITY_PROFILE: .securityProfile
     case TELENORID_CONFIG_CLIENT_KEY_ID: .clientKeyID
     case TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT: .deviceAuthorizationEndpoint
+    case TELENORID_CONFIG_BACKCHANNEL_AUTHENTICATION_ENDPOINT: .backchannelAuthenticationEndpoint
+    case TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE: .backchannelTokenDeliveryMode
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

@@ -5,6 +5,8 @@ public struct AuthorizationRequest: Sendable {
     /// as extra parameters.
     public enum Parameter: CaseIterable, Sendable {
         case scope, prompt, loginHint, uiLocales, acrValues, maxAge, alohaToken, claimsPurpose, responseMode
+        /// OpenID CIBA Core 1.0 §7.1 (`id_token_hint` also OIDC Core §3.1.2.1).
+        case loginHintToken, idTokenHint, bindingMessage, requestedExpiry
 
         public var name: String {
             switch self {
@@ -17,14 +19,24 @@ public struct AuthorizationRequest: Sendable {
             case .alohaToken: "aloha_token"
             case .claimsPurpose: "purpose"
             case .responseMode: "response_mode"
+            case .loginHintToken: "login_hint_token"
+            case .idTokenHint: "id_token_hint"
+            case .bindingMessage: "binding_message"
+            case .requestedExpiry: "requested_expiry"
             }
+        }
+
+        /// Parameters only a backchannel authentication request carries (CIBA Core §7.1), never the
+        /// browser's authorization request, which has no use for them.
+        public var isBackchannelOnly: Bool {
+            self == .loginHintToken || self == .bindingMessage || self == .requestedExpiry
         }
     }
 
     static let ownedNames: Set<String> = Set([
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "claims", "requested_flow", "app_callback_uri", "request", "request_uri",
-        "authorization_details", "dpop_jkt"
+        "authorization_details", "dpop_jkt", "user_code"
     ]).union(Parameter.allCases.filter { $0 != .claimsPurpose }.map(\.name))
 
     public let configuration: ClientConfiguration
@@ -36,6 +48,9 @@ public struct AuthorizationRequest: Sendable {
     /// Resource indicators (RFC 8707 §2), in the order they were added.
     public private(set) var resources: [String] = []
     public private(set) var authorizationDetails: AuthorizationDetails?
+    /// The secret the user set up with the provider to keep others from starting backchannel
+    /// authentications in their name (CIBA Core §7.1 `user_code`); sent only in those.
+    public private(set) var userCode: SecretBytes?
     /// The authorization details the code exchange asks for (RFC 9396 §6.1): not in the URL.
     public private(set) var tokenAuthorizationDetails: AuthorizationDetails?
     /// The URL's unchanging part, made by the first build after a change and shared by copies of the
@@ -64,6 +79,13 @@ public struct AuthorizationRequest: Sendable {
                 }
             case .scope:
                 guard !value.isEmpty else { throw TelenoridError(.invalidArgument, "scope must not be empty") }
+            case .requestedExpiry:
+                // CIBA Core §7.1: a positive integer of seconds.
+                guard !value.isEmpty, value.utf8.count <= 10, value.utf8.allSatisfy(ASCII.isDigit),
+                    value.utf8.contains(where: { $0 != UInt8(ascii: "0") })
+                else {
+                    throw TelenoridError(.invalidArgument, "requested_expiry must be a positive number of seconds")
+                }
             default:
                 break
             }
@@ -100,6 +122,12 @@ public struct AuthorizationRequest: Sendable {
             }
         }
         try claims.add(claim, to: target)
+    }
+
+    /// CIBA Core §7.1 `user_code`; nil removes it. Not part of the URL, so the template stays.
+    public mutating func setUserCode(_ code: SecretBytes?) throws(TelenoridError) {
+        if let code, code.count == 0 { throw TelenoridError(.invalidArgument, "user_code must not be empty") }
+        userCode = code
     }
 
     /// Rich authorization request (RFC 9396 §2); nil removes it.
@@ -267,7 +295,8 @@ public struct AuthorizationRequest: Sendable {
             if let value { query.appendUnique(name, value) }
         }
         add("code_challenge_method", pkceMethod.name)
-        for parameter in Parameter.allCases where parameter != .scope && parameter != .claimsPurpose {
+        for parameter in Parameter.allCases
+        where parameter != .scope && parameter != .claimsPurpose && !parameter.isBackchannelOnly {
             add(parameter.name, values[parameter])
         }
         if !claims.isEmpty { add("claims", JSON.serialize(claims.json)) }

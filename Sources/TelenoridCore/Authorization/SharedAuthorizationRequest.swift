@@ -14,6 +14,12 @@ public final class SharedAuthorizationRequest: Sendable {
         }
     }
 
+    public func setUserCode(_ code: SecretBytes?) throws(TelenoridError) {
+        try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
+            try request.setUserCode(code)
+        }
+    }
+
     public func addParameter(_ name: String, _ value: String) throws(TelenoridError) {
         try request.withLock { (request: inout AuthorizationRequest) throws(TelenoridError) in
             try request.addParameter(name, value)

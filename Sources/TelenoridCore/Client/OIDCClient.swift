@@ -172,6 +172,7 @@ public final class OIDCClient: Sendable {
         case .endSessionEndpoint: metadata.endSessionEndpoint
         case .pushedAuthorizationRequestEndpoint: metadata.pushedAuthorizationRequestEndpoint
         case .deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint
+        case .backchannelAuthenticationEndpoint: metadata.backchannelAuthenticationEndpoint
         default: nil
         }
     }

@@ -83,9 +83,7 @@ extension OIDCClient {
     /// The request's parameters as a request object (RFC 9101) signed with the client's key, in an
     /// algorithm the provider takes when its metadata lists them: one it does not take would be refused
     /// only after the user has been sent to the browser.
-    private func requestObject(_ parameters: FormParameters, _ metadata: ProviderMetadata?) throws(TelenoridError)
-        -> String
-    {
+    func requestObject(_ parameters: FormParameters, _ metadata: ProviderMetadata?) throws(TelenoridError) -> String {
         var key = try clientKey(for: "sign_authorization_requests (RFC 9101)")
         if let advertised = metadata?.requestObjectSigningAlgorithms, !advertised.isEmpty,
             !advertised.contains(key.algorithm)

@@ -22,6 +22,9 @@ public final class ClientConfiguration: Sendable, Equatable {
         case clientKeyID
         /// The device authorization endpoint (RFC 8628 §3.1, §4).
         case deviceAuthorizationEndpoint
+        /// OpenID CIBA Core 1.0: where backchannel authentication requests go (§5) and how the client
+        /// learns the result (§5: "poll" or "ping").
+        case backchannelAuthenticationEndpoint, backchannelTokenDeliveryMode
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -64,6 +67,8 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .securityProfile: "security_profile"
             case .clientKeyID: "client_key_id"
             case .deviceAuthorizationEndpoint: "device_authorization_endpoint"
+            case .backchannelAuthenticationEndpoint: "backchannel_authentication_endpoint"
+            case .backchannelTokenDeliveryMode: "backchannel_token_delivery_mode"
             }
         }
 
@@ -75,7 +80,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
                 .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint,
-                .deviceAuthorizationEndpoint:
+                .deviceAuthorizationEndpoint, .backchannelAuthenticationEndpoint:
                 true
             default: false
             }
@@ -173,6 +178,16 @@ public final class ClientConfiguration: Sendable, Equatable {
     public enum SecurityProfile: String, Sendable {
         /// The FAPI 2.0 Security Profile (final).
         case fapi2
+    }
+    /// How a backchannel authentication's result reaches the client (OpenID CIBA Core 1.0 §5); push
+    /// mode, which delivers the tokens themselves to the client, is not one the library offers.
+    public let backchannelTokenDeliveryMode: BackchannelTokenDeliveryMode
+    public enum BackchannelTokenDeliveryMode: String, Sendable {
+        /// The client polls the token endpoint (§7.3).
+        case poll
+        /// The provider calls the client's notification endpoint when the result is ready (§10.2), and the
+        /// client then asks the token endpoint.
+        case ping
     }
     public let http: HTTPSettings
     /// Leeway for `exp`, `iat` and `nbf` (OIDC Core §3.1.3.7 allows "a few minutes" of skew).
@@ -296,6 +311,14 @@ public final class ClientConfiguration: Sendable, Equatable {
             profile = named
         }
         securityProfile = profile
+        switch settings[.backchannelTokenDeliveryMode] {
+        case nil: backchannelTokenDeliveryMode = .poll
+        case let text?:
+            guard let mode = BackchannelTokenDeliveryMode(rawValue: text) else {
+                throw TelenoridError(.configuration, "backchannel_token_delivery_mode must be \"poll\" or \"ping\"")
+            }
+            backchannelTokenDeliveryMode = mode
+        }
         clientPrivateKey = try settings.clientPrivateKey.flatMap { text throws(TelenoridError) -> PrivateKey? in
             text.count == 0 || !signs ? nil : try Self.clientKey(text, keyID: settings[.clientKeyID], profile: profile)
         }

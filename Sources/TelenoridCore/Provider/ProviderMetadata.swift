@@ -27,6 +27,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var requireSignedRequestObject: Bool
     /// RFC 8628 §4: where the device authorization grant starts.
     public var deviceAuthorizationEndpoint: String?
+    /// OpenID CIBA Core 1.0 §4: where backchannel authentication requests go.
+    public var backchannelAuthenticationEndpoint: String?
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -98,6 +100,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         requestParameterSupported = try flag("request_parameter_supported")
         requireSignedRequestObject = try flag("require_signed_request_object")
         dpopSigningAlgorithms = try strings("dpop_signing_alg_values_supported")
+        backchannelAuthenticationEndpoint = try endpoint("backchannel_authentication_endpoint")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
@@ -126,6 +129,8 @@ public struct ProviderMetadata: Sendable, Equatable {
         merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
         if dpopSigningAlgorithms.isEmpty { merged.dpopSigningAlgorithms = other.dpopSigningAlgorithms }
         merged.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
+        merged.backchannelAuthenticationEndpoint =
+            backchannelAuthenticationEndpoint ?? other.backchannelAuthenticationEndpoint
         return merged
     }
 

@@ -20,6 +20,8 @@ final class MemoryProvider: HTTPTransport, Sendable {
         case revocation = "/revoke"
         /// RFC 8628 §3.1.
         case device = "/device"
+        /// OpenID CIBA Core 1.0 §7.1.
+        case backchannel = "/bc-authorize"
     }
 
     let issuer: String

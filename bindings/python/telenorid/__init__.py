@@ -29,6 +29,8 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["AuthState"], "auth_state"),
     **dict.fromkeys(["AppCallback", "AuthorizationCallback", "AuthorizationRequest", "PendingAuthorization"],
                     "authorization"),
+    **dict.fromkeys(["BackchannelAuthentication", "login_hint_form", "login_hint_ip_port",
+                     "login_hint_operator_token", "login_hint_phone_number"], "ciba"),
     **dict.fromkeys(["Client", "HostKeySigner"], "client"),
     **dict.fromkeys(["Config"], "config"),
     **dict.fromkeys(["Store", "DirectoryStore"], "store"),
@@ -53,6 +55,8 @@ _EXPORTS: Dict[str, str] = {
 if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .auth_state import AuthState
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
+    from .ciba import (BackchannelAuthentication, login_hint_form, login_hint_ip_port, login_hint_operator_token,
+                       login_hint_phone_number)
     from .client import Client, HostKeySigner
     from .config import Config
     from .device import DeviceAuthorization
@@ -93,6 +97,7 @@ __all__ = [
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
     "Store", "DirectoryStore",
     "DeviceAuthorization",
+    "BackchannelAuthentication",
     # types
     "HostKeySigner",
     # errors: the base, the four families, one class per status code (and the callback mismatch group)
@@ -107,6 +112,7 @@ __all__ = [
     "CancelledError", "ExpiredError", "StoreFailedError", "RotationPossiblyLostError",
     # functions
     "library_version", "library_version_number", "status_str", "status_is_transient",
+    "login_hint_phone_number", "login_hint_ip_port", "login_hint_operator_token", "login_hint_form",
 ]
 
 

@@ -87,6 +87,10 @@ class telenorid_device_authorization(Structure):
     pass
 
 
+class telenorid_backchannel_auth(Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -106,6 +110,7 @@ ParamsP = POINTER(telenorid_params)
 IdpRequestP = POINTER(telenorid_idp_request)
 IdpResponseP = POINTER(telenorid_idp_response)
 DeviceAuthorizationP = POINTER(telenorid_device_authorization)
+BackchannelAuthP = POINTER(telenorid_backchannel_auth)
 
 # Integer typedefs.
 telenorid_status = c_int32
@@ -115,6 +120,7 @@ telenorid_auth_param = c_int32
 telenorid_claim_target = c_int32
 telenorid_token_field = c_int32
 telenorid_device_field = c_int32
+telenorid_login_hint_form = c_int32
 
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
@@ -280,6 +286,18 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_device_authorization_interval": (telenorid_status, [DeviceAuthorizationP, POINTER(c_int32)]),
     "telenorid_device_authorization_wait": (telenorid_status, [DeviceAuthorizationP, POINTER(AuthStateP)]),
     "telenorid_device_authorization_free": (None, [DeviceAuthorizationP]),
+    "telenorid_client_start_backchannel_authentication": (telenorid_status, [ClientP, AuthRequestP,
+                                                                             POINTER(BackchannelAuthP)]),
+    "telenorid_backchannel_auth_id": (telenorid_status, [BackchannelAuthP, POINTER(c_void_p)]),
+    "telenorid_backchannel_auth_expires_at": (telenorid_status, [BackchannelAuthP, POINTER(c_int64)]),
+    "telenorid_backchannel_auth_interval": (telenorid_status, [BackchannelAuthP, POINTER(c_int32)]),
+    "telenorid_backchannel_auth_handle_ping": (telenorid_status, [BackchannelAuthP, c_char_p, c_char_p]),
+    "telenorid_backchannel_auth_wait": (telenorid_status, [BackchannelAuthP, POINTER(AuthStateP)]),
+    "telenorid_backchannel_auth_free": (None, [BackchannelAuthP]),
+    "telenorid_login_hint_phone_number": (telenorid_status, [c_char_p, POINTER(c_void_p)]),
+    "telenorid_login_hint_ip_port": (telenorid_status, [c_char_p, c_int32, POINTER(c_void_p)]),
+    "telenorid_login_hint_operator_token": (telenorid_status, [c_char_p, POINTER(c_void_p)]),
+    "telenorid_login_hint_get_form": (telenorid_status, [c_char_p, POINTER(telenorid_login_hint_form)]),
     "telenorid_set_log_callback": (telenorid_status, [LogCallback, c_void_p, c_int32]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),

@@ -99,12 +99,14 @@ CONFIG_KEYS = {
     "allow_bearer_downgrade": 34, "sign_authorization_requests": 35, "security_profile": 36,
     "client_key_id": 37,
     "device_authorization_endpoint": 38,
+    "backchannel_authentication_endpoint": 39, "backchannel_token_delivery_mode": 40,
 }
 SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}
 PKCE_METHODS = {"S256": 0, "plain": 1}
 AUTH_PARAMS = {
     "scope": 1, "prompt": 2, "login_hint": 3, "ui_locales": 4, "acr_values": 5, "max_age": 6,
     "aloha_token": 7, "claims_purpose": 8, "response_mode": 9,
+    "login_hint_token": 10, "id_token_hint": 11, "binding_message": 12, "user_code": 13, "requested_expiry": 14,
 }
 CLAIM_TARGETS = {"id_token": 1, "userinfo": 2}
 TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5,

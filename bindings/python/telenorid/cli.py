@@ -6,6 +6,8 @@ browser, keeps the state file and prints.
     telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
                                      open the printed URL anywhere, paste back the address it ends on
     telenorid login    ... --device  sign in on another device with a printed code (RFC 8628)
+    telenorid login    ... --ciba --login-hint HINT [--binding-message TEXT]   sign in by backchannel
+                                     authentication (OpenID CIBA): the user approves on their own device
     telenorid status                 signed in or not: subject, issuer, expiry, scopes, token type (no request)
     telenorid token                  a fresh access token (refreshing first when needed)
     telenorid userinfo               the userinfo claims
@@ -43,6 +45,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import telenorid
 
+from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as check_ciba_arguments, login_ciba
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
 from .cli_output import emit, expiry, status, token_type
@@ -114,8 +117,11 @@ def open_browser(url: str, command: Optional[str]) -> None:
 
 def login(args: argparse.Namespace) -> None:
     choose_for_login(args)
+    check_ciba_arguments(args)
     if args.device:
         return login_with_device(args)
+    if args.ciba:
+        return login_ciba(args)
     if args.no_browser:
         login_without_browser(args)
         return
@@ -299,6 +305,7 @@ def parser() -> argparse.ArgumentParser:
     sign_in.add_argument("--client-secret", help="a confidential client's secret (kept in the Secret Service; with "
                                                  "files never saved: later commands read TELENORID_CLIENT_SECRET)")
     add_device_arguments(sign_in)
+    add_ciba_arguments(sign_in)
     sign_in.set_defaults(run=login)
     commands.add_parser("status", parents=[common], help="signed in or not, and with what (no request)").set_defaults(run=status)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),

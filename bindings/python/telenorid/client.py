@@ -10,6 +10,7 @@ from ._convert import _opt_str, _str
 from ._handle import _call_on, _enter_argument, _Handle, _leave
 from .auth_state import AuthState
 from .authorization import AuthorizationCallback, AuthorizationRequest, PendingAuthorization
+from .ciba import BackchannelAuthentication
 from .config import Config
 from .store import HostStore, _NativeStore
 
@@ -119,6 +120,19 @@ class Client(_Handle):
         finally:
             _leave(request._native)
         return PendingAuthorization._adopt(pending, request._parents[0])
+
+    def start_backchannel_authentication(self, request: AuthorizationRequest) -> BackchannelAuthentication:
+        """Asks the provider to authenticate the user ``request`` names (OpenID CIBA Core 1.0 §7.1): exactly one
+        of ``login_hint``, ``login_hint_token``, ``id_token_hint``, with its scope (must include openid),
+        ``acr_values``, ``binding_message``, ``user_code``, ``requested_expiry``; then
+        :meth:`BackchannelAuthentication.wait`. Blocks on the network."""
+        auth = _bindings.BackchannelAuthP()
+        request_pointer = _enter_argument(request, AuthorizationRequest, "request")
+        try:
+            self._call(_c.telenorid_client_start_backchannel_authentication, request_pointer, byref(auth))
+        finally:
+            _leave(request._native)
+        return BackchannelAuthentication._adopt(auth, self)
 
     def exchange_code(self, callback: AuthorizationCallback) -> "AuthState":
         """Exchanges a validated callback's code for tokens and validates the ID token."""

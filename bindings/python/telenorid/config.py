@@ -65,6 +65,8 @@ class Settings(TypedDict, total=False):
     security_profile: _Text
     client_key_id: _Text
     device_authorization_endpoint: _Text
+    backchannel_authentication_endpoint: _Text
+    backchannel_token_delivery_mode: _Text
 
 
 class Config(_Handle):

@@ -40,7 +40,17 @@ public final class AuthorizationRequest extends NativeObject {
         /** The top-level {@code purpose} of the claims request. */
         CLAIMS_PURPOSE(8),
         /** {@code "query"} or {@code "fragment"}. */
-        RESPONSE_MODE(9);
+        RESPONSE_MODE(9),
+        /** CIBA: a token naming the user. */
+        LOGIN_HINT_TOKEN(10),
+        /** An ID token naming the user. */
+        ID_TOKEN_HINT(11),
+        /** CIBA: shown on both devices. */
+        BINDING_MESSAGE(12),
+        /** CIBA: the user's secret code at the provider. */
+        USER_CODE(13),
+        /** CIBA: seconds, decimal digits. */
+        REQUESTED_EXPIRY(14);
 
         private final int code;
 

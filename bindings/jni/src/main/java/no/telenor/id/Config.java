@@ -77,7 +77,11 @@ public final class Config extends NativeObject {
         /** The {@code kid} the provider registered the client's key under; default the JWK's, else its thumbprint. */
         CLIENT_KEY_ID(37),
         /** The device authorization endpoint (RFC 8628 §3.1); default: discovered. */
-        DEVICE_AUTHORIZATION_ENDPOINT(38);
+        DEVICE_AUTHORIZATION_ENDPOINT(38),
+        /** Where backchannel authentication requests go (OpenID CIBA Core 1.0); default discovered. */
+        BACKCHANNEL_AUTHENTICATION_ENDPOINT(39),
+        /** {@code "poll"} (default) or {@code "ping"}: how a backchannel authentication's result is learnt. */
+        BACKCHANNEL_TOKEN_DELIVERY_MODE(40);
 
         private final int code;
 
