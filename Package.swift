@@ -52,7 +52,9 @@ let package = Package(
         .target(
             name: "Telenorid",
             dependencies: ["TelenoridCore", "CTelenorid"],
-            swiftSettings: [.unsafeFlags(["-Osize", "-Xfrontend", "-function-sections"])],
+            swiftSettings: [
+                .unsafeFlags(["-Osize", "-Xfrontend", "-disable-reflection-metadata", "-Xfrontend", "-function-sections"])
+            ],
             linkerSettings: [
                 // Only the C API is exported: public Swift symbols of the core stay local.
                 .unsafeFlags([

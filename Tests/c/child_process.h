@@ -37,4 +37,24 @@ static int first_line(char *const argv[], char *line, size_t size, pid_t *keep) 
     return ok;
 }
 
+/* Copies the JSON string value after `key` (given with its opening quote: "\"issuer\": \"") that follows
+ * `from` ("" for anywhere) in a helper's first line into `out`: the helpers print one JSON line, so no JSON
+ * parser is needed. 0 when absent or too long. */
+static inline int field_after(const char *line, const char *from, const char *key, char *out, size_t size) {
+    const char *start = strstr(line, from);
+    start = start ? strstr(start, key) : NULL;
+    if (!start) return 0;
+    start += strlen(key);
+    const char *end = strchr(start, '"');
+    if (!end || (size_t)(end - start) >= size) return 0;
+    memcpy(out, start, (size_t)(end - start));
+    out[end - start] = '\0';
+    return 1;
+}
+
+/* The first value of `key` in the line (see field_after). */
+static inline int field(const char *line, const char *key, char *out, size_t size) {
+    return field_after(line, "", key, out, size);
+}
+
 #endif

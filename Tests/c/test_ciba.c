@@ -32,17 +32,6 @@ static struct {
     pid_t pid;
 } provider;
 
-static int field(const char *line, const char *key, char *out, size_t size) {
-    const char *start = strstr(line, key);
-    if (!start) return 0;
-    start += strlen(key);
-    const char *end = strchr(start, '"');
-    if (!end || (size_t)(end - start) >= size) return 0;
-    memcpy(out, start, (size_t)(end - start));
-    out[end - start] = '\0';
-    return 1;
-}
-
 static double now_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);

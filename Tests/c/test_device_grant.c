@@ -19,19 +19,6 @@
 #include "check.h"
 #include "status_checks.h"
 
-/* The value of the JSON string member `key` (given with its opening quote: `"issuer": "`) after `from`. */
-static int field(const char *line, const char *from, const char *key, char *out, size_t size) {
-    const char *start = strstr(line, from);
-    start = start ? strstr(start, key) : NULL;
-    if (!start) return 0;
-    start += strlen(key);
-    const char *end = strchr(start, '"');
-    if (!end || (size_t)(end - start) >= size) return 0;
-    memcpy(out, start, (size_t)(end - start));
-    out[end - start] = '\0';
-    return 1;
-}
-
 static void stop(pid_t pid) {
     if (pid > 0) {
         kill(pid, SIGTERM);
@@ -109,13 +96,13 @@ static void test_django(void) {
     char line[2048], issuer[256], endpoint[256], public_id[64], confidential_id[64], secret[128], user[64], password[64];
     pid_t pid = 0;
     if (!CHECK(first_line(argv, line, sizeof line, &pid))) return;
-    if (CHECK(field(line, "", "\"issuer\": \"", issuer, sizeof issuer) &&
-              field(line, "", "\"device_authorization_endpoint\": \"", endpoint, sizeof endpoint) &&
-              field(line, "\"device_public\"", "\"client_id\": \"", public_id, sizeof public_id) &&
-              field(line, "\"device_confidential\"", "\"client_id\": \"", confidential_id, sizeof confidential_id) &&
-              field(line, "\"device_confidential\"", "\"client_secret\": \"", secret, sizeof secret) &&
-              field(line, "\"user\"", "\"username\": \"", user, sizeof user) &&
-              field(line, "\"user\"", "\"password\": \"", password, sizeof password))) {
+    if (CHECK(field_after(line, "", "\"issuer\": \"", issuer, sizeof issuer) &&
+              field_after(line, "", "\"device_authorization_endpoint\": \"", endpoint, sizeof endpoint) &&
+              field_after(line, "\"device_public\"", "\"client_id\": \"", public_id, sizeof public_id) &&
+              field_after(line, "\"device_confidential\"", "\"client_id\": \"", confidential_id, sizeof confidential_id) &&
+              field_after(line, "\"device_confidential\"", "\"client_secret\": \"", secret, sizeof secret) &&
+              field_after(line, "\"user\"", "\"username\": \"", user, sizeof user) &&
+              field_after(line, "\"user\"", "\"password\": \"", password, sizeof password))) {
         struct wait_call call;
         char *approve[] = {"python3", "Tests/support/provider/browser.py", "--device", NULL, NULL, user, password,
                            NULL, NULL};
@@ -160,8 +147,8 @@ static void test_glewlwyd(void) {
     char line[8192], issuer[256], client_id[64];
     pid_t pid = 0;
     if (!CHECK(first_line(argv, line, sizeof line, &pid))) return;
-    if (CHECK(field(line, "", "\"issuer\": \"", issuer, sizeof issuer) &&
-              field(line, "", "\"device_client_id\": \"", client_id, sizeof client_id))) {
+    if (CHECK(field_after(line, "", "\"issuer\": \"", issuer, sizeof issuer) &&
+              field_after(line, "", "\"device_client_id\": \"", client_id, sizeof client_id))) {
         struct wait_call call;
         char *approve[] = {"python3", "Tests/support/glewlwyd_provider.py", "approve-device", issuer, NULL, NULL};
         telenorid_config *cfg = config(issuer, client_id, NULL, NULL, "openid"); /* the endpoint discovered */

@@ -26,17 +26,6 @@ static struct {
     pid_t pid;
 } provider;
 
-static int field(const char *line, const char *key, char *out, size_t size) {
-    const char *start = strstr(line, key);
-    if (!start) return 0;
-    start += strlen(key);
-    const char *end = strchr(start, '"');
-    if (!end || (size_t)(end - start) >= size) return 0;
-    memcpy(out, start, (size_t)(end - start));
-    out[end - start] = '\0';
-    return 1;
-}
-
 static int start_provider(void) {
     char *argv[] = {"python3", "Tests/support/provider/oidc_provider.py", NULL};
     char line[2048];

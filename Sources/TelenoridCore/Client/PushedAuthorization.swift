@@ -11,11 +11,7 @@ extension OIDCClient {
     /// authorization request endpoint, else in the URL.
     /// Endpoints the configuration leaves out come from discovery.
     public func buildAuthorization(_ request: AuthorizationRequest) throws(TelenoridError) -> PendingAuthorization {
-        guard request.configuration.clientID == configuration.clientID,
-            request.configuration.settings[.issuer] == configuration.settings[.issuer]
-        else {
-            throw TelenoridError(.invalidArgument, "the request was made for another client's configuration")
-        }
+        try checkOwned(request)
         // Fetched once for the three decisions below: a provider without discovery would otherwise be asked
         // for it at each.
         let metadata = try availableMetadata()
@@ -49,6 +45,16 @@ extension OIDCClient {
         return try request.pending(
             url: AuthorizationRequest.url(at: authorizationEndpoint, front), state: state, nonce: nonce, pkce: pkce,
             dpopSigner: signer)
+    }
+
+    /// Refuses a request built for another client's configuration: its parameters were checked against that
+    /// one's, and its scope or resources are not this client's to ask for.
+    func checkOwned(_ request: AuthorizationRequest) throws(TelenoridError) {
+        guard request.configuration.clientID == configuration.clientID,
+            request.configuration.settings[.issuer] == configuration.settings[.issuer]
+        else {
+            throw TelenoridError(.invalidArgument, "the request was made for another client's configuration")
+        }
     }
 
     /// Asked for by the host, by the FAPI 2.0 profile (FAPI 2.0 Security Profile §5.3.3.2: clients "shall

@@ -14,11 +14,7 @@ extension OIDCClient {
     public func startBackchannelAuthentication(_ request: AuthorizationRequest) throws(TelenoridError)
         -> BackchannelAuthentication
     {
-        guard request.configuration.clientID == configuration.clientID,
-            request.configuration.settings[.issuer] == configuration.settings[.issuer]
-        else {
-            throw TelenoridError(.invalidArgument, "the request was made for another client's configuration")
-        }
+        try checkOwned(request)
         let hints = [AuthorizationRequest.Parameter.loginHint, .loginHintToken, .idTokenHint].filter {
             request.values[$0] != nil
         }
@@ -49,9 +45,7 @@ extension OIDCClient {
             if let value = request.values[parameter] { try parameters.append(parameter.name, value) }
         }
         if let userCode = request.userCode { try parameters.appendSecret("user_code", userCode) }
-        parameters.appendRepeated("resource", request.resources)
-        if let details = request.authorizationDetails { try parameters.append("authorization_details", details.text) }
-        for pair in request.extras.pairs { try parameters.append(pair.name, pair.value) }
+        try appendRequested(request, to: &parameters)
 
         let url = try endpoint(.backchannelAuthenticationEndpoint)
         var body = parameters
@@ -65,7 +59,7 @@ extension OIDCClient {
         let signer = try newSignInSigner()
         let response = try transport.send(try authenticatedRequest(url: url, parameters: body))
         let now = clock()
-        return BackchannelAuthentication(
+        return try BackchannelAuthentication(
             client: self, response: try BackchannelAuthenticationResponse(response, now: now), now: now,
             notificationToken: notificationToken, signer: signer, resources: request.resources)
     }
@@ -136,33 +130,34 @@ public final class BackchannelAuthentication: Sendable {
     public let authReqID: String
     /// When the client gives up, in its clock's seconds: `expires_in` after the acknowledgement, at most
     /// `TokenPolling.maximumLifetime`.
-    public var expiresAt: Int64 { progress.withLock { $0.schedule.expiresAt } }
+    public var expiresAt: Int64 { polling.expiresAt }
     /// Seconds between polls now: the provider's `interval` (5 when it gave none), grown by each `slow_down`.
-    public var interval: Int64 { progress.withLock { $0.schedule.interval } }
+    public var interval: Int64 { polling.interval }
     /// The bearer token the provider must present when it pings (§10.2); nil in poll mode.
     private let notificationToken: SecretBytes?
     /// Ends the wait's sleep when a valid ping arrives; nil in poll mode.
     private let waker: SleepWaker?
-    private let signer: DPoPSigner?
-    private let resources: [String]
-    private let progress: Locked<(schedule: TokenPolling.Schedule, waiting: Bool, consumed: Bool)>
+    private let polling: PolledGrant
 
     /// CIBA Core §10.1.
     static let grantType = "urn:openid:params:grant-type:ciba"
-    static let what = "backchannel token request"
 
     init(
         client: OIDCClient, response: BackchannelAuthenticationResponse, now: Int64,
         notificationToken: SecretBytes?, signer: DPoPSigner?, resources: [String]
-    ) {
+    ) throws(TelenoridError) {
         self.client = client
         authReqID = response.authReqID
         self.notificationToken = notificationToken
         waker = notificationToken == nil ? nil : SleepWaker(for: client)
-        self.signer = signer
-        self.resources = resources
-        progress = Locked(
-            (TokenPolling.Schedule(interval: response.interval, expiresIn: response.expiresIn, now: now), false, false))
+        var grant = FormParameters()
+        try grant.append("grant_type", Self.grantType)
+        try grant.append("auth_req_id", response.authReqID)
+        polling = PolledGrant(
+            client: client, grant: grant,
+            schedule: TokenPolling.Schedule(interval: response.interval, expiresIn: response.expiresIn, now: now),
+            signer: signer, resources: resources, what: "backchannel authentication",
+            request: "backchannel token request")
     }
 
     /// Asks the token endpoint (§10.1) for the result every interval, or at once after a valid ping
@@ -173,44 +168,7 @@ public final class BackchannelAuthentication: Sendable {
     /// user refused, `.expired` when the request expired, `.cancelled` by the client's `cancel`. A failed
     /// wait may be started again; after a successful one, `.consumed`, as also while another thread waits.
     public func wait() throws(TelenoridError) -> AuthState {
-        try progress.withLock { (progress) throws(TelenoridError) in
-            guard !progress.consumed else {
-                throw TelenoridError(.consumed, "this backchannel authentication already ended in a sign-in")
-            }
-            guard !progress.waiting else {
-                throw TelenoridError(.consumed, "another thread is waiting for this backchannel authentication")
-            }
-            progress.waiting = true
-        }
-        var schedule = progress.withLock { $0.schedule }
-        defer {
-            progress.withLock {
-                $0.waiting = false; $0.schedule = schedule
-            }
-        }
-        let tokenURL = try client.endpoint(.tokenEndpoint)
-        var grant = FormParameters()
-        try grant.append("grant_type", Self.grantType)
-        try grant.append("auth_req_id", authReqID)
-        grant.appendRepeated("resource", resources)
-        let response = try TokenPolling.wait(
-            on: client, schedule: &schedule, waker: waker, during: "backchannel authentication"
-        ) { () throws(TelenoridError) in
-            try client.tokenRequest(grant, to: tokenURL, proofBy: signer, during: Self.what)
-        }
-        // The provider issued the tokens: the request is spent, whatever the checks below find.
-        progress.withLock { $0.consumed = true }
-        guard let idToken = response.idToken else {
-            throw TelenoridError(.invalidResponse, "the backchannel token response has no id_token (CIBA Core §10.1.1)")
-        }
-        _ = try client.validateIDToken(
-            idToken,
-            expectations: IDTokenExpectations(nonce: nil, maxAge: nil, accessToken: response.accessToken, previous: nil)
-        )
-        var tokens = TokenSet(response: response, receivedAt: client.clock(), previous: nil)
-        tokens.dpopSigner = signer
-        tokens.resources = resources
-        return client.authState(tokens)
+        try polling.wait(waker: waker, idTokenRequired: true)
     }
 
     /// The largest ping body read: a JSON object with one short member.

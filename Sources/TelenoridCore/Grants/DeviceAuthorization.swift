@@ -94,33 +94,31 @@ public final class DeviceAuthorization: Sendable {
     public let verificationURIComplete: String?
     /// When the client gives up, in its clock's seconds: `expires_in` from the response's receipt, at
     /// most `TokenPolling.maximumLifetime`.
-    public var expiresAt: Int64 { progress.withLock { $0.schedule.expiresAt } }
-    private let deviceCode: SecretBytes
-    private let signer: DPoPSigner?
-    private let resources: [String]
-    private let progress: Locked<(schedule: TokenPolling.Schedule, waiting: Bool, consumed: Bool)>
+    public var expiresAt: Int64 { polling.expiresAt }
+    /// The seconds between polls now: the provider's `interval` (5 when it gave none), grown by each
+    /// `slow_down`.
+    public var interval: Int64 { polling.interval }
+    private let polling: PolledGrant
 
     static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
-    static let what = "device access token request"
 
     init(
         client: OIDCClient, response: DeviceAuthorizationResponse, signer: DPoPSigner?, resources: [String],
         now: Int64
-    ) {
+    ) throws(TelenoridError) {
         self.client = client
         userCode = response.userCode
         verificationURI = response.verificationURI
         verificationURIComplete = response.verificationURIComplete
-        deviceCode = response.deviceCode
-        self.signer = signer
-        self.resources = resources
-        progress = Locked(
-            (TokenPolling.Schedule(interval: response.interval, expiresIn: response.expiresIn, now: now), false, false))
+        var grant = FormParameters()
+        try grant.append("grant_type", Self.grantType)
+        try grant.appendSecret("device_code", response.deviceCode)
+        try client.appendClientIDForBasic(to: &grant)
+        polling = PolledGrant(
+            client: client, grant: grant,
+            schedule: TokenPolling.Schedule(interval: response.interval, expiresIn: response.expiresIn, now: now),
+            signer: signer, resources: resources, what: "device authorization", request: "device access token request")
     }
-
-    /// The seconds between polls now: the provider's `interval` (5 when it gave none), grown by each
-    /// `slow_down`.
-    public var interval: Int64 { progress.withLock { $0.schedule.interval } }
 
     /// Polls the token endpoint (RFC 8628 §3.4) until the user approves, then gives the signed-in auth
     /// state, its ID token (when one came) validated as a code exchange's is, without a nonce (§3.4 has
@@ -128,44 +126,7 @@ public final class DeviceAuthorization: Sendable {
     /// expired, `.cancelled` by the client's `cancel`. A failed wait may be started again (at the interval
     /// the provider last asked for); after a successful one, `.consumed`, as also while another thread waits.
     public func wait() throws(TelenoridError) -> AuthState {
-        try progress.withLock { (progress) throws(TelenoridError) in
-            guard !progress.consumed else {
-                throw TelenoridError(.consumed, "this device authorization already ended in a sign-in")
-            }
-            guard !progress.waiting else {
-                throw TelenoridError(.consumed, "another thread is waiting for this device authorization")
-            }
-            progress.waiting = true
-        }
-        var schedule = progress.withLock { $0.schedule }
-        defer {
-            progress.withLock {
-                $0.waiting = false; $0.schedule = schedule
-            }
-        }
-        let tokenURL = try client.endpoint(.tokenEndpoint)
-        var grant = FormParameters()
-        try grant.append("grant_type", Self.grantType)
-        try grant.appendSecret("device_code", deviceCode)
-        try client.appendClientIDForBasic(to: &grant)
-        grant.appendRepeated("resource", resources)
-        let response = try TokenPolling.wait(on: client, schedule: &schedule, during: "device authorization") {
-            () throws(TelenoridError) in
-            try client.tokenRequest(grant, to: tokenURL, proofBy: signer, during: Self.what)
-        }
-        // The provider issued the tokens: the device code is spent, whatever the checks below find.
-        progress.withLock { $0.consumed = true }
-        if let idToken = response.idToken {
-            _ = try client.validateIDToken(
-                idToken,
-                expectations: IDTokenExpectations(
-                    nonce: nil, maxAge: nil, accessToken: response.accessToken, previous: nil))
-        }
-        var tokens = TokenSet(response: response, receivedAt: client.clock(), previous: nil)
-        tokens.dpopSigner = signer
-        tokens.resources = resources
-        Log.info("token.exchanged", "device code exchanged for \(signer == nil ? "bearer" : "DPoP-bound") tokens")
-        return client.authState(tokens)
+        try polling.wait(waker: nil, idTokenRequired: false)
     }
 }
 
@@ -180,13 +141,7 @@ extension OIDCClient {
     public func startDeviceAuthorization(_ request: AuthorizationRequest?) throws(TelenoridError)
         -> DeviceAuthorization
     {
-        if let request {
-            guard request.configuration.clientID == configuration.clientID,
-                request.configuration.settings[.issuer] == configuration.settings[.issuer]
-            else {
-                throw TelenoridError(.invalidArgument, "the request was made for another client's configuration")
-            }
-        }
+        if let request { try checkOwned(request) }
         let url: String
         do { url = try endpoint(.deviceAuthorizationEndpoint) } catch {
             guard error.kind == .configuration else { throw error }
@@ -199,13 +154,11 @@ extension OIDCClient {
         var form = FormParameters()
         try appendClientIDForBasic(to: &form)
         if !scope.isEmpty { try form.append("scope", scope) }
-        form.appendRepeated("resource", resources)
-        if let details = request?.authorizationDetails { try form.append("authorization_details", details.text) }
-        for pair in request?.extras.pairs ?? [] { try form.append(pair.name, pair.value) }
+        try appendRequested(request, to: &form)
         let signer = try newSignInSigner()
         let response = try transport.send(try authenticatedRequest(url: url, parameters: form))
         let now = clock()
-        return DeviceAuthorization(
+        return try DeviceAuthorization(
             client: self, response: try DeviceAuthorizationResponse(response, now: now), signer: signer,
             resources: resources, now: now)
     }

@@ -10,58 +10,25 @@ to :meth:`BackchannelAuthentication.handle_ping`, which wakes the wait.
 """
 from __future__ import annotations
 
-import threading
 from ctypes import byref, c_int32, c_int64
-from typing import TYPE_CHECKING, Any, Callable, List, TypeVar, Union
+from typing import TYPE_CHECKING, Union
 
 from . import _bindings, _ffi
 from ._convert import _str, _string_call
 from ._handle import _Handle
+from ._interruptible import interruptible
 from .auth_state import AuthState
-from .errors import InvalidArgument, _int, _raise
+from .errors import InvalidArgumentError, _int, _raise
 
 if TYPE_CHECKING:
     from .client import Client
 
 _c = _ffi.functions
-T = TypeVar("T")
 
-# How often a blocked caller's thread looks up from the worker: Python delivers KeyboardInterrupt only
-# between C calls, so the C wait runs on a worker thread and Ctrl-C is seen within this.
-_SLICE_S = 0.25
-# After a cancel, how long to give the worker to leave C before cancelling again (a cancel ends only what
-# is in flight when it is made).
-_CANCEL_RETRY_S = 0.05
 
 _FORMS = {1: "phone_number", 2: "ip_port", 3: "operator_token"}
 
 
-def _interruptible(client: "Client", call: Callable[[], T]) -> T:
-    """Runs `call` (a blocking call of `client`) on a worker thread; on KeyboardInterrupt cancels the client
-    until the worker has left C, then lets the interrupt go on."""
-    outcome: List[Any] = []
-
-    def work() -> None:
-        try:
-            outcome.append((True, call()))
-        except BaseException as error:  # noqa: B902 - handed to the caller's thread
-            outcome.append((False, error))
-
-    worker = threading.Thread(target=work, name="telenorid-ciba-wait", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(_SLICE_S)
-    except KeyboardInterrupt:
-        while worker.is_alive():
-            client.cancel()
-            worker.join(_CANCEL_RETRY_S)
-        raise
-    succeeded, value = outcome[0]
-    if succeeded:
-        result: T = value
-        return result
-    raise value
 
 
 class BackchannelAuthentication(_Handle):
@@ -111,7 +78,7 @@ class BackchannelAuthentication(_Handle):
         expired, :class:`Cancelled` after :meth:`Client.cancel`. Ctrl-C (KeyboardInterrupt) cancels it within
         0.25 s. A failed wait may be started again; after a successful one, :class:`Consumed`."""
         client: "Client" = self._parents[0]
-        return _interruptible(client, self._wait)
+        return interruptible(client, self._wait)
 
     def _wait(self) -> AuthState:
         state = _bindings.AuthStateP()
@@ -121,15 +88,15 @@ class BackchannelAuthentication(_Handle):
 
 def login_hint_phone_number(e164: str) -> str:
     """``tel:`` and an E.164 number: ``+`` and 1 to 15 digits, the first not 0; anything else raises
-    :class:`InvalidArgument`."""
+    :class:`InvalidArgumentError`."""
     return _string_call(_c.telenorid_login_hint_phone_number, _str(e164, "e164")) or ""
 
 
 def login_hint_ip_port(address: str, port: int) -> str:
     """``ipport:`` and the device's public IPv4 (dotted decimal) or IPv6 (without brackets) address and port
-    (1-65535) as the operator's network sees it; anything else raises :class:`InvalidArgument`."""
+    (1-65535) as the operator's network sees it; anything else raises :class:`InvalidArgumentError`."""
     if not -2**31 <= _int(port, "port") < 2**31:  # c_int32 would wrap it into a port that looks valid
-        raise InvalidArgument("port must be from 1 to 65535")
+        raise InvalidArgumentError("port must be from 1 to 65535")
     return _string_call(_c.telenorid_login_hint_ip_port, _str(address, "address"), c_int32(port)) or ""
 
 
@@ -140,7 +107,7 @@ def login_hint_operator_token(token: str) -> str:
 
 def login_hint_form(hint: str) -> str:
     """Which form ``hint`` is in: ``"phone_number"``, ``"ip_port"`` or ``"operator_token"``; a hint in none
-    of them raises :class:`InvalidArgument`."""
+    of them raises :class:`InvalidArgumentError`."""
     form = c_int32()
     status = _c.telenorid_login_hint_get_form(_str(hint, "hint"), byref(form))
     if status:

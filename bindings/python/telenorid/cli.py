@@ -38,7 +38,6 @@ import os
 import shlex
 import subprocess
 import sys
-import threading
 import webbrowser
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
@@ -46,6 +45,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 import telenorid
 
 from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as check_ciba_arguments, login_ciba
+from ._interruptible import interruptible
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
 from .cli_output import emit, expiry, status, token_type
@@ -62,35 +62,9 @@ T = TypeVar("T")
 
 
 def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
-    """Runs a blocking library call of `client` (or of an auth state made from it) so that Ctrl-C ends it.
-    Python delivers KeyboardInterrupt only between C calls, so the call runs on a worker thread while this
-    one joins it in short slices; on Ctrl-C the client is cancelled (its calls in flight end with
-    CancelledError) and the worker joined before KeyboardInterrupt goes on."""
-    outcome: List[Any] = []
-
-    def work() -> None:
-        try:
-            outcome.append((True, call()))
-        except BaseException as error:  # noqa: B902 - handed to the caller's thread
-            outcome.append((False, error))
-
-    worker = threading.Thread(target=work, name="telenorid-call", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.25)
-    except KeyboardInterrupt:
-        # A cancel ends only what is in flight when it is made: repeated until the worker has left C, in
-        # case the first came before the call got there.
-        while worker.is_alive():
-            client.cancel()
-            worker.join(0.05)
-        raise
-    succeeded, value = outcome[0]
-    if succeeded:
-        result: T = value
-        return result
-    raise value
+    """Runs a blocking library call of `client` (or of an auth state made from it) so that Ctrl-C ends it:
+    the client is cancelled and KeyboardInterrupt goes on once the call has left the library."""
+    return interruptible(client, call)
 
 
 # ---- the sign-in ------------------------------------------------------------------------------------------

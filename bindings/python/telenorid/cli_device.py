@@ -7,7 +7,6 @@ import argparse
 import json
 import time
 
-import telenorid
 
 from .cli_output import emit, status
 from .cli_settings import client_for, say, settings_from

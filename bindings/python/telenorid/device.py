@@ -6,54 +6,21 @@
 """
 from __future__ import annotations
 
-import threading
 from ctypes import byref, c_int32, c_int64
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Optional
 
 from . import _bindings, _ffi
 from ._handle import _Handle
+from ._interruptible import interruptible
 from .auth_state import AuthState
 
 if TYPE_CHECKING:
     from .client import Client
 
 _c = _ffi.functions
-T = TypeVar("T")
-
-# How often a blocked caller's thread looks up from the worker: Python delivers KeyboardInterrupt only
-# between C calls, so the C wait runs on a worker thread and Ctrl-C is seen within this.
-_SLICE_S = 0.25
-# After a cancel, how long to give the worker to leave C before cancelling again (a cancel ends only what
-# is in flight when it is made).
-_CANCEL_RETRY_S = 0.05
 
 
-def _interruptible(client: "Client", call: Callable[[], T]) -> T:
-    """Runs `call` (a blocking call of `client`) on a worker thread; on KeyboardInterrupt cancels the client
-    until the worker has left C, then lets the interrupt go on."""
-    outcome: List[Any] = []
 
-    def work() -> None:
-        try:
-            outcome.append((True, call()))
-        except BaseException as error:  # noqa: B902 - handed to the caller's thread
-            outcome.append((False, error))
-
-    worker = threading.Thread(target=work, name="telenorid-device-wait", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(_SLICE_S)
-    except KeyboardInterrupt:
-        while worker.is_alive():
-            client.cancel()
-            worker.join(_CANCEL_RETRY_S)
-        raise
-    succeeded, value = outcome[0]
-    if succeeded:
-        result: T = value
-        return result
-    raise value
 
 
 class DeviceAuthorization(_Handle):
@@ -106,7 +73,7 @@ class DeviceAuthorization(_Handle):
         :class:`CancelledError` after :meth:`Client.cancel`. Ctrl-C (KeyboardInterrupt) cancels it within 0.25 s.
         A failed wait may be started again; after a successful one, :class:`ConsumedError`."""
         client: "Client" = self._parents[0]
-        return _interruptible(client, self._wait)
+        return interruptible(client, self._wait)
 
     def _wait(self) -> AuthState:
         state = _bindings.AuthStateP()

@@ -1,0 +1,46 @@
+"""Blocking library calls that Ctrl-C can stop. Python delivers KeyboardInterrupt only between C calls, so a
+long call (a grant's wait, a slow provider) runs on a worker thread while the caller's thread joins it in
+slices; on Ctrl-C the client is cancelled (telenorid_client_cancel: its calls in flight end with
+CancelledError) until the worker has left C, and then the interrupt goes on."""
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any, Callable, List, TypeVar
+
+if TYPE_CHECKING:
+    from .client import Client
+
+T = TypeVar("T")
+
+# How often the caller's thread looks up from the worker: Ctrl-C is seen within this.
+_SLICE_S = 0.25
+# After a cancel, how long to give the worker to leave C before cancelling again (a cancel ends only what
+# is in flight when it is made, so a call that had not reached C yet needs another).
+_CANCEL_RETRY_S = 0.05
+
+
+def interruptible(client: "Client", call: Callable[[], T]) -> T:
+    """``call()`` (a blocking call of ``client`` or of an auth state it made), stopped by Ctrl-C."""
+    outcome: List[Any] = []
+
+    def work() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as error:  # noqa: B902 - handed to the caller's thread
+            outcome.append((False, error))
+
+    worker = threading.Thread(target=work, name="telenorid-call", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(_SLICE_S)
+    except KeyboardInterrupt:
+        while worker.is_alive():
+            client.cancel()
+            worker.join(_CANCEL_RETRY_S)
+        raise
+    succeeded, value = outcome[0]
+    if succeeded:
+        result: T = value
+        return result
+    raise value
