@@ -202,8 +202,8 @@ static int scan(int only, const void *planted, int *planted_seen, int report) {
  * The provider, in its own process
  * --------------------------------------------------------------------------------------------- */
 
-/* The JSON string value after `key` in `line`: its start and length. */
-static const char *field(const char *line, const char *key, size_t *length) {
+/* The JSON string value after `key` in `line`: its start and length, in place (field() would copy a secret). */
+static const char *field_span(const char *line, const char *key, size_t *length) {
     const char *start = strstr(line, key);
     if (!start) return NULL;
     start += strlen(key);
@@ -218,9 +218,9 @@ static int start_provider(void) {
     char line[1024];
     int ok = first_line(argv, line, sizeof line, &provider.pid);
     size_t issuer_length = 0, id_length = 0, secret_length = 0;
-    const char *issuer = field(line, "\"issuer\": \"", &issuer_length);
-    const char *id = field(line, "\"client_id\": \"", &id_length);
-    const char *secret = field(line, "\"client_secret\": \"", &secret_length);
+    const char *issuer = field_span(line, "\"issuer\": \"", &issuer_length);
+    const char *id = field_span(line, "\"client_id\": \"", &id_length);
+    const char *secret = field_span(line, "\"client_secret\": \"", &secret_length);
     ok = ok && issuer && id && secret && issuer_length < sizeof provider.issuer && id_length < sizeof provider.client_id;
     if (ok) {
         memcpy(provider.issuer, issuer, issuer_length);
