@@ -104,6 +104,7 @@ extern const native_table idp_app_table;       /* telenorid_jni_idp_app.c: the i
 extern const native_table loopback_table;      /* telenorid_jni_loopback.c: the loopback redirect listener */
 extern const native_table dpop_table;          /* telenorid_jni_dpop.c: DPoP signer, request headers */
 extern const native_table device_table;        /* telenorid_jni_device.c: the device authorization grant */
+extern const native_table ciba_table;          /* telenorid_jni_ciba.c: backchannel authentication, login hints */
 extern const native_table log_table;           /* telenorid_jni_log.c: the library's log */
 extern const native_table store_table;         /* telenorid_jni_store.c: the app's store, the directory store */
 

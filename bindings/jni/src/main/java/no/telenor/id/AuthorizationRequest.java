@@ -149,6 +149,31 @@ public final class AuthorizationRequest extends NativeObject {
         return set(Parameter.RESPONSE_MODE, responseMode);
     }
 
+    /** A token naming the user, from the provider's ecosystem (backchannel authentication only). */
+    public @NonNull AuthorizationRequest loginHintToken(@Nullable String token) {
+        return set(Parameter.LOGIN_HINT_TOKEN, token);
+    }
+
+    /** An ID token naming the user (also sent in authorization URLs). */
+    public @NonNull AuthorizationRequest idTokenHint(@Nullable String idToken) {
+        return set(Parameter.ID_TOKEN_HINT, idToken);
+    }
+
+    /** A short message shown on both devices to tie them together (backchannel authentication only). */
+    public @NonNull AuthorizationRequest bindingMessage(@Nullable String message) {
+        return set(Parameter.BINDING_MESSAGE, message);
+    }
+
+    /** The user's secret code at the provider (backchannel authentication only); the library wipes it. */
+    public @NonNull AuthorizationRequest userCode(@Nullable String code) {
+        return set(Parameter.USER_CODE, code);
+    }
+
+    /** How long the provider may take, in seconds (positive; backchannel authentication only). */
+    public @NonNull AuthorizationRequest requestedExpiry(long seconds) {
+        return set(Parameter.REQUESTED_EXPIRY, Long.toString(seconds));
+    }
+
     /**
      * Adds an extra authorization parameter, sent as given (percent-encoded).
      *

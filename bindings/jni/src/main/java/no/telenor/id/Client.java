@@ -90,7 +90,8 @@ public final class Client extends NativeObject {
 
     /**
      * Ends every blocking call of this client and its auth states under way on other threads (discovery,
-     * token, userinfo, revocation, pushed requests, refreshes) within 100 ms: they throw
+     * token, userinfo, revocation, pushed requests, refreshes, the waits of device authorizations and
+     * backchannel authentications) within 100 ms: they throw
      * {@link CancelledException} and change nothing. Calls that start afterwards run normally. Any thread;
      * never blocks.
      */
@@ -155,6 +156,31 @@ public final class Client extends NativeObject {
                 ? Native.clientStartDeviceAuthorization(h, 0)
                 : request.call(r -> Native.clientStartDeviceAuthorization(h, r))));
         return new DeviceAuthorization(handle, this);
+    }
+
+    /**
+     * Starts a client-initiated backchannel authentication (OpenID CIBA Core 1.0) at the backchannel
+     * authentication endpoint (configured, else discovered): the provider asks the user named by
+     * {@code request}'s hint on their own device. {@code request} carries exactly one of
+     * {@link AuthorizationRequest#loginHint} (see {@link LoginHints}), {@link AuthorizationRequest#loginHintToken}
+     * and {@link AuthorizationRequest#idTokenHint}; its scope (the configuration's when unset) must include
+     * {@code openid}; acr_values, binding message, user code, requested expiry, resources, authorization
+     * details and extra parameters go too. Then {@link BackchannelAuthentication#awaitApproval()}.
+     *
+     * @throws InvalidArgumentException for not exactly one hint, or a scope without openid (before any request)
+     * @throws ConfigurationException when neither the configuration nor the metadata names the endpoint
+     * @throws AuthorizationErrorException when the provider refuses (unknown_user_id, invalid_binding_message,
+     *     access_denied...), with its OAuth fields
+     * @throws ClientRejectedException when the provider refuses the client
+     * @throws InvalidResponseException when the acknowledgement lacks a field or has a hostile one
+     * @throws CancelledException after {@link #cancel()} from another thread
+     * @throws TransportException when the provider can't be reached
+     */
+    public @NonNull BackchannelAuthentication startBackchannelAuthentication(@NonNull AuthorizationRequest request) {
+        Objects.requireNonNull(request, "request");
+        long handle = HostKeySignerCall.attachFailure(() -> call(h -> request.call(
+                r -> Native.clientStartBackchannelAuthentication(h, r))));
+        return new BackchannelAuthentication(handle, this);
     }
 
     /**

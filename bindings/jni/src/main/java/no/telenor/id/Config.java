@@ -407,6 +407,16 @@ public final class Config extends NativeObject {
             return set(Key.DEVICE_AUTHORIZATION_ENDPOINT, url);
         }
 
+        /** The backchannel authentication endpoint (OpenID CIBA Core 1.0 §4); null for the discovered one. */
+        public @NonNull Builder backchannelAuthenticationEndpoint(@Nullable String url) {
+            return set(Key.BACKCHANNEL_AUTHENTICATION_ENDPOINT, url);
+        }
+
+        /** {@code "poll"} (default) or {@code "ping"}, as the client is registered (CIBA Core §5). */
+        public @NonNull Builder backchannelTokenDeliveryMode(@Nullable String mode) {
+            return set(Key.BACKCHANNEL_TOKEN_DELIVERY_MODE, mode);
+        }
+
         /**
          * Checks the settings and creates a configuration. The builder stays usable.
          *

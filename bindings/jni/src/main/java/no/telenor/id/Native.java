@@ -184,6 +184,19 @@ final class Native {
     static native long deviceAuthorizationWait(long authorization);
     static native void deviceAuthorizationFree(long authorization);
 
+    // Client-initiated backchannel authentication (OpenID CIBA Core 1.0) and login hints (MODRNA / CAMARA).
+    static native long clientStartBackchannelAuthentication(long client, long request);
+    static native byte[] backchannelAuthId(long auth);
+    static native long backchannelAuthExpiresAt(long auth);
+    static native int backchannelAuthInterval(long auth);
+    static native void backchannelAuthHandlePing(long auth, byte[] authorization, byte[] body);
+    static native long backchannelAuthWait(long auth);
+    static native void backchannelAuthFree(long auth);
+    static native byte[] loginHintPhoneNumber(byte[] e164);
+    static native byte[] loginHintIpPort(byte[] address, int port);
+    static native byte[] loginHintOperatorToken(byte[] token);
+    static native int loginHintGetForm(byte[] hint);
+
     // DPoP. A signer is a native handle of its own (0: none), owned by the Client until the native client
     // and its auth states are freed. Request headers are {authorization, dpop}.
     static native long clientSetDPoPSigner(long client, byte[] algorithm, byte[] publicJwk, HostKeySignerCall signer);
