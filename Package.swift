@@ -47,13 +47,15 @@ let package = Package(
                 ])
             ]),
         // The export layer: converts handles, strings and status codes, nothing more. Optimised for size
-        // like the core, its functions in sections of their own: its cost is the calls it makes, not the
-        // code around them.
+        // like the core (without reflection metadata either: 4 KB), its functions in sections of their own:
+        // its cost is the calls it makes, not the code around them.
         .target(
             name: "Telenorid",
             dependencies: ["TelenoridCore", "CTelenorid"],
             swiftSettings: [
-                .unsafeFlags(["-Osize", "-Xfrontend", "-disable-reflection-metadata", "-Xfrontend", "-function-sections"])
+                .unsafeFlags([
+                    "-Osize", "-Xfrontend", "-disable-reflection-metadata", "-Xfrontend", "-function-sections"
+                ])
             ],
             linkerSettings: [
                 // Only the C API is exported: public Swift symbols of the core stay local.

@@ -91,56 +91,20 @@ public enum LoginHint {
     }
 
     /// Dotted decimal: four numbers 0-255 without leading zeros (which some parsers read as octal).
-    static func isIPv4(_ text: ArraySlice<UInt8>) -> Bool {
-        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy(isOctet)
-    }
-
-    private static func isOctet(_ part: ArraySlice<UInt8>) -> Bool {
-        guard (1...3).contains(part.count), part.allSatisfy(ASCII.isDigit) else { return false }
-        if part.count > 1 && part.first == UInt8(ascii: "0") { return false }
-        return part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 255
-    }
+    static func isIPv4(_ text: ArraySlice<UInt8>) -> Bool { isAddress(text, family: AF_INET) }
 
     /// RFC 4291 §2.2: eight groups of 1-4 hex digits, one run of zero groups written `::`, the last two
     /// groups optionally as dotted decimal. No zone index: it means nothing off the device.
-    static func isIPv6(_ text: ArraySlice<UInt8>) -> Bool {
-        let bytes = Array(text)
-        guard bytes.count >= 2, bytes.count <= 45 else { return false }
-        var head = bytes[...], tail: ArraySlice<UInt8> = []
-        var compressed = false
-        if let at = indexOfDoubleColon(bytes) {
-            compressed = true
-            head = bytes[..<at]
-            tail = bytes[(at + 2)...]
-            if indexOfDoubleColon(Array(tail)) != nil { return false }
-        }
-        func groups(_ part: ArraySlice<UInt8>, last: Bool) -> Int? {
-            if part.isEmpty { return 0 }
-            let pieces = part.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-            var count = 0
-            for (index, piece) in pieces.enumerated() {
-                if last && index == pieces.count - 1 && piece.contains(UInt8(ascii: ".")) {
-                    guard isIPv4(piece) else { return nil }
-                    count += 2
-                } else {
-                    guard (1...4).contains(piece.count), piece.allSatisfy(ASCII.isHexDigit) else { return nil }
-                    count += 1
-                }
-            }
-            return count
-        }
-        guard let before = groups(head, last: !compressed), let after = groups(tail, last: true) else {
-            return false
-        }
-        return compressed ? before + after <= 7 : before == 8
-    }
+    static func isIPv6(_ text: ArraySlice<UInt8>) -> Bool { isAddress(text, family: AF_INET6) }
 
-    private static func indexOfDoubleColon(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 2 else { return nil }
-        for index in 0..<(bytes.count - 1) where bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == bytes[index] {
-            return index
+    /// Whether the platform's inet_pton(3) reads `text` as an address of `family`: POSIX's text forms, which
+    /// glibc and bionic read strictly (no leading zeros in IPv4 parts, no zone index, nothing after).
+    private static func isAddress(_ text: ArraySlice<UInt8>, family: Int32) -> Bool {
+        // A NUL would end the C string early and let what follows it through unread.
+        guard !text.isEmpty, text.count <= 45, !text.contains(0) else { return false }
+        var address = (UInt64(0), UInt64(0))  // room for an in6_addr
+        return String(decoding: text, as: UTF8.self).withCString { string in
+            withUnsafeMutableBytes(of: &address) { inet_pton(family, string, $0.baseAddress) == 1 }
         }
-        return nil
     }
 }

@@ -31,7 +31,8 @@ final class LoginHintTests: XCTestCase {
         XCTAssertEqual(try LoginHint.ipPort(address: "::", port: 80), "ipport:[::]:80")
         for address in [
             "256.1.1.1", "1.2.3", "01.2.3.4", "1.2.3.4.5", "[2001:db8::1]", "2001:db8:::1",
-            "1::2::3", "2001:db8::1%eth0", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "host.example", "", "12345::"
+            "1::2::3", "2001:db8::1%eth0", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "host.example", "", "12345::",
+            "192.0.2.1\u{0}.5", "2001:db8::1\u{0}"
         ] {
             assertRefused(try LoginHint.ipPort(address: address, port: 5555))
         }
