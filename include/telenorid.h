@@ -62,15 +62,16 @@ extern "C" {
  *          telenorid_auth_request_build() refuses a request that must be pushed or signed; a removed host
  *          signer is detached from every auth state; calls from inside host callbacks are refused.
  *          Nothing removed.
- *   0.5.0  (in progress) Grants without a browser on the device (RFC 8628 device authorization, OpenID
- *          CIBA Core 1.0), a log callback, and one name per concept (old names kept as aliases until 1.0).
- *          Storage: 6 functions (telenorid_store_new, _new_directory, _record_set, _free,
- *          telenorid_auth_state_bind_store, _open_store), 2 status codes (TELENORID_E_STORE_FAILED,
- *          TELENORID_E_ROTATION_POSSIBLY_LOST); a bound state journals each refresh in flight.
- *          Device: telenorid_client_start_device_authorization, telenorid_device_authorization_*, _E_EXPIRED, key 38.
- *          CIBA: telenorid_client_start_backchannel_authentication, telenorid_backchannel_auth_*,
- *          telenorid_login_hint_*, keys 39-40, authorization parameters 10-14.
- *          Nothing removed. */
+ *   0.5.0  Grants without a browser on the device, stores, a log callback, one name per concept:
+ *          device authorization (RFC 8628: telenorid_client_start_device_authorization,
+ *          telenorid_device_authorization_*, key 38), CIBA (telenorid_client_start_backchannel_authentication,
+ *          telenorid_backchannel_auth_*, telenorid_login_hint_*, keys 39-40, authorization parameters
+ *          10-14), storage (telenorid_store_new, _new_directory, _record_set, _free,
+ *          telenorid_auth_state_bind_store, _open_store; a bound state journals each refresh in flight),
+ *          telenorid_set_log_callback, telenorid_auth_state_resource_answered; 3 status codes
+ *          (TELENORID_E_EXPIRED, _STORE_FAILED, _ROTATION_POSSIBLY_LOST); TELENORID_CONFIG_REDIRECT_URI
+ *          optional; new names for the callback, line authenticator, loopback listener and host key signer,
+ *          the 0.4 names kept as aliases until 1.0. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 5
 #define TELENORID_VERSION_PATCH 0
