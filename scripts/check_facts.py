@@ -2,7 +2,7 @@
 """Checks every hand-kept copy of a fact of include/telenorid.h against the header.
 
 The header is the one home of the status codes, configuration keys, authorization parameters, claim targets,
-token fields, PKCE methods, socket verdicts, device fields, the input limit and the version. Swift, Python, Java and the
+token fields, PKCE methods, socket verdicts, device fields, login hint forms, the input limit and the version. Swift, Python, Java and the
 build files repeat some of them (a ctypes table, an enum, a switch, a string literal); this script reads
 each copy as text (Python through `ast`, so no library needs to be built or loaded) and reports every
 disagreement as `file: what: header <value>, copy <value>`, exiting 1. On success it prints one line.
@@ -34,6 +34,7 @@ FAMILIES: Dict[str, tuple[str, str]] = {
     "PKCE methods": ("TELENORID_PKCE_", "PKCE"),
     "socket verdicts": ("TELENORID_SOCKET_", "SOCKET"),
     "device fields": ("TELENORID_DEVICE_", "DEVICE"),
+    "login hint forms": ("TELENORID_LOGIN_HINT_", "LOGIN_HINT"),
 }
 
 
@@ -177,7 +178,8 @@ def check_python(c: Checker, h: Header) -> None:
 
     tables = {"STATUS": "statuses", "CONFIG_KEYS": "config keys", "AUTH_PARAMS": "authorization parameters",
               "CLAIM_TARGETS": "claim targets", "TOKEN_FIELDS": "token fields", "PKCE_METHODS": "PKCE methods",
-              "SOCKET_VERDICTS": "socket verdicts", "DEVICE_FIELDS": "device fields"}
+              "SOCKET_VERDICTS": "socket verdicts", "DEVICE_FIELDS": "device fields",
+              "LOGIN_HINT_FORMS": "login hint forms"}
     for table, family in tables.items():
         node = get(table)
         if node is not None:
@@ -331,7 +333,8 @@ def check_java(c: Checker, h: Header) -> None:
                                ("AuthState.java", "Field", "token fields"),
                                ("Pkce.java", "Method", "PKCE methods"),
                                ("SocketHook.java", "Verdict", "socket verdicts"),
-                               ("DeviceAuthorization.java", "Field", "device fields")):
+                               ("DeviceAuthorization.java", "Field", "device fields"),
+                               ("LoginHints.java", "Form", "login hint forms")):
         compare_table(c, h, f"{JAVA}/{file}", family, java_enum(c, file, enum), f"{enum} enum")
 
     # TelenoridException.forStatus: every error status exactly once, each to a class built with that status.
@@ -391,7 +394,8 @@ def check_swift(c: Checker, h: Header) -> None:
                            ("AuthorizationExports.swift", ("authorization parameters", "claim targets",
                                                            "PKCE methods")),
                            ("AuthStateExports.swift", ("token fields",)),
-                           ("DeviceAuthorizationExports.swift", ("device fields",))):
+                           ("DeviceAuthorizationExports.swift", ("device fields",)),
+                           ("BackchannelAuthExports.swift", ("login hint forms",))):
         file = f"{SWIFT}/{name}"
         used = set(re.findall(r"\bTELENORID_[A-Z0-9_]+\b", read(file)))
         for family in families:

@@ -112,3 +112,4 @@ CLAIM_TARGETS = {"id_token": 1, "userinfo": 2}
 TOKEN_FIELDS = {"access_token": 1, "refresh_token": 2, "id_token": 3, "id_token_claims": 4, "scope": 5,
                 "token_type": 6, "dpop_thumbprint": 7, "authorization_details": 8}
 DEVICE_FIELDS = {"user_code": 1, "verification_uri": 2, "verification_uri_complete": 3}
+LOGIN_HINT_FORMS = {"phone_number": 1, "ip_port": 2, "operator_token": 3}

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 _c = _ffi.functions
 
 
-_FORMS = {1: "phone_number", 2: "ip_port", 3: "operator_token"}
+_FORMS = {value: name for name, value in _ffi.LOGIN_HINT_FORMS.items()}
 
 
 
