@@ -1,62 +1,25 @@
 import XCTest
 @testable import TelenoridCore
 
-/// A provider served from memory that checks DPoP proofs the way RFC 9449 §4.3 asks of a server (typ,
-/// signature by the header's key, htm, htu, ath) and answers what each test scripts.
-private final class DPoPProvider: HTTPTransport {
-    let issuer = "https://as.example.com"
-    /// The next answers of the token endpoint, first first; when empty, a DPoP token response.
-    let tokenAnswers = Locked<[HTTPResponse]>([])
-    /// The next answers of the userinfo endpoint; when empty, claims.
-    let userinfoAnswers = Locked<[HTTPResponse]>([])
-    /// Every request with its proof's header and claims, as the provider saw them.
-    let seen = Locked<[(request: HTTPRequest, proof: (header: JSONObject, claims: JSONObject)?)]>([])
-
-    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-        let proof = request.headers.first { $0.name == "DPoP" }.flatMap { try? DPoPProvider.verified($0.value) }
-        if request.headers.contains(where: { $0.name == "DPoP" }) && proof == nil {
-            return Self.json(400, #"{"error":"invalid_dpop_proof"}"#)
-        }
-        seen.withLock { $0.append((request, proof)) }
-        switch request.url {
-        case issuer + "/token":
-            return tokenAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                ?? Self.json(
-                    200,
-                    #"{"access_token":"at-\#(seen.withLock { $0.count })","token_type":"DPoP","expires_in":300,"refresh_token":"rt"}"#
-                )
-        case issuer + "/userinfo":
-            return userinfoAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                ?? Self.json(200, #"{"sub":"alice"}"#)
-        case issuer + "/par":
-            return Self.json(201, #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
-        case issuer + "/revoke":
-            return HTTPResponse(status: 200, headers: [], body: [])
-        default:
-            return HTTPResponse(status: 404, headers: [], body: [])
-        }
+/// The shared in-memory provider checking DPoP proofs (RFC 9449 §4.3), with the answers these flows need:
+/// a new DPoP-bound access token at each token request, claims at userinfo, a request URI from the PAR
+/// endpoint, and revocation.
+private func dpopProvider() -> MemoryProvider {
+    let provider = MemoryProvider(issuer: "https://as.example.com", discovery: false, checksDPoPProofs: true)
+    provider.answer(.token) { number in
+        MemoryProvider.json(
+            200, #"{"access_token":"at-\#(number)","token_type":"DPoP","expires_in":300,"refresh_token":"rt"}"#)
     }
-
-    static func json(_ status: Int, _ body: String, _ headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("content-type", "application/json")] + headers, body: Array(body.utf8))
-    }
-
-    static func verified(_ proof: String) throws -> (header: JSONObject, claims: JSONObject) {
-        let jws = try JWS(compact: proof)
-        guard jws.header["typ"]?.stringValue == "dpop+jwt", let jwk = jws.header["jwk"]?.objectValue else {
-            throw TelenoridError(.tokenInvalid, "not a DPoP proof")
-        }
-        try jws.verify(with: try JWK(jwk))
-        return (jws.header, try JSON.parse(jws.payload).objectValue ?? JSONObject())
-    }
-
-    var last: (request: HTTPRequest, proof: (header: JSONObject, claims: JSONObject)?) { seen.withLock { $0.last! } }
-    var count: Int { seen.withLock { $0.count } }
+    provider.answer(.userinfo, status: 200, body: #"{"sub":"alice"}"#)
+    provider.answer(
+        .par, status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
+    provider.answer(.revocation) { _ in HTTPResponse(status: 200, headers: [], body: []) }
+    return provider
 }
 
 final class DPoPFlowTests: XCTestCase {
     private func client(
-        _ provider: DPoPProvider, _ extra: [ClientConfiguration.Setting: String] = [.dpopSigningAlgorithm: "ES256"]
+        _ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String] = [.dpopSigningAlgorithm: "ES256"]
     ) throws -> OIDCClient {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = provider.issuer
@@ -86,9 +49,9 @@ final class DPoPFlowTests: XCTestCase {
     }
 
     func testTheCodeExchangeProvesPossessionAndTheTokensAreBoundToTheKey() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let state = try signIn(try client(provider))
-        let proof = try XCTUnwrap(provider.last.proof)
+        let proof = try XCTUnwrap((try provider.last).proof)
         XCTAssertEqual(proof.claims["htm"]?.stringValue, "POST")
         XCTAssertEqual(proof.claims["htu"]?.stringValue, provider.issuer + "/token")
         XCTAssertNil(proof.claims["ath"], "no access token is presented to the token endpoint")
@@ -102,18 +65,18 @@ final class DPoPFlowTests: XCTestCase {
     }
 
     func testEachSignInHasItsOwnKey() throws {
-        let client = try client(DPoPProvider())
+        let client = try client(dpopProvider())
         XCTAssertNotEqual(
             try signIn(client).tokens?.dpopSigner?.thumbprint, try signIn(client).tokens?.dpopSigner?.thumbprint)
     }
 
     func testRefreshUserinfoAndRevocationCarryProofsByTheSameKey() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider)
         let state = try signIn(client)
         let thumbprint = try XCTUnwrap(state.tokens?.dpopSigner?.thumbprint)
         func proofKey() throws -> String {
-            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue))
+            try JWKThumbprint.sha256(of: try XCTUnwrap((try provider.last).proof?.header["jwk"]?.objectValue))
         }
 
         _ = try state.forceRefresh()
@@ -122,7 +85,7 @@ final class DPoPFlowTests: XCTestCase {
 
         let authState = ClientAuthState(state: state, client: client)
         XCTAssertEqual(try authState.userinfo()["sub"]?.stringValue, "alice")
-        let userinfo = provider.last
+        let userinfo = (try provider.last)
         XCTAssertEqual(userinfo.request.authorization?.string, "DPoP " + (state.tokens?.accessToken.string ?? ""))
         XCTAssertEqual(userinfo.proof?.claims["htm"]?.stringValue, "GET")
         XCTAssertEqual(
@@ -131,14 +94,14 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(try proofKey(), thumbprint)
 
         try state.revoke()
-        XCTAssertEqual(provider.last.request.url, provider.issuer + "/revoke")
+        XCTAssertEqual((try provider.last).request.url, provider.issuer + "/revoke")
         XCTAssertEqual(try proofKey(), thumbprint)
     }
 
     /// RFC 8707 §2.2: the resources of the authorization request go to the code exchange and to every
     /// refresh, also after the auth state was saved and restored.
     func testTheResourcesAreAskedForAgainAtEachRefresh() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider)
         var request = AuthorizationRequest(configuration: client.configuration)
         try request.addResource("https://api.example.com/payments")
@@ -148,10 +111,12 @@ final class DPoPFlowTests: XCTestCase {
             try pending.handleCallback("com.example.app:/cb?code=c0de&state=\(pending.state)"))
         func resources() throws -> [String] {
             // Split by hand: the library's form parser refuses a repeated name, as RFC 6749 §3.1 has it do.
-            try XCTUnwrap(provider.last.request.body).string.split(separator: "&").filter { $0.hasPrefix("resource=") }
-                .map {
-                    PercentEncoding.decode(ArraySlice($0.dropFirst("resource=".count).utf8), plusIsSpace: true) ?? ""
-                }
+            try XCTUnwrap((try provider.last).request.body).string.split(separator: "&").filter {
+                $0.hasPrefix("resource=")
+            }
+            .map {
+                PercentEncoding.decode(ArraySlice($0.dropFirst("resource=".count).utf8), plusIsSpace: true) ?? ""
+            }
         }
         let expected = ["https://api.example.com/payments", "https://api.example.com/accounts"]
         XCTAssertEqual(try resources(), expected)
@@ -168,41 +133,43 @@ final class DPoPFlowTests: XCTestCase {
 
     func testABearerAnswerToAProofIsRefusedUnlessAllowed() throws {
         let bearer = #"{"access_token":"at","token_type":"bearer","expires_in":300}"#
-        let provider = DPoPProvider()
-        provider.tokenAnswers.withLock { $0 = [DPoPProvider.json(200, bearer)] }
+        let provider = dpopProvider()
+        provider.queue(.token, responses: [MemoryProvider.json(200, bearer)])
         XCTAssertEqual(kind { _ = try self.signIn(try self.client(provider)) }, .invalidResponse)
 
-        provider.tokenAnswers.withLock { $0 = [DPoPProvider.json(200, bearer)] }
+        provider.queue(.token, responses: [MemoryProvider.json(200, bearer)])
         let allowed = try signIn(try client(provider, [.dpopSigningAlgorithm: "ES256", .allowBearerDowngrade: "true"]))
         XCTAssertEqual(allowed.tokens?.authorization.string, "Bearer at")
         // A Bearer token goes to a resource without a proof.
         _ = try ClientAuthState(state: allowed, client: try client(provider)).userinfo()
-        XCTAssertNil(provider.last.proof)
+        XCTAssertNil((try provider.last).proof)
     }
 
     func testADPoPTokenWithoutAKeyIsRefused() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         XCTAssertEqual(kind { _ = try self.signIn(try self.client(provider, [:])) }, .invalidResponse)
-        XCTAssertNil(provider.last.proof)
+        XCTAssertNil((try provider.last).proof)
     }
 
     func testTheTokenEndpointsNonceIsUsedOnceAskedAndRemembered() throws {
-        let provider = DPoPProvider()
-        provider.tokenAnswers.withLock {
-            $0 = [DPoPProvider.json(400, #"{"error":"use_dpop_nonce"}"#, [("DPoP-Nonce", "eyJ7S_zG.eyJH0-Z.HX4w-7v")])]
-        }
+        let provider = dpopProvider()
+        provider.queue(
+            .token,
+            responses: [
+                MemoryProvider.json(400, #"{"error":"use_dpop_nonce"}"#, [("DPoP-Nonce", "eyJ7S_zG.eyJH0-Z.HX4w-7v")])
+            ])
         let state = try signIn(try client(provider))
         XCTAssertEqual(provider.count, 2)
-        XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+        XCTAssertEqual((try provider.last).proof?.claims["nonce"]?.stringValue, "eyJ7S_zG.eyJH0-Z.HX4w-7v")
         _ = try state.forceRefresh()
         XCTAssertEqual(provider.count, 3, "the remembered nonce needs no second round trip")
-        XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+        XCTAssertEqual((try provider.last).proof?.claims["nonce"]?.stringValue, "eyJ7S_zG.eyJH0-Z.HX4w-7v")
     }
 
     func testAServerAskingForANonceAgainIsAnErrorNotALoop() throws {
-        let provider = DPoPProvider()
-        let again = DPoPProvider.json(400, #"{"error":"use_dpop_nonce"}"#, [("DPoP-Nonce", "n1")])
-        provider.tokenAnswers.withLock { $0 = [again, again, again] }
+        let provider = dpopProvider()
+        let again = MemoryProvider.json(400, #"{"error":"use_dpop_nonce"}"#, [("DPoP-Nonce", "n1")])
+        provider.queue(.token, responses: [again, again, again])
         do {
             _ = try signIn(try client(provider))
             XCTFail("signed in")
@@ -214,18 +181,19 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(provider.count, 2)
 
         // Asking without giving a nonce: nothing to retry with.
-        let bare = DPoPProvider()
-        bare.tokenAnswers.withLock { $0 = [DPoPProvider.json(400, #"{"error":"use_dpop_nonce"}"#)] }
+        let bare = dpopProvider()
+        bare.queue(.token, responses: [MemoryProvider.json(400, #"{"error":"use_dpop_nonce"}"#)])
         XCTAssertEqual(kind { _ = try self.signIn(try self.client(bare)) }, .authorizationError)
         XCTAssertEqual(bare.count, 1)
     }
 
     func testAResourcesNonceChallengeIsAnsweredOnce() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider)
         let state = try signIn(client)
-        provider.userinfoAnswers.withLock {
-            $0 = [
+        provider.queue(
+            .userinfo,
+            responses: [
                 HTTPResponse(
                     status: 401,
                     headers: [
@@ -235,20 +203,19 @@ final class DPoPFlowTests: XCTestCase {
                         ),
                         ("dpop-nonce", "rs-nonce")
                     ], body: [])
-            ]
-        }
+            ])
         XCTAssertEqual(try ClientAuthState(state: state, client: client).userinfo()["sub"]?.stringValue, "alice")
-        XCTAssertEqual(provider.last.proof?.claims["nonce"]?.stringValue, "rs-nonce")
+        XCTAssertEqual((try provider.last).proof?.claims["nonce"]?.stringValue, "rs-nonce")
     }
 
     func testAHostGetsBothHeadersForItsOwnRequests() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider)
         let authState = ClientAuthState(state: try signIn(client), client: client)
         let url = "https://api.example.com/accounts?id=7#top"
         let first = try authState.requestHeaders(method: "GET", url: url, resourceNonce: nil)
         XCTAssertEqual(first.authorization.string, "DPoP " + (authState.state.tokens?.accessToken.string ?? ""))
-        let proof = try DPoPProvider.verified(try XCTUnwrap(first.dpop))
+        let proof = try MemoryProvider.verifiedProof(try XCTUnwrap(first.dpop))
         XCTAssertEqual(proof.claims["htu"]?.stringValue, "https://api.example.com/accounts")
         XCTAssertEqual(proof.claims["htm"]?.stringValue, "GET")
         XCTAssertNotNil(proof.claims["ath"])
@@ -256,10 +223,10 @@ final class DPoPFlowTests: XCTestCase {
 
         // The resource asked for a nonce: the retry's proof carries it, and so do later ones to that server.
         let retry = try authState.requestHeaders(method: "GET", url: url, resourceNonce: " rs-1 ")
-        XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(retry.dpop)).claims["nonce"]?.stringValue, "rs-1")
+        XCTAssertEqual(try MemoryProvider.verifiedProof(try XCTUnwrap(retry.dpop)).claims["nonce"]?.stringValue, "rs-1")
         let later = try authState.requestHeaders(
             method: "POST", url: "https://api.example.com/payments", resourceNonce: nil)
-        XCTAssertEqual(try DPoPProvider.verified(try XCTUnwrap(later.dpop)).claims["nonce"]?.stringValue, "rs-1")
+        XCTAssertEqual(try MemoryProvider.verifiedProof(try XCTUnwrap(later.dpop)).claims["nonce"]?.stringValue, "rs-1")
         XCTAssertEqual(
             kind { _ = try authState.requestHeaders(method: "GET", url: url, resourceNonce: "bad nonce") },
             .invalidArgument)
@@ -269,13 +236,13 @@ final class DPoPFlowTests: XCTestCase {
 
     /// The host's own resource calls: what each answer means for the one retry (RFC 9449 §9, RFC 6750 §3.1).
     func testAResourcesAnswerSaysWhetherToRetryOnce() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider)
         let authState = ClientAuthState(state: try signIn(client), client: client)
         let url = "https://api.example.com/accounts"
         func send() throws -> (authorization: SecretBytes, nonce: String?) {
             let headers = try authState.requestHeaders(method: "GET", url: url, resourceNonce: nil)
-            let nonce = try DPoPProvider.verified(try XCTUnwrap(headers.dpop)).claims["nonce"]?.stringValue
+            let nonce = try MemoryProvider.verifiedProof(try XCTUnwrap(headers.dpop)).claims["nonce"]?.stringValue
             return (headers.authorization, nonce)
         }
         func answer(_ status: Int, _ challenge: String?, nonce: String? = nil, sent: SecretBytes) -> Bool {
@@ -314,7 +281,7 @@ final class DPoPFlowTests: XCTestCase {
     }
 
     func testTheKeyIsSavedAndRestoredWithTheAuthState() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider)
         let state = try signIn(client)
         let text = state.serialized()
@@ -326,7 +293,7 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(restored.serialized().bytes, text.bytes)
         _ = try restored.forceRefresh()
         XCTAssertEqual(
-            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)),
+            try JWKThumbprint.sha256(of: try XCTUnwrap((try provider.last).proof?.header["jwk"]?.objectValue)),
             state.tokens?.dpopSigner?.thumbprint)
     }
 
@@ -335,7 +302,7 @@ final class DPoPFlowTests: XCTestCase {
         let signer = try HostKeySigner(algorithm: "ES256", publicJWK: held.publicJWK) { input throws(TelenoridError) in
             try JWS.signature(over: String(decoding: input, as: UTF8.self), key: held.privateKey)
         }
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider, [:])
         try client.setDPoPSigner(signer)
         let state = try signIn(client)
@@ -350,7 +317,7 @@ final class DPoPFlowTests: XCTestCase {
     }
 
     func testDPoPJKTBindsTheCodeToTheKeyTheExchangeProves() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider, [.dpopSigningAlgorithm: "EdDSA", .dpopBindAuthorizationCode: "true"])
         let pending = try AuthorizationRequest(configuration: client.configuration).build()
         let jkt = try XCTUnwrap(
@@ -365,20 +332,20 @@ final class DPoPFlowTests: XCTestCase {
         let state = try client.exchangeCode(
             try restored.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
         XCTAssertEqual(
-            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), jkt)
+            try JWKThumbprint.sha256(of: try XCTUnwrap((try provider.last).proof?.header["jwk"]?.objectValue)), jkt)
         XCTAssertEqual(state.tokens?.dpopSigner?.thumbprint, jkt)
     }
 
     func testAPushCarriesAProofByTheKeyTheExchangeProves() throws {
-        let provider = DPoPProvider()
+        let provider = dpopProvider()
         let client = try client(provider, [.dpopSigningAlgorithm: "ES256", .pushAuthorizationRequests: "true"])
         let pending = try client.buildAuthorization(AuthorizationRequest(configuration: client.configuration))
-        let push = provider.last
+        let push = (try provider.last)
         XCTAssertEqual(push.request.url, provider.issuer + "/par")
         XCTAssertEqual(push.proof?.claims["htu"]?.stringValue, provider.issuer + "/par")
         let pushKey = try JWKThumbprint.sha256(of: try XCTUnwrap(push.proof?.header["jwk"]?.objectValue))
         _ = try client.exchangeCode(try pending.handleCallback("com.example.app:/cb?code=c&state=\(pending.state)"))
         XCTAssertEqual(
-            try JWKThumbprint.sha256(of: try XCTUnwrap(provider.last.proof?.header["jwk"]?.objectValue)), pushKey)
+            try JWKThumbprint.sha256(of: try XCTUnwrap((try provider.last).proof?.header["jwk"]?.objectValue)), pushKey)
     }
 }
