@@ -174,13 +174,14 @@ public final class Config extends NativeObject {
      * resource and needs no closing, and a builder can build many configurations. Values are checked when
      * built. Not thread-safe (like the C builder).
      */
-    public static final class Builder {
+    public static final class Builder extends TransportSettings<Builder> {
         private final EnumMap<Key, byte[]> settings = new EnumMap<>(Key.class);
 
         Builder() {
         }
 
         /** Sets one setting; null clears it. */
+        @Override
         public @NonNull Builder set(@NonNull Key key, @Nullable String value) {
             Objects.requireNonNull(key, "key");
             if (value == null) {
@@ -292,57 +293,6 @@ public final class Config extends NativeObject {
         /** The https base URL of Aloha (TelenorID+ line authentication): see {@link LineAuthenticator}. */
         public @NonNull Builder alohaUrl(@Nullable String url) {
             return set(Key.ALOHA_URL, url);
-        }
-
-        public @NonNull Builder caFile(@Nullable String path) {
-            return set(Key.CA_FILE, path);
-        }
-
-        public @NonNull Builder caPath(@Nullable String path) {
-            return set(Key.CA_PATH, path);
-        }
-
-        public @NonNull Builder proxy(@Nullable String proxy) {
-            return set(Key.PROXY, proxy);
-        }
-
-        public @NonNull Builder connectTimeoutMillis(long millis) {
-            return set(Key.CONNECT_TIMEOUT_MS, Long.toString(millis));
-        }
-
-        public @NonNull Builder timeoutMillis(long millis) {
-            return set(Key.TIMEOUT_MS, Long.toString(millis));
-        }
-
-        public @NonNull Builder maxResponseBytes(long bytes) {
-            return set(Key.MAX_RESPONSE_BYTES, Long.toString(bytes));
-        }
-
-        public @NonNull Builder clockToleranceSeconds(long seconds) {
-            return set(Key.CLOCK_TOLERANCE_S, Long.toString(seconds));
-        }
-
-        public @NonNull Builder clockOffsetSeconds(long seconds) {
-            return set(Key.CLOCK_OFFSET_S, Long.toString(seconds));
-        }
-
-        /** Space-separated other audiences an ID token may name. */
-        public @NonNull Builder trustedAudiences(@Nullable String audiences) {
-            return set(Key.TRUSTED_AUDIENCES, audiences);
-        }
-
-        /** Space-separated allow-list of ID token signing algorithms. */
-        public @NonNull Builder idTokenSigningAlgs(@Nullable String algorithms) {
-            return set(Key.ID_TOKEN_SIGNING_ALGS, algorithms);
-        }
-
-        public @NonNull Builder refreshMarginSeconds(long seconds) {
-            return set(Key.REFRESH_MARGIN_S, Long.toString(seconds));
-        }
-
-        /** Seconds a fetched key set is used before it is fetched again; default 300. */
-        public @NonNull Builder jwksMaxAgeSeconds(long seconds) {
-            return set(Key.JWKS_MAX_AGE_S, Long.toString(seconds));
         }
 
         /**
