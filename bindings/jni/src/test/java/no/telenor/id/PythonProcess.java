@@ -32,11 +32,12 @@ final class PythonProcess {
     }
 
     /**
-     * Starts a server that prints one line when it is ready and returns that line; its standard error goes on
-     * to this process's, with the first lines kept for the report when it fails to start.
+     * Starts a server ({@code script} with {@code args}) that prints one line when it is ready and returns that
+     * line; its standard error goes on to this process's, with the first lines kept for the report when it fails
+     * to start.
      */
-    static String startServer(String script, Process[] started) throws IOException {
-        Process process = builder(script).start();
+    static String startServer(String script, Process[] started, String... args) throws IOException {
+        Process process = builder(script, args).start();
         started[0] = process;
         List<String> errors = new ArrayList<>();
         Thread relay = new Thread(() -> {
