@@ -85,12 +85,12 @@ public final class AuthState extends NativeObject {
      *     as it was
      */
     public @NonNull String freshAccessToken() {
-        return HostKeySignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateFreshAccessToken(h))));
+        return HostCallFailure.attach(() -> call(h -> Utf8.decode(Native.authStateFreshAccessToken(h))));
     }
 
     /** Refreshes now, with the outcomes of {@link #freshAccessToken()}. A rotated refresh token replaces the old. */
     public void refresh() {
-        HostKeySignerCall.attachFailure(() -> call(h -> {
+        HostCallFailure.attach(() -> call(h -> {
             Native.authStateRefresh(h);
             return null;
         }));
@@ -132,7 +132,7 @@ public final class AuthState extends NativeObject {
      * verified first and its {@code sub} must be the ID token's).
      */
     public @NonNull String userinfo() {
-        return HostKeySignerCall.attachFailure(() -> call(h -> Utf8.decode(Native.authStateUserinfo(h))));
+        return HostCallFailure.attach(() -> call(h -> Utf8.decode(Native.authStateUserinfo(h))));
     }
 
     /**
@@ -147,7 +147,7 @@ public final class AuthState extends NativeObject {
      *     says whether to try again); the state is as it was
      */
     public void check() {
-        HostKeySignerCall.attachFailure(() -> call(h -> {
+        HostCallFailure.attach(() -> call(h -> {
             Native.authStateCheck(h);
             return null;
         }));
@@ -197,7 +197,7 @@ public final class AuthState extends NativeObject {
         byte[] methodBytes = Utf8.encode(Objects.requireNonNull(method, "method"));
         byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
         byte[] nonce = Utf8.encode(resourceNonce);
-        byte[][] headers = HostKeySignerCall.attachFailure(
+        byte[][] headers = HostCallFailure.attach(
                 () -> call(h -> Native.authStateRequestHeaders(h, methodBytes, urlBytes, nonce)));
         return new RequestHeaders(Utf8.decode(headers[0]), Utf8.decode(headers[1]));
     }
@@ -233,7 +233,7 @@ public final class AuthState extends NativeObject {
      * @throws TransportException when the revocation could not be delivered (the state is signed out anyway)
      */
     public void revoke() {
-        HostKeySignerCall.attachFailure(() -> call(h -> {
+        HostCallFailure.attach(() -> call(h -> {
             Native.authStateRevoke(h);
             return null;
         }));
@@ -285,7 +285,7 @@ public final class AuthState extends NativeObject {
     public void bindStore(@NonNull Store store, @NonNull String key) {
         StoreCall call = new StoreCall(Objects.requireNonNull(store, "store"));
         byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
-        StoreCall.attachFailure(() -> call(h -> {
+        HostCallFailure.attach(() -> call(h -> {
             Native.authStateBindStore(h, call, null, keyBytes);
             return null;
         }));

@@ -65,6 +65,6 @@ public final class BackchannelAuthentication extends NativeObject {
      * @throws TokenInvalidException when the ID token fails validation
      */
     public @NonNull AuthState awaitApproval() {
-        return HostKeySignerCall.attachFailure(() -> client.newAuthState(c -> call(Native::backchannelAuthWait)));
+        return HostCallFailure.attach(() -> client.newAuthState(c -> call(Native::backchannelAuthWait)));
     }
 }

@@ -123,7 +123,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull PendingAuthorization buildAuthorization(@NonNull AuthorizationRequest request) {
         Objects.requireNonNull(request, "request");
-        long handle = HostKeySignerCall.attachFailure(() -> call(h -> request.call(r -> Native.clientBuildAuthRequest(h, r))));
+        long handle = HostCallFailure.attach(() -> call(h -> request.call(r -> Native.clientBuildAuthRequest(h, r))));
         return new PendingAuthorization(handle, request.config());
     }
 
@@ -137,7 +137,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull AuthState exchangeCode(@NonNull AuthorizationCallback callback) {
         Objects.requireNonNull(callback, "callback");
-        return HostKeySignerCall.attachFailure(() -> newAuthState(h -> callback.call(c -> Native.clientExchangeCode(h, c))));
+        return HostCallFailure.attach(() -> newAuthState(h -> callback.call(c -> Native.clientExchangeCode(h, c))));
     }
 
     /**
@@ -152,7 +152,7 @@ public final class Client extends NativeObject {
      * @throws TransportException when the provider can't be reached
      */
     public @NonNull DeviceAuthorization startDeviceAuthorization(@Nullable AuthorizationRequest request) {
-        long handle = HostKeySignerCall.attachFailure(() -> call(h -> request == null
+        long handle = HostCallFailure.attach(() -> call(h -> request == null
                 ? Native.clientStartDeviceAuthorization(h, 0)
                 : request.call(r -> Native.clientStartDeviceAuthorization(h, r))));
         return new DeviceAuthorization(handle, this);
@@ -178,7 +178,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull BackchannelAuthentication startBackchannelAuthentication(@NonNull AuthorizationRequest request) {
         Objects.requireNonNull(request, "request");
-        long handle = HostKeySignerCall.attachFailure(() -> call(h -> request.call(
+        long handle = HostCallFailure.attach(() -> call(h -> request.call(
                 r -> Native.clientStartBackchannelAuthentication(h, r))));
         return new BackchannelAuthentication(handle, this);
     }
@@ -222,7 +222,7 @@ public final class Client extends NativeObject {
     public @NonNull AuthState openStore(@NonNull Store store, @NonNull String key) {
         StoreCall call = new StoreCall(Objects.requireNonNull(store, "store"));
         byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
-        return StoreCall.attachFailure(() -> newAuthState(h -> Native.authStateOpenStore(h, call, null, keyBytes)));
+        return HostCallFailure.attach(() -> newAuthState(h -> Native.authStateOpenStore(h, call, null, keyBytes)));
     }
 
     /** {@link #openStore(Store, String)} with the library's file store: {@code <directory>/<key>.json}. */

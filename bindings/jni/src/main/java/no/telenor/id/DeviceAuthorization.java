@@ -68,7 +68,7 @@ public final class DeviceAuthorization extends NativeObject {
      * @throws ConsumedException after a successful wait, or while another thread waits
      */
     public @NonNull AuthState awaitApproval() {
-        return HostKeySignerCall.attachFailure(
+        return HostCallFailure.attach(
                 () -> client.newAuthState(c -> call(Native::deviceAuthorizationWait)));
     }
 }

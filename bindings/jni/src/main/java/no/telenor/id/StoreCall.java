@@ -3,12 +3,10 @@ package no.telenor.id;
 /**
  * What the bridge calls for each operation of an app's {@link Store} (telenorid_jni_store.c looks the methods up
  * by name): runs it and turns what it throws into {@code TELENORID_E_STORE_FAILED}, keeping the throwable for
- * the thread that made the call so that {@link #attachFailure} can make it the cause of the call's exception.
+ * the thread that made the call so that {@link HostCallFailure#attach} can make it the cause of the call's exception.
  * Keys and lock names come as UTF-8 (ASCII) bytes. Keep from renaming by R8/ProGuard (android/consumer-rules.pro).
  */
 final class StoreCall {
-    private static final ThreadLocal<Throwable> FAILURE = new ThreadLocal<>();
-
     private final Store store;
 
     StoreCall(Store store) {
@@ -51,28 +49,7 @@ final class StoreCall {
     }
 
     private static int failed(Throwable thrown) {
-        FAILURE.set(thrown);
+        HostCallFailure.record(thrown);
         return Status.STORE_FAILED.code();
-    }
-
-    /** A native call that may use a store. */
-    interface Request<T> {
-        T run();
-    }
-
-    /** Runs {@code request}; when it fails after a store threw on this thread, that throwable becomes the cause. */
-    static <T> T attachFailure(Request<T> request) {
-        FAILURE.remove();
-        try {
-            return request.run();
-        } catch (TelenoridException e) {
-            Throwable thrown = FAILURE.get();
-            if (thrown != null && e.getCause() == null) {
-                e.initCause(thrown);
-            }
-            throw e;
-        } finally {
-            FAILURE.remove();
-        }
     }
 }
