@@ -158,7 +158,8 @@ def test_the_command_line_signs_in_by_ciba(glewlwyd, tmp_path, capsys):
     from telenorid import cli
 
     state_file = tmp_path / "state.json"
-    common = ["--issuer", glewlwyd.issuer, "--client-id", glewlwyd.ciba_poll_client_id, "--state-file", str(state_file)]
+    common = ["--issuer", glewlwyd.issuer, "--client-id", glewlwyd.ciba_poll_client_id, "--state-file", str(state_file),
+              "--store", "file"]
     assert cli.main(["login", "--ciba", *common]) == cli.EXIT_USAGE  # no hint
     assert cli.main(["login", "--login-hint", "x", *common]) == cli.EXIT_USAGE  # a hint without --ciba
     approval = threading.Thread(target=glewlwyd.approve_ciba, args=(glewlwyd.ciba_poll_client_id,))
@@ -168,5 +169,5 @@ def test_the_command_line_signs_in_by_ciba(glewlwyd, tmp_path, capsys):
     approval.join(10)
     assert code == cli.EXIT_OK, capsys.readouterr().err
     assert '"iss": "%s"' % glewlwyd.issuer in capsys.readouterr().out
-    assert cli.main(["status", "--json", "--state-file", str(state_file)]) == cli.EXIT_OK
+    assert cli.main(["status", "--json", "--state-file", str(state_file), "--store", "file"]) == cli.EXIT_OK
     assert '"signed_in": true' in capsys.readouterr().out

@@ -48,9 +48,9 @@ from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as ch
 from ._interruptible import interruptible
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
-from .cli_output import emit, expiry, status, token_type
+from .cli_output import emit, expiry, signed_in, status, token_type
 from .cli_settings import Failed, UsageError, client_for, say, settings_path, settings_from
-from .cli_store import add_flag, choose_for_login, forget, keep, open_state, saved_settings
+from .cli_store import add_flag, choose_for_login, forget, open_state, saved_settings
 from .logs import add_verbose_option, log_to_stderr
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
@@ -151,10 +151,7 @@ def start_authorization(client: telenorid.Client, settings: Dict[str, Any]) -> t
 
 def finish_login(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
                  callback: telenorid.AuthorizationCallback) -> None:
-    state = cancellable(client, lambda: client.exchange_code(callback))
-    keep(args, state, settings)
-    claims = state.id_token_claims
-    emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
+    signed_in(args, cancellable(client, lambda: client.exchange_code(callback)), settings)
 
 
 def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, client_id: str) -> str:

@@ -8,7 +8,7 @@ import argparse
 import telenorid
 
 from .cli_settings import UsageError, client_for, say, settings_from
-from .cli_store import keep
+from .cli_output import signed_in
 
 
 def add_arguments(sign_in: argparse.ArgumentParser) -> None:
@@ -42,4 +42,4 @@ def login_ciba(args: argparse.Namespace) -> None:
         shown = f"; your device shows {args.binding_message!r}" if args.binding_message else ""
         say(f"asked the provider to authenticate {args.login_hint}{shown}. Approve on your device "
             f"(checking every {auth.interval} s, until {auth.expires_at}, Unix time)")
-        keep(args, auth.wait(), settings)
+        signed_in(args, auth.wait(), settings)

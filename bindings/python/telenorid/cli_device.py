@@ -4,13 +4,11 @@ approval."""
 from __future__ import annotations
 
 import argparse
-import json
 import time
 
 
-from .cli_output import emit, status
+from .cli_output import signed_in
 from .cli_settings import client_for, say, settings_from
-from .cli_store import keep
 
 def add_arguments(sign_in: argparse.ArgumentParser) -> None:
     sign_in.add_argument("--device", action="store_true",
@@ -34,9 +32,4 @@ def login_with_device(args: argparse.Namespace) -> None:
         say(f"waiting for the approval (the code expires in {max(0, device.expires_at - int(time.time()))} s; "
             "Ctrl-C stops)")
         state = device.wait()
-        keep(args, state, settings)
-        claims = state.id_token_claims
-        if claims is not None:
-            emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
-        else:  # some providers send no ID token for this grant: what was granted instead
-            status(args)
+        signed_in(args, state, settings)

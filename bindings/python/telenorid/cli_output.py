@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional
 import telenorid
 
 from .cli_settings import client_for, settings_from
-from .cli_store import is_kept, open_state, saved_settings
+from .cli_store import is_kept, keep, open_state, saved_settings
 
 EXIT_OK, EXIT_SIGNED_OUT = 0, 3
 
@@ -67,3 +67,14 @@ def status(args: argparse.Namespace) -> int:
                                         + (f"{left} s left" if left else "expired: `telenorid token` refreshes it"))]
     emit(args, document, "\n".join(lines))
     return EXIT_OK
+
+
+def signed_in(args: argparse.Namespace, state: telenorid.AuthState, settings: Dict[str, Any]) -> None:
+    """After any `login`: keeps the new sign-in, then shows the ID token's claims, or, from a grant that gave
+    none (some providers' device grant), what was granted."""
+    keep(args, state, settings)
+    claims = state.id_token_claims
+    if claims is not None:
+        emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
+    else:
+        status(args)

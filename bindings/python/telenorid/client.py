@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ctypes import byref, memmove
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Union
 
 from . import _bindings, _ffi
 from ._callbacks import _shielded
@@ -14,9 +14,13 @@ from .ciba import BackchannelAuthentication
 from .config import Config
 from .store import HostStore, _NativeStore
 
-# A host key signer: a key the host holds (a hardware keystore, an HSM) signing a JWS signing input, and
-# returning the signature as JWS carries it (the C header's telenorid_host_key_signer, Java's HostKeySigner).
-HostKeySigner = Callable[[bytes], bytes]
+class HostKeySigner(Protocol):
+    """A host key signer: a key the host holds (a hardware keystore, an HSM) that signs for the library (the C
+    header's telenorid_host_key_signer, Java's HostKeySigner). Any callable of this shape will do."""
+
+    def __call__(self, signing_input: bytes, /) -> bytes:
+        """The signature over a JWS signing input (ASCII ``header.payload``) as JWS carries it (RFC 7518 §3):
+        raw r||s for ECDSA, not the DER a keystore gives; the plain signature for RSA and EdDSA."""
 
 if TYPE_CHECKING:
     from .device import DeviceAuthorization
