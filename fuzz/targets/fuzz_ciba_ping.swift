@@ -23,7 +23,7 @@ private let auth: BackchannelAuthentication = {
         let client = try OIDCClient(configuration: try ClientConfiguration(settings), transport: NoNetwork())
         let response = try BackchannelAuthenticationResponse(
             json: Array(#"{"auth_req_id":"\#(id)","expires_in":120}"#.utf8))
-        return BackchannelAuthentication(
+        return try BackchannelAuthentication(
             client: client, response: response, now: 0, notificationToken: SecretBytes(Array(token.utf8)),
             signer: nil, resources: [])
     } catch {
