@@ -53,14 +53,16 @@ public final class AccountRegistry: Sendable {
     public static func entries(_ bytes: [UInt8]) throws(TelenoridError) -> [JSONObject] {
         let document: JSONValue
         do {
-            document = try JSON.parse(bytes, limits: JSONLimits(maxDepth: 3, maxBytes: maximumBytes, maxStringBytes: 4096))
+            document = try JSON.parse(
+                bytes, limits: JSONLimits(maxDepth: 3, maxBytes: maximumBytes, maxStringBytes: 4096))
         } catch {
             throw TelenoridError(.malformed, "the account registry is not valid JSON: \(error.message)")
         }
         guard document["version"]?.int64Value == 1, let list = document["accounts"]?.arrayValue,
             list.count <= maximumAccounts
         else {
-            throw TelenoridError(.malformed, "the account registry is not a version 1 list of at most \(maximumAccounts) accounts")
+            throw TelenoridError(
+                .malformed, "the account registry is not a version 1 list of at most \(maximumAccounts) accounts")
         }
         var entries: [JSONObject] = []
         for value in list {
@@ -107,7 +109,8 @@ public final class AccountRegistry: Sendable {
         try update { (entries: inout [JSONObject]) throws(TelenoridError) in
             if let index = AccountRegistry.index(of: id, in: entries) { entries.remove(at: index) }
             guard entries.count < AccountRegistry.maximumAccounts else {
-                throw TelenoridError(.invalidArgument, "the registry holds \(AccountRegistry.maximumAccounts) accounts already")
+                throw TelenoridError(
+                    .invalidArgument, "the registry holds \(AccountRegistry.maximumAccounts) accounts already")
             }
             entries.insert(entry, at: 0)
         }
@@ -152,7 +155,8 @@ public final class AccountRegistry: Sendable {
             document.set("accounts", .array(entries.map { .object($0) }))
             let bytes = Array(JSON.serialize(.object(document)).utf8)
             guard bytes.count <= AccountRegistry.maximumBytes else {
-                throw TelenoridError(.invalidArgument, "the registry would grow over \(AccountRegistry.maximumBytes) bytes")
+                throw TelenoridError(
+                    .invalidArgument, "the registry would grow over \(AccountRegistry.maximumBytes) bytes")
             }
             try registry.save(SecretBytes(bytes))
         }

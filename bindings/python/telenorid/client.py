@@ -19,6 +19,7 @@ from .store import HostStore, _NativeStore
 HostKeySigner = Callable[[bytes], bytes]
 
 if TYPE_CHECKING:
+    from .accounts import Accounts
     from .device import DeviceAuthorization
 
 _c = _ffi.functions
@@ -194,6 +195,11 @@ class Client(_Handle):
         adopted = AuthState._adopt(state, self)
         adopted._keep_alive.append(native)  # the functions C calls live as long as the state
         return adopted
+
+    def open_accounts(self, store: HostStore, name: str) -> "Accounts":
+        """The registry of accounts ``name`` of ``store`` (see :class:`~telenorid.accounts.Accounts`)."""
+        from .accounts import Accounts
+        return Accounts._open(self, _NativeStore.of(store), name)
 
     def open_auth_state_file(self, path: str) -> "AuthState":
         """The auth state kept in the file at ``path`` (signed out when there is none yet), bound to it: see
