@@ -68,6 +68,7 @@ extern "C" {
  *          telenorid_backchannel_auth_*, telenorid_login_hint_*, keys 39-40, authorization parameters
  *          10-14), storage (telenorid_store_new, _new_directory, _record_set, _free,
  *          telenorid_auth_state_bind_store, _open_store; a bound state journals each refresh in flight),
+ *          accounts (telenorid_accounts_open, _add, _list, _select, _remove, _free),
  *          telenorid_set_log_callback, telenorid_auth_state_resource_answered; 3 status codes
  *          (TELENORID_E_EXPIRED, _STORE_FAILED, _ROTATION_POSSIBLY_LOST); TELENORID_CONFIG_REDIRECT_URI
  *          optional; new names for the callback, line authenticator, loopback listener and host key signer,
@@ -1493,6 +1494,55 @@ typedef void (*telenorid_log_callback)(void *user_data, int32_t level, const cha
  * this returns, the callback it replaced is not running and will not be called again, so its user data
  * may be freed. Without a callback logging costs one atomic read per event. Any thread. Since 0.5.0 */
 telenorid_status telenorid_set_log_callback(telenorid_log_callback callback, void *user_data, int32_t min_level);
+
+/* ------------------------------------------------------------------------------------------------
+ * Accounts: the users signed in through one client (Since 0.5.0)
+ *
+ * A registry of accounts kept in a store (see Storage): the record "<name>.accounts" lists them, and each
+ * account's auth state is bound to the record "<name>.<id>", so every process sharing the store sees the
+ * same accounts and shares each one's sign-in. An account is a user at an issuer, named by the ID token's
+ * `iss` and `sub` (OIDC Core §2); its id is 12 characters of base64url (the first 9 bytes of SHA-256 over
+ * the issuer, a NUL byte and the subject), so the same user signing in again replaces their account. A
+ * change to the registry holds its record's exclusive lock ("<name>.accounts"), so processes adding at
+ * once lose nothing. A registry holds at most 100 accounts in at most 64 KiB. A registry record that is
+ * not one: TELENORID_E_MALFORMED. An id not in the registry: TELENORID_E_NOT_SIGNED_IN.
+ * Handles are safe to share between threads.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_accounts telenorid_accounts;
+
+/* The registry `name` of `store`, for accounts of `client` (both kept alive by the handle); read now.
+ * `name` is a record key (see Storage) of at most 115 characters, else TELENORID_E_INVALID_ARGUMENT.
+ * Free it with telenorid_accounts_free(). Since 0.5.0 */
+telenorid_status telenorid_accounts_open(telenorid_client *client, telenorid_store *store, const char *name,
+                                         telenorid_accounts **out);
+
+/* Adds the signed-in `state` as an account, first in the list, and gives its id: binds `state` to the
+ * account's record (as telenorid_auth_state_bind_store() does) and records its issuer, subject, display
+ * claims (name, preferred_username, email from the ID token, each when at most 256 bytes) and now as its
+ * last use. The same user's earlier account is replaced. A signed-out state: TELENORID_E_NOT_SIGNED_IN;
+ * one without an ID token, of another issuer or client id than the registry's client, or a 101st
+ * account: TELENORID_E_INVALID_ARGUMENT. Since 0.5.0 */
+telenorid_status telenorid_accounts_add(telenorid_accounts *accounts, telenorid_auth_state *state, char **out);
+
+/* The accounts as a JSON array, most recently used first, of objects with "id", "issuer", "subject",
+ * "last_used" (Unix seconds) and those of "name", "preferred_username", "email" the ID token had.
+ * Since 0.5.0 */
+telenorid_status telenorid_accounts_list(telenorid_accounts *accounts, char **out);
+
+/* The account's auth state, opened from its record and bound to it (as telenorid_auth_state_open_store()
+ * does); the account becomes the most recently used. Free it with telenorid_auth_state_free(). Since 0.5.0 */
+telenorid_status telenorid_accounts_select(telenorid_accounts *accounts, const char *account_id,
+                                           telenorid_auth_state **out);
+
+/* Signs the account out, revokes its grant at the provider (RFC 7009, as telenorid_auth_state_revoke()
+ * does) and drops it from the registry; its record stays, signed out. A failed revocation (or a record
+ * that can't be opened) still drops the account and returns that error; an account already signed out
+ * is dropped without a revocation. Blocks on the network. Since 0.5.0 */
+telenorid_status telenorid_accounts_remove(telenorid_accounts *accounts, const char *account_id);
+
+/* Frees the handle. NULL is a no-op. Since 0.5.0 */
+void telenorid_accounts_free(telenorid_accounts *accounts);
 
 /* ------------------------------------------------------------------------------------------------
  * Old names (aliases until 1.0)

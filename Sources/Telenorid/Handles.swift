@@ -18,7 +18,7 @@ import TelenoridCore
 //   telenorid_idp_response    IdPResponseToSend               telenorid_error         ErrorCopy
 //   telenorid_store           RecordStore                     telenorid_store_record  LoadedRecord
 //   telenorid_device_authorization  DeviceAuthorization
-//   telenorid_backchannel_auth BackchannelAuthentication
+//   telenorid_backchannel_auth BackchannelAuthentication  telenorid_accounts  AccountRegistry
 
 final class Handle<Value> {
     /// Mutable only for the handles C fills in step by step (a configuration builder, key-value pairs).

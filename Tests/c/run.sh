@@ -6,7 +6,7 @@
 #   3. test_api under valgrind (when installed), then plain;
 #   4. test_dlopen;
 #   5. test_api under ASan/UBSan (the uninstrumented Swift library is fine; leak detection is valgrind's job);
-#   6. test_cancel (cancellation from another thread) plain and under ASan/UBSan; test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in), test_store (the host's store),
+#   6. test_cancel (cancellation from another thread) plain and under ASan/UBSan; test_host_callbacks (the host's signers, no network), test_line_auth (against the Aloha stand-in), test_store (the host's store), test_accounts (accounts),
 #      test_flows (Vipps app-to-app and the identity-provider app against the real provider), test_device_grant
 #      (RFC 8628 against django-oauth-toolkit and glewlwyd) and test_ciba (CIBA poll and ping against glewlwyd), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
@@ -88,6 +88,12 @@ step "compile test_store" "$cc" "${cflags[@]}" Tests/c/test_store.c "${link[@]}"
 step "compile test_store with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_store.c "${link[@]}" \
     -o "$out/test_store_asan"
+# Accounts (a registry in a directory store: two users, select, remove, two threads adding) against the real provider.
+rm -f "$out/test_accounts" "$out/test_accounts_asan"
+step "compile test_accounts" "$cc" "${cflags[@]}" Tests/c/test_accounts.c "${link[@]}" -o "$out/test_accounts"
+step "compile test_accounts with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
+    -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_accounts.c "${link[@]}" \
+    -o "$out/test_accounts_asan"
 # CIBA (OpenID CIBA Core 1.0) against glewlwyd, started by the test, with its notification endpoint on a thread.
 rm -f "$out/test_ciba" "$out/test_ciba_asan"
 step "compile test_ciba" "$cc" "${cflags[@]}" Tests/c/test_ciba.c "${link[@]}" -o "$out/test_ciba"
@@ -135,6 +141,7 @@ three_ways test_idp_app
 three_ways test_line_auth
 three_ways test_flows
 three_ways test_store
+three_ways test_accounts
 three_ways test_device_grant
 three_ways test_ciba
 # Plain only: valgrind's and ASan's shadow copies of the heap would be found by the scan. Run even when

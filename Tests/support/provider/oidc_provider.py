@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 USER = {"username": "alice", "password": "wonderland-42"}
+# A second user, for tests of several accounts.
+SECOND_USER = {"username": "bob", "password": "looking-glass-7"}
 PUBLIC_CLIENT = "native-app"
 CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET = "backend-app", "backend-secret"
 # RFC 8628 clients: django-oauth-toolkit gives each application exactly one grant type.
@@ -119,6 +121,7 @@ def serve(access_token_seconds: int = 300) -> None:
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user(USER["username"], "alice@example.com", USER["password"],
                                                 first_name="Alice", last_name="Liddell")
+    get_user_model().objects.create_user(SECOND_USER["username"], "bob@example.com", SECOND_USER["password"])
     common = dict(authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=REDIRECT_URIS,
                   post_logout_redirect_uris="http://127.0.0.1:53682/logged-out",
                   algorithm=Application.RS256_ALGORITHM, skip_authorization=False, user=user)
@@ -153,7 +156,7 @@ def serve(access_token_seconds: int = 300) -> None:
                                   "device_public": {"client_id": DEVICE_PUBLIC_CLIENT},
                                   "device_confidential": {"client_id": DEVICE_CONFIDENTIAL_CLIENT,
                                                           "client_secret": DEVICE_CONFIDENTIAL_SECRET}},
-                      "user": USER}), flush=True)
+                      "user": USER, "second_user": SECOND_USER}), flush=True)
     server.serve_forever()
 
 

@@ -26,6 +26,7 @@ __version__ = "0.5.0"
 # that needs it, so `import telenorid`, `telenorid.__version__` and `telenorid --help` / `--version` work
 # (and are quick) without it.
 _EXPORTS: Dict[str, str] = {
+    **dict.fromkeys(["Account", "Accounts"], "accounts"),
     **dict.fromkeys(["AuthState"], "auth_state"),
     **dict.fromkeys(["AppCallback", "AuthorizationCallback", "AuthorizationRequest", "PendingAuthorization"],
                     "authorization"),
@@ -53,6 +54,7 @@ _EXPORTS: Dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
+    from .accounts import Account, Accounts
     from .auth_state import AuthState
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
     from .ciba import (BackchannelAuthentication, login_hint_form, login_hint_ip_port, login_hint_operator_token,
@@ -95,7 +97,7 @@ __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
-    "Store", "DirectoryStore",
+    "Store", "DirectoryStore", "Accounts", "Account",
     "DeviceAuthorization",
     "BackchannelAuthentication",
     # types

@@ -91,6 +91,10 @@ class telenorid_backchannel_auth(Structure):
     pass
 
 
+class telenorid_accounts(Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -111,6 +115,7 @@ IdpRequestP = POINTER(telenorid_idp_request)
 IdpResponseP = POINTER(telenorid_idp_response)
 DeviceAuthorizationP = POINTER(telenorid_device_authorization)
 BackchannelAuthP = POINTER(telenorid_backchannel_auth)
+AccountsP = POINTER(telenorid_accounts)
 
 # Integer typedefs.
 telenorid_status = c_int32
@@ -299,6 +304,12 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_login_hint_operator_token": (telenorid_status, [c_char_p, POINTER(c_void_p)]),
     "telenorid_login_hint_get_form": (telenorid_status, [c_char_p, POINTER(telenorid_login_hint_form)]),
     "telenorid_set_log_callback": (telenorid_status, [LogCallback, c_void_p, c_int32]),
+    "telenorid_accounts_open": (telenorid_status, [ClientP, StoreP, c_char_p, POINTER(AccountsP)]),
+    "telenorid_accounts_add": (telenorid_status, [AccountsP, AuthStateP, POINTER(c_void_p)]),
+    "telenorid_accounts_list": (telenorid_status, [AccountsP, POINTER(c_void_p)]),
+    "telenorid_accounts_select": (telenorid_status, [AccountsP, c_char_p, POINTER(AuthStateP)]),
+    "telenorid_accounts_remove": (telenorid_status, [AccountsP, c_char_p]),
+    "telenorid_accounts_free": (None, [AccountsP]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
     "telenorid_callback_free": (None, [AuthorizationCallbackP]),

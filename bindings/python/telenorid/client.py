@@ -23,6 +23,7 @@ class HostKeySigner(Protocol):
         raw r||s for ECDSA, not the DER a keystore gives; the plain signature for RSA and EdDSA."""
 
 if TYPE_CHECKING:
+    from .accounts import Accounts
     from .device import DeviceAuthorization
 
 _c = _ffi.functions
@@ -198,6 +199,11 @@ class Client(_Handle):
         adopted = AuthState._adopt(state, self)
         adopted._keep_alive.append(native)  # the functions C calls live as long as the state
         return adopted
+
+    def open_accounts(self, store: HostStore, name: str) -> "Accounts":
+        """The registry of accounts ``name`` of ``store`` (see :class:`~telenorid.accounts.Accounts`)."""
+        from .accounts import Accounts
+        return Accounts._open(self, _NativeStore.of(store), name)
 
     def open_auth_state_file(self, path: str) -> "AuthState":
         """The auth state kept in the file at ``path`` (signed out when there is none yet), bound to it: see

@@ -116,7 +116,7 @@ static NATIVE_TABLE(library_table, library_natives, NULL);
 static const native_table *const TABLES[] = {
     &library_table, &config_table,   &pkce_table,    &authorization_table,
     &auth_state_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table, &log_table,
-    &store_table, &device_table, &ciba_table,
+    &store_table, &device_table, &ciba_table, &accounts_table,
 };
 #define TABLE_COUNT (sizeof TABLES / sizeof TABLES[0])
 

@@ -107,5 +107,10 @@ extern const native_table device_table;        /* telenorid_jni_device.c: the de
 extern const native_table ciba_table;          /* telenorid_jni_ciba.c: backchannel authentication, login hints */
 extern const native_table log_table;           /* telenorid_jni_log.c: the library's log */
 extern const native_table store_table;         /* telenorid_jni_store.c: the app's store, the directory store */
+extern const native_table accounts_table;      /* telenorid_jni_accounts.c: the registry of accounts */
+
+/* A store for one call (telenorid_jni_store.c): the directory store when `directory_bytes` is not NULL, else the
+ * app's through `call` (a StoreCall). 0 with an exception pending when it can't be made. */
+int new_store(JNIEnv *env, jobject call, jbyteArray directory_bytes, telenorid_store **out);
 
 #endif

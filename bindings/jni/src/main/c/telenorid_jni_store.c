@@ -127,7 +127,7 @@ static void on_release(void *user_data)
 
 /* A store: the directory store when `directory` is not null, else the app's store through `call`. Returns
  * 1 with *out set; 0 with an exception pending. */
-static int new_store(JNIEnv *env, jobject call, jbyteArray directory_bytes, telenorid_store **out)
+int new_store(JNIEnv *env, jobject call, jbyteArray directory_bytes, telenorid_store **out)
 {
     telenorid_status status;
     if (directory_bytes != NULL) {

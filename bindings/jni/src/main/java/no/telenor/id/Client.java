@@ -225,6 +225,26 @@ public final class Client extends NativeObject {
         return HostCallFailure.attach(() -> newAuthState(h -> Native.authStateOpenStore(h, call, null, keyBytes)));
     }
 
+    /**
+     * The registry of accounts {@code name} in the app's {@code store} (see {@link Accounts}), read now.
+     *
+     * @throws InvalidArgumentException when {@code name} is not a record key of at most 115 characters
+     * @throws MalformedException when the registry's record is not one
+     * @throws StoreFailedException when the store failed
+     */
+    public @NonNull Accounts openAccounts(@NonNull Store store, @NonNull String name) {
+        StoreCall call = new StoreCall(Objects.requireNonNull(store, "store"));
+        byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));
+        return new Accounts(StoreCall.attachFailure(() -> call(h -> Native.accountsOpen(h, call, null, nameBytes))), this);
+    }
+
+    /** {@link #openAccounts(Store, String)} with the library's file store. */
+    public @NonNull Accounts openAccounts(@NonNull DirectoryStore store, @NonNull String name) {
+        byte[] directory = Utf8.encode(Objects.requireNonNull(store, "store").directory());
+        byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));
+        return new Accounts(call(h -> Native.accountsOpen(h, null, directory, nameBytes)), this);
+    }
+
     /** {@link #openStore(Store, String)} with the library's file store: {@code <directory>/<key>.json}. */
     public @NonNull AuthState openStore(@NonNull DirectoryStore store, @NonNull String key) {
         byte[] directory = Utf8.encode(Objects.requireNonNull(store, "store").directory());

@@ -138,6 +138,13 @@ final class Native {
     static native long authStateOpenStore(long client, StoreCall store, byte[] directory, byte[] key);
     // From inside StoreCall.load only.
     static native int storeRecordSet(long record, byte[] data);
+    // Accounts: opened through the app's store (StoreCall) or the directory store when `directory` is not null.
+    static native long accountsOpen(long client, StoreCall store, byte[] directory, byte[] name);
+    static native byte[] accountsAdd(long accounts, long state);
+    static native byte[] accountsList(long accounts);
+    static native long accountsSelect(long accounts, byte[] accountId);
+    static native void accountsRemove(long accounts, byte[] accountId);
+    static native void accountsFree(long accounts);
     static native long authStateSetChangeListener(long state, Runnable listener, long previousListener);
     static native void authStateFree(long state, long listener);
 
