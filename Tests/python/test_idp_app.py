@@ -4,7 +4,9 @@ against the local real provider (DOT).
 The service-provider (SP) app builds a request for the IdP app; the IdP app checks it against the caller's
 redirect URIs, asks the provider for a code on the SP's behalf (the SP's client id, redirect URI, state,
 nonce and S256 challenge), and hands back only the code; the SP checks the response and exchanges the code
-with its own verifier. Once with URLs (iOS custom schemes), once with bundles (Android intents)."""
+with its own verifier. Once with URLs (iOS custom schemes), once with bundles (Android intents). Then the
+IdP-initiated start: the IdP app launches the SP for a user it has signed in, and the SP loops its user_hint
+back in that same request."""
 from urllib.parse import parse_qs, urlsplit
 
 import pytest

@@ -17,7 +17,7 @@ private func fail(_ what: String, _ input: String) -> Never {
     fatalError("fuzz_idp_initiation: \(what); input: \(input.prefix(512))")
 }
 
-nonisolated(unsafe) private let pending: PendingAuthorization = {
+private func buildPending() -> PendingAuthorization {
     do {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = "https://login.example.com"
@@ -28,7 +28,9 @@ nonisolated(unsafe) private let pending: PendingAuthorization = {
     } catch {
         fatalError("fuzz_idp_initiation: the fixed pending authorization can't be built: \(error.message)")
     }
-}()
+}
+
+nonisolated(unsafe) private let pending = buildPending()
 
 private func check(_ read: (userHint: String, loginHost: String), _ pairs: FormParameters?, _ text: String) {
     guard (1...255).contains(read.userHint.utf8.count), read.userHint.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
