@@ -1300,6 +1300,32 @@ telenorid_status telenorid_idp_response_params(const telenorid_idp_response *res
 /* Frees a response. NULL is a no-op. */
 void telenorid_idp_response_free(telenorid_idp_response *response);
 
+/* IdP-initiated sign-in (the Salesforce Mobile SDK's `user_hint`, "a loop-back param for a selected
+ * user"): the IdP app launches an SP app for a user the person chose among those signed in to it; the SP
+ * app reads the message and starts its own request with telenorid_idp_request_new(pending, login_host,
+ * user_hint), and the IdP app, recognising the hint in that request, asks for the code without a login
+ * screen (or shows one when it does not). The message holds only `user_hint` (1 to 255 printable ASCII
+ * characters, %x20-7E) and `login_host` (host or host:port); it proves nothing, so the SP's own request
+ * and the response check stay as above.
+ *
+ * IdP side: the message as a URL on the SP app's URI (iOS; e.g. "spapp://idp-initiated", no query or
+ * fragment) or as pairs (Android bundle; free with telenorid_params_free). A hint or login host that
+ * breaks the rule above: TELENORID_E_INVALID_ARGUMENT. Any thread. Since 0.5.0 */
+telenorid_status telenorid_idp_initiation_url(const char *sp_app_uri, const char *user_hint,
+                                              const char *login_host, char **out);
+telenorid_status telenorid_idp_initiation_params(const char *user_hint, const char *login_host,
+                                                 telenorid_params **out);
+
+/* SP side: reads the IdP app's message, as a URL that must be on `sp_app_uri` (else
+ * TELENORID_E_REDIRECT_MISMATCH) or as pairs, into *user_hint and *login_host (both written on success,
+ * neither on failure; free each with telenorid_string_free). A missing or repeated user_hint or
+ * login_host, or one that breaks the rule above, fails with TELENORID_E_MALFORMED; unknown parameters are
+ * ignored. Any thread. Since 0.5.0 */
+telenorid_status telenorid_idp_initiation_parse_url(const char *url, const char *sp_app_uri, char **user_hint,
+                                                    char **login_host);
+telenorid_status telenorid_idp_initiation_parse_params(const telenorid_params *params, char **user_hint,
+                                                       char **login_host);
+
 /* ------------------------------------------------------------------------------------------------
  * Device authorization grant (RFC 8628): sign-in on a device without a browser, or without a keyboard
  * fit for a password (a TV, a command line over SSH). The device shows a short code and a URL; the user

@@ -170,3 +170,73 @@ public func telenorid_idp_response_params(_ response: OpaquePointer?, _ out: Uns
 public func telenorid_idp_response_free(_ response: OpaquePointer?) {
     release(response)
 }
+
+// MARK: IdP-initiated sign-in
+
+@c @implementation
+public func telenorid_idp_initiation_url(
+    _ spAppURI: UnsafePointer<CChar>?, _ userHint: UnsafePointer<CChar>?, _ loginHost: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let base = try inputString(spAppURI, "sp_app_uri"), (hint, host) = try hintAndHost(userHint, loginHost)
+        let out = try outPointer(out)
+        try writeString(try IdPAppInitiation.url(spAppURI: base, userHint: hint, loginHost: host), to: out)
+    }
+}
+
+@c @implementation
+public func telenorid_idp_initiation_params(
+    _ userHint: UnsafePointer<CChar>?, _ loginHost: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let (hint, host) = try hintAndHost(userHint, loginHost)
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(try IdPAppInitiation.parameters(userHint: hint, loginHost: host))
+    }
+}
+
+@c @implementation
+public func telenorid_idp_initiation_parse_url(
+    _ url: UnsafePointer<CChar>?, _ spAppURI: UnsafePointer<CChar>?,
+    _ userHint: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ loginHost: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let text = try inputString(url, "url"), own = try inputString(spAppURI, "sp_app_uri")
+        let hintOut = try outPointer(userHint), hostOut = try outPointer(loginHost)
+        try writeBoth(IdPAppInitiation.read(url: text, spAppURI: own), hintOut, hostOut)
+    }
+}
+
+@c @implementation
+public func telenorid_idp_initiation_parse_params(
+    _ params: OpaquePointer?, _ userHint: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ loginHost: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let pairs = try borrow(params, as: FormParameters.self, "params")
+        let hintOut = try outPointer(userHint), hostOut = try outPointer(loginHost)
+        try writeBoth(IdPAppInitiation.read(pairs.value), hintOut, hostOut)
+    }
+}
+
+@inline(never)
+private func hintAndHost(_ userHint: UnsafePointer<CChar>?, _ loginHost: UnsafePointer<CChar>?) throws(TelenoridError)
+    -> (String, String)
+{
+    (try inputString(userHint, "user_hint"), try inputString(loginHost, "login_host"))
+}
+
+/// Writes both strings or neither.
+private func writeBoth(
+    _ values: (String, String), _ first: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+    _ second: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) throws(TelenoridError) {
+    let copy = try allocateCString(values.0)
+    do { second.pointee = try allocateCString(values.1) } catch {
+        telenorid_string_free(copy)
+        throw error
+    }
+    first.pointee = copy
+}

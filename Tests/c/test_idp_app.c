@@ -1,7 +1,8 @@
 /* Tests of the identity-provider app section of include/telenorid.h through the header only:
  * both roles in URL and key-value form, NULL in every pointer position, outputs untouched on error,
  * handles of the wrong kind, refused requests and responses with their status codes, unknown parameters
- * ignored and dropped, a redirect URI with its own query. No network: the
+ * ignored and dropped, a redirect URI with its own query, the IdP-initiated message (made, read, looped
+ * back into the SP's request, and its refusals). No network: the
  * provider's redirect is written by hand (the real provider runs in test_flows.c and Tests/python/test_idp_app.py).
  * Ends with "N passed, M failed"; leak-free under valgrind. */
 #include <stdlib.h>
@@ -316,6 +317,136 @@ static void test_redirect_uri_with_query(void) {
 #undef SP_QUERY_REDIRECT
 }
 
+/* IdP-initiated sign-in: the IdP app's message for a chosen user, read by the SP, whose own request then
+ * carries the hint back; and what the SP refuses to read. */
+#define SP_APP_URI "com.example.sp://idp-initiated"
+#define HINT "00D000000000001:005000000000001"
+
+static void check_initiation_refused(telenorid_status expected, const char *url) {
+    char *hint = SENTINEL, *host = SENTINEL;
+    S(expected, telenorid_idp_initiation_parse_url(url, SP_APP_URI, &hint, &host));
+    CHECK(hint == SENTINEL && host == SENTINEL);
+}
+
+static void check_bundle_refused(const char *user_hint, const char *login_host) {
+    telenorid_params *pairs = NULL;
+    char *hint = SENTINEL, *host = SENTINEL;
+    telenorid_params_new(&pairs);
+    if (user_hint) telenorid_params_add(pairs, "user_hint", user_hint);
+    if (login_host) telenorid_params_add(pairs, "login_host", login_host);
+    S(TELENORID_E_MALFORMED, telenorid_idp_initiation_parse_params(pairs, &hint, &host));
+    CHECK(hint == SENTINEL && host == SENTINEL);
+    telenorid_params_free(pairs);
+}
+
+static void test_idp_initiated(void) {
+    telenorid_params *pairs = NULL, *looped = NULL;
+    telenorid_pending_auth *pending = sp_pending();
+    telenorid_idp_request *sp = NULL, *idp = NULL;
+    char *url = NULL, *hint = NULL, *host = NULL, *authorize = NULL, *out = SENTINEL;
+    const char *callers[] = {SP_REDIRECT};
+
+    /* IdP side: URL and bundle. */
+    S(TELENORID_OK, telenorid_idp_initiation_url(SP_APP_URI, HINT, "login.example.com:8443", &url));
+    CHECK_STR(SP_APP_URI "?user_hint=00D000000000001%3A005000000000001&login_host=login.example.com%3A8443", url);
+    S(TELENORID_OK, telenorid_idp_initiation_params(HINT, "login.example.com", &pairs));
+    char *value = param(pairs, "user_hint");
+    CHECK_STR(HINT, value);
+    telenorid_string_free(value);
+
+    /* SP side: reads it, then loops the hint back in its own request. */
+    S(TELENORID_OK, telenorid_idp_initiation_parse_url(url, SP_APP_URI, &hint, &host));
+    CHECK_STR(HINT, hint);
+    CHECK_STR("login.example.com:8443", host);
+    telenorid_string_free(hint);
+    telenorid_string_free(host);
+    S(TELENORID_OK, telenorid_idp_initiation_parse_params(pairs, &hint, &host));
+    CHECK_STR(HINT, hint);
+    CHECK_STR("login.example.com", host);
+    S(TELENORID_OK, telenorid_idp_request_new(pending, host, hint, &sp));
+    S(TELENORID_OK, telenorid_idp_request_params(sp, &looped));
+    S(TELENORID_OK, telenorid_idp_request_parse_params(looped, callers, 1, &idp));
+    S(TELENORID_OK, telenorid_idp_request_authorization_url(idp, "https://login.example.com/authorize", &authorize));
+    CHECK_CONTAINS(authorize, "login_hint=00D000000000001%3A005000000000001");
+
+    /* NULL in every pointer; the IdP side refuses a message it must not make. */
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_url(NULL, HINT, "h", &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_url(SP_APP_URI, NULL, "h", &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_url(SP_APP_URI, HINT, NULL, &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_url(SP_APP_URI, HINT, "h", NULL));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_url(SP_APP_URI "?q=1", HINT, "h", &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_url(SP_APP_URI, "a\nb", "h", &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_url(SP_APP_URI, HINT, "h/path", &out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_params(NULL, "h", (telenorid_params **)&out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_params(HINT, NULL, (telenorid_params **)&out));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_params(HINT, "h", NULL));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_params("", "h", (telenorid_params **)&out));
+    CHECK(out == SENTINEL);
+    char *h2 = SENTINEL, *l2 = SENTINEL;
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_parse_url(NULL, SP_APP_URI, &h2, &l2));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_parse_url(url, NULL, &h2, &l2));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_parse_url(url, SP_APP_URI, NULL, &l2));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_parse_url(url, SP_APP_URI, &h2, NULL));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_parse_params(NULL, &h2, &l2));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_parse_params(pairs, NULL, &l2));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_idp_initiation_parse_params(pairs, &h2, NULL));
+    S(TELENORID_E_INVALID_ARGUMENT,
+      telenorid_idp_initiation_parse_params((const telenorid_params *)pending, &h2, &l2));
+    CHECK(h2 == SENTINEL && l2 == SENTINEL);
+
+    /* Unknown members are ignored and not kept. */
+    telenorid_string_free(hint);
+    telenorid_string_free(host);
+    S(TELENORID_OK, telenorid_idp_initiation_parse_url(SP_APP_URI "?app_name=x&user_hint=u&code=c&login_host=h",
+                                                       SP_APP_URI, &hint, &host));
+    CHECK_STR("u", hint);
+    CHECK_STR("h", host);
+
+    /* Refused: another app's URI, a repeated, missing, oversized or hostile member, a login host that is
+     * more than host[:port]. */
+    check_initiation_refused(TELENORID_E_REDIRECT_MISMATCH, "evil.app://idp-initiated?user_hint=u&login_host=h");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=u&user_hint=v&login_host=h");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=u");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?login_host=h");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=&login_host=h");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=a%0D%0Ab&login_host=h");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=a%00b&login_host=h");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=%C3%A5&login_host=h");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=u&login_host=evil.example%2Fpath");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=u&login_host=me%40evil.example");
+    check_initiation_refused(TELENORID_E_MALFORMED, SP_APP_URI "?user_hint=u&login_host=");
+    char long_hint[300];
+    memset(long_hint, 'a', sizeof long_hint - 1);
+    long_hint[sizeof long_hint - 1] = 0;
+    check_bundle_refused(long_hint, "h");
+    long_hint[255] = 0;
+    telenorid_params *max = NULL;
+    telenorid_params_new(&max);
+    telenorid_params_add(max, "user_hint", long_hint);
+    telenorid_params_add(max, "login_host", "h");
+    telenorid_string_free(hint);
+    S(TELENORID_OK, telenorid_idp_initiation_parse_params(max, &hint, &out));
+    CHECK_STR(long_hint, hint);
+    telenorid_string_free(out);
+    telenorid_params_free(max);
+    check_bundle_refused("a\tb", "h");
+    check_bundle_refused(NULL, "h");
+    check_bundle_refused("u", NULL);
+    check_bundle_refused("u", "h:port");
+
+    telenorid_string_free(url);
+    telenorid_string_free(hint);
+    telenorid_string_free(host);
+    telenorid_string_free(authorize);
+    telenorid_params_free(pairs);
+    telenorid_params_free(looped);
+    telenorid_idp_request_free(sp);
+    telenorid_idp_request_free(idp);
+    telenorid_pending_auth_free(pending);
+}
+#undef HINT
+#undef SP_APP_URI
+
 int main(void) {
     test_params();
     test_round_trip(0);
@@ -323,5 +454,6 @@ int main(void) {
     test_refusals();
     test_unknown_parameters();
     test_redirect_uri_with_query();
+    test_idp_initiated();
     return finish_checks();
 }

@@ -4,7 +4,9 @@ against the local real provider (DOT).
 The service-provider (SP) app builds a request for the IdP app; the IdP app checks it against the caller's
 redirect URIs, asks the provider for a code on the SP's behalf (the SP's client id, redirect URI, state,
 nonce and S256 challenge), and hands back only the code; the SP checks the response and exchanges the code
-with its own verifier. Once with URLs (iOS custom schemes), once with bundles (Android intents)."""
+with its own verifier. Once with URLs (iOS custom schemes), once with bundles (Android intents). Then the
+IdP-initiated start: the IdP app launches the SP for a user it has signed in, and the SP loops its user_hint
+back in that same request."""
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -185,3 +187,80 @@ def test_redirect_uri_with_its_own_query():
         pending.handle_idp_response(answer.replace("app=x", "app=y"))
     callback = pending.handle_idp_response(answer)
     assert callback.code == "c" and callback.parameter("app") is None
+
+
+SP_APP_URI = "com.example.app://idp-initiated"
+
+
+@pytest.mark.parametrize("form", ["url", "bundle"])
+def test_idp_initiated_sign_in(provider, form):
+    """IdP-initiated: the IdP app launches the SP for a user chosen from its signed-in users; the SP loops the
+    user_hint back in its own request; the IdP app recognises the hint and gets the code without asking which
+    user; the SP exchanges it with its verifier."""
+    # The IdP app's signed-in users by the hint it gives each (the Salesforce Mobile SDK's "orgId:userId").
+    idp_users = {"00D000000000001:005000000000001": provider["user"]}
+    chosen = "00D000000000001:005000000000001"
+    message = telenorid.IdPAppInitiation(chosen, login_host(provider))
+
+    if form == "url":
+        sent = message.url(SP_APP_URI)
+        assert sent.startswith(SP_APP_URI + "?")
+        initiation = telenorid.IdPAppInitiation.parse_url(sent, SP_APP_URI)
+    else:
+        assert message.bundle() == {"user_hint": chosen, "login_host": login_host(provider)}
+        initiation = telenorid.IdPAppInitiation.parse_bundle(message.bundle())
+    assert initiation == (chosen, login_host(provider))
+
+    client = sp_client(provider)
+    pending = telenorid.AuthorizationRequest(client.config()).build()
+    sp_request = telenorid.IdPAppRequest.for_pending(pending, login_host=initiation.login_host,
+                                                     user_hint=initiation.user_hint)
+    if form == "url":
+        idp_request = telenorid.IdPAppRequest.parse_url(sp_request.url(IDP_APP_URI), IDP_APP_URI, [SP_REDIRECT])
+    else:
+        idp_request = telenorid.IdPAppRequest.parse_bundle(sp_request.bundle(), [SP_REDIRECT])
+    looped_back = idp_request.bundle()
+    assert looped_back["user_hint"] == chosen and looped_back["login_host"] == login_host(provider)
+    user = idp_users[looped_back["user_hint"]]  # recognised: no login screen to choose a user
+
+    url = idp_request.authorization_url(authorization_endpoint(provider))
+    assert parse_qs(urlsplit(url).query)["login_hint"] == [chosen]
+    redirect = complete_login(url, user["username"], user["password"])
+    response = idp_request.respond(redirect, looped_back["login_host"])
+    callback = pending.handle_idp_response(response.url() if form == "url" else response.bundle())
+    state = client.exchange_code(callback)
+    claims = state.id_token_claims
+    assert claims["iss"] == provider["issuer"] and claims["nonce"] == pending.nonce
+    assert state.userinfo()["sub"] == claims["sub"]
+
+
+def test_hostile_initiations_are_refused():
+    good = {"user_hint": "00D1:0051", "login_host": "login.example.com:8443"}
+    read = telenorid.IdPAppInitiation.parse_bundle
+    # Unknown members are ignored (RFC 6749 §3.1) and not kept.
+    assert read({**good, "app_name": "x", "code": "smuggled"}) == ("00D1:0051", "login.example.com:8443")
+    url = telenorid.IdPAppInitiation(*good.values()).url(SP_APP_URI)
+    assert telenorid.IdPAppInitiation.parse_url(url + "&app_name=x", SP_APP_URI).user_hint == "00D1:0051"
+    for bad in ({"user_hint": "a"}, {"login_host": "h"}, {**good, "user_hint": ""}, {**good, "user_hint": "a" * 256},
+                {**good, "user_hint": "a\nb"}, {**good, "user_hint": "ålesund"},
+                {**good, "login_host": "evil.example/path"}, {**good, "login_host": "u@evil.example"},
+                {**good, "login_host": "evil.example?x=1"}, {**good, "login_host": ""}):
+        with pytest.raises(telenorid.MalformedError):
+            read(bad)
+    assert read({**good, "user_hint": "a" * 255}).user_hint == "a" * 255
+    for tail in ("&user_hint=second", "&login_host=evil.example", "%0A"):
+        with pytest.raises(telenorid.MalformedError):
+            telenorid.IdPAppInitiation.parse_url(url + tail, SP_APP_URI)
+    with pytest.raises(telenorid.MalformedError):
+        telenorid.IdPAppInitiation.parse_url(SP_APP_URI + "?user_hint=a%0D%0Ab&login_host=h", SP_APP_URI)
+    with pytest.raises(telenorid.RedirectMismatchError):
+        telenorid.IdPAppInitiation.parse_url(url.replace(SP_APP_URI, "evil.app://idp-initiated"), SP_APP_URI)
+    # The IdP side refuses to make such a message: the caller's mistake, not outside input.
+    with pytest.raises(telenorid.InvalidArgumentError):
+        telenorid.IdPAppInitiation("a\tb", "login.example.com").bundle()
+    with pytest.raises(telenorid.InvalidArgumentError):
+        telenorid.IdPAppInitiation("a", "login.example.com/x").url(SP_APP_URI)
+    with pytest.raises(telenorid.InvalidArgumentError):
+        telenorid.IdPAppInitiation("a", "login.example.com").url(SP_APP_URI + "?q=1")
+    with pytest.raises(TypeError):
+        telenorid.IdPAppInitiation(5, "login.example.com").bundle()  # type: ignore[arg-type]

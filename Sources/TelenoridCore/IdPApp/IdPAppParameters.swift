@@ -18,6 +18,15 @@ extension FormParameters {
         return out
     }
 
+    /// The pairs as a URL on an app's URI (a custom scheme, iOS), which may have neither query nor fragment.
+    public func url(onAppURI appURI: String) throws(TelenoridError) -> String {
+        let base = try URI(parsing: appURI)
+        guard base.query == nil, base.fragment == nil else {
+            throw TelenoridError(.invalidArgument, "the app's URI must have neither query nor fragment")
+        }
+        return encoded(after: appURI + "?")
+    }
+
     /// The response pairs of `redirect`, which must have arrived at `redirectURI`. A redirect URI may have
     /// a query of its own that "MUST be retained when adding additional query parameters" (RFC 6749
     /// §3.1.2), so the redirect's query is the redirect URI's pairs plus the response's. The redirect URI's

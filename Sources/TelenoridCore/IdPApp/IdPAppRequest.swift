@@ -101,11 +101,7 @@ public struct IdPAppRequest: Sendable, Equatable {
 
     /// The request as a URL on the IdP app's custom scheme (iOS), e.g. `idpapp://authorize`.
     public func url(idpAppURI: String) throws(TelenoridError) -> String {
-        let base = try URI(parsing: idpAppURI)
-        guard base.query == nil, base.fragment == nil else {
-            throw TelenoridError(.invalidArgument, "the IdP app's URI must have neither query nor fragment")
-        }
-        return parameters.encoded(after: idpAppURI + "?")
+        try parameters.url(onAppURI: idpAppURI)
     }
 
     /// Parses a URL on the IdP app's scheme (iOS); `idpAppURI` is the app's own, which the URL must match.
@@ -178,12 +174,12 @@ public struct IdPAppRequest: Sendable, Equatable {
     }
 
     /// A login host is `host` or `host:port`, nothing more: it names where to sign in, never a path.
-    static func checkLoginHost(_ host: String) throws(TelenoridError) {
+    static func checkLoginHost(_ host: String, _ kind: TelenoridError.Kind = .malformed) throws(TelenoridError) {
         guard !host.isEmpty, let uri = try? URI(parsing: "https://" + host),
             uri.userInfo == nil, uri.path.isEmpty, uri.query == nil, uri.fragment == nil,
             uri.host?.isEmpty == false
         else {
-            throw TelenoridError(.malformed, "login_host must be a host name, optionally with a port")
+            throw TelenoridError(kind, "login_host must be a host name, optionally with a port")
         }
     }
 }

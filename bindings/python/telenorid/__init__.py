@@ -36,7 +36,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["Config"], "config"),
     **dict.fromkeys(["Store", "DirectoryStore"], "store"),
     **dict.fromkeys(["DeviceAuthorization"], "device"),
-    **dict.fromkeys(["IdPAppRequest", "IdPAppResponse"], "idp_app"),
+    **dict.fromkeys(["IdPAppRequest", "IdPAppResponse", "IdPAppInitiation"], "idp_app"),
     **dict.fromkeys(["library_version", "library_version_number"], "library"),
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
     **dict.fromkeys(["LoopbackListener"], "loopback"),
@@ -85,7 +85,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
                          TemporarilyUnavailable as TemporarilyUnavailable, Timeout as Timeout,
                          TokenInvalid as TokenInvalid, Unsupported as Unsupported)
     from .httpx_auth import HttpxAuth
-    from .idp_app import IdPAppRequest, IdPAppResponse
+    from .idp_app import IdPAppInitiation, IdPAppRequest, IdPAppResponse
     from .library import library_version, library_version_number
     from .line_auth import LineAuthenticator
     from .loopback import LoopbackListener
@@ -97,6 +97,7 @@ __all__ = [
     # objects
     "Config", "Pkce", "AuthorizationRequest", "PendingAuthorization", "AuthorizationCallback", "AppCallback",
     "Client", "IdPAppRequest", "IdPAppResponse", "AuthState", "LineAuthenticator", "LoopbackListener",
+    "IdPAppInitiation",
     "Store", "DirectoryStore", "Accounts", "Account",
     "DeviceAuthorization",
     "BackchannelAuthentication",

@@ -1,12 +1,12 @@
-"""The identity-provider app flow (Salesforce Mobile SDK identity provider): IdPAppRequest and
-IdPAppResponse. Bundles are dict[str, str]; the pairs cross as telenorid_params."""
+"""The identity-provider app flow (Salesforce Mobile SDK identity provider): IdPAppRequest,
+IdPAppResponse and the IdP-initiated sign-in's IdPAppInitiation. Bundles are dict[str, str]; the pairs cross as telenorid_params."""
 from __future__ import annotations
 
-from ctypes import byref
-from typing import Dict, Optional, Sequence
+from ctypes import byref, c_void_p
+from typing import Dict, NamedTuple, Optional, Sequence
 
 from . import _bindings, _ffi
-from ._convert import _opt_str, _params_in, _params_out, _str, _string_array
+from ._convert import _copy_out, _opt_str, _params_in, _params_out, _str, _string_array, _string_call
 from ._handle import _call_on, _Handle
 from .authorization import PendingAuthorization
 from .errors import _raise
@@ -95,3 +95,51 @@ class IdPAppResponse(_Handle):
         pointer = _bindings.ParamsP()
         self._call(_c.telenorid_idp_response_params, byref(pointer))
         return _params_out(pointer)
+
+
+class IdPAppInitiation(NamedTuple):
+    """IdP-initiated sign-in: the IdP app launches an SP app for a user chosen among those signed in to it.
+    The IdP app sends :meth:`url` (iOS) or :meth:`bundle` (Android); the SP app reads it with
+    :meth:`parse_url` or :meth:`parse_bundle` and passes both fields to :meth:`IdPAppRequest.for_pending`.
+    ``user_hint`` is 1 to 255 printable ASCII characters, ``login_host`` a host or host:port."""
+
+    user_hint: str
+    login_host: str
+
+    def url(self, sp_app_uri: str) -> str:
+        """IdP side: the message as a URL on the SP app's URI (no query or fragment)."""
+        return _string_call(_c.telenorid_idp_initiation_url, _str(sp_app_uri, "sp_app_uri"),
+                            _str(self.user_hint, "user_hint"), _str(self.login_host, "login_host")) or ""
+
+    def bundle(self) -> Dict[str, str]:
+        """IdP side: the message as key-value pairs (an Android intent bundle)."""
+        pointer = _bindings.ParamsP()
+        status = _c.telenorid_idp_initiation_params(_str(self.user_hint, "user_hint"),
+                                                    _str(self.login_host, "login_host"), byref(pointer))
+        if status:
+            _raise(status)
+        return _params_out(pointer)
+
+    @classmethod
+    def parse_url(cls, url: str, sp_app_uri: str) -> "IdPAppInitiation":
+        """SP side: reads the IdP app's URL, which must be on ``sp_app_uri`` (else
+        :class:`RedirectMismatchError`); a missing, repeated or ill-formed field raises :class:`MalformedError`."""
+        hint, host = c_void_p(), c_void_p()
+        status = _c.telenorid_idp_initiation_parse_url(_str(url, "url"), _str(sp_app_uri, "sp_app_uri"),
+                                                       byref(hint), byref(host))
+        if status:
+            _raise(status)
+        return cls(_copy_out(hint) or "", _copy_out(host) or "")
+
+    @classmethod
+    def parse_bundle(cls, bundle: Dict[str, str]) -> "IdPAppInitiation":
+        """SP side: :meth:`parse_url` for a message that came as a bundle of pairs."""
+        params = _params_in(bundle)
+        hint, host = c_void_p(), c_void_p()
+        try:
+            status = _c.telenorid_idp_initiation_parse_params(params, byref(hint), byref(host))
+        finally:
+            _c.telenorid_params_free(params)
+        if status:
+            _raise(status)
+        return cls(_copy_out(hint) or "", _copy_out(host) or "")

@@ -264,6 +264,116 @@ STRING_GETTER(n_idp_response_url, const telenorid_idp_response, telenorid_idp_re
 PARAMS_GETTER(n_idp_response_params, const telenorid_idp_response, telenorid_idp_response_params)
 FREE_FUNCTION(n_idp_response_free, telenorid_idp_response, telenorid_idp_response_free)
 
+/* ------------------------------------------------------------------------------------------------
+ * IdP-initiated sign-in: the IdP app's message for a chosen user, and the SP's reading of it
+ * --------------------------------------------------------------------------------------------- */
+
+static jbyteArray n_idp_initiation_url(JNIEnv *env, jclass cls, jbyteArray app_uri_bytes, jbyteArray hint_bytes,
+                                       jbyteArray host_bytes)
+{
+    (void)cls;
+    in_string app_uri, hint, host;
+    char *out = NULL;
+    if (!in_string_get(env, app_uri_bytes, "spAppUri", &app_uri)) {
+        return NULL;
+    }
+    if (!in_string_get(env, hint_bytes, "userHint", &hint)) {
+        in_string_release(&app_uri);
+        return NULL;
+    }
+    if (!in_string_get(env, host_bytes, "loginHost", &host)) {
+        in_string_release(&app_uri);
+        in_string_release(&hint);
+        return NULL;
+    }
+    telenorid_status status = telenorid_idp_initiation_url(app_uri.chars, hint.chars, host.chars, &out);
+    in_string_release(&app_uri);
+    in_string_release(&hint);
+    in_string_release(&host);
+    return string_result(env, status, out);
+}
+
+static jobjectArray n_idp_initiation_params(JNIEnv *env, jclass cls, jbyteArray hint_bytes, jbyteArray host_bytes)
+{
+    (void)cls;
+    in_string hint, host;
+    telenorid_params *out = NULL;
+    if (!in_string_get(env, hint_bytes, "userHint", &hint)) {
+        return NULL;
+    }
+    if (!in_string_get(env, host_bytes, "loginHost", &host)) {
+        in_string_release(&hint);
+        return NULL;
+    }
+    telenorid_status status = telenorid_idp_initiation_params(hint.chars, host.chars, &out);
+    in_string_release(&hint);
+    in_string_release(&host);
+    if (status != TELENORID_OK) {
+        throw_status(env, status);
+        return NULL;
+    }
+    return params_to_java(env, out);
+}
+
+/* {user_hint, login_host} as a byte[2][]; frees both strings whatever happens (on failure the library
+ * wrote neither). */
+static jobjectArray initiation_result(JNIEnv *env, telenorid_status status, char *hint, char *host)
+{
+    if (status != TELENORID_OK) {
+        throw_status(env, status);
+        return NULL;
+    }
+    jobjectArray pair = new_byte_arrays(env, 2);
+    char *texts[] = {hint, host};
+    for (jsize i = 0; i < 2; i++) {
+        if (pair == NULL) {
+            telenorid_string_free(texts[i]);
+            continue;
+        }
+        jbyteArray element = take_string(env, texts[i]);
+        if (element == NULL) {
+            (*env)->DeleteLocalRef(env, pair);
+            pair = NULL;
+            continue;
+        }
+        (*env)->SetObjectArrayElement(env, pair, i, element);
+        (*env)->DeleteLocalRef(env, element);
+    }
+    return pair;
+}
+
+static jobjectArray n_idp_initiation_parse_url(JNIEnv *env, jclass cls, jbyteArray url_bytes,
+                                               jbyteArray app_uri_bytes)
+{
+    (void)cls;
+    in_string url, app_uri;
+    char *hint = NULL, *host = NULL;
+    if (!in_string_get(env, url_bytes, "url", &url)) {
+        return NULL;
+    }
+    if (!in_string_get(env, app_uri_bytes, "spAppUri", &app_uri)) {
+        in_string_release(&url);
+        return NULL;
+    }
+    telenorid_status status = telenorid_idp_initiation_parse_url(url.chars, app_uri.chars, &hint, &host);
+    in_string_release(&url);
+    in_string_release(&app_uri);
+    return initiation_result(env, status, hint, host);
+}
+
+static jobjectArray n_idp_initiation_parse_params(JNIEnv *env, jclass cls, jobjectArray flat)
+{
+    (void)cls;
+    telenorid_params *params = NULL;
+    char *hint = NULL, *host = NULL;
+    if (!params_from_java(env, flat, &params)) {
+        return NULL;
+    }
+    telenorid_status status = telenorid_idp_initiation_parse_params(params, &hint, &host);
+    telenorid_params_free(params);
+    return initiation_result(env, status, hint, host);
+}
+
 static const JNINativeMethod idp_app_natives[] = {
     NATIVE("idpRequestNew", "(J[B[B)J", n_idp_request_new),
     NATIVE("idpRequestUrl", "(J[B)[B", n_idp_request_url),
@@ -278,6 +388,10 @@ static const JNINativeMethod idp_app_natives[] = {
     NATIVE("idpResponseUrl", "(J)[B", n_idp_response_url),
     NATIVE("idpResponseParams", "(J)[[B", n_idp_response_params),
     NATIVE("idpResponseFree", "(J)V", n_idp_response_free),
+    NATIVE("idpInitiationUrl", "([B[B[B)[B", n_idp_initiation_url),
+    NATIVE("idpInitiationParams", "([B[B)[[B", n_idp_initiation_params),
+    NATIVE("idpInitiationParseUrl", "([B[B)[[B", n_idp_initiation_parse_url),
+    NATIVE("idpInitiationParseParams", "([[B)[[B", n_idp_initiation_parse_params),
 };
 
 NATIVE_TABLE(idp_app_table, idp_app_natives, NULL);

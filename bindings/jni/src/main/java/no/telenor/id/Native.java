@@ -174,6 +174,10 @@ final class Native {
     static native byte[] idpResponseUrl(long response);
     static native byte[][] idpResponseParams(long response);
     static native void idpResponseFree(long response);
+    static native byte[] idpInitiationUrl(byte[] spAppUri, byte[] userHint, byte[] loginHost);
+    static native byte[][] idpInitiationParams(byte[] userHint, byte[] loginHost);
+    static native byte[][] idpInitiationParseUrl(byte[] url, byte[] spAppUri);
+    static native byte[][] idpInitiationParseParams(byte[][] pairs);
 
     // Loopback redirect listener
     static native long loopbackNew(int port, byte[] path);

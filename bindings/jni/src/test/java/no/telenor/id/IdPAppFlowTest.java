@@ -183,4 +183,56 @@ class IdPAppFlowTest {
             assertEquals("access_denied", refused.oauthError());
         }
     }
+
+    private static final String SP_APP_URI = "com.example.app://idp-initiated";
+    private static final String HINT = "00D000000000001:005000000000001";
+
+    /**
+     * IdP-initiated: the IdP app launches the SP for a user chosen among its signed-in users; the SP loops the
+     * user_hint back in its own request; the IdP app recognises the hint and gets the code for that user.
+     */
+    @Test
+    void idpInitiatedSignIn() throws Exception {
+        Map<String, String> idpUsers = Collections.singletonMap(HINT, "the provider's test user");
+        String sent = new IdPAppInitiation(HINT, provider.loginHost()).url(SP_APP_URI);
+        assertTrue(sent.startsWith(SP_APP_URI + "?"), sent);
+        IdPAppInitiation initiation = IdPAppInitiation.parseUrl(sent, SP_APP_URI);
+        assertEquals(new IdPAppInitiation(HINT, provider.loginHost()), initiation);
+        try (Client client = spClient(); Config config = client.config();
+             AuthorizationRequest authorization = new AuthorizationRequest(config);
+             PendingAuthorization pending = authorization.build();
+             IdPAppRequest spRequest = IdPAppRequest.forPending(pending, initiation.loginHost(), initiation.userHint());
+             IdPAppRequest idpRequest = IdPAppRequest.parseBundle(spRequest.bundle(), CALLERS)) {
+            Map<String, String> loopedBack = idpRequest.bundle();
+            assertTrue(idpUsers.containsKey(loopedBack.get("user_hint")), "the IdP app recognises the user");
+            assertEquals(provider.loginHost(), loopedBack.get("login_host"));
+            assertEquals(HINT, TestSupport.query(idpRequest.authorizationUrl(provider.authorizationEndpoint())).get("login_hint"));
+            try (IdPAppResponse response = idpAppGetsCode(idpRequest, false);
+                 AuthorizationCallback callback = pending.handleIdpResponse(response.bundle());
+                 AuthState state = client.exchangeCode(callback)) {
+                assertTrue(state.idTokenClaims().contains("\"nonce\":\"" + pending.nonce() + "\""));
+            }
+        }
+    }
+
+    @Test
+    void hostileInitiationsAreRefused() {
+        Map<String, String> good = new IdPAppInitiation("u", "login.example.com:8443").bundle();
+        assertEquals(new HashSet<>(Arrays.asList("user_hint", "login_host")), good.keySet());
+        assertEquals(new IdPAppInitiation("u", "login.example.com:8443"), IdPAppInitiation.parseBundle(with(good, "app_name", "x")));
+        char[] longHint = new char[256];
+        Arrays.fill(longHint, 'a');
+        for (Map<String, String> bad : Arrays.asList(with(good, "user_hint", null), with(good, "login_host", null),
+                with(good, "user_hint", ""), with(good, "user_hint", new String(longHint)), with(good, "user_hint", "a\nb"),
+                with(good, "user_hint", "\u00e5"), with(good, "login_host", "evil.example/path"),
+                with(good, "login_host", "me@evil.example"))) {
+            assertThrows(MalformedException.class, () -> IdPAppInitiation.parseBundle(bad), bad.toString());
+        }
+        String url = new IdPAppInitiation("u", "h").url(SP_APP_URI);
+        assertThrows(MalformedException.class, () -> IdPAppInitiation.parseUrl(url + "&user_hint=v", SP_APP_URI));
+        assertThrows(RedirectMismatchException.class, () -> IdPAppInitiation.parseUrl(url, "other.app://idp-initiated"));
+        assertThrows(InvalidArgumentException.class, () -> new IdPAppInitiation("a\tb", "h").bundle());
+        assertThrows(InvalidArgumentException.class, () -> new IdPAppInitiation("u", "h/x").url(SP_APP_URI));
+        assertThrows(NullPointerException.class, () -> new IdPAppInitiation(null, "h"));
+    }
 }
