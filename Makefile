@@ -23,8 +23,9 @@ all: build
 setup:
 	bash scripts/setup.sh
 
-# The stripped library's budget in bytes; it moves only with a measurement of what each part costs.
-SIZE_BUDGET := 7000000
+# The stripped library's budget in bytes; it moves only with a measurement of what each part costs (README,
+# "Size": 7,000,000 until 0.5.0's accounts registry and IdP-initiated sign-in, measured at 36.7 KB).
+SIZE_BUDGET := 7040000
 
 # The .so is shipped stripped (`strip` keeps the dynamic symbol table), with its SONAME links.
 build:
