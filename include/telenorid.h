@@ -68,7 +68,8 @@ extern "C" {
  *          telenorid_backchannel_auth_*, telenorid_login_hint_*, keys 39-40, authorization parameters
  *          10-14), storage (telenorid_store_new, _new_directory, _record_set, _free,
  *          telenorid_auth_state_bind_store, _open_store; a bound state journals each refresh in flight),
- *          accounts (telenorid_accounts_open, _add, _list, _select, _remove, _free),
+ *          accounts (telenorid_accounts_open, _add, _list, _select, _remove, _free), IdP-initiated
+ *          sign-in (telenorid_idp_initiation_url, _params, _parse_url, _parse_params),
  *          telenorid_set_log_callback, telenorid_auth_state_resource_answered; 3 status codes
  *          (TELENORID_E_EXPIRED, _STORE_FAILED, _ROTATION_POSSIBLY_LOST); TELENORID_CONFIG_REDIRECT_URI
  *          optional; new names for the callback, line authenticator, loopback listener and host key signer,
