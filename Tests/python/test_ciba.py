@@ -149,9 +149,14 @@ def test_cancel_ends_a_wait(glewlwyd):
     cancelled = time.monotonic()
     client.cancel()
     waiter.join(5)
-    assert [type(error) for error in errors] == [telenorid.Cancelled]
+    assert [type(error) for error in errors] == [telenorid.CancelledError]
     assert time.monotonic() - cancelled < 1
-    glewlwyd.deny_ciba(glewlwyd.ciba_poll_client_id)  # glewlwyd keeps one live request per client and user
+    # Glewlwyd keeps one live request per client and user, and one the user refused stays live until the
+    # client collects the refusal: the wait started again ends it, so the next test's request is taken.
+    glewlwyd.deny_ciba(glewlwyd.ciba_poll_client_id)
+    with pytest.raises(telenorid.AuthorizationError) as refused:
+        auth.wait()
+    assert refused.value.oauth_error == "access_denied"
 
 
 def test_the_command_line_signs_in_by_ciba(glewlwyd, tmp_path, capsys):
