@@ -23,8 +23,7 @@ from typing import Any, Dict, Optional
 
 import telenorid
 
-from .cli_settings import (SECRET_KEY, SECRET_VARIABLE, STORE_KEY, Failed, UsageError, load_settings, remove_files,
-                           save_settings, say, settings_path)
+from .cli_settings import SECRET_KEY, STORE_KEY, Failed, UsageError, load_settings, say
 from .secret_service import SecretServiceStore
 
 SECRET_SERVICE, FILE = "secret-service", "file"
@@ -105,43 +104,6 @@ def kept_secret(args: argparse.Namespace, settings: Dict[str, Any]) -> Dict[str,
         return {}
     secret = secret_service(args).load(record_key(args.state_file) + ".client-secret")
     return {SECRET_KEY: secret.decode()} if secret else {}
-
-
-def keep(args: argparse.Namespace, state: telenorid.AuthState, settings: Dict[str, Any]) -> None:
-    """After `login`: saves the settings, binds the new sign-in to its store (writing it there), keeps or
-    forgets the client secret, and removes what an earlier sign-in left in the other store."""
-    key = record_key(args.state_file)
-    if args.store == FILE:
-        forget_secret_service(args, key)
-        save_settings(args.state_file, {**settings, STORE_KEY: FILE})
-        state.bind_file(str(args.state_file))
-        say(f"signed in; state saved to {args.state_file} (mode 0600)")
-        if getattr(args, "client_secret", None):
-            say(f"the client secret was used for this sign-in only and is not saved: the commands after it "
-                f"(token, refresh, userinfo...) read it from {SECRET_VARIABLE}")
-        return
-    store = secret_service(args)
-    remove_files(args.state_file)  # an earlier sign-in's state file, tokens and all
-    save_settings(args.state_file, {**settings, STORE_KEY: SECRET_SERVICE})
-    state.bind_store(store, key)
-    say(f"signed in; state kept in the Secret Service (settings in {settings_path(args.state_file)})")
-    secret: Optional[str] = settings.get(SECRET_KEY)
-    if secret:
-        store.store(key + ".client-secret", secret.encode())
-        say(f"the client secret is kept in the Secret Service too: the commands after this one need no "
-            f"{SECRET_VARIABLE}")
-    else:
-        store.remove(key + ".client-secret")
-
-
-def forget(args: argparse.Namespace, settings: Dict[str, Any]) -> str:
-    """After `logout`: removes the sign-in from its store and its settings; says where it was."""
-    if kept_in(args, settings) == SECRET_SERVICE:
-        forget_secret_service(args, record_key(args.state_file))
-        remove_files(args.state_file)
-        return "removed from the Secret Service"
-    remove_files(args.state_file)
-    return f"{args.state_file} deleted"
 
 
 def forget_secret_service(args: argparse.Namespace, key: str) -> None:
