@@ -131,7 +131,7 @@ def test_verify_needs_no_redirect_uri_and_decode_is_its_alias(provider, tmp_path
                       "--timeout", "60", "--state-file", str(tmp_path / "signed-in.json"),
                       "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
     assert login.returncode == 0, login.stderr
-    id_token = json.loads((tmp_path / "signed-in.json").read_text())["id_token"]
+    id_token = json.loads(account_record(tmp_path / "signed-in.json").read_text())["id_token"]
     nothing_kept = ["--state-file", str(tmp_path / "none.json")]
     flags = ["--issuer", provider["issuer"], "--client-id", client_id, *nothing_kept]
 
