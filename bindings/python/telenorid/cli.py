@@ -1,6 +1,6 @@
 """``telenorid``: sign in to an OpenID provider from the command line and use the tokens, for people
 integrating with a provider. Every protocol step is the library's; this module reads arguments, opens the
-browser, keeps the state file and prints.
+browser, keeps the sign-ins (accounts) and prints.
 
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
     telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
@@ -25,8 +25,9 @@ browser, keeps the state file and prints.
 
 --json: the data as one JSON document on standard output (messages stay on standard error). The sign-in
 and a confidential client's secret (TELENORID_CLIENT_SECRET or --client-secret at login) are kept in the
-desktop's Secret Service; with `--store file`, or where none runs (login says so), the sign-in is kept in the
-state file and the secret is read from TELENORID_CLIENT_SECRET on every command, never saved.
+desktop's Secret Service; with `--store file`, or where none runs (login says so), each account is kept in a
+file beside the state file (<stem>.<id>.json) and the secret is read from TELENORID_CLIENT_SECRET on every
+command, never saved.
 -v/--verbose: the library's events on standard error (-vv: each HTTP exchange too); never a secret.
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
@@ -255,7 +256,7 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--client-id", help="this client's id at the provider")
     common.add_argument("--scope", help='space-separated scopes (default "openid")')
     common.add_argument("--config", help="a JSON file of settings, as telenorid_config_from_json reads them")
-    common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"where the sign-in is kept (default {DEFAULT_STATE})")
+    common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"names the accounts' place (default {DEFAULT_STATE})")
     common.add_argument("--json", action="store_true", help="print the data as one JSON document")
     add_verbose_option(common)
     add_flag(common)

@@ -44,9 +44,9 @@ def emit(args: argparse.Namespace, document: Any, text: Optional[str]) -> None:
         print(text)
 
 
-# The auth state file is the library's own (telenorid_auth_state_bind_file): 0600, replaced atomically, and
-# every refresh locks it and re-reads it first, so two `telenorid` commands running at once never redeem one
-# refresh token twice. The settings sit beside it, in <state-file stem>.settings.json.
+# Each account's record is the library's own (a bound auth state): 0600, replaced atomically, and every
+# refresh locks it and re-reads it first, so two `telenorid` commands running at once never redeem one
+# refresh token twice. The settings sit beside the state file, in <state-file stem>.settings.json.
 
 def settings_path(state_file: Path) -> Path:
     return state_file.with_name(state_file.stem + ".settings.json")

@@ -1,17 +1,17 @@
-"""Where the `telenorid` command keeps a sign-in: its auth state and the client secret.
+"""Where the `telenorid` command keeps its sign-ins (the accounts of cli_accounts.py) and the client secret.
 
-- ``secret-service`` (the default where one answers): the auth state record and the client secret are items
+- ``secret-service`` (the default where one answers): the accounts' records and the client secret are items
   of the desktop's Secret Service (gnome-keyring, KWallet, KeePassXC) through
   :class:`telenorid.secret_service.SecretServiceStore`; nothing of them is written to a plain file. The client
   secret given to `login` is kept there too, so later commands need no TELENORID_CLIENT_SECRET.
-- ``file``: the auth state in the state file (mode 0600), the client secret never kept (read from
-  TELENORID_CLIENT_SECRET on every command). Chosen by `--store file`, or, with a notice on standard error,
-  when `login` finds no Secret Service.
+- ``file``: the accounts' records in files beside the state file (mode 0600), the client secret never kept
+  (read from TELENORID_CLIENT_SECRET on every command). Chosen by `--store file`, or, with a notice on
+  standard error, when `login` finds no Secret Service.
 
 Either way the settings (issuer, client id, scope: nothing secret) are in the state file's settings file
-beside it, which also says which store `login` chose, so the commands after it look there. A sign-in in the
-Secret Service is found by a record key made from the state file's absolute path: each --state-file is its
-own sign-in, as with files.
+beside it, which also says which store `login` chose, so the commands after it look there. In the Secret
+Service the records' keys are made from the state file's absolute path: each --state-file has its own
+accounts, as with files.
 """
 from __future__ import annotations
 
@@ -79,14 +79,15 @@ def secret_service(args: argparse.Namespace) -> SecretServiceStore:
 
 
 def is_kept(args: argparse.Namespace, settings: Dict[str, Any]) -> bool:
-    """Whether there is a sign-in to open (opening a file store that is not there would create it)."""
+    """Whether the state file's own record is there to open (opening a file that is not there creates it): a
+    sign-in without an ID token, or one an earlier version kept (see cli_accounts.py)."""
     if kept_in(args, settings) == FILE:
         return bool(args.state_file.exists())
     return secret_service(args).load(record_key(args.state_file)) is not None
 
 
 def open_state(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any]) -> telenorid.AuthState:
-    """The sign-in, bound to its store: every refresh is written back there at once."""
+    """The state file's own record, bound to it: every refresh is written back there at once."""
     if kept_in(args, settings) == FILE:
         return client.open_auth_state_file(str(args.state_file))
     return client.open_store(secret_service(args), record_key(args.state_file))
