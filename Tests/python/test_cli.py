@@ -32,6 +32,14 @@ def telenorid(*args, env=None):
                           env=environment)
 
 
+def account_record(state_file):
+    """The one account's record beside `state_file` (<stem>.<id>.json): where the sign-in is kept."""
+    records = [path for path in state_file.parent.glob(state_file.stem + ".*.json")
+               if path.name not in (state_file.stem + ".settings.json", state_file.stem + ".accounts.json")]
+    assert len(records) == 1, records
+    return records[0]
+
+
 class Running:
     """`telenorid` started as a real process, its standard error read line by line as it comes."""
 
@@ -85,21 +93,22 @@ def test_login_token_userinfo_refresh_verify_revoke_logout(provider, tmp_path):
     assert login.returncode == 0, login.stderr
     claims = json.loads(login.stdout)
     assert claims["iss"] == provider["issuer"] and claims["sub"]
-    assert "signed in" in login.stderr
-    assert stat.S_IMODE(state_file.stat().st_mode) == 0o600
+    assert "signed in as account" in login.stderr
+    record = account_record(state_file)
+    assert stat.S_IMODE(record.stat().st_mode) == 0o600 and not state_file.exists()
 
     token = telenorid("token", *common)
     assert token.returncode == 0 and token.stdout.strip()
     userinfo = telenorid("userinfo", *common)
     assert userinfo.returncode == 0 and json.loads(userinfo.stdout)["sub"] == claims["sub"]
 
-    before = json.loads(state_file.read_text())["refresh_token"]
+    before = json.loads(record.read_text())["refresh_token"]
     assert telenorid("refresh", *common).returncode == 0
-    after = json.loads(state_file.read_text())["refresh_token"]
+    after = json.loads(record.read_text())["refresh_token"]
     assert after != before, "the rotated refresh token is saved at once"
-    assert stat.S_IMODE(state_file.stat().st_mode) == 0o600
+    assert stat.S_IMODE(record.stat().st_mode) == 0o600
 
-    id_token = json.loads(state_file.read_text())["id_token"]
+    id_token = json.loads(record.read_text())["id_token"]
     verified = telenorid("verify", id_token, *common)
     assert verified.returncode == 0 and json.loads(verified.stdout)["claims"]["sub"] == claims["sub"]
     forged = telenorid("verify", id_token[:-4] + "AAAA", *common)
@@ -122,7 +131,7 @@ def test_verify_needs_no_redirect_uri_and_decode_is_its_alias(provider, tmp_path
                       "--timeout", "60", "--state-file", str(tmp_path / "signed-in.json"),
                       "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
     assert login.returncode == 0, login.stderr
-    id_token = json.loads((tmp_path / "signed-in.json").read_text())["id_token"]
+    id_token = json.loads(account_record(tmp_path / "signed-in.json").read_text())["id_token"]
     nothing_kept = ["--state-file", str(tmp_path / "none.json")]
     flags = ["--issuer", provider["issuer"], "--client-id", client_id, *nothing_kept]
 
@@ -155,7 +164,7 @@ def test_logout_revokes_and_deletes_the_state(provider, tmp_path):
     logout = telenorid("logout", "--state-file", str(state_file))
     assert logout.returncode == 0, logout.stderr
     assert "end_session" in logout.stdout or "logout" in logout.stdout
-    assert not state_file.exists()
+    assert list(tmp_path.iterdir()) == [], "the last account gone, nothing is left"
 
 
 # A local process that knows the callback path sends its own redirect first; then the browser signs in.
@@ -354,7 +363,8 @@ def test_a_settings_file_holding_the_client_secret_is_read_then_rewritten_withou
 
 
 def test_completion_scripts_are_generated_from_the_parser(tmp_path):
-    commands = ["login", "status", "token", "userinfo", "refresh", "revoke", "logout", "verify", "decode", "completion"]
+    commands = ["login", "status", "token", "userinfo", "refresh", "revoke", "logout", "accounts", "verify", "decode",
+                "completion"]
     bash = telenorid("completion", "bash")
     assert bash.returncode == 0, bash.stderr
     (tmp_path / "telenorid.bash").write_text(bash.stdout)
@@ -371,6 +381,7 @@ def test_completion_scripts_are_generated_from_the_parser(tmp_path):
     assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef telenorid\n")
     assert all(f"        {name}) _arguments " in zsh.stdout for name in commands)
     assert "'1:shell:(bash zsh)'" in zsh.stdout
+    assert "'1:action:(list remove)'" in zsh.stdout and "--account" in zsh.stdout and "--account" in bash.stdout
     assert telenorid("completion", "fish").returncode == 2
     assert "telenorid completion bash > " in telenorid("--help").stdout
 
@@ -400,6 +411,8 @@ def test_a_confidential_client_secret_comes_from_the_environment_and_json_everyw
     assert status.returncode == 0, status.stderr
     shown = json.loads(status.stdout)
     assert shown.pop("expires_at") > time.time() and 0 < shown.pop("expires_in") <= 300
+    account = shown.pop("account")
+    assert account and account_record(state_file).name == f"state.{account}.json"
     assert shown == {"signed_in": True, "subject": claims["sub"], "issuer": provider["issuer"],
                      "scopes": ["openid", "profile"], "token_type": "Bearer", "state_file": str(state_file)}
     text = telenorid("status", "--state-file", str(state_file))
@@ -410,12 +423,13 @@ def test_a_confidential_client_secret_comes_from_the_environment_and_json_everyw
     # to this client authenticated with its secret.
     always_refresh = tmp_path / "refresh.json"
     always_refresh.write_text(json.dumps({"refresh_margin_s": 3600}))
-    before = json.loads(state_file.read_text())["refresh_token"]
+    record = account_record(state_file)
+    before = json.loads(record.read_text())["refresh_token"]
     without = telenorid("token", "--config", str(always_refresh), *common)
     assert without.returncode == 1 and "invalid_client" in without.stderr and without.stdout == ""
     token = telenorid("token", "--config", str(always_refresh), *common, env=with_secret)
     assert token.returncode == 0, token.stderr
-    assert json.loads(state_file.read_text())["refresh_token"] != before, "refreshed with the secret"
+    assert json.loads(record.read_text())["refresh_token"] != before, "refreshed with the secret"
     issued = json.loads(token.stdout)
     assert issued["access_token"] and issued["token_type"] == "Bearer" and issued["expires_in"] > 0
     assert set(issued) == {"access_token", "token_type", "expires_at", "expires_in"}
@@ -424,8 +438,8 @@ def test_a_confidential_client_secret_comes_from_the_environment_and_json_everyw
     assert refreshed.returncode == 0 and json.loads(refreshed.stdout)["refreshed"] is True, refreshed.stderr
     userinfo = telenorid("userinfo", *common, env=with_secret)
     assert userinfo.returncode == 0 and json.loads(userinfo.stdout)["sub"] == claims["sub"], userinfo.stderr
-    verified = telenorid("verify", json.loads(state_file.read_text())["id_token"], *common)
+    verified = telenorid("verify", json.loads(record.read_text())["id_token"], *common)
     assert verified.returncode == 0 and json.loads(verified.stdout)["claims"]["sub"] == claims["sub"]
     logout = telenorid("logout", *common, env=with_secret)
     assert logout.returncode == 0, logout.stderr
-    assert json.loads(logout.stdout)["signed_in"] is False and not state_file.exists()
+    assert json.loads(logout.stdout)["signed_in"] is False and not record.exists()

@@ -330,7 +330,13 @@ def test_cli_keeps_the_sign_in_and_the_client_secret_in_the_secret_service(keyri
     assert settings["store"] == "secret-service" and "client_secret" not in settings
     assert not (state_dir / "state.json").exists()
     key = record_key(state_dir / "state.json")
-    record = json.loads(kept_record(keyring, key))
+    assert kept_record(keyring, key) is None, "the sign-in is an account, kept in its own record alone"
+    assert kept_record(keyring, key + ".accounts") is not None, "the registry is in the Secret Service too"
+    listed = telenorid(keyring, "accounts", "--json")
+    assert listed.returncode == 0, listed.stderr
+    [account] = json.loads(listed.stdout)
+    account_key = f"{key}.{account['id']}"
+    record = json.loads(kept_record(keyring, account_key))
     assert kept_record(keyring, key + ".client-secret") == secret
     kept = [secret, record["refresh_token"], record["access_token"], record["id_token"]]
     for value in kept:
@@ -342,7 +348,7 @@ def test_cli_keeps_the_sign_in_and_the_client_secret_in_the_secret_service(keyri
     always_refresh.write_text(json.dumps({"refresh_margin_s": 3600}))
     token = telenorid(keyring, "token", "--config", str(always_refresh), "--json")
     assert token.returncode == 0, token.stderr
-    refreshed = json.loads(kept_record(keyring, key))
+    refreshed = json.loads(kept_record(keyring, account_key))
     assert refreshed["refresh_token"] != record["refresh_token"], "the rotated refresh token is kept at once"
     assert json.loads(token.stdout)["access_token"] == refreshed["access_token"]
     for value in (refreshed["refresh_token"], refreshed["access_token"]):
@@ -355,8 +361,9 @@ def test_cli_keeps_the_sign_in_and_the_client_secret_in_the_secret_service(keyri
     assert no_bus.returncode == 1 and "kept in the Secret Service" in no_bus.stderr, no_bus.stderr
 
     logout = telenorid(keyring, "logout")
-    assert logout.returncode == 0 and "removed from the Secret Service" in logout.stderr, logout.stderr
-    assert kept_record(keyring, key) is None and kept_record(keyring, key + ".client-secret") is None
+    assert logout.returncode == 0 and f"account {account['id']} removed" in logout.stderr, logout.stderr
+    assert kept_record(keyring, key + ".client-secret") is None and kept_record(keyring, key + ".accounts") is None
+    assert kept_record(keyring, account_key) is None
     assert not (state_dir / "state.settings.json").exists()
 
 
@@ -367,9 +374,12 @@ def test_cli_store_file_keeps_the_state_file(keyring, provider, tmp_path):
     login = telenorid(keyring, *login_arguments(provider, provider["clients"]["public"]), "--store", "file",
                       "--state-file", str(state_file))
     assert login.returncode == 0, login.stderr
-    assert "no Secret Service" not in login.stderr and f"state saved to {state_file}" in login.stderr
-    assert json.loads(state_file.read_text())["refresh_token"]
+    assert "no Secret Service" not in login.stderr and f"state saved to {tmp_path}/state." in login.stderr
+    [record] = [path for path in tmp_path.glob("state.*.json")
+                if path.name not in ("state.settings.json", "state.accounts.json")]
+    assert json.loads(record.read_text())["refresh_token"]
     assert kept_record(keyring, record_key(state_file)) is None
+    assert kept_record(keyring, record_key(state_file) + ".accounts") is None
     assert telenorid(keyring, "token", "--state-file", str(state_file)).returncode == 0
 
 
@@ -386,7 +396,7 @@ def test_cli_falls_back_to_files_where_no_secret_service_runs_and_says_so(keyrin
     assert login.returncode == 0, login.stderr
     notices = [line for line in login.stderr.splitlines() if "no Secret Service" in line]
     assert len(notices) == 1 and str(state_file) in notices[0] and "--store file" in notices[0], login.stderr
-    assert json.loads(state_file.read_text())["refresh_token"]
+    assert (tmp_path / "state.accounts.json").exists() and not state_file.exists()
     assert json.loads((tmp_path / "state.settings.json").read_text())["store"] == "file"
     later = telenorid(keyring, "token", "--state-file", str(state_file), **no_bus)
     assert later.returncode == 0 and "Secret Service" not in later.stderr, later.stderr

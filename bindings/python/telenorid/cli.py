@@ -1,6 +1,6 @@
 """``telenorid``: sign in to an OpenID provider from the command line and use the tokens, for people
 integrating with a provider. Every protocol step is the library's; this module reads arguments, opens the
-browser, keeps the state file and prints.
+browser, keeps the sign-ins (accounts) and prints.
 
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
     telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
@@ -13,7 +13,10 @@ browser, keeps the state file and prints.
     telenorid userinfo               the userinfo claims
     telenorid refresh                refresh now
     telenorid revoke                 revoke the refresh token at the provider and sign out
-    telenorid logout                 revoke, print the provider's end-session URL, delete the state file
+    telenorid logout                 revoke, print the provider's end-session URL, remove the account
+    telenorid accounts [remove ID]   the accounts signed in (each login adds its user's), or revoke and
+                                     remove one; the commands above take --account ID (default: the most
+                                     recently used)
     telenorid verify ID_TOKEN        an ID token's header and claims, verified with the provider's keys
                                      (`decode` is an alias of `verify`)
     telenorid completion bash|zsh    a shell completion script; install it with
@@ -22,8 +25,9 @@ browser, keeps the state file and prints.
 
 --json: the data as one JSON document on standard output (messages stay on standard error). The sign-in
 and a confidential client's secret (TELENORID_CLIENT_SECRET or --client-secret at login) are kept in the
-desktop's Secret Service; with `--store file`, or where none runs (login says so), the sign-in is kept in the
-state file and the secret is read from TELENORID_CLIENT_SECRET on every command, never saved.
+desktop's Secret Service; with `--store file`, or where none runs (login says so), each account is kept in a
+file beside the state file (<stem>.<id>.json) and the secret is read from TELENORID_CLIENT_SECRET on every
+command, never saved.
 -v/--verbose: the library's events on standard error (-vv: each HTTP exchange too); never a secret.
 
 Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
@@ -48,9 +52,10 @@ from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as ch
 from ._interruptible import interruptible
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
-from .cli_output import emit, expiry, signed_in, status, token_type
-from .cli_settings import Failed, UsageError, client_for, say, settings_path, settings_from
-from .cli_store import add_flag, choose_for_login, forget, open_state, saved_settings
+from .cli_output import expiry, signed_in, status, token_type
+from .cli_settings import Failed, UsageError, client_for, emit, say, settings_path, settings_from
+from .cli_accounts import add_command as add_accounts_command, add_flag as add_account_flag, chosen, remove
+from .cli_store import add_flag, choose_for_login, saved_settings
 from .logs import add_verbose_option, log_to_stderr
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
@@ -70,9 +75,10 @@ def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
 # ---- the sign-in ------------------------------------------------------------------------------------------
 
 def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenorid.AuthState, Dict[str, Any]]:
+    """The chosen account's sign-in (--account, else the most recently used): see cli_accounts.py."""
     settings = settings_from(args, saved_settings(args))
     client = client_for(settings)
-    state = open_state(args, client, settings)
+    args.account_id, state = chosen(args, client, settings)
     if not state.signed_in:
         raise telenorid.NotSignedInError("signed out", telenorid.NotSignedInError.code)
     return client, state, settings
@@ -194,8 +200,9 @@ def refresh(args: argparse.Namespace) -> None:
 
 
 def revoke(args: argparse.Namespace) -> None:
-    client, state, _ = signed_in_state(args)
-    cancellable(client, state.revoke)  # signed out in the file first, then revoked at the provider
+    client, state, settings = signed_in_state(args)
+    # Signed out in its record first, then revoked at the provider; the account is dropped either way.
+    cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
     say("revoked at the provider; signed out")
     emit(args, {"signed_in": False}, None)
 
@@ -206,8 +213,8 @@ def logout(args: argparse.Namespace) -> None:
         end_session: Optional[str] = cancellable(client, state.end_session_url)
     except telenorid.ConfigurationError:
         end_session = None  # the provider has no end-session endpoint
-    cancellable(client, state.revoke)
-    say(f"revoked and signed out; {forget(args, settings)}")
+    cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
+    say("revoked and signed out; " + (f"account {args.account_id} removed" if args.account_id else "removed"))
     if end_session and not args.json:
         say("to end the provider's browser session too, open:")
     emit(args, {"signed_in": False, "end_session_url": end_session}, end_session)
@@ -249,7 +256,7 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--client-id", help="this client's id at the provider")
     common.add_argument("--scope", help='space-separated scopes (default "openid")')
     common.add_argument("--config", help="a JSON file of settings, as telenorid_config_from_json reads them")
-    common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"where the sign-in is kept (default {DEFAULT_STATE})")
+    common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"names the accounts' place (default {DEFAULT_STATE})")
     common.add_argument("--json", action="store_true", help="print the data as one JSON document")
     add_verbose_option(common)
     add_flag(common)
@@ -278,11 +285,15 @@ def parser() -> argparse.ArgumentParser:
     add_device_arguments(sign_in)
     add_ciba_arguments(sign_in)
     sign_in.set_defaults(run=login)
-    commands.add_parser("status", parents=[common], help="signed in or not, and with what (no request)").set_defaults(run=status)
+    chosen_account = argparse.ArgumentParser(add_help=False)
+    add_account_flag(chosen_account)
+    commands.add_parser("status", parents=[common, chosen_account],
+                        help="signed in or not, and with what (no request)").set_defaults(run=status)
     for name, run, text in (("token", token, "print a fresh access token"), ("userinfo", userinfo, "print the userinfo claims"),
                             ("refresh", refresh, "refresh the tokens now"), ("revoke", revoke, "revoke and sign out"),
-                            ("logout", logout, "revoke, print the end-session URL, delete the state file")):
-        commands.add_parser(name, parents=[common], help=text).set_defaults(run=run)
+                            ("logout", logout, "revoke, print the end-session URL, remove the account")):
+        commands.add_parser(name, parents=[common, chosen_account], help=text).set_defaults(run=run)
+    add_accounts_command(commands, common)
     check = commands.add_parser("verify", aliases=["decode"], parents=[common],
                                 help="an ID token's header and claims, verified with the provider's keys")
     check.add_argument("id_token")

@@ -1,5 +1,5 @@
 """What the `telenorid` command prints: one JSON document with --json, text for people otherwise; and
-`telenorid status`, read from the state file alone."""
+`telenorid status`, read from the store alone."""
 from __future__ import annotations
 
 import argparse
@@ -9,19 +9,11 @@ from typing import Any, Dict, Optional
 
 import telenorid
 
-from .cli_settings import client_for, settings_from
-from .cli_store import is_kept, keep, open_state, saved_settings
+from .cli_accounts import chosen, keep
+from .cli_settings import client_for, emit, settings_from
+from .cli_store import saved_settings
 
 EXIT_OK, EXIT_SIGNED_OUT = 0, 3
-
-
-def emit(args: argparse.Namespace, document: Any, text: Optional[str]) -> None:
-    """With --json, `document` as the one JSON document on standard output; otherwise `text` (None: nothing).
-    Messages go to standard error either way, so a script can parse standard output whole."""
-    if getattr(args, "json", False):
-        print(json.dumps(document, sort_keys=True))
-    elif text is not None:
-        print(text)
 
 
 def token_type(state: telenorid.AuthState) -> Optional[str]:
@@ -46,20 +38,26 @@ def status(args: argparse.Namespace) -> int:
         settings = settings_from(args, saved_settings(args))
     except telenorid.NotSignedInError:
         settings = {}
-    if not settings or not is_kept(args, settings):  # opening the state file would create it
+    if not settings:
         emit(args, document, f"not signed in ({args.state_file})")
         return EXIT_SIGNED_OUT
     with client_for(settings) as client:
-        state = open_state(args, client, settings)
+        try:
+            account_id, state = chosen(args, client, settings)
+        except telenorid.NotSignedInError as error:
+            emit(args, document, f"not signed in ({error.message})")
+            return EXIT_SIGNED_OUT
         if not state.signed_in:
-            emit(args, document, f"not signed in ({args.state_file})")
+            emit(args, document, f"not signed in (account {account_id} was signed out: sign in again)")
             return EXIT_SIGNED_OUT
         claims = state.id_token_claims or {}
         scope = state.get("scope")
-        document.update(signed_in=True, subject=claims.get("sub"), issuer=claims.get("iss", settings["issuer"]),
-                        scopes=scope.split() if scope else [], token_type=token_type(state), **expiry(state))
+        document.update(signed_in=True, account=account_id, subject=claims.get("sub"),
+                        issuer=claims.get("iss", settings["issuer"]), scopes=scope.split() if scope else [],
+                        token_type=token_type(state), **expiry(state))
     left = document["expires_in"]
-    lines = [f"signed in as {document['subject']} at {document['issuer']}",
+    lines = [f"signed in as {document['subject']} at {document['issuer']}"
+             + (f" (account {account_id})" if account_id else ""),
              f"token type: {document['token_type']}",
              f"scopes: {' '.join(document['scopes']) or '(none granted)'}",
              "access token expiry: " + ("unknown" if left is None else

@@ -35,9 +35,18 @@ def say(message: str) -> None:
     print(f"telenorid: {message}", file=sys.stderr, flush=True)
 
 
-# The auth state file is the library's own (telenorid_auth_state_bind_file): 0600, replaced atomically, and
-# every refresh locks it and re-reads it first, so two `telenorid` commands running at once never redeem one
-# refresh token twice. The settings sit beside it, in <state-file stem>.settings.json.
+def emit(args: argparse.Namespace, document: Any, text: Optional[str]) -> None:
+    """With --json, `document` as the one JSON document on standard output; otherwise `text` (None: nothing).
+    Messages go to standard error either way, so a script can parse standard output whole."""
+    if getattr(args, "json", False):
+        print(json.dumps(document, sort_keys=True))
+    elif text is not None:
+        print(text)
+
+
+# Each account's record is the library's own (a bound auth state): 0600, replaced atomically, and every
+# refresh locks it and re-reads it first, so two `telenorid` commands running at once never redeem one
+# refresh token twice. The settings sit beside the state file, in <state-file stem>.settings.json.
 
 def settings_path(state_file: Path) -> Path:
     return state_file.with_name(state_file.stem + ".settings.json")

@@ -1,17 +1,17 @@
-"""Where the `telenorid` command keeps a sign-in: its auth state and the client secret.
+"""Where the `telenorid` command keeps its sign-ins (the accounts of cli_accounts.py) and the client secret.
 
-- ``secret-service`` (the default where one answers): the auth state record and the client secret are items
+- ``secret-service`` (the default where one answers): the accounts' records and the client secret are items
   of the desktop's Secret Service (gnome-keyring, KWallet, KeePassXC) through
   :class:`telenorid.secret_service.SecretServiceStore`; nothing of them is written to a plain file. The client
   secret given to `login` is kept there too, so later commands need no TELENORID_CLIENT_SECRET.
-- ``file``: the auth state in the state file (mode 0600), the client secret never kept (read from
-  TELENORID_CLIENT_SECRET on every command). Chosen by `--store file`, or, with a notice on standard error,
-  when `login` finds no Secret Service.
+- ``file``: the accounts' records in files beside the state file (mode 0600), the client secret never kept
+  (read from TELENORID_CLIENT_SECRET on every command). Chosen by `--store file`, or, with a notice on
+  standard error, when `login` finds no Secret Service.
 
 Either way the settings (issuer, client id, scope: nothing secret) are in the state file's settings file
-beside it, which also says which store `login` chose, so the commands after it look there. A sign-in in the
-Secret Service is found by a record key made from the state file's absolute path: each --state-file is its
-own sign-in, as with files.
+beside it, which also says which store `login` chose, so the commands after it look there. In the Secret
+Service the records' keys are made from the state file's absolute path: each --state-file has its own
+accounts, as with files.
 """
 from __future__ import annotations
 
@@ -23,8 +23,7 @@ from typing import Any, Dict, Optional
 
 import telenorid
 
-from .cli_settings import (SECRET_KEY, SECRET_VARIABLE, STORE_KEY, Failed, UsageError, load_settings, remove_files,
-                           save_settings, say, settings_path)
+from .cli_settings import SECRET_KEY, STORE_KEY, Failed, UsageError, load_settings, say
 from .secret_service import SecretServiceStore
 
 SECRET_SERVICE, FILE = "secret-service", "file"
@@ -80,14 +79,15 @@ def secret_service(args: argparse.Namespace) -> SecretServiceStore:
 
 
 def is_kept(args: argparse.Namespace, settings: Dict[str, Any]) -> bool:
-    """Whether there is a sign-in to open (opening a file store that is not there would create it)."""
+    """Whether the state file's own record is there to open (opening a file that is not there creates it): a
+    sign-in without an ID token, or one an earlier version kept (see cli_accounts.py)."""
     if kept_in(args, settings) == FILE:
         return bool(args.state_file.exists())
     return secret_service(args).load(record_key(args.state_file)) is not None
 
 
 def open_state(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any]) -> telenorid.AuthState:
-    """The sign-in, bound to its store: every refresh is written back there at once."""
+    """The state file's own record, bound to it: every refresh is written back there at once."""
     if kept_in(args, settings) == FILE:
         return client.open_auth_state_file(str(args.state_file))
     return client.open_store(secret_service(args), record_key(args.state_file))
@@ -105,43 +105,6 @@ def kept_secret(args: argparse.Namespace, settings: Dict[str, Any]) -> Dict[str,
         return {}
     secret = secret_service(args).load(record_key(args.state_file) + ".client-secret")
     return {SECRET_KEY: secret.decode()} if secret else {}
-
-
-def keep(args: argparse.Namespace, state: telenorid.AuthState, settings: Dict[str, Any]) -> None:
-    """After `login`: saves the settings, binds the new sign-in to its store (writing it there), keeps or
-    forgets the client secret, and removes what an earlier sign-in left in the other store."""
-    key = record_key(args.state_file)
-    if args.store == FILE:
-        forget_secret_service(args, key)
-        save_settings(args.state_file, {**settings, STORE_KEY: FILE})
-        state.bind_file(str(args.state_file))
-        say(f"signed in; state saved to {args.state_file} (mode 0600)")
-        if getattr(args, "client_secret", None):
-            say(f"the client secret was used for this sign-in only and is not saved: the commands after it "
-                f"(token, refresh, userinfo...) read it from {SECRET_VARIABLE}")
-        return
-    store = secret_service(args)
-    remove_files(args.state_file)  # an earlier sign-in's state file, tokens and all
-    save_settings(args.state_file, {**settings, STORE_KEY: SECRET_SERVICE})
-    state.bind_store(store, key)
-    say(f"signed in; state kept in the Secret Service (settings in {settings_path(args.state_file)})")
-    secret: Optional[str] = settings.get(SECRET_KEY)
-    if secret:
-        store.store(key + ".client-secret", secret.encode())
-        say(f"the client secret is kept in the Secret Service too: the commands after this one need no "
-            f"{SECRET_VARIABLE}")
-    else:
-        store.remove(key + ".client-secret")
-
-
-def forget(args: argparse.Namespace, settings: Dict[str, Any]) -> str:
-    """After `logout`: removes the sign-in from its store and its settings; says where it was."""
-    if kept_in(args, settings) == SECRET_SERVICE:
-        forget_secret_service(args, record_key(args.state_file))
-        remove_files(args.state_file)
-        return "removed from the Secret Service"
-    remove_files(args.state_file)
-    return f"{args.state_file} deleted"
 
 
 def forget_secret_service(args: argparse.Namespace, key: str) -> None:
