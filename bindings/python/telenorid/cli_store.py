@@ -19,7 +19,7 @@ import argparse
 import hashlib
 import os
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 import telenorid
 
