@@ -27,14 +27,16 @@ print(p["issuer"], p["clients"]["public"]["client_id"], p["user"]["username"], p
 echo "== provider: django-oauth-toolkit at $issuer"
 
 export PYTHONPATH=$PWD/bindings/python
-# The library's own auth state file (telenorid_auth_state_open_file): the tokens, read below.
-state=out/demo/state.json
-rm -f "$state" out/demo/state.settings.json
-telenorid() { echo "\$ telenorid $1" >&2; "$PYTHON" -m telenorid "$@" --state-file "$state"; }
+# The sign-in is kept in files beside this one (the library's directory store: out/demo/state.<account>.json
+# holds the tokens, read below); the settings in out/demo/state.settings.json.
+rm -f out/demo/state.*
+telenorid() { echo "\$ telenorid $1" >&2; "$PYTHON" -m telenorid "$@" --state-file out/demo/state.json --store file; }
 browser="$PYTHON $PWD/Tests/support/provider/browser.py --follow $user $password"
 echo "== sign in; the verified ID token claims:"
 telenorid login --issuer "$issuer" --client-id "$client" --scope "openid profile email" --port 53682 \
     --browser-command "${TELENORID_BROWSER:-$browser}"
+account=$(telenorid status --json | "$PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["account"])')
+state=out/demo/state.$account.json
 echo "== userinfo:"
 telenorid userinfo
 echo "== a fresh access token: $(telenorid token | cut -c1-8)…"

@@ -193,13 +193,17 @@ SP_APP_URI = "com.example.app://idp-initiated"
 
 
 @pytest.mark.parametrize("form", ["url", "bundle"])
-def test_idp_initiated_sign_in(provider, form):
-    """IdP-initiated: the IdP app launches the SP for a user chosen from its signed-in users; the SP loops the
-    user_hint back in its own request; the IdP app recognises the hint and gets the code without asking which
-    user; the SP exchanges it with its verifier."""
-    # The IdP app's signed-in users by the hint it gives each (the Salesforce Mobile SDK's "orgId:userId").
-    idp_users = {"00D000000000001:005000000000001": provider["user"]}
-    chosen = "00D000000000001:005000000000001"
+def test_idp_initiated_sign_in(provider, form, tmp_path):
+    """IdP-initiated: the IdP app launches the SP for a user chosen from its signed-in users (its accounts
+    registry); the SP loops the user_hint back in its own request; the IdP app recognises the hint as one of its
+    accounts and gets the code without asking which user; the SP exchanges it with its verifier."""
+    # The IdP app's signed-in users are its accounts; the hint it gives the SP for one is the account's id.
+    idp = sp_client(provider)  # the IdP app is a client of the provider too
+    accounts = idp.open_accounts(telenorid.DirectoryStore(str(tmp_path)), "idp")
+    idp_pending = telenorid.AuthorizationRequest(idp.config()).build()
+    user = provider["user"]
+    chosen = accounts.add(idp.exchange_code(idp_pending.handle_callback(
+        complete_login(idp_pending.url, user["username"], user["password"]))))
     message = telenorid.IdPAppInitiation(chosen, login_host(provider))
 
     if form == "url":
@@ -221,7 +225,9 @@ def test_idp_initiated_sign_in(provider, form):
         idp_request = telenorid.IdPAppRequest.parse_bundle(sp_request.bundle(), [SP_REDIRECT])
     looped_back = idp_request.bundle()
     assert looped_back["user_hint"] == chosen and looped_back["login_host"] == login_host(provider)
-    user = idp_users[looped_back["user_hint"]]  # recognised: no login screen to choose a user
+    # Recognised: the hint selects the account, so there is no login screen to choose a user.
+    recognised = accounts.select(looped_back["user_hint"]).id_token_claims
+    assert recognised is not None and recognised["preferred_username"] == user["username"]
 
     url = idp_request.authorization_url(authorization_endpoint(provider))
     assert parse_qs(urlsplit(url).query)["login_hint"] == [chosen]
@@ -231,7 +237,7 @@ def test_idp_initiated_sign_in(provider, form):
     state = client.exchange_code(callback)
     claims = state.id_token_claims
     assert claims["iss"] == provider["issuer"] and claims["nonce"] == pending.nonce
-    assert state.userinfo()["sub"] == claims["sub"]
+    assert state.userinfo()["sub"] == claims["sub"] == recognised["sub"]
 
 
 def test_hostile_initiations_are_refused():

@@ -60,8 +60,8 @@ def choose_for_login(args: argparse.Namespace) -> None:
         raise Failed(f"--store secret-service: {reason}")
     else:
         args.store = FILE
-        say(f"no Secret Service ({reason}): keeping the sign-in in {args.state_file} (mode 0600) instead; "
-            f"--store file chooses that without this notice")
+        say(f"no Secret Service ({reason}): keeping the sign-in in files beside {args.state_file} (mode 0600) "
+            f"instead; --store file chooses that without this notice")
 
 
 def kept_in(args: argparse.Namespace, settings: Dict[str, Any]) -> str:
