@@ -26,7 +26,7 @@ public final class Accounts extends NativeObject {
      */
     public @NonNull String add(@NonNull AuthState state) {
         Objects.requireNonNull(state, "state");
-        String id = StoreCall.attachFailure(() -> call(a -> Utf8.decode(state.call(s -> Native.accountsAdd(a, s)))));
+        String id = HostCallFailure.attach(() -> call(a -> Utf8.decode(state.call(s -> Native.accountsAdd(a, s)))));
         return id == null ? "" : id;
     }
 
@@ -36,7 +36,7 @@ public final class Accounts extends NativeObject {
      * {@code email} the ID token had.
      */
     public @NonNull String listJson() {
-        String list = StoreCall.attachFailure(() -> call(a -> Utf8.decode(Native.accountsList(a))));
+        String list = HostCallFailure.attach(() -> call(a -> Utf8.decode(Native.accountsList(a))));
         return list == null ? "[]" : list;
     }
 
@@ -47,7 +47,7 @@ public final class Accounts extends NativeObject {
      */
     public @NonNull AuthState select(@NonNull String accountId) {
         byte[] id = Utf8.encode(Objects.requireNonNull(accountId, "accountId"));
-        return StoreCall.attachFailure(() -> client.newAuthState(c -> call(a -> Native.accountsSelect(a, id))));
+        return HostCallFailure.attach(() -> client.newAuthState(c -> call(a -> Native.accountsSelect(a, id))));
     }
 
     /**
@@ -58,7 +58,7 @@ public final class Accounts extends NativeObject {
      */
     public void remove(@NonNull String accountId) {
         byte[] id = Utf8.encode(Objects.requireNonNull(accountId, "accountId"));
-        StoreCall.attachFailure(() -> call(a -> {
+        HostCallFailure.attach(() -> call(a -> {
             Native.accountsRemove(a, id);
             return null;
         }));

@@ -235,7 +235,7 @@ public final class Client extends NativeObject {
     public @NonNull Accounts openAccounts(@NonNull Store store, @NonNull String name) {
         StoreCall call = new StoreCall(Objects.requireNonNull(store, "store"));
         byte[] nameBytes = Utf8.encode(Objects.requireNonNull(name, "name"));
-        return new Accounts(StoreCall.attachFailure(() -> call(h -> Native.accountsOpen(h, call, null, nameBytes))), this);
+        return new Accounts(HostCallFailure.attach(() -> call(h -> Native.accountsOpen(h, call, null, nameBytes))), this);
     }
 
     /** {@link #openAccounts(Store, String)} with the library's file store. */
