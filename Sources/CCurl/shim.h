@@ -11,6 +11,12 @@
 #ifndef TELENORID_CCURL_SHIM_H
 #define TELENORID_CCURL_SHIM_H
 
+/* In the Embedded build the C library is the module CPlatform (Sources/CPlatform): included first, its
+ * declarations (pthread_mutex_t, size_t...) belong to that module and not to this one. The standard build
+ * has Glibc's module for them and does not put CPlatform on the include path. */
+#if __has_include("platform.h")
+#include "platform.h"
+#endif
 #include <curl/curl.h>
 
 /* ---- curl_easy_setopt ---------------------------------------------------------------------------- */

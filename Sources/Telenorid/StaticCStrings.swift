@@ -1,4 +1,5 @@
 import CTelenorid
+import TelenoridCore
 
 /// NUL-terminated strings that live as long as the library: the version and the status names. They are
 /// static string literals, whose storage is immortal, so the pointers handed out never dangle.

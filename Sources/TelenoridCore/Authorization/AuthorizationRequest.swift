@@ -37,7 +37,7 @@ public struct AuthorizationRequest: Sendable {
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "claims", "requested_flow", "app_callback_uri", "request", "request_uri",
         "authorization_details", "dpop_jkt", "user_code"
-    ]).union(Parameter.allCases.filter { $0 != .claimsPurpose }.map(\.name))
+    ]).union(Parameter.allCases.filter { $0 != .claimsPurpose }.map { $0.name })
 
     public let configuration: ClientConfiguration
     public private(set) var values: [Parameter: String] = [:]
@@ -330,6 +330,6 @@ public struct AuthorizationRequest: Sendable {
     var essentialACRValues: [String]? {
         guard let acr = claims.idToken.first(where: { $0.name == "acr" }), acr.essential == true else { return nil }
         // Strings only, as `addClaim` checked.
-        return (acr.values ?? acr.value.map { [$0] } ?? []).compactMap(\.stringValue)
+        return (acr.values ?? acr.value.map { [$0] } ?? []).compactMap { $0.stringValue }
     }
 }

@@ -36,7 +36,7 @@ extension OIDCClient {
         switch claims["aud"] {
         case .string(let one)?: audiences = [one]
         case .array(let many)?:
-            audiences = many.compactMap(\.stringValue)
+            audiences = many.compactMap { $0.stringValue }
             guard audiences.count == many.count else { throw fail("has a non-string audience") }
         default: throw fail("has no aud")
         }
@@ -148,7 +148,7 @@ extension OIDCClient {
             throw TelenoridError(.tokenInvalid, "signed userinfo was issued by another issuer")
         }
         if let aud = claims["aud"] {
-            let audiences = aud.stringValue.map { [$0] } ?? (aud.arrayValue ?? []).compactMap(\.stringValue)
+            let audiences = aud.stringValue.map { [$0] } ?? (aud.arrayValue ?? []).compactMap { $0.stringValue }
             guard audiences.contains(configuration.clientID) else {
                 throw TelenoridError(.tokenInvalid, "signed userinfo is not meant for this client")
             }

@@ -405,7 +405,7 @@ extension OIDCClient {
 
     /// The auth state kept in `store`, bound to it: signed out when the store holds nothing yet.
     public func openAuthState(_ store: any AuthStateStore) throws(TelenoridError) -> AuthState {
-        let state = try store.withExclusiveAccess { () throws(TelenoridError) -> AuthState in
+        let state = try exclusively(in: store) { () throws(TelenoridError) -> AuthState in
             if let serialized = try store.load() {
                 do throws(TelenoridError) { return try restoreAuthState(serialized) } catch {
                     throw store.unreadable(error)

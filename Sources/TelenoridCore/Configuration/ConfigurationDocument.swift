@@ -16,7 +16,7 @@ extension ClientConfiguration {
     }
 
     /// The secret settings' member names: read straight into wiping storage wherever settings are.
-    private static let secretNames = Set(Setting.allCases.filter(\.isSecret).map(\.jsonName))
+    private static let secretNames = Set(Setting.allCases.filter { $0.isSecret }.map { $0.jsonName })
 
     private static func settings(json bytes: [UInt8], environment: String?) throws(TelenoridError) -> Settings {
         // Top-level secrets go straight into wiping storage, never into Strings; so does "environments",

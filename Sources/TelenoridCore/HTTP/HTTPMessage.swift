@@ -176,8 +176,9 @@ public struct HTTPSettings: Sendable, Equatable {
 }
 
 /// Sends requests. The library's one implementation is `CurlTransport`; tests may stand in for it.
-/// `send` refuses any URL that is not https or http on a loopback host, with `.insecure`.
-public protocol HTTPTransport: Sendable {
+/// `send` refuses any URL that is not https or http on a loopback host, with `.insecure`. Class-bound:
+/// Embedded Swift has existentials of class-bound protocols only.
+public protocol HTTPTransport: AnyObject, Sendable {
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse
     /// Ends the sends under way with `.cancelled` (see `CurlTransport.cancel`); later sends run normally.
     func cancel()

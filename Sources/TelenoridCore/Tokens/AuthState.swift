@@ -1,5 +1,6 @@
 /// Exchanges a refresh token for new tokens; the OIDC client does it over HTTP, tests do it in memory.
-public protocol TokenRefresher: Sendable {
+/// Class-bound: Embedded Swift has existentials of class-bound protocols only.
+public protocol TokenRefresher: AnyObject, Sendable {
     /// One refresh round trip. A refusal that means the grant is gone is thrown as `.authorizationLost`;
     /// any other error leaves the grant as it was.
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet
@@ -137,7 +138,7 @@ public final class AuthState: Sendable {
         }
         // The update lock only: a refresh out in another process does not hold up the sign-out, and sees it
         // when it lands.
-        return try store.withUpdateAccess { () throws(TelenoridError) -> (TokenSet?, Bool) in
+        return try updating(in: store) { () throws(TelenoridError) -> (TokenSet?, Bool) in
             let adopted = try adoptStored(from: store).changed
             if keepingReason && !isSignedIn { return (nil, adopted) }
             let previous = clearTokens()
@@ -239,7 +240,7 @@ public final class AuthState: Sendable {
             }
             var landed: Landed? = nil
             do throws(TelenoridError) {
-                return try store.withExclusiveAccess { () throws(TelenoridError) -> Landed in
+                return try exclusively(in: store) { () throws(TelenoridError) -> Landed in
                     let result = attempt(force: force, store: store)
                     landed = result
                     return result
@@ -321,7 +322,7 @@ public final class AuthState: Sendable {
         let prepared: (Need, Int64?, Bool)
         var ready: (Need, Int64?, Bool)? = nil
         do throws(TelenoridError) {
-            prepared = try store.withUpdateAccess { () throws(TelenoridError) -> (Need, Int64?, Bool) in
+            prepared = try updating(in: store) { () throws(TelenoridError) -> (Need, Int64?, Bool) in
                 let found = try adoptStored(from: store)
                 adopted = found.changed
                 let need = needed(force: force && !found.changed)

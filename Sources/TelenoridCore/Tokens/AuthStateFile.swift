@@ -32,13 +32,13 @@ public final class AuthStateFile: AuthStateStore {
         self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
     }
 
-    public func withExclusiveAccess<T>(_ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
+    public func withExclusiveAccess(_ body: () throws(TelenoridError) -> Void) throws(TelenoridError) {
         // flock excludes other open files, so threads of this process, each opening its own, exclude each
         // other too (and one auth state lets one of its threads at a time refresh).
         try holding(lockPath, body)
     }
 
-    public func withUpdateAccess<T>(_ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
+    public func withUpdateAccess(_ body: () throws(TelenoridError) -> Void) throws(TelenoridError) {
         try holding(updateLockPath, body)
     }
 
@@ -97,7 +97,7 @@ public final class AuthStateFile: AuthStateStore {
             throw failure("cannot open \(file)")  // ELOOP: a symbolic link
         }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard fstat(descriptor, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else {
             close(descriptor)
             throw TelenoridError(.configuration, "\(file) is not a regular file")
         }

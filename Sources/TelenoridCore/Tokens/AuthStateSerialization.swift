@@ -111,7 +111,8 @@ extension AuthState {
             try AuthorizationDetails(value, kind: .malformed, what: "auth state's authorization_details")
         }
         if let value = object["resources"] {
-            guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
+            guard let list = value.arrayValue?.compactMap({ $0.stringValue }), list.count == value.arrayValue?.count
+            else {
                 throw TelenoridError(.malformed, "auth state's resources is not an array of strings")
             }
             tokens.resources = list

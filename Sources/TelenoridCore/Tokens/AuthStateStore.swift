@@ -9,11 +9,15 @@
 /// after a re-read, sees it. Taken together, the exclusive lock comes first. A write that reads nothing
 /// (binding a state) needs only the exclusive lock: renamed into place whole, it is ordered with a sign-out
 /// one way or the other.
-public protocol AuthStateStore: Sendable {
+///
+/// Class-bound, and its locks take a body without a result: the shipped library is Embedded Swift, which
+/// has existentials of class-bound protocols only and calls no generic requirement through one.
+/// `exclusively(in:)` and `updating(in:)` carry a result out.
+public protocol AuthStateStore: AnyObject, Sendable {
     /// Runs `body` holding a lock that excludes every other thread and process using the same store.
-    func withExclusiveAccess<T>(_ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T
+    func withExclusiveAccess(_ body: () throws(TelenoridError) -> Void) throws(TelenoridError)
     /// Runs `body` holding the store's update lock (see above).
-    func withUpdateAccess<T>(_ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T
+    func withUpdateAccess(_ body: () throws(TelenoridError) -> Void) throws(TelenoridError)
     /// The serialized state (`AuthState.serialized()`), or nil when nothing was stored yet. Wiping storage:
     /// it holds the tokens.
     func load() throws(TelenoridError) -> SecretBytes?
@@ -26,4 +30,26 @@ public protocol AuthStateStore: Sendable {
 
 extension AuthStateStore {
     public func unreadable(_ error: TelenoridError) -> TelenoridError { error }
+}
+
+/// `body`'s result, run under `store`'s exclusive lock.
+func exclusively<T>(in store: any AuthStateStore, _ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
+    var result: T? = nil
+    try store.withExclusiveAccess { () throws(TelenoridError) in result = try body() }
+    return try ran(result)
+}
+
+/// `body`'s result, run under `store`'s update lock.
+func updating<T>(in store: any AuthStateStore, _ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
+    var result: T? = nil
+    try store.withUpdateAccess { () throws(TelenoridError) in result = try body() }
+    return try ran(result)
+}
+
+/// What a lock's body gave: nil only from a store that returned without running it.
+private func ran<T>(_ result: T?) throws(TelenoridError) -> T {
+    guard let result else {
+        throw TelenoridError(.storeFailed, "the store returned from its lock without running the body")
+    }
+    return result
 }

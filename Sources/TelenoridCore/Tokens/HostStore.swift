@@ -77,7 +77,7 @@ public enum RecordStore: Sendable {
 /// One record of the host's store as an `AuthStateStore`: the record `key`, the exclusive lock `key`
 /// and the update lock `key.update`. Whatever the host's functions do, the core sees a thrown
 /// `.storeFailed` naming the operation and the key, never the data.
-public struct HostStore: AuthStateStore {
+public final class HostStore: AuthStateStore {
     static let updateSuffix = ".update"
     /// A state is a few kilobytes; anything far larger is not one.
     public static let maximumBytes = 1 << 20
@@ -92,11 +92,11 @@ public struct HostStore: AuthStateStore {
         self.lockTimeoutMilliseconds = Int32(clamping: max(lockTimeoutMilliseconds, 0))
     }
 
-    public func withExclusiveAccess<T>(_ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
+    public func withExclusiveAccess(_ body: () throws(TelenoridError) -> Void) throws(TelenoridError) {
         try holding(key, body)
     }
 
-    public func withUpdateAccess<T>(_ body: () throws(TelenoridError) -> T) throws(TelenoridError) -> T {
+    public func withUpdateAccess(_ body: () throws(TelenoridError) -> Void) throws(TelenoridError) {
         try holding(key + HostStore.updateSuffix, body)
     }
 

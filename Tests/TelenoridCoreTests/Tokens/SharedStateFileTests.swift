@@ -58,7 +58,7 @@ final class SharedStateFileTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.2)
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
         flock(holder, LOCK_UN)
-        XCTAssertEqual(try file.withExclusiveAccess { () throws(TelenoridError) in 7 }, 7)
+        XCTAssertEqual(try exclusively(in: file) { () throws(TelenoridError) in 7 }, 7)
     }
 
     private func boundState(

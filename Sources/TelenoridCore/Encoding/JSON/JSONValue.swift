@@ -46,8 +46,15 @@ public struct JSONNumber: Sendable, Equatable {
 
     /// The nearest Double, or nil when the magnitude is too large to be finite.
     public var double: Double? {
-        guard let value = Double(text), value.isFinite else { return nil }
-        return value
+        // The grammar has checked the text, so strtod reads all of it; C's, as Embedded Swift has no Double(String).
+        text.withCString { start -> Double? in
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let value = telenorid_platform_strtod_c(start, &end)
+            guard let end, end != UnsafeMutablePointer(mutating: start), end.pointee == 0, value.isFinite else {
+                return nil
+            }
+            return value
+        }
     }
 }
 
@@ -128,7 +135,7 @@ public struct JSONObject: Sendable, Equatable {
         return members[position].value
     }
 
-    public var keys: [String] { members.map(\.key) }
+    public var keys: [String] { members.map { $0.key } }
 
     public var count: Int { members.count }
 
