@@ -220,7 +220,7 @@ def test_help_and_version_need_no_library(tmp_path):
     needed = telenorid("status", "--issuer", "http://127.0.0.1:9", "--client-id", "c", "--state-file",
                        str(tmp_path / "state.json"), env=unloadable)
     assert needed.returncode == 1 and "could not load libtelenorid" in needed.stderr, needed.stderr
-    assert "Traceback" not in needed.stderr and "nonexistent" in needed.stderr
+    assert "Traceback" not in needed.stderr and "\nTried:\n" in needed.stderr and "nonexistent" in needed.stderr
 
 
 def test_flags_are_checked_before_anything_runs(tmp_path):

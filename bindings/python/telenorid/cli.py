@@ -325,7 +325,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         say(str(error))
         return EXIT_USAGE
     except ImportError as error:  # the library could not be loaded: the message lists where it was looked for
-        say(str(error).removeprefix("telenorid: "))
+        first, *tried = str(error).removeprefix("telenorid: ").split("\n")  # one line per place tried
+        say(first)
+        for line in tried:
+            print(printable(line), file=sys.stderr, flush=True)
         return EXIT_FAILED
     except Failed as error:
         say(str(error))
