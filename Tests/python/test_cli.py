@@ -205,6 +205,24 @@ def test_usage_and_unreachable_provider(tmp_path):
     assert "127.0.0.1:9" in unreachable.stderr or "connect" in unreachable.stderr.lower()
 
 
+def test_help_and_version_need_no_library(tmp_path):
+    """README: `--help` and `--version` work where the library cannot be loaded; a command that needs it says
+    where it was looked for (exit 1), without a traceback."""
+    unloadable = {"TELENORID_LIBRARY": str(tmp_path / "nonexistent" / "libtelenorid.so.0")}
+    helped = telenorid("--help", env=unloadable)
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: telenorid") and not helped.stderr, helped.stderr
+    assert "Exit codes:" in helped.stdout
+    version = telenorid("--version", env=unloadable)
+    assert version.returncode == 0 and version.stdout.startswith("telenorid 0.") and not version.stderr, version.stderr
+    for command in ("status", "token", "login"):
+        helped = telenorid(command, "--help", env=unloadable)
+        assert helped.returncode == 0 and helped.stdout.startswith(f"usage: telenorid {command}"), helped.stderr
+    needed = telenorid("status", "--issuer", "http://127.0.0.1:9", "--client-id", "c", "--state-file",
+                       str(tmp_path / "state.json"), env=unloadable)
+    assert needed.returncode == 1 and "could not load libtelenorid" in needed.stderr, needed.stderr
+    assert "Traceback" not in needed.stderr and "\nTried:\n" in needed.stderr and "nonexistent" in needed.stderr
+
+
 def test_flags_are_checked_before_anything_runs(tmp_path):
     common = ["--issuer", "http://127.0.0.1:9/o", "--client-id", "x", "--state-file", str(tmp_path / "s.json")]
     for flags, named in ((["--port", "99999"], "--port"), (["--port", "-1"], "--port"), (["--port", "http"], "--port"),

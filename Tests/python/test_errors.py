@@ -79,6 +79,17 @@ def test_existing_bases_are_kept():
     assert telenorid.RandomError.__bases__ == (telenorid.TelenoridError,)
 
 
+def test_a_rotation_journal_sign_out_is_an_authorization_lost():
+    """ROTATION_POSSIBLY_LOST signs out as AUTHORIZATION_LOST does ("sign in again"): one handler catches both
+    (the CLI's exit 3), and it stays in their family. Java's RotationPossiblyLostException likewise."""
+    assert issubclass(telenorid.RotationPossiblyLostError, telenorid.AuthorizationLostError)
+    with pytest.raises(telenorid.AuthorizationLostError) as caught:
+        errors._raise(telenorid.RotationPossiblyLostError.code)
+    assert type(caught.value) is telenorid.RotationPossiblyLostError
+    assert caught.value.status == _ffi.STATUS["ROTATION_POSSIBLY_LOST"] and not caught.value.transient
+    assert isinstance(caught.value, telenorid.ProviderError)
+
+
 def test_fields_survive_the_families():
     error = telenorid.TemporarilyUnavailableError("busy", http_status=503, retry_after=7,
                                              oauth_error="temporarily_unavailable")

@@ -167,6 +167,9 @@ class FaultProvider:
         self.requests: list[tuple[str, str]] = []
         self.seen: list[Seen] = []
         self.promises_iss = False  # RFC 9207 authorization_response_iss_parameter_supported
+        # Members of the discovery document to add or replace; None leaves one out (a provider without a
+        # revocation endpoint: {"revocation_endpoint": None}).
+        self.metadata_changes: dict = {}
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -240,13 +243,14 @@ class FaultProvider:
 
     @property
     def metadata(self) -> dict:
-        return {"issuer": self.issuer, "authorization_endpoint": self.issuer + "/authorize",
-                "token_endpoint": self.issuer + "/token", "userinfo_endpoint": self.issuer + "/userinfo",
-                "jwks_uri": self.issuer + "/jwks", "revocation_endpoint": self.issuer + "/revoke",
-                "pushed_authorization_request_endpoint": self.issuer + "/par",
-                "device_authorization_endpoint": self.issuer + "/device",
-                "id_token_signing_alg_values_supported": ["RS256"],
-                "authorization_response_iss_parameter_supported": self.promises_iss}
+        document = {"issuer": self.issuer, "authorization_endpoint": self.issuer + "/authorize",
+                    "token_endpoint": self.issuer + "/token", "userinfo_endpoint": self.issuer + "/userinfo",
+                    "jwks_uri": self.issuer + "/jwks", "revocation_endpoint": self.issuer + "/revoke",
+                    "pushed_authorization_request_endpoint": self.issuer + "/par",
+                    "device_authorization_endpoint": self.issuer + "/device",
+                    "id_token_signing_alg_values_supported": ["RS256"],
+                    "authorization_response_iss_parameter_supported": self.promises_iss} | self.metadata_changes
+        return {name: value for name, value in document.items() if value is not None}
 
     def device_body(self, **overrides) -> dict:
         """A device authorization response (RFC 8628 §3.2) with verification URIs on this provider and an

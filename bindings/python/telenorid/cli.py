@@ -14,6 +14,9 @@ browser, keeps the sign-ins (accounts) and prints.
     telenorid refresh                refresh now
     telenorid revoke                 revoke the refresh token at the provider and sign out
     telenorid logout                 revoke, print the provider's end-session URL, remove the account
+                                     (at a provider without a revocation endpoint, RFC 7009, both sign out
+                                     here only, say so, and exit 0: the refresh token stays valid there
+                                     until it expires)
     telenorid accounts [remove ID]   the accounts signed in (each login adds its user's), or revoke and
                                      remove one; the commands above take --account ID (default: the most
                                      recently used)
@@ -53,8 +56,8 @@ from ._interruptible import interruptible
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
 from .cli_output import expiry, signed_in, status, token_type
-from .cli_settings import Failed, UsageError, client_for, emit, say, settings_path, settings_from
-from .cli_accounts import add_command as add_accounts_command, add_flag as add_account_flag, chosen, remove
+from .cli_settings import Failed, UsageError, client_for, emit, printable, say, settings_path, settings_from
+from .cli_accounts import NOT_REVOKED, add_command as add_accounts_command, add_flag as add_account_flag, chosen, remove
 from .cli_store import add_flag, choose_for_login, saved_settings
 from .logs import add_verbose_option, log_to_stderr
 
@@ -90,7 +93,7 @@ def open_browser(url: str, command: Optional[str]) -> None:
     elif not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux") \
             or not webbrowser.open(url):
         say("open this URL in a browser to sign in:")
-        print(url, file=sys.stderr, flush=True)
+        print(printable(url), file=sys.stderr, flush=True)
 
 
 # ---- commands ---------------------------------------------------------------------------------------------
@@ -137,7 +140,7 @@ def login_without_browser(args: argparse.Namespace) -> None:
     with client_for(settings) as client:
         pending = start_authorization(client, settings)
         say("open this URL in a browser, on this machine or another, and sign in:")
-        print(pending.url, file=sys.stderr, flush=True)
+        print(printable(pending.url), file=sys.stderr, flush=True)
         say(f"the browser then goes to {settings['redirect_uri']}, a page that may fail to load. "
             "Paste the whole address it ended on here:")
         pasted = sys.stdin.readline().strip()
@@ -202,9 +205,9 @@ def refresh(args: argparse.Namespace) -> None:
 def revoke(args: argparse.Namespace) -> None:
     client, state, settings = signed_in_state(args)
     # Signed out in its record first, then revoked at the provider; the account is dropped either way.
-    cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
-    say("revoked at the provider; signed out")
-    emit(args, {"signed_in": False}, None)
+    revoked = cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
+    say("revoked at the provider; signed out" if revoked else f"signed out here, not revoked: {NOT_REVOKED}")
+    emit(args, {"signed_in": False, "revoked": revoked}, None)
 
 
 def logout(args: argparse.Namespace) -> None:
@@ -213,11 +216,17 @@ def logout(args: argparse.Namespace) -> None:
         end_session: Optional[str] = cancellable(client, state.end_session_url)
     except telenorid.ConfigurationError:
         end_session = None  # the provider has no end-session endpoint
-    cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
-    say("revoked and signed out; " + (f"account {args.account_id} removed" if args.account_id else "removed"))
+    try:
+        revoked = cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
+    except telenorid.TelenoridError:
+        if end_session:  # signed out here all the same: the browser session can still be ended
+            say(f"signed out here; to end the provider's browser session too, open: {end_session}")
+        raise
+    removed = f"account {args.account_id} removed" if args.account_id else "removed"
+    say(f"revoked and signed out; {removed}" if revoked else f"signed out and {removed} here, not revoked: {NOT_REVOKED}")
     if end_session and not args.json:
         say("to end the provider's browser session too, open:")
-    emit(args, {"signed_in": False, "end_session_url": end_session}, end_session)
+    emit(args, {"signed_in": False, "revoked": revoked, "end_session_url": end_session}, end_session)
 
 
 def verify(args: argparse.Namespace) -> None:
@@ -316,7 +325,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         say(str(error))
         return EXIT_USAGE
     except ImportError as error:  # the library could not be loaded: the message lists where it was looked for
-        say(str(error).removeprefix("telenorid: "))
+        first, *tried = str(error).removeprefix("telenorid: ").split("\n")  # one line per place tried
+        say(first)
+        for line in tried:
+            print(printable(line), file=sys.stderr, flush=True)
         return EXIT_FAILED
     except Failed as error:
         say(str(error))

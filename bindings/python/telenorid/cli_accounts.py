@@ -16,15 +16,17 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 import telenorid
 
 from .cli_settings import (SECRET_KEY, SECRET_VARIABLE, STORE_KEY, UsageError, client_for, emit, remove_files,
-                           save_settings, say, settings_from, settings_path)
+                           printable, save_settings, say, settings_from, settings_path)
 from .cli_store import (FILE, forget_secret_service, is_kept, kept_in, open_state, record_key, saved_settings,
                         secret_service)
-from .store import HostStore
+
+if TYPE_CHECKING:  # store.py loads the library, which `telenorid --help` and `--version` must not need
+    from .store import HostStore
 
 
 def add_flag(parser: argparse.ArgumentParser) -> None:
@@ -94,17 +96,33 @@ def chosen(args: argparse.Namespace, client: telenorid.Client,
     return account_id, accounts.select(account_id)
 
 
+# What revoke, logout and `accounts remove` say at a provider without a revocation endpoint.
+NOT_REVOKED = ("the provider has no revocation endpoint (RFC 7009), so it cannot revoke the sign-in: "
+               "its refresh token stays valid there until it expires")
+
+
 def remove(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
-           account_id: Optional[str], state: telenorid.AuthState) -> None:
+           account_id: Optional[str], state: telenorid.AuthState) -> bool:
     """Signs out and revokes (RFC 7009) the chosen sign-in and drops its record; with the last one gone, the
-    settings and the kept client secret go too. A failed revocation still drops it, then raises."""
+    settings and the kept client secret go too. Returns whether the provider revoked it: False at a provider
+    without a revocation endpoint, where signing out here is all there is to do. A failed revocation still
+    drops it, then raises."""
     store, name = registry_of(args, settings)
     accounts = client.open_accounts(store, name)
     try:
-        if account_id is None:
-            state.revoke()
-        else:
-            accounts.remove(account_id)
+        try:
+            if account_id is None:
+                state.revoke()
+            else:
+                accounts.remove(account_id)
+        except telenorid.ConfigurationError:
+            # The library signs out first, then needs the endpoint: CONFIGURATION when it has none. Told apart
+            # from the other configuration errors by asking for the endpoint (discovery is cached), not by
+            # reading the message.
+            if revocation_endpoint(client) is not None:
+                raise
+            return False
+        return True
     finally:
         if account_id is None:
             drop_single(args, settings)
@@ -114,6 +132,12 @@ def remove(args: argparse.Namespace, client: telenorid.Client, settings: Dict[st
             secret_service(args).remove(f"{name}.{account_id}")
         if not accounts.list() and single_sign_in(args, client, settings) is None:
             forget_all(args, settings, name)
+
+
+def revocation_endpoint(client: telenorid.Client) -> Optional[str]:
+    """The revocation endpoint configured or discovered; None when the provider has none."""
+    with client.config() as config:
+        return config.get("revocation_endpoint")
 
 
 def forget_all(args: argparse.Namespace, settings: Dict[str, Any], name: str) -> None:
@@ -178,18 +202,20 @@ def list_accounts(args: argparse.Namespace) -> int:
                 raise UsageError("`telenorid accounts remove` needs the account's ID")
             args.account = args.account_id
             account_id, state = chosen(args, client, settings)
-            remove(args, client, settings, account_id, state)
-            say(f"account {account_id} revoked at the provider and removed")
-            emit(args, {"removed": account_id}, None)
+            revoked = remove(args, client, settings, account_id, state)
+            say(f"account {account_id} revoked at the provider and removed" if revoked else
+                f"account {account_id} signed out and removed here, not revoked: {NOT_REVOKED}")
+            emit(args, {"removed": account_id, "revoked": revoked}, None)
             return 0
         listed = open_registry(args, client, settings).list()
     rows: List[Dict[str, Any]] = [
         {"id": account.id, "issuer": account.issuer, "subject": account.subject, "name": account.name,
          "preferred_username": account.preferred_username, "email": account.email, "last_used": account.last_used}
         for account in listed]
+    # Each value from outside (the ID token's claims) escaped whole: a line break in one forges no row.
     text = "\n".join(
-        f"{row['id']}  {row['subject']} at {row['issuer']}"
-        + "".join(f"  {row[key]}" for key in ("name", "preferred_username", "email") if row[key])
+        f"{printable(row['id'])}  {printable(row['subject'])} at {printable(row['issuer'])}"
+        + "".join(f"  {printable(row[key])}" for key in ("name", "preferred_username", "email") if row[key])
         + f"  last used {time.strftime('%Y-%m-%d %H:%M', time.localtime(row['last_used']))}" for row in rows)
     emit(args, rows, text or f"no accounts at {args.state_file}")
     return 0

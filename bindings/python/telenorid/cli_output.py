@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional
 import telenorid
 
 from .cli_accounts import chosen, keep
-from .cli_settings import client_for, emit, settings_from
+from .cli_settings import client_for, emit, printable, settings_from
 from .cli_store import saved_settings
 
 EXIT_OK, EXIT_SIGNED_OUT = 0, 3
@@ -56,10 +56,11 @@ def status(args: argparse.Namespace) -> int:
                         issuer=claims.get("iss", settings["issuer"]), scopes=scope.split() if scope else [],
                         token_type=token_type(state), **expiry(state))
     left = document["expires_in"]
-    lines = [f"signed in as {document['subject']} at {document['issuer']}"
-             + (f" (account {account_id})" if account_id else ""),
-             f"token type: {document['token_type']}",
-             f"scopes: {' '.join(document['scopes']) or '(none granted)'}",
+    # Each value from outside escaped whole, so a line break in a claim cannot forge a line of its own.
+    lines = [f"signed in as {printable(str(document['subject']))} at {printable(str(document['issuer']))}"
+             + (f" (account {printable(account_id)})" if account_id else ""),
+             f"token type: {printable(str(document['token_type']))}",
+             f"scopes: {' '.join(printable(scope) for scope in document['scopes']) or '(none granted)'}",
              "access token expiry: " + ("unknown" if left is None else
                                         f"{document['expires_at']} (Unix time), "
                                         + (f"{left} s left" if left else "expired: `telenorid token` refreshes it"))]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -31,17 +32,34 @@ class Failed(Exception):
     """A failure the message explains (exit 1)."""
 
 
+# What a terminal would act on rather than show: the C0 controls (ESC starts the sequences that set a window's
+# title or clear the screen, CR and LF forge lines), DEL, the C1 controls (U+009B is a one-character CSI), the
+# line and paragraph separators, and the bidirectional marks, embeddings, overrides and isolates (U+202E shows
+# "txt.exe" as "exe.txt"); and lone surrogates, which no terminal encoding can carry.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` with every character a terminal would act on written out as its escape, the way Python spells
+    it (ESC as \\x1b, U+202E as \\u202e), so text from outside (claims, scopes, the provider's and the
+    library's messages) is seen and cannot rewrite the screen. Everything the command prints for people goes
+    through here (say, emit); --json output is JSON, which escapes control characters itself."""
+    return _UNSAFE.sub(lambda found: f"\\x{ord(found[0]):02x}" if ord(found[0]) < 0x100 else f"\\u{ord(found[0]):04x}",
+                       text)
+
+
 def say(message: str) -> None:
-    print(f"telenorid: {message}", file=sys.stderr, flush=True)
+    print(f"telenorid: {printable(message)}", file=sys.stderr, flush=True)
 
 
 def emit(args: argparse.Namespace, document: Any, text: Optional[str]) -> None:
-    """With --json, `document` as the one JSON document on standard output; otherwise `text` (None: nothing).
-    Messages go to standard error either way, so a script can parse standard output whole."""
+    """With --json, `document` as the one JSON document on standard output; otherwise `text` (None: nothing),
+    its lines made printable (a line break inside a value from outside is the caller's to escape, with
+    printable()). Messages go to standard error either way, so a script can parse standard output whole."""
     if getattr(args, "json", False):
         print(json.dumps(document, sort_keys=True))
     elif text is not None:
-        print(text)
+        print("\n".join(printable(line) for line in text.split("\n")))
 
 
 # Each account's record is the library's own (a bound auth state): 0600, replaced atomically, and every

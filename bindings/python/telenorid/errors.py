@@ -12,7 +12,7 @@ catch a group:
   :class:`HTTPStatusError` (and so :class:`TemporarilyUnavailableError`), :class:`LineAuthUnavailableError`.
 - :class:`ProviderError` — the provider answered, and said no or said nonsense:
   :class:`AuthorizationError` (and so :class:`ClientRejectedError` and :class:`PushRefusedError`),
-  :class:`AuthorizationLostError`, :class:`RotationPossiblyLostError`, :class:`InvalidResponseError`,
+  :class:`AuthorizationLostError` (and so :class:`RotationPossiblyLostError`), :class:`InvalidResponseError`,
   :class:`ProviderUnsupportedError`, :class:`ExpiredError`.
 - :class:`ValidationError` — a response failed the library's checks: :class:`CallbackMismatchError` (a
   callback that is not the pending request's answer: :class:`StateMismatchError`, :class:`RedirectMismatchError`,
@@ -266,10 +266,12 @@ class StoreFailedError(TelenoridError):
     code = 30
 
 
-class RotationPossiblyLostError(ProviderError):
+class RotationPossiblyLostError(AuthorizationLostError):
     """TELENORID_E_ROTATION_POSSIBLY_LOST: a refresh was in flight when the process making it stopped, and
     the provider now refuses the stored refresh token: it probably rotated it for that refresh, whose answer
-    was never stored. Signed out, as with :class:`AuthorizationLostError`: sign in again."""
+    was never stored. Signed out, as with :class:`AuthorizationLostError`: sign in again. An
+    :class:`AuthorizationLostError`, so every handler of a lost sign-in (``except AuthorizationLostError``)
+    catches it too."""
     code = 31
 
 

@@ -133,6 +133,23 @@ class ExceptionTest {
     }
 
     @Test
+    void aRotationJournalSignOutIsAnAuthorizationLost() {
+        TelenoridException e = TelenoridException.fromNative(31, bytes("rotation possibly lost"),
+                bytes("the provider refused the refresh token of a refresh that was in flight"), bytes("invalid_grant"),
+                null, null, 400, -1);
+        // "Sign in again" as AUTHORIZATION_LOST is: handlers written for AuthorizationLostException catch it.
+        AuthorizationLostException lost = assertInstanceOf(AuthorizationLostException.class, e);
+        assertInstanceOf(RotationPossiblyLostException.class, lost);
+        assertInstanceOf(ProviderException.class, lost);
+        assertEquals(Status.ROTATION_POSSIBLY_LOST, lost.status());
+        assertEquals(31, lost.statusCode());
+        assertEquals("invalid_grant", lost.oauthError());
+        assertFalse(lost.isTransient());
+        assertEquals(Status.ROTATION_POSSIBLY_LOST,
+                new RotationPossiblyLostException(null, "m", null, null, null, 0).status());
+    }
+
+    @Test
     void temporarilyUnavailableIsAnHttpStatusWithItsRetryAfter() {
         TelenoridException e = TelenoridException.fromNative(25, bytes("temporarily unavailable"), bytes("token endpoint said 429"),
                 null, null, null, 429, 120);
