@@ -16,8 +16,10 @@ tokens on.
 llng-fastcgi-server refuses to run as root ("Refuse to run as root. Aborting"); as root (the CI), the portal
 and nginx's workers run as `nobody`, and the directory is handed to that user.
 
-`Lemonldap.login(url)` / `.refuse(url)` play the user over HTTP: the portal's login form, then its consent
-form (confirm=1 or confirm=-1), returning the redirect sent to the client (not followed).
+`Lemonldap.login(url)` / `.refuse(url)` play the user over HTTP, as Tests/support/provider/browser.py does for
+django-oauth-toolkit: the portal's login form, then its consent form (confirm=1 or confirm=-1), returning the
+redirect sent to the client (not followed); `.answer(url)` returns whatever the portal answers instead, and
+`.end_session(url, session)` confirms an RP-initiated logout in a browser session.
 """
 from __future__ import annotations
 
@@ -63,9 +65,24 @@ class Lemonldap:
     redirect_uri: str
     post_logout_redirect_uri: str
     workdir: Path
-    login: Callable[[str], str] = field(repr=False)
-    refuse: Callable[[str], str] = field(repr=False)
     logs: Callable[[], str] = field(repr=False)
+
+    def login(self, authorization_url: str, session: requests.Session | None = None) -> str:
+        """Signs in as USER (in `session`, a browser's cookies, when given) and consents; returns the redirect."""
+        return _redirect(self.answer(authorization_url, session=session), self.logs)
+
+    def refuse(self, authorization_url: str) -> str:
+        """Signs in as USER and refuses consent; returns the redirect."""
+        return _redirect(self.answer(authorization_url, confirm="-1"), self.logs)
+
+    def answer(self, authorization_url: str, confirm: str = "1",
+               session: requests.Session | None = None) -> requests.Response:
+        """What the portal answers once the user has signed in (and consented, or refused with confirm="-1")."""
+        return _walk(session or requests.Session(), authorization_url, USER["username"], USER["password"], confirm)
+
+    def end_session(self, end_session_url: str, session: requests.Session) -> requests.Response:
+        """Opens the end-session URL in the browser whose cookies are `session`, confirming the logout."""
+        return _end_session(session, end_session_url)
 
 
 def _free_port() -> int:
@@ -240,33 +257,46 @@ def _form_with(page: requests.Response, field_name: str) -> tuple[str, dict[str,
     raise AssertionError(f"no form with {field_name!r} at {page.url} (HTTP {page.status_code})")
 
 
-def _play(authorization_url: str, username: str, password: str, confirm: str, logs: Callable[[], str]) -> str:
+def _walk(session: requests.Session, authorization_url: str, username: str, password: str,
+          confirm: str) -> requests.Response:
     """The browser: the authorization URL shows the login form (the request's parameters ride along in hidden
-    fields); posting it signs in and shows the consent form, whose `confirm` is 1 (accept) or -1 (refuse); the
-    answer to that is the redirect to the client. A redirect to the client at any earlier step is returned."""
-    session = requests.Session()
+    fields) unless `session` is signed in already; posting it signs in and shows the consent form, whose
+    `confirm` is 1 (accept) or -1 (refuse). Returns the first answer that is not one of those two forms: the
+    redirect to the client, or the page the portal shows instead (not followed)."""
     response = session.get(authorization_url, allow_redirects=False, timeout=30)
-    for step in ("login", "consent"):
-        if response.is_redirect:
-            location = urljoin(response.url, response.headers["Location"])
-            if location.startswith(REDIRECT_URI):
-                return location
-            response = session.get(location, allow_redirects=False, timeout=30)
-            continue
+    for _ in range(2):
         if response.status_code != 200:
-            raise AssertionError(f"{step}: HTTP {response.status_code} {response.text[:500]}\n{logs()}")
-        if step == "login":
+            return response
+        forms = [fields for _, fields in _forms(response.text)]
+        if any("password" in fields for fields in forms):
             action, fields = _form_with(response, "password")
             fields.update(user=username, password=password)
-        else:
+        elif any("confirm" in fields for fields in forms):
             action, fields = _form_with(response, "confirm")
             fields["confirm"] = confirm
+        else:
+            return response
         response = session.post(action, data=fields, allow_redirects=False, timeout=30)
+    return response
+
+
+def _redirect(response: requests.Response, logs: Callable[[], str]) -> str:
     location = urljoin(response.url, response.headers.get("Location", ""))
     if not (response.is_redirect and location.startswith(REDIRECT_URI)):
         raise AssertionError(f"no redirect to {REDIRECT_URI}: HTTP {response.status_code} {location} "
                              f"{response.text[:500]}\n{logs()}")
     return location
+
+
+def _end_session(session: requests.Session, end_session_url: str) -> requests.Response:
+    """The browser at the end-session endpoint: the portal asks a signed-in user to confirm, and its Accept button
+    sends the form as it is (the hidden `confirm` holds the portal's key; Refuse sends "-" and the key).
+    Returns the answer to that (the redirect to the post_logout_redirect_uri), not followed."""
+    response = session.get(end_session_url, allow_redirects=False, timeout=30)
+    if response.status_code == 200 and any("confirm" in fields for _, fields in _forms(response.text)):
+        action, fields = _form_with(response, "confirm")
+        response = session.post(action, data=fields, allow_redirects=False, timeout=30)
+    return response
 
 
 def _tail(path: Path, lines: int = 60) -> str:
@@ -345,10 +375,7 @@ def start_lemonldap() -> Iterator[Lemonldap]:
                     time.monotonic() + 30, logs)
         yield Lemonldap(
             issuer=issuer, client_id=CLIENT_ID, redirect_uri=REDIRECT_URI,
-            post_logout_redirect_uri=POST_LOGOUT_REDIRECT_URI, workdir=workdir,
-            login=lambda url: _play(url, USER["username"], USER["password"], "1", logs),
-            refuse=lambda url: _play(url, USER["username"], USER["password"], "-1", logs),
-            logs=logs)
+            post_logout_redirect_uri=POST_LOGOUT_REDIRECT_URI, workdir=workdir, logs=logs)
     except BaseException:
         print(logs(), file=sys.stderr)
         raise
