@@ -2,6 +2,7 @@
 LemonLDAP::NG 2.16 (the Debian package, an OpenID provider written by someone else), started on 127.0.0.1 by
 Tests/support/lemonldap_provider.py; and LemonLDAP::NG's own ways, as it answers them, each in an assertion."""
 import base64
+import concurrent.futures
 import json
 import os
 import urllib.parse
@@ -11,7 +12,8 @@ import requests
 
 import telenorid
 
-from lemonldap_provider import FASTCGI_SERVER, NGINX, REDIRECT_URI, USER, start_lemonldap  # noqa: E402
+from lemonldap_provider import (FASTCGI_SERVER, NGINX, REDIRECT_URI, SIGNED_USERINFO_CLIENT_ID, USER,  # noqa: E402
+                                start_lemonldap)
 
 if not (os.access(FASTCGI_SERVER, os.X_OK) and os.access(NGINX, os.X_OK)):
     pytest.skip("LemonLDAP::NG or nginx is not installed (scripts/setup.sh installs them)", allow_module_level=True)
@@ -34,8 +36,8 @@ def client_for(lemonldap, **settings):
     return client
 
 
-def sign_in(lemonldap, session=None, **params):
-    client = client_for(lemonldap)
+def sign_in(lemonldap, session=None, client_id=None, **params):
+    client = client_for(lemonldap, client_id=client_id or lemonldap.client_id)
     pending = client.build_authorization(telenorid.AuthorizationRequest(client.config(), **params))
     redirect = lemonldap.login(pending.url, session=session)
     return client, pending, client.exchange_code(pending.handle_callback(redirect))
@@ -69,6 +71,33 @@ def test_code_flow_with_pkce_userinfo_and_verified_id_token(lemonldap):
     assert verified["claims"]["sub"] == USER["username"]
     # The token response names no scope (RFC 6749 §5.1: the one asked for), and the library invents none.
     assert state.get("scope") is None
+
+
+def test_signed_userinfo(lemonldap):
+    """A client registered for signed userinfo gets it as a JWT (application/jwt, OIDC Core §5.3.2), signed with
+    the ID token's key; the library verifies it and returns its claims."""
+    _, _, state = sign_in(lemonldap, client_id=SIGNED_USERINFO_CLIENT_ID)
+    response = requests.get(metadata(lemonldap)["userinfo_endpoint"], timeout=10,
+                            headers={"Authorization": "Bearer " + state.get("access_token")})
+    assert response.headers["Content-Type"].startswith("application/jwt")
+    assert jwt_payload(response.text)["sub"] == USER["username"]
+    assert state.userinfo()["email"] == USER["email"]
+
+
+def test_loopback_listener_at_the_registered_port(lemonldap):
+    """The native app's path: the library listens on the registered loopback redirect URI, the browser follows
+    LemonLDAP::NG's redirect to it."""
+    listener = telenorid.LoopbackListener(port=urllib.parse.urlsplit(REDIRECT_URI).port, path="/callback")
+    assert listener.redirect_uri == REDIRECT_URI
+    client = client_for(lemonldap, redirect_uri=listener.redirect_uri)
+    pending = client.build_authorization(telenorid.AuthorizationRequest(client.config()))
+    redirect = lemonldap.login(pending.url)
+    with concurrent.futures.ThreadPoolExecutor(1) as browser:
+        followed = browser.submit(requests.get, redirect, timeout=30)
+        received = listener.wait(timeout=30)
+        assert followed.result().status_code == 200
+    state = client.exchange_code(pending.handle_callback(received))
+    assert state.signed_in and state.id_token_claims["sub"] == USER["username"]
 
 
 def test_refresh_keeps_the_refresh_token_and_the_new_id_token_has_no_nonce(lemonldap):

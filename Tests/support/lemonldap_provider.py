@@ -9,9 +9,9 @@ LLNG_DEFAULTCONFFILE (Lemonldap::NG::Common::Conf::getLocalConf), so nothing und
 /var/lib/lemonldap-ng is read for the configuration or written.
 
 Users are those of the "Demo" authentication backend, whose password is the login (UserDB/Demo.pm): the tests
-sign in as dwho. The OpenID provider has one relying party, a public client that must use PKCE, allowed exactly
+sign in as dwho. The OpenID provider has two relying parties, public clients that must use PKCE, allowed exactly
 one redirect URI (LemonLDAP::NG compares redirect URIs as whole strings) on a fixed loopback port, refresh
-tokens on.
+tokens on; the second one's userinfo answers are signed.
 
 llng-fastcgi-server refuses to run as root ("Refuse to run as root. Aborting"); as root (the CI), the portal
 and nginx's workers run as `nobody`, and the directory is handed to that user.
@@ -51,6 +51,8 @@ PORTAL_TEMPLATES = "/usr/share/lemonldap-ng/portal/templates"
 USER = {"username": "dwho", "password": "dwho", "name": "Doctor Who", "email": "dwho@badwolf.org"}
 CLIENT_ID = "native-app"
 RP = "nativeapp"  # the relying party's configuration key (a name without '-')
+# The same public client again, whose userinfo answers are signed JWTs (application/jwt, OIDC Core §5.3.2).
+SIGNED_USERINFO_CLIENT_ID, SIGNED_USERINFO_RP = "signed-userinfo-app", "signeduserinfoapp"
 # A loopback redirect URI on a port no other test uses (the others register 53682); LemonLDAP::NG allows only the
 # exact URIs registered, so a client that picks any free port (RFC 8252 §7.3) is refused.
 REDIRECT_URI = "http://127.0.0.1:53692/callback"
@@ -130,6 +132,22 @@ useRedirectOnError = 1
     return ini
 
 
+# Each relying party: a public client (no secret) that must send a PKCE challenge, with one redirect URI and one
+# post-logout redirect URI, refresh tokens (tied to the user's portal session: no offline_access), consent asked.
+_RP_OPTIONS = {
+    "oidcRPMetaDataOptionsDisplayName": "Native app",
+    "oidcRPMetaDataOptionsPublic": 1,
+    "oidcRPMetaDataOptionsRequirePKCE": 1,
+    "oidcRPMetaDataOptionsRedirectUris": REDIRECT_URI,
+    "oidcRPMetaDataOptionsPostLogoutRedirectUris": POST_LOGOUT_REDIRECT_URI,
+    "oidcRPMetaDataOptionsRefreshToken": 1,
+    "oidcRPMetaDataOptionsIDTokenSignAlg": "RS256",
+    "oidcRPMetaDataOptionsBypassConsent": 0,
+    "oidcRPMetaDataOptionsIDTokenExpiration": 3600,
+    "oidcRPMetaDataOptionsAccessTokenExpiration": 3600,
+}
+
+
 def _write_conf(workdir: Path, portal: str, private_key: str, public_key: str) -> None:
     stores = workdir / "stores"
     for name in ("sessions", "sessions/lock", "psessions", "psessions/lock", "cache", "notifications"):
@@ -161,20 +179,12 @@ def _write_conf(workdir: Path, portal: str, private_key: str, public_key: str) -
         "oidcServiceKeyIdSig": "test-key-1",
         "oidcServiceAllowAuthorizationCodeFlow": 1, "oidcServiceAllowImplicitFlow": 0,
         "oidcServiceAllowHybridFlow": 0,
-        "oidcRPMetaDataOptions": {RP: {
-            "oidcRPMetaDataOptionsClientID": CLIENT_ID,
-            "oidcRPMetaDataOptionsDisplayName": "Native app",
-            "oidcRPMetaDataOptionsPublic": 1,
-            "oidcRPMetaDataOptionsRequirePKCE": 1,
-            "oidcRPMetaDataOptionsRedirectUris": REDIRECT_URI,
-            "oidcRPMetaDataOptionsPostLogoutRedirectUris": POST_LOGOUT_REDIRECT_URI,
-            "oidcRPMetaDataOptionsRefreshToken": 1,
-            "oidcRPMetaDataOptionsIDTokenSignAlg": "RS256",
-            "oidcRPMetaDataOptionsBypassConsent": 0,
-            "oidcRPMetaDataOptionsIDTokenExpiration": 3600,
-            "oidcRPMetaDataOptionsAccessTokenExpiration": 3600,
-        }},
-        "oidcRPMetaDataExportedVars": {RP: {"email": "mail", "name": "cn", "preferred_username": "uid"}},
+        "oidcRPMetaDataOptions": {
+            RP: dict(_RP_OPTIONS, oidcRPMetaDataOptionsClientID=CLIENT_ID),
+            SIGNED_USERINFO_RP: dict(_RP_OPTIONS, oidcRPMetaDataOptionsClientID=SIGNED_USERINFO_CLIENT_ID,
+                                     oidcRPMetaDataOptionsUserInfoSignAlg="RS256")},
+        "oidcRPMetaDataExportedVars": {name: {"email": "mail", "name": "cn", "preferred_username": "uid"}
+                                       for name in (RP, SIGNED_USERINFO_RP)},
         "oidcRPMetaDataOptionsExtraClaims": {},
     }
     (workdir / "conf").mkdir(exist_ok=True)
