@@ -7,6 +7,11 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 need_apt=()
 # cmake: the JNI bridge's CMakeLists.txt (the Android build's) is built for the host in `make test`.
 # glewlwyd is a real OpenID provider the Python tests start on 127.0.0.1; sqlite3 holds its database.
+# lemonldap-ng-fastcgi-server, liblemonldap-ng-portal-perl, nginx: LemonLDAP::NG, a real OpenID provider the Python
+# tests start on 127.0.0.1 (Tests/support/lemonldap_provider.py), its portal under the package's FastCGI server
+# behind nginx. Its portal does not start without four packages Debian only recommends: libgd-securityimage-perl
+# and libimage-magick-perl (the captcha module, loaded even when no captcha is asked for), libstring-random-perl
+# (the OpenID provider module); libio-string-perl (every issuer module).
 # postgresql (the server binaries, started by Tests/support/postgres_server.py on 127.0.0.1) and libpq-dev:
 # the PostgreSQL store's tests (Python) and its C example (bindings/c/examples/pg_store.c).
 # python3-venv: the test dependencies go into .venv, since Debian's python3 refuses pip installs into the
@@ -14,7 +19,9 @@ need_apt=()
 # libsecret-1-0, gnome-keyring, dbus-daemon: the CLI keeps its secrets in the Secret Service through libsecret;
 # Tests/python/test_secret_service.py starts a private session bus (dbus-daemon) and gnome-keyring-daemon on it.
 for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc cmake junit5 glewlwyd sqlite3 postgresql libpq-dev \
-           python3-venv libsecret-1-0 gnome-keyring dbus-daemon; do
+           python3-venv libsecret-1-0 gnome-keyring dbus-daemon \
+           lemonldap-ng-fastcgi-server liblemonldap-ng-portal-perl nginx libgd-securityimage-perl libimage-magick-perl \
+           libstring-random-perl libio-string-perl; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
