@@ -181,7 +181,10 @@ telenorid_error *telenorid_error_last(void);
 /* The status code the error was reported with; TELENORID_E_INVALID_ARGUMENT for NULL. */
 telenorid_status telenorid_error_status(const telenorid_error *error);
 
-/* A readable message. Never NULL (a NULL error gives a static message). Valid while `error` lives. */
+/* A readable message. Never NULL (a NULL error gives a static message). Valid while `error` lives. Text
+ * it quotes from outside (a provider's `error_description`, a token's header) has its control characters
+ * (C0, DEL, C1) and bidirectional formatting characters written as visible escapes (`\x1B`, `\u202E`),
+ * so it can be printed to a terminal or a log; since 0.6.0. The fields below keep that text as it came. */
 const char *telenorid_error_message(const telenorid_error *error);
 
 /* The OAuth `error` code (e.g. "access_denied"), or NULL when the error did not come from the
@@ -652,7 +655,9 @@ telenorid_status telenorid_client_build_auth_request(telenorid_client *client, c
  * for what only sign-in knows (at_hash, max_age): the signature with the provider's keys (fetched and
  * cached like discovery), iss, aud and azp, exp, iat and nbf within the clock tolerance and, when `nonce`
  * is not NULL, the nonce. *out is {"header": {...}, "claims": {...}}. A token that fails is
- * TELENORID_E_TOKEN_INVALID with the reason in the message. Any thread. */
+ * TELENORID_E_TOKEN_INVALID with the reason in the message. A token whose key is not in the cached key
+ * set while the refetch of the set fails is not judged: the fetch's status (TELENORID_E_TEMPORARILY_UNAVAILABLE
+ * for a 5xx, TELENORID_E_NETWORK, ...) until a refetch succeeds; since 0.6.0. Any thread. */
 telenorid_status telenorid_client_verify_id_token(telenorid_client *client, const char *id_token, const char *nonce,
                                                   char **out);
 
@@ -839,6 +844,9 @@ telenorid_status telenorid_auth_state_check(telenorid_auth_state *state);
  * `resource_nonce` (else NULL) and send once more; the nonce is kept for that server's later requests.
  * A DPoP token is never handed out without its proof: a state whose DPoP key is unknown (bound to a
  * host-held key the client has no signer for) fails with TELENORID_E_CONFIGURATION and writes nothing.
+ * A token goes only where the library itself sends requests (RFC 6750 §5.3): a `url` that is not https,
+ * or http on a loopback host, or that holds user info, fails with TELENORID_E_INSECURE naming its scheme
+ * and host (TELENORID_E_INVALID_ARGUMENT when it is no URL) before any refresh; since 0.6.0.
  * *authorization holds the token: free it with telenorid_string_free(), which wipes it. Any thread. */
 telenorid_status telenorid_auth_state_request_headers(telenorid_auth_state *state, const char *method,
                                                       const char *url, const char *resource_nonce,

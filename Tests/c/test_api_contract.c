@@ -184,6 +184,11 @@ void test_null_arguments(void) {
     CHECK_NULL_ARG("url", telenorid_auth_state_request_headers(h.state, "GET", NULL, NULL, &s, &s));
     CHECK_NULL_ARG("out", telenorid_auth_state_request_headers(h.state, "GET", "https://x.example/", NULL, NULL, &s));
     CHECK_NULL_ARG("out", telenorid_auth_state_request_headers(h.state, "GET", "https://x.example/", NULL, &s, NULL));
+    /* A token goes nowhere the library would not send one itself (RFC 6750 §5.3): refused before anything
+     * else, the outputs untouched, the message naming the scheme and host. */
+    CHECK_FAILS_UNTOUCHED(TELENORID_E_INSECURE, s,
+                          telenorid_auth_state_request_headers(h.state, "GET", "http://api.example.com/", NULL, &s, &s));
+    CHECK_LAST_ERROR(TELENORID_E_INSECURE, "http://api.example.com/");
     CHECK_NULL_ARG("request", telenorid_auth_request_add_resource(NULL, "https://x.example/"));
     CHECK_NULL_ARG("uri", telenorid_auth_request_add_resource(h.request, NULL));
     CHECK_NULL_ARG("request", telenorid_auth_request_set_authorization_details(NULL, NULL));

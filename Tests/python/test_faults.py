@@ -5,6 +5,8 @@ import hashlib
 import hmac
 import json
 import os
+import threading
+import time
 
 import pytest
 
@@ -357,3 +359,84 @@ def test_an_overlong_response_header_line_is_too_large(client, provider):
     # cap sees it; it is still the response that is too large, not the network that failed.
     with pytest.raises(telenorid.ResponseTooLarge):
         exchange(client, provider, lambda n: Response(body=tokens(provider, n), headers={"X-Long": "x" * 200_000}))
+
+
+def test_an_unknown_kid_while_the_key_set_answers_500_is_not_judged(client, provider):
+    """The library could not look at the provider's current keys: the 5xx's status, not TokenInvalidError,
+    for as long as the refetch keeps failing."""
+    client.verify_id_token(provider.id_token(CLIENT, None))  # the key set is fetched and cached
+    rotated = SigningKey("key-rotated")
+    provider.jwks_behaviour = lambda: Response(500, "<html>down</html>", "text/html")
+    try:
+        for _ in range(3):
+            with pytest.raises(telenorid.TemporarilyUnavailableError) as caught:
+                client.verify_id_token(provider.id_token(CLIENT, None, key=rotated))
+            assert "key-rotated" in str(caught.value)
+        client.verify_id_token(provider.id_token(CLIENT, None))  # known keys keep verifying
+    finally:
+        provider.jwks_behaviour = None
+
+
+HOSTILE = "bad\x1b]0;pwned\x07\r\nforged line \u202egnp.exe"
+
+
+def test_provider_text_in_error_messages_is_escaped(client, provider):
+    """ESC, BEL, CR/LF and bidi overrides from the provider are escaped visibly in the message; the OAuth
+    fields keep the text as the provider sent it."""
+    with pytest.raises(telenorid.AuthorizationError) as caught:
+        exchange(client, provider, lambda n: Response(400, {"error": "invalid_grant", "error_description": HOSTILE}))
+    message = str(caught.value)
+    assert not any(ch in message for ch in "\x1b\x07\r\n\u202e"), repr(message)
+    assert "bad\\x1B]0;pwned\\x07\\x0D\\x0Aforged line \\u202Egnp.exe" in message
+    assert caught.value.oauth_error_description == HOSTILE
+    with pytest.raises(telenorid.InvalidResponseError) as refused:
+        exchange(client, provider, lambda n: Response(body=tokens(provider, n, token_type="mac\x1b[2J")))
+    assert "\x1b" not in str(refused.value) and "mac\\x1B[2J" in str(refused.value)
+
+
+@pytest.mark.parametrize("url", ["http://api.example.com/", "ftp://api.example.com/", "https://me@api.example.com/"])
+def test_request_headers_only_for_urls_the_library_would_send_to(client, provider, url):
+    """A token goes only where the library sends its own requests (RFC 6750 §5.3): https, or http on
+    loopback; RequestsAuth and HttpxAuth ask request_headers, so they refuse the same URLs."""
+    state = exchange(client, provider, lambda n: Response(body=tokens(provider, n)))
+    with pytest.raises(telenorid.InsecureError) as caught:
+        state.request_headers("GET", url)
+    assert "api.example.com" in str(caught.value)
+    requests = pytest.importorskip("requests")
+    with pytest.raises(telenorid.InsecureError):
+        requests.Request("GET", url, auth=telenorid.RequestsAuth(state)).prepare()
+    assert state.request_headers("GET", provider.issuer + "/api")[0] == "Bearer at-1"
+
+
+def test_a_replayed_ciba_ping_wakes_the_wait_once_per_interval(provider):
+    """One valid ping replayed 40 times in 2 s, within one 30 s interval: one token request, not 40 (CIBA Core
+    §10.2 ping mode; the interval of §7.3 holds)."""
+    config = telenorid.Config.from_settings(issuer=provider.issuer, client_id=CLIENT, client_secret="s3cret",
+                                            backchannel_token_delivery_mode="ping")
+    forms = []
+    provider.backchannel_behaviour = lambda form: (forms.append(form), Response(
+        body={"auth_req_id": "req-1", "expires_in": 120, "interval": 30}))[1]
+    provider.token_behaviour = lambda form: Response(400, {"error": "authorization_pending"})
+    with telenorid.Client(config) as client:
+        auth = client.start_backchannel_authentication(
+            telenorid.AuthorizationRequest(config).set("login_hint", "tel:+4790000000"))
+        before = sum(1 for seen in provider.seen if seen.path == "/token")
+        ended = []
+
+        def wait():
+            try:
+                auth.wait()
+            except telenorid.TelenoridError as error:
+                ended.append(error)
+
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        time.sleep(0.1)
+        for _ in range(40):
+            auth.handle_ping("Bearer " + forms[0]["client_notification_token"], b'{"auth_req_id":"req-1"}')
+            time.sleep(0.05)
+        requests = sum(1 for seen in provider.seen if seen.path == "/token") - before
+        client.cancel()
+        waiter.join(5)
+    assert requests == 1
+    assert [type(error) for error in ended] == [telenorid.CancelledError]

@@ -163,6 +163,10 @@ class FaultProvider:
         self.par_behaviour: Callable[[dict], Response] = lambda form: Response(404)
         # POST /device's form (RFC 8628 §3.1).
         self.device_behaviour: Callable[[dict], Response] = lambda form: Response(404)
+        # POST /bc-authorize's form (CIBA Core §7.1).
+        self.backchannel_behaviour: Callable[[dict], Response] = lambda form: Response(404)
+        # GET /jwks: None serves the keys of `keys`; a behaviour answers instead (a failing key set).
+        self.jwks_behaviour: Optional[Callable[[], Response]] = None
         self.last_authorization: Optional[str] = None
         self.requests: list[tuple[str, str]] = []
         self.seen: list[Seen] = []
@@ -192,7 +196,10 @@ class FaultProvider:
                 elif self.path == "/.well-known/openid-configuration":
                     self.answer(Response(body=provider.metadata))
                 elif self.path == "/jwks":
-                    self.answer(Response(body={"keys": [key.jwk for key in provider.keys]}))
+                    if provider.jwks_behaviour is not None:
+                        self.answer(provider.jwks_behaviour())
+                    else:
+                        self.answer(Response(body={"keys": [key.jwk for key in provider.keys]}))
                 elif self.path == "/userinfo":
                     self.answer(provider.userinfo_behaviour())
                 else:
@@ -208,6 +215,8 @@ class FaultProvider:
                     self.answer(provider.par_behaviour(form))
                 elif self.path == "/device":
                     self.answer(provider.device_behaviour(form))
+                elif self.path == "/bc-authorize":
+                    self.answer(provider.backchannel_behaviour(form))
                 elif self.path == "/revoke":
                     self.answer(provider.revocation_behaviour(form))
                 else:
@@ -248,6 +257,7 @@ class FaultProvider:
                     "jwks_uri": self.issuer + "/jwks", "revocation_endpoint": self.issuer + "/revoke",
                     "pushed_authorization_request_endpoint": self.issuer + "/par",
                     "device_authorization_endpoint": self.issuer + "/device",
+                    "backchannel_authentication_endpoint": self.issuer + "/bc-authorize",
                     "id_token_signing_alg_values_supported": ["RS256"],
                     "authorization_response_iss_parameter_supported": self.promises_iss} | self.metadata_changes
         return {name: value for name, value in document.items() if value is not None}

@@ -171,7 +171,7 @@ public final class AccountRegistry: Sendable {
     }
 
     private func unknown(_ id: String) -> TelenoridError {
-        TelenoridError(.notSignedIn, "no account \"\(id)\" in the registry \"\(name)\"")
+        TelenoridError(.notSignedIn, "no account \"\(DisplayText.escaping(id))\" in the registry \"\(name)\"")
     }
 }
 

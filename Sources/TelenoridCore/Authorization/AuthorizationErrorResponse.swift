@@ -5,7 +5,7 @@ enum AuthorizationErrorResponse {
     static func check(_ parameters: FormParameters, from source: String) throws(TelenoridError) {
         guard let error = parameters["error"] else { return }
         throw TelenoridError(
-            .authorizationError, "\(source) refused the authorization: \(error)",
+            .authorizationError, "\(source) refused the authorization: \(DisplayText.escaping(error))",
             oauthError: error, oauthErrorDescription: parameters["error_description"],
             oauthErrorURI: parameters["error_uri"])
     }

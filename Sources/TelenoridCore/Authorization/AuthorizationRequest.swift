@@ -103,10 +103,12 @@ public struct AuthorizationRequest: Sendable {
         if AuthorizationRequest.ownedNames.contains(name) {
             throw TelenoridError(
                 .parameterConflict,
-                "\"\(name)\" is set by the library or by its typed setter, not as an extra parameter")
+                "\"\(DisplayText.escaping(name))\" is set by the library or by its typed setter, not as an extra parameter"
+            )
         }
         do { try extras.append(name, value) } catch {
-            throw TelenoridError(.parameterConflict, "extra parameter \"\(name)\" was already added")
+            throw TelenoridError(
+                .parameterConflict, "extra parameter \"\(DisplayText.escaping(name))\" was already added")
         }
     }
 

@@ -46,12 +46,14 @@ public struct ClaimsRequest: Sendable, Equatable {
     public mutating func add(_ claim: Claim, to target: Target) throws(TelenoridError) {
         guard !claim.name.isEmpty else { throw TelenoridError(.invalidArgument, "a claim needs a name") }
         if claim.value != nil && claim.values != nil {
-            throw TelenoridError(.invalidArgument, "claim \"\(claim.name)\" has both value and values")
+            throw TelenoridError(
+                .invalidArgument, "claim \"\(DisplayText.escaping(claim.name))\" has both value and values")
         }
         let existing = target == .idToken ? idToken : userinfo
         if existing.contains(where: { $0.name == claim.name }) {
             throw TelenoridError(
-                .parameterConflict, "claim \"\(claim.name)\" is already requested for \(target.member)")
+                .parameterConflict,
+                "claim \"\(DisplayText.escaping(claim.name))\" is already requested for \(target.member)")
         }
         if target == .idToken { idToken.append(claim) } else { userinfo.append(claim) }
     }

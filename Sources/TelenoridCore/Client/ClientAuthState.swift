@@ -47,10 +47,18 @@ public final class ClientAuthState: Sendable {
     /// token; `DPoP <token>` and a proof for this method and URL, bound to the token (`ath`), for a DPoP one
     /// (RFC 9449 §7). A resource that answers 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"`
     /// (§9) gives a `DPoP-Nonce` header: pass its value as `resourceNonce` and send the request again with
-    /// the new headers; the nonce is kept for that server's later requests too.
+    /// the new headers; the nonce is kept for that server's later requests too. A token goes only where
+    /// the library itself would send one (the transport's rule: https, or http on a loopback host, no user
+    /// info; RFC 6750 §5.3): any other `url` is refused, `.insecure` naming its scheme and
+    /// host (`.invalidArgument` when it is no URL), before anything else happens.
     public func requestHeaders(method: String, url: String, resourceNonce: String?) throws(TelenoridError)
         -> (authorization: SecretBytes, dpop: String?)
     {
+        do { _ = try RequestTarget.checkPolicy(url, allowPlainHTTP: false) } catch {
+            var refused = error
+            refused.message = "no request headers for this URL: \(error.message)"
+            throw refused
+        }
         if let resourceNonce {
             guard let nonce = DPoPNonces.parseHeader(resourceNonce) else {
                 throw TelenoridError(.invalidArgument, "the resource's DPoP-Nonce is not a nonce (RFC 9449 §8.1)")

@@ -29,7 +29,9 @@ extension OIDCClient {
         func fail(_ message: String) -> TelenoridError { TelenoridError(.tokenInvalid, "ID token \(message)") }
 
         guard let iss = claims["iss"]?.stringValue, iss == configuration.settings[.issuer] else {
-            throw fail("was issued by \(claims["iss"]?.stringValue ?? "nobody"), not the configured issuer")
+            throw fail(
+                "was issued by \(claims["iss"]?.stringValue.map(DisplayText.escaping) ?? "nobody"), not the configured issuer"
+            )
         }
         guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw fail("has no sub") }
         let audiences: [String]
@@ -45,7 +47,9 @@ extension OIDCClient {
             $0 != configuration.clientID && !configuration.trustedAudiences.contains($0)
         }
         guard strangers.isEmpty else {
-            throw fail("names audiences this client does not trust: \(strangers.joined(separator: ", "))")
+            throw fail(
+                "names audiences this client does not trust: \(DisplayText.escaping(strangers.joined(separator: ", ")))"
+            )
         }
         if let azp = claims["azp"] {
             guard azp.stringValue == configuration.clientID else {
@@ -84,13 +88,13 @@ extension OIDCClient {
             // No values asked for: any acr meets the request, but it must be there.
             guard essentialACR.isEmpty || essentialACR.contains(acr) else {
                 throw fail(
-                    "has acr \(acr), not one of the essential \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)"
+                    "has acr \(DisplayText.escaping(acr)), not one of the essential \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)"
                 )
             }
         }
         if let atHash = claims["at_hash"]?.stringValue, let accessToken = expectations.accessToken {
             guard let digest = Crypto.digest(forJWSAlgorithm: jws.algorithm, accessToken.bytes) else {
-                throw fail("at_hash can't be checked for algorithm \(jws.algorithm)")
+                throw fail("at_hash can't be checked for algorithm \(DisplayText.escaping(jws.algorithm))")
             }
             let expected = Base64URL.encode(digest.prefix(digest.count / 2))
             guard Crypto.constantTimeEquals(atHash.utf8, expected.utf8) else {

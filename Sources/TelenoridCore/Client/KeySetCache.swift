@@ -45,7 +45,13 @@ final class KeySetCache: Sendable {
             let held = fresh(current, now)
             if let held {
                 let matching = candidates(held, for: jws)
-                if !matching.isEmpty || recent(current.refetchedAt, now) { return matching }
+                if !matching.isEmpty { return matching }
+                if recent(current.refetchedAt, now) {
+                    // The refetch for an unknown key failed: the provider's current set is unknown, so the
+                    // token is not judged by a set that may predate its key; the failure stands instead.
+                    if let failure = current.failure { throw Self.unknownKey(jws, refetchFailed: failure.error) }
+                    return matching
+                }
             } else if let failure = current.failure, recent(failure.at, now) {
                 throw failure.error
             }
@@ -65,16 +71,25 @@ final class KeySetCache: Sendable {
                     state.failure = (error, now)
                     if isRefetch { state.refetchedAt = now }
                 }
-                throw error
+                throw isRefetch ? Self.unknownKey(jws, refetchFailed: error) : error
             }
         }
-        guard !matching.isEmpty else {
-            throw TelenoridError(
-                .tokenInvalid,
-                jws.keyID.map { "no key with kid \($0) in the provider's key set" }
-                    ?? "no key of the right type for \(jws.algorithm) in the provider's key set")
-        }
+        guard !matching.isEmpty else { throw TelenoridError(.tokenInvalid, Self.noKey(jws)) }
         try verify(jws, with: matching)
+    }
+
+    /// What the set lacks for `jws`; the token's own header values are escaped (outside text).
+    private static func noKey(_ jws: JWS) -> String {
+        jws.keyID.map { "no key with kid \(DisplayText.escaping($0)) in the provider's key set" }
+            ?? "no key of the right type for \(DisplayText.escaping(jws.algorithm)) in the provider's key set"
+    }
+
+    /// A token whose key is not in the held set while the refetch for it failed: the failure's kind (often
+    /// transient), not `.tokenInvalid`, since the library could not look at the provider's current set.
+    private static func unknownKey(_ jws: JWS, refetchFailed failure: TelenoridError) -> TelenoridError {
+        var error = failure
+        error.message = "\(noKey(jws)), and refetching the set failed: \(failure.message)"
+        return error
     }
 
     /// The cached set while younger than `maxAge`. A clock set back before the fetch does not make the set

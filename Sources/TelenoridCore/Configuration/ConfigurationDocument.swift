@@ -25,22 +25,27 @@ extension ClientConfiguration {
         if let environments = secrets["environments"] {
             for key in Array(root.keys) + Array(secrets.keys)
             where key != "environments" && key != "default_environment" {
-                throw TelenoridError(.configuration, "unknown member \"\(key)\" beside \"environments\"")
+                throw TelenoridError(
+                    .configuration, "unknown member \"\(DisplayText.escaping(key))\" beside \"environments\"")
             }
             // Each environment comes back as its JSON text, still unread.
             let (others, table) = try withExtendedLifetime(environments) { () throws(TelenoridError) in
                 try object(environments.bytes, secretMembers: [], secretObjectMembers: .all)
             }
             if let name = others.keys.first {
-                throw TelenoridError(.configuration, "environment \"\(name)\" must be an object of settings")
+                throw TelenoridError(
+                    .configuration, "environment \"\(DisplayText.escaping(name))\" must be an object of settings")
             }
             let names = table.keys.joined(separator: ", ")
             guard let name = environment ?? root["default_environment"]?.stringValue else {
                 throw TelenoridError(
-                    .configuration, "no environment chosen and no \"default_environment\"; have: \(names)")
+                    .configuration,
+                    "no environment chosen and no \"default_environment\"; have: \(DisplayText.escaping(names))")
             }
             guard let chosen = table[name] else {
-                throw TelenoridError(.configuration, "no environment \"\(name)\"; have: \(names)")
+                throw TelenoridError(
+                    .configuration,
+                    "no environment \"\(DisplayText.escaping(name))\"; have: \(DisplayText.escaping(names))")
             }
             var settings = try withExtendedLifetime(chosen) { () throws(TelenoridError) in
                 let (object, secrets) = try object(chosen.bytes, secretMembers: secretNames, secretObjectMembers: [])
@@ -54,7 +59,9 @@ extension ClientConfiguration {
         }
         if let environment {
             throw TelenoridError(
-                .configuration, "environment \"\(environment)\" asked for, but the document has no \"environments\"")
+                .configuration,
+                "environment \"\(DisplayText.escaping(environment))\" asked for, but the document has no \"environments\""
+            )
         }
         return try parseSettings(from: root, secrets: secrets)
     }
@@ -77,7 +84,7 @@ extension ClientConfiguration {
 
     private static func setting(named name: String) throws(TelenoridError) -> Setting {
         guard let setting = Setting.allCases.first(where: { $0.jsonName == name }) else {
-            throw TelenoridError(.configuration, "unknown configuration member \"\(name)\"")
+            throw TelenoridError(.configuration, "unknown configuration member \"\(DisplayText.escaping(name))\"")
         }
         return setting
     }
@@ -111,12 +118,13 @@ extension ClientConfiguration {
                 var words: [String] = []
                 for item in items {
                     guard let word = item.stringValue else {
-                        throw TelenoridError(.configuration, "\"\(key)\" must be an array of strings")
+                        throw TelenoridError(
+                            .configuration, "\"\(DisplayText.escaping(key))\" must be an array of strings")
                     }
                     words.append(word)
                 }
                 settings[setting] = words.joined(separator: " ")
-            default: throw TelenoridError(.configuration, "\"\(key)\" has the wrong type")
+            default: throw TelenoridError(.configuration, "\"\(DisplayText.escaping(key))\" has the wrong type")
             }
         }
         return settings

@@ -8,7 +8,8 @@ public enum DPoPProof {
         nonce: String? = nil, now: Int64
     ) throws(TelenoridError) -> String {
         guard !method.isEmpty, method.utf8.allSatisfy(ASCII.isTokenByte) else {
-            throw TelenoridError(.invalidArgument, "DPoP proof method \"\(method)\" is not an HTTP method")
+            throw TelenoridError(
+                .invalidArgument, "DPoP proof method \"\(DisplayText.escaping(method))\" is not an HTTP method")
         }
         if let nonce, !DPoPNonces.isNonce(nonce) {
             throw TelenoridError(.invalidArgument, "DPoP nonce has characters RFC 9449 §8.1 does not allow")

@@ -92,7 +92,7 @@ public struct FormParameters: Sendable, Equatable {
 
     private func checkNew(_ name: String) throws(TelenoridError) {
         if pairs.contains(where: { $0.name == name }) {
-            throw TelenoridError(.malformed, "parameter \"\(name)\" appears more than once")
+            throw TelenoridError(.malformed, "parameter \"\(DisplayText.escaping(name))\" appears more than once")
         }
     }
 

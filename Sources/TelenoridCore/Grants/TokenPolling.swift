@@ -56,30 +56,39 @@ public enum TokenPolling {
     /// or the deadline passing, is `.expired`; `access_denied` and any other failure end the wait as they
     /// came. `client.cancel()` from another thread ends it with `.cancelled` within one turn of the sleep
     /// (a transfer under way is cancelled by the transport). `waker` (`SleepWaker(for:)`), when given,
-    /// ends a sleep early (CIBA ping mode, §10.2): the poll then runs at once. `schedule` keeps the interval in force, so a
-    /// wait that failed and is started again goes on at the pace the provider last asked for.
+    /// ends a sleep early (CIBA ping mode, §10.2): the poll then runs at once. A ping is a claim, and a
+    /// replayed one is as valid as the first, so it may shorten a sleep only after a poll the interval
+    /// brought that answered `authorization_pending` (or before the first poll): the sleep after a poll a
+    /// ping brought, after `slow_down` (CIBA Core §11: the interval "MUST" then grow for every later
+    /// request) or after a timeout runs the whole interval, and rings meanwhile are answered by the poll that
+    /// ends it. So pings make at most one extra token request per interval. `schedule` keeps the interval
+    /// in force, so a wait that failed and is started again goes on at the pace the provider last asked for.
     public static func wait<Value>(
         on client: OIDCClient, schedule: inout Schedule, waker: SleepWaker? = nil, during what: String,
         _ attempt: () throws(TelenoridError) -> Value
     ) throws(TelenoridError) -> Value {
         let waits = client.sleeps
         let generation = waits.generation
+        var pingMayWake = true
         while true {
             let now = client.clock()
             guard now < schedule.expiresAt else {
                 throw TelenoridError(.expired, "\(what): the user did not approve before the request expired")
             }
-            try waits.sleep(
-                seconds: min(schedule.interval, schedule.expiresAt - now), since: generation, waker: waker, during: what
-            )
+            let pinged = try waits.sleep(
+                seconds: min(schedule.interval, schedule.expiresAt - now), since: generation,
+                waker: pingMayWake ? waker : nil, during: what)
+            // The poll about to run answers the pings that came during a sleep they could not end.
+            if !pingMayWake { waker?.discardRing() }
             // A cancel that came as the sleep ended still stops the poll it was meant to prevent.
             try waits.checkCancelled(since: generation, during: what)
             do {
                 return try attempt()
             } catch {
                 try waits.checkCancelled(since: generation, during: what)
+                pingMayWake = false
                 switch (error.kind, error.oauthError) {
-                case (.authorizationError, "authorization_pending"): continue
+                case (.authorizationError, "authorization_pending"): pingMayWake = !pinged
                 case (.authorizationError, "slow_down"): schedule.interval &+= slowDownStep
                 case (.authorizationError, "expired_token"):
                     var expired = error

@@ -225,9 +225,9 @@ final class RequestTarget {
     }
 
     /// The policy on our own parse; returns the URI, its display form and whether plain http to a
-    /// non-loopback host was explicitly allowed.
-    private static func checkPolicy(_ text: String, allowPlainHTTP: Bool) throws(TelenoridError) -> (URI, String, Bool)
-    {
+    /// non-loopback host was explicitly allowed. Also the rule for the token headers handed to a host
+    /// (`ClientAuthState.requestHeaders`): a token goes nowhere the library would not send one itself.
+    static func checkPolicy(_ text: String, allowPlainHTTP: Bool) throws(TelenoridError) -> (URI, String, Bool) {
         let uri: URI
         do { uri = try URI(parsing: text) } catch {
             throw TelenoridError(.invalidArgument, "request URL is not valid: \(error.message)")

@@ -100,7 +100,8 @@ public struct JWK: Sendable {
             key = try JWK.rsaKey(modulus: modulus, exponent: exponent)
         case "EC":
             guard let curve = try string("crv"), let size = JWK.coordinateSize[curve] else {
-                throw TelenoridError(.unsupported, "EC curve \((try? string("crv")) ?? "none") is not supported")
+                throw TelenoridError(
+                    .unsupported, "EC curve \(DisplayText.escaping((try? string("crv")) ?? "none")) is not supported")
             }
             let x = try bytes("x"), y = try bytes("y")
             guard x.count == size, y.count == size else {
@@ -123,7 +124,7 @@ public struct JWK: Sendable {
             keyType = .ed25519
             key = PKey(pkey)
         case let other:
-            throw TelenoridError(.unsupported, "key type \(other ?? "none") is not supported")
+            throw TelenoridError(.unsupported, "key type \(DisplayText.escaping(other ?? "none")) is not supported")
         }
     }
 

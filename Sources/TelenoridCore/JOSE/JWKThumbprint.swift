@@ -8,7 +8,8 @@ enum JWKThumbprint {
         case "EC": names = ["crv", "kty", "x", "y"]
         case "RSA": names = ["e", "kty", "n"]
         case "OKP": names = ["crv", "kty", "x"]
-        case let other: throw TelenoridError(.unsupported, "no thumbprint for key type \(other ?? "none")")
+        case let other:
+            throw TelenoridError(.unsupported, "no thumbprint for key type \(DisplayText.escaping(other ?? "none"))")
         }
         var required = JSONObject()
         for name in names {

@@ -84,10 +84,12 @@ public struct JWS: Sendable {
     /// public key as an HMAC secret: HMAC has its own entry point).
     public func verify(with key: JWK) throws(TelenoridError) {
         guard key.canVerify(algorithm: algorithm) else {
-            throw TelenoridError(.tokenInvalid, "key \(key.keyID ?? "") can't verify \(algorithm)")
+            throw TelenoridError(
+                .tokenInvalid,
+                "key \(DisplayText.escaping(key.keyID ?? "")) can't verify \(DisplayText.escaping(algorithm))")
         }
         guard let spec = JWS.asymmetric[algorithm] else {
-            throw TelenoridError(.tokenInvalid, "algorithm \(algorithm) is not accepted")
+            throw TelenoridError(.tokenInvalid, "algorithm \(DisplayText.escaping(algorithm)) is not accepted")
         }
         var signature = self.signature
         if let size = spec.ecSize {
@@ -152,7 +154,7 @@ public struct JWS: Sendable {
     /// Verifies an HS256/384/512 token with a shared secret (a client secret), in constant time.
     public func verify(hmacSecret secret: [UInt8]) throws(TelenoridError) {
         guard let expected = JWS.hmac(algorithm, secret: secret, data: signingInput) else {
-            throw TelenoridError(.tokenInvalid, "algorithm \(algorithm) is not an HMAC algorithm")
+            throw TelenoridError(.tokenInvalid, "algorithm \(DisplayText.escaping(algorithm)) is not an HMAC algorithm")
         }
         guard Crypto.constantTimeEquals(expected, signature) else {
             throw TelenoridError(.tokenInvalid, "token signature does not verify")

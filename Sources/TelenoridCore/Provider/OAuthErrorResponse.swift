@@ -17,7 +17,10 @@ enum OAuthErrorResponse {
             // Empty, HTML or otherwise not an OAuth error: the status is all there is to go on.
             kind = response.status >= 300 ? .httpStatus : .invalidResponse
         }
-        let detail = code.map { " \($0)\(description.map { " (\($0))" } ?? "")" } ?? " without an OAuth error"
+        // The provider's words are quoted in the message escaped; the error's fields keep them as sent.
+        let detail =
+            code.map { " \(DisplayText.escaping($0))\(description.map { " (\(DisplayText.escaping($0)))" } ?? "")" }
+            ?? " without an OAuth error"
         var error = TelenoridError(
             kind, "\(what): HTTP \(response.status)\(detail)", oauthError: code,
             oauthErrorDescription: description, oauthErrorURI: object?["error_uri"]?.stringValue,

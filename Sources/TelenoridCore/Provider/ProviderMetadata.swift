@@ -72,7 +72,8 @@ public struct ProviderMetadata: Sendable, Equatable {
         }
         guard issuer == expectedIssuer else {
             throw TelenoridError(
-                .issuerMismatch, "provider metadata names issuer \(issuer), expected \(expectedIssuer)")
+                .issuerMismatch,
+                "provider metadata names issuer \(DisplayText.escaping(issuer)), expected \(expectedIssuer)")
         }
         self.issuer = issuer
         authorizationEndpoint = try endpoint("authorization_endpoint")

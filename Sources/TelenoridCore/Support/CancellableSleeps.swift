@@ -59,10 +59,16 @@ public final class CancellableSleeps: @unchecked Sendable {
         }
     }
 
+    /// Takes back a ring that no sleep took, so it ends no later sleep.
+    fileprivate func unring(_ waker: SleepWaker) {
+        locked { waker.rung = false }
+    }
+
     /// Sleeps `seconds`, less when `waker` rings (taking the ring); `.cancelled` when `cancel` ran since
-    /// `generation` was taken.
+    /// `generation` was taken. Returns whether the ring ended it.
+    @discardableResult
     func sleep(seconds: Int64, since generation: UInt64, waker: SleepWaker?, during what: String)
-        throws(TelenoridError)
+        throws(TelenoridError) -> Bool
     {
         if let passingTime {
             try checkCancelled(since: generation, during: what)
@@ -71,22 +77,25 @@ public final class CancellableSleeps: @unchecked Sendable {
                 return waker?.rung == true
             }
             if !rung { passingTime(seconds) }
-            return
+            return rung
         }
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         deadline.tv_sec += Int(clamping: max(seconds, 0))
-        let cancelled = locked { () -> Bool in
+        let (cancelled, rung) = locked { () -> (Bool, Bool) in
             while cancels == generation {
                 if let waker, waker.rung {
                     waker.rung = false
-                    return false
+                    return (false, true)
                 }
-                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return cancels != generation }
+                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
+                    return (cancels != generation, false)
+                }
             }
-            return true
+            return (true, false)
         }
         if cancelled { throw TelenoridError(.cancelled, "\(what) was cancelled") }
+        return rung
     }
 }
 
@@ -102,4 +111,7 @@ public final class SleepWaker: @unchecked Sendable {
     }
 
     public func wake() { waits.ring(self) }
+
+    /// Forgets a ring no sleep took (one that came while the wait would not be woken).
+    func discardRing() { waits.unring(self) }
 }

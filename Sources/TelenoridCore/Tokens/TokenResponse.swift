@@ -51,7 +51,9 @@ public struct TokenResponse: Sendable {
         // token (RFC 9449) is one this request may get is the client's check (`checkTokenType`).
         guard ASCII.equalsIgnoringCase(type.utf8, "bearer".utf8) || ASCII.equalsIgnoringCase(type.utf8, "dpop".utf8)
         else {
-            throw TelenoridError(.invalidResponse, "token_type \(type) is not one this client can use (Bearer or DPoP)")
+            throw TelenoridError(
+                .invalidResponse,
+                "token_type \(DisplayText.escaping(type)) is not one this client can use (Bearer or DPoP)")
         }
         tokenType = type
         switch object["expires_in"] {

@@ -93,4 +93,29 @@ final class KeySetCacheTests: XCTestCase {
         XCTAssertEqual(errorKind { try self.verify(client, keyID: "made-up") }, .tokenInvalid)
         XCTAssertEqual(provider.keySetRequests, 2)
     }
+
+    /// While the refetch for an unknown kid fails, the library could not look at the provider's current set:
+    /// the failure's kind stands (here a 5xx's `.temporarilyUnavailable`), not a verdict on the token.
+    func testAnUnknownKidIsNotJudgedWhileItsRefetchFails() throws {
+        let client = try provider.client(time, [.jwksURI: provider.issuer + "/jwks"])
+        try verify(client)
+        provider.keySetFailure.withLock {
+            $0 = TelenoridError(.temporarilyUnavailable, "key set: HTTP 500", httpStatus: 500)
+        }
+        for index in 0..<3 {
+            XCTAssertThrowsError(try verify(client, keyID: "new-\(index)")) {
+                let error = $0 as? TelenoridError
+                XCTAssertEqual(error?.kind, .temporarilyUnavailable, "attempt \(index)")
+                XCTAssertEqual(error?.httpStatus, 500)
+                XCTAssertTrue(error?.message.contains("no key with kid new-\(index)") == true, error?.message ?? "")
+            }
+        }
+        XCTAssertEqual(provider.keySetRequests, 2, "one refetch within the interval")
+        XCTAssertNoThrow(try verify(client), "known keys keep verifying from the fresh set")
+        provider.keySetFailure.withLock { $0 = nil }
+        advance(30)
+        XCTAssertEqual(errorKind { try self.verify(client, keyID: "new-3") }, .tokenInvalid, "looked: not there")
+        XCTAssertEqual(provider.keySetRequests, 3)
+        XCTAssertEqual(errorKind { try self.verify(client, keyID: "new-4") }, .tokenInvalid)
+    }
 }

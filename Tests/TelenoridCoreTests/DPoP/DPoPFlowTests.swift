@@ -348,4 +348,36 @@ final class DPoPFlowTests: XCTestCase {
         XCTAssertEqual(
             try JWKThumbprint.sha256(of: try XCTUnwrap((try provider.last).proof?.header["jwk"]?.objectValue)), pushKey)
     }
+
+    /// A token goes only where the library itself would send one (RFC 6750 §5.3): https, or http on a
+    /// loopback host, without user info. Bearer and DPoP alike.
+    func testRequestHeadersAreRefusedForAURLTheLibraryWouldNotSendTo() throws {
+        for bearer in [true, false] {
+            let provider = bearer ? MemoryProvider(issuer: "https://as.example.com", discovery: false) : dpopProvider()
+            if bearer {
+                provider.answer(
+                    .token, status: 200, body: #"{"access_token":"at","token_type":"Bearer","expires_in":300}"#)
+            }
+            let client = try client(provider, bearer ? [:] : [.dpopSigningAlgorithm: "ES256"])
+            let authState = ClientAuthState(state: try signIn(client), client: client)
+            for url in ["http://api.example.com/data", "ftp://api.example.com/data", "https://me@api.example.com/"] {
+                XCTAssertThrowsError(try authState.requestHeaders(method: "GET", url: url, resourceNonce: nil), url) {
+                    XCTAssertEqual(($0 as? TelenoridError)?.kind, .insecure, url)
+                    XCTAssertTrue(($0 as? TelenoridError)?.message.contains("api.example.com") == true, url)
+                }
+            }
+            XCTAssertThrowsError(
+                try authState.requestHeaders(method: "GET", url: "http://api.example.com/data", resourceNonce: nil)
+            ) { XCTAssertTrue(($0 as? TelenoridError)?.message.contains("http://api.example.com/data") == true) }
+            XCTAssertEqual(
+                kind { _ = try authState.requestHeaders(method: "GET", url: "not a URL", resourceNonce: nil) },
+                .invalidArgument)
+            for url in [
+                "https://api.example.com/data", "http://127.0.0.1:8080/data", "http://localhost/", "http://[::1]/"
+            ] {
+                let headers = try authState.requestHeaders(method: "GET", url: url, resourceNonce: nil)
+                XCTAssertEqual(headers.dpop == nil, bearer, url)
+            }
+        }
+    }
 }

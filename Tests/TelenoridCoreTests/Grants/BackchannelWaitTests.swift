@@ -147,4 +147,54 @@ final class BackchannelWaitTests: XCTestCase {
         XCTAssertEqual(kind.withLock { $0 }, .cancelled)
         XCTAssertTrue(provider.requests(to: .token).isEmpty)
     }
+
+    /// Starts `auth.wait()` on a thread; the semaphore is signalled when it ends.
+    private func waitInBackground(_ auth: BackchannelAuthentication) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? auth.wait()
+            done.signal()
+        }
+        return done
+    }
+
+    /// Pings `count` times, `gap` seconds apart, each a valid one (a replay is as valid as the first).
+    private func ping(_ auth: BackchannelAuthentication, _ provider: MemoryProvider, count: Int, gap: Double) throws {
+        let token = try XCTUnwrap(try provider.lastForm(to: .backchannel)["client_notification_token"])
+        for _ in 0..<count {
+            try auth.handlePing(authorization: "Bearer " + token, body: Array(#"{"auth_req_id":"req-1"}"#.utf8))
+            Thread.sleep(forTimeInterval: gap)
+        }
+    }
+
+    func testAReplayedPingWakesTheWaitOncePerIntervalAtMost() throws {
+        let provider = provider(#"{"auth_req_id":"req-1","expires_in":120,"interval":30}"#)
+        let client = try client(provider, TestClock(), realSleeps: true, [.backchannelTokenDeliveryMode: "ping"])
+        let auth = try start(client)
+        provider.answer(.token, status: 400, body: pending.body)
+        let done = waitInBackground(auth)
+        Thread.sleep(forTimeInterval: 0.1)
+        try ping(auth, provider, count: 40, gap: 0.05)
+        XCTAssertEqual(provider.requests(to: .token).count, 1, "40 pings in 2 s within one 30 s interval")
+        client.cancel()
+        XCTAssertEqual(done.wait(timeout: .now() + 2), .success)
+    }
+
+    func testAPingDoesNotCutTheIntervalASlowDownAskedFor() throws {
+        let provider = provider(#"{"auth_req_id":"req-1","expires_in":120,"interval":1}"#)
+        let client = try client(provider, TestClock(), realSleeps: true, [.backchannelTokenDeliveryMode: "ping"])
+        let auth = try start(client)
+        provider.queue(.token, [slowDown])
+        provider.answer(.token, status: 400, body: pending.body)
+        let done = waitInBackground(auth)
+        // The first poll comes after the 1 s interval, unpinged, and is answered slow_down: 6 s from now on.
+        let deadline = Date().addingTimeInterval(5)
+        while provider.requests(to: .token).isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertEqual(provider.requests(to: .token).count, 1)
+        try ping(auth, provider, count: 20, gap: 0.05)
+        XCTAssertEqual(provider.requests(to: .token).count, 1, "a ping cut the slowed-down interval short")
+        client.cancel()
+        XCTAssertEqual(done.wait(timeout: .now() + 2), .success)
+        XCTAssertEqual(auth.interval, 6, "the slowed-down interval holds for a wait started again")
+    }
 }

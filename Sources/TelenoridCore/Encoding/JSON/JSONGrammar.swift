@@ -71,7 +71,7 @@ enum JSONGrammar {
         var out: [UInt8] = []
         appendQuoted(String(scalars), to: &out)
         if key.unicodeScalars.count > limit { out.append(contentsOf: "...".utf8) }
-        return String(decoding: out, as: UTF8.self)
+        return DisplayText.escaping(String(decoding: out, as: UTF8.self))
     }
 
     static func describeByte(_ byte: UInt8) -> String {
