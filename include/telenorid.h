@@ -1061,6 +1061,11 @@ telenorid_status telenorid_auth_state_open_store(telenorid_client *client, telen
  * configured Aloha host; the prepare URL and the redirect target must be https on that host and port;
  * no second redirect is followed. TLS is verified with the configuration's CA settings.
  *
+ * No proxy: the exchange never goes through a proxy, neither TELENORID_CONFIG_PROXY nor one named by
+ * http_proxy, https_proxy, all_proxy or no_proxy in the environment (CURLOPT_PROXY "", CURLOPT_NOPROXY "*"),
+ * since the operator must see the request arrive on the line. Since 0.6.0 (before, a configured proxy
+ * carried it). The client's other requests use the configured proxy as before.
+ *
  * Threads: a telenorid_line_authenticator may be shared by any number of threads. A host typically
  * calls telenorid_line_authenticator_run() on a background thread of its own when the login screen appears,
  * then telenorid_line_authenticator_apply() on the request when the user signs in: a session still valid then
@@ -1102,6 +1107,39 @@ typedef int32_t (*telenorid_socket_hook)(void *user_data, int fd);
 telenorid_status telenorid_line_authenticator_set_socket_hook(telenorid_line_authenticator *line_auth,
                                                               telenorid_socket_hook hook, void *user_data);
 
+/* Called for each host name the exchange must look up, before libcurl would ask the system resolver,
+ * on the thread running the exchange, with no library lock held. The host resolves `host` for `port` on
+ * the network the exchange must use (Android: android_getaddrinfofornetwork() on the chosen Network, or
+ * Network.getAllByName()) and writes the addresses into `out` as NUL-terminated ASCII text: IPv4 dotted quads
+ * and IPv6 addresses without brackets or zone, separated by commas or spaces, at most 16, within
+ * `out_size` bytes (TELENORID_RESOLVER_ANSWER_MAX, NUL included). libcurl then connects only to those
+ * addresses (CURLOPT_RESOLVE), verifying TLS against `host` as usual. It returns TELENORID_SOCKET_ALLOW
+ * with the answer written; TELENORID_SOCKET_NOT_CELLULAR when there is no cellular network (the exchange
+ * fails with TELENORID_E_LINE_AUTH_UNAVAILABLE); any other value when the name cannot be resolved (the
+ * exchange fails with TELENORID_E_NETWORK). An answer that is not such a list fails the exchange with
+ * TELENORID_E_INVALID_ARGUMENT. A host that is an IP address literal is not looked up. From inside the
+ * resolver the host may call only the functions that return no telenorid_status, as from a socket hook.
+ * Since 0.6.0 */
+typedef int32_t (*telenorid_host_resolver)(void *user_data, const char *host, int32_t port, uint8_t *out,
+                                           size_t out_size);
+
+/* The size of the buffer a telenorid_host_resolver writes into, NUL included. Since 0.6.0 */
+#define TELENORID_RESOLVER_ANSWER_MAX 1024
+
+/* Sets the host resolver of the exchange, so that names are looked up on the network the socket hook
+ * binds the sockets to; NULL `resolver` removes it. Without one (the default) names are looked up by the
+ * system resolver, on the default network, as before 0.6.0. `user_data` is passed through and must stay
+ * valid until the resolver is replaced or the line authenticator is freed. Takes effect for exchanges that
+ * start afterwards. Any thread. Since 0.6.0 */
+telenorid_status telenorid_line_authenticator_set_resolver(telenorid_line_authenticator *line_auth,
+                                                           telenorid_host_resolver resolver, void *user_data);
+
+/* Sets the margin, in seconds from 0 to 86400 (else TELENORID_E_INVALID_ARGUMENT): a kept session with
+ * that many seconds or fewer left counts as expired, so telenorid_line_authenticator_valid_for() reports 0
+ * and telenorid_line_authenticator_apply() runs a fresh exchange rather than send an `aloha_token` that
+ * may expire while the user is at the provider. The default is 30 seconds. Any thread. Since 0.6.0 */
+telenorid_status telenorid_line_authenticator_set_margin(telenorid_line_authenticator *line_auth, int64_t seconds);
+
 /* Runs one whole exchange now, blocking, and keeps the new session (replacing any older one). On
  * failure the kept session is unchanged and the error says why: TELENORID_E_LINE_AUTH_UNAVAILABLE (not
  * on cellular), TELENORID_E_INSECURE (a URL outside the policy above), TELENORID_E_INVALID_RESPONSE
@@ -1110,12 +1148,13 @@ telenorid_status telenorid_line_authenticator_set_socket_hook(telenorid_line_aut
  * Since 0.5.0 under this name (telenorid_line_auth_run before). */
 telenorid_status telenorid_line_authenticator_run(telenorid_line_authenticator *line_auth);
 
-/* Seconds the kept session is still valid for; 0 when there is none or it has expired. Any thread.
+/* Seconds the kept session is still valid for, less the margin (telenorid_line_authenticator_set_margin(),
+ * 30 s by default; since 0.6.0); 0 when there is none or it counts as expired. Any thread.
  * Since 0.5.0 under this name (telenorid_line_auth_valid_for before). */
 telenorid_status telenorid_line_authenticator_valid_for(const telenorid_line_authenticator *line_auth,
                                                         int64_t *out);
 
-/* At sign-in: sets `aloha_token` on `request` to a still-valid session's id, or runs the exchange
+/* At sign-in: sets `aloha_token` on `request` to the id of a session with more than the margin left, or runs the exchange
  * first (blocking, on this thread) when there is none. When line authentication fails the request is
  * left unchanged and the status and last error say why: the host goes on to sign in without it.
  * TELENORID_E_PARAMETER_CONFLICT if the request already has an aloha_token set by the host (checked

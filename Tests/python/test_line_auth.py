@@ -216,3 +216,134 @@ def test_aloha_token_set_by_the_host_is_not_overridden(aloha):
     with pytest.raises(telenorid.ParameterConflict):
         telenorid.LineAuthenticator(cfg).apply(request)
     assert query(request.build().url)["aloha_token"] == ["mine"]
+
+
+# ---- Under a host name: the resolver, no proxy, the margin ----
+# libcurl never proxies loopback addresses and the system resolver answers only for names, so these run
+# against the stand-in under "aloha.test", which a private /etc/hosts (a mount namespace of this thread and
+# the threads it starts, libcurl's resolver threads among them) names 127.0.0.2; it also listens on
+# 127.0.0.3, the address the tests' resolver answers.
+
+def _private_hosts():
+    import ctypes
+    import tempfile
+    if os.geteuid() != 0:
+        pytest.skip("a private /etc/hosts needs root")
+    libc = ctypes.CDLL(None, use_errno=True)
+    hosts = tempfile.NamedTemporaryFile("w", prefix="telenorid-hosts-", delete=False)
+    hosts.write("127.0.0.1 localhost\n::1 localhost\n127.0.0.2 aloha.test\n")
+    hosts.close()
+    clone_newns, ms_rec, ms_private, ms_bind = 0x00020000, 0x4000, 1 << 18, 0x1000
+    made = (libc.unshare(clone_newns) == 0 and libc.mount(None, b"/", None, ms_rec | ms_private, None) == 0
+            and libc.mount(hosts.name.encode(), b"/etc/hosts", None, ms_bind, None) == 0)
+    os.unlink(hosts.name)
+    if not made:
+        pytest.skip(f"no private /etc/hosts: {os.strerror(ctypes.get_errno())}")
+    return libc
+
+
+@pytest.fixture(scope="module")
+def named():
+    libc = _private_hosts()
+    try:
+        with start_aloha("aloha.test", ("127.0.0.2", "127.0.0.3"), proxy=True) as info:
+            yield info
+    finally:
+        libc.umount2(b"/etc/hosts", 0)
+
+
+def named_config(named, mode, **extra):
+    return config(named, mode, proxy=named["proxy"], **extra)
+
+
+def reached(named, mode):
+    return named["stats"]().get(mode, {}).get("addresses", {})
+
+
+def test_without_a_resolver_the_system_resolver_answers(named):
+    telenorid.LineAuthenticator(named_config(named, "py_system")).run()
+    assert reached(named, "py_system") == {"127.0.0.2": 3}
+
+
+def test_the_resolver_answers_every_lookup_and_only_its_address_is_reached(named):
+    line_auth = telenorid.LineAuthenticator(named_config(named, "py_resolved"))
+    asked = []
+
+    def resolver(host, port):
+        asked.append((host, port))
+        return ["127.0.0.3"]
+
+    line_auth.set_resolver(resolver)
+    line_auth.run()
+    assert reached(named, "py_resolved") == {"127.0.0.3": 3}
+    assert asked == [("aloha.test", named["https_port"]), ("aloha.test", named["http_port"]),
+                     ("aloha.test", named["https_port"])]
+    line_auth.set_resolver(lambda host, port: "127.0.0.3, ::ffff:127.0.0.3")
+    line_auth.run()
+    assert reached(named, "py_resolved") == {"127.0.0.3": 6}
+    line_auth.set_resolver(None)
+    line_auth.run()
+    assert reached(named, "py_resolved") == {"127.0.0.3": 6, "127.0.0.2": 3}
+
+
+def test_the_resolvers_refusals(named):
+    line_auth = telenorid.LineAuthenticator(named_config(named, "py_refused"))
+    line_auth.set_resolver(lambda host, port: "not_cellular")
+    with pytest.raises(telenorid.LineAuthUnavailableError):
+        line_auth.run()
+    line_auth.set_resolver(lambda host, port: None)
+    with pytest.raises(telenorid.NetworkError, match="could not resolve aloha.test"):
+        line_auth.run()
+    for answer in (["aloha.test"], "127.0.0.3:443", "[::1]", "1.2.3.4;x", "1::2::3"):
+        line_auth.set_resolver(lambda host, port, answer=answer: answer)
+        with pytest.raises(telenorid.InvalidArgumentError):
+            line_auth.run()
+
+    def broken(host, port):
+        raise RuntimeError("no network handle")
+
+    line_auth.set_resolver(broken)
+    with pytest.raises(telenorid.NetworkError) as raised:
+        line_auth.run()
+    assert isinstance(raised.value.__cause__, RuntimeError)
+    assert reached(named, "py_refused") == {}
+    with pytest.raises(TypeError):
+        line_auth.set_resolver("127.0.0.3")
+
+
+def test_no_proxy_carries_line_authentication(named, monkeypatch):
+    for variable in ("http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.setenv(variable, named["proxy"])
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    cfg = named_config(named, "py_unproxied", issuer=f"{named['base']}/py_provider")
+    request = telenorid.AuthorizationRequest(cfg)
+    telenorid.LineAuthenticator(cfg).apply(request)
+    assert "aloha_token" in query(request.build().url)
+    assert reached(named, "py_unproxied") == {"127.0.0.2": 3}
+    assert "_proxy" not in named["stats"]()  # the proxy saw nothing
+    # The same configuration's client does use the configured proxy (which refuses it).
+    with pytest.raises(telenorid.TelenoridError):
+        telenorid.Client(cfg).discover()
+    assert any(line.startswith("CONNECT aloha.test:") for line in named["stats"]()["_proxy"])
+
+
+def test_the_margin_at_its_boundary(named):
+    cfg = named_config(named, "py_margin")
+    line_auth = telenorid.LineAuthenticator(cfg)
+    line_auth.run()  # exp 300
+    assert 260 < line_auth.valid_for <= 270  # the default margin, 30 s
+    line_auth.set_margin(297)
+    assert 1 <= line_auth.valid_for <= 3
+    line_auth.set_margin(300)  # 300 s left is not more than the margin: expired
+    assert line_auth.valid_for == 0
+    line_auth.apply(telenorid.AuthorizationRequest(cfg))
+    assert named["stats"]()["py_margin"]["prepare"] == 2
+    line_auth.set_margin(0)
+    line_auth.apply(telenorid.AuthorizationRequest(cfg))
+    assert named["stats"]()["py_margin"]["prepare"] == 2
+    for wrong in (-1, 86401):
+        with pytest.raises(telenorid.InvalidArgumentError):
+            line_auth.set_margin(wrong)
+    with pytest.raises(TypeError):
+        line_auth.set_margin(1.5)  # type: ignore[arg-type]

@@ -3,7 +3,7 @@ server, the Aloha stand-in). The library is then told to trust the CA through it
 import datetime
 import ipaddress
 from pathlib import Path
-from typing import Tuple
+from typing import Sequence, Tuple
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -11,8 +11,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 
-def write_throwaway_ca(directory: Path, name: str) -> Tuple[Path, Path, Path]:
-    """Writes <name>-ca.pem, <name>-cert.pem (localhost, 127.0.0.1 and ::1) and <name>-key.pem into
+def write_throwaway_ca(directory: Path, name: str, dns_names: Sequence[str] = ()) -> Tuple[Path, Path, Path]:
+    """Writes <name>-ca.pem, <name>-cert.pem (localhost, 127.0.0.1, ::1 and `dns_names`) and <name>-key.pem into
     `directory`, valid for a day; returns their paths."""
     now = datetime.datetime.now(datetime.timezone.utc)
     ca_key = ec.generate_private_key(ec.SECP256R1())
@@ -35,6 +35,7 @@ def write_throwaway_ca(directory: Path, name: str) -> Tuple[Path, Path, Path]:
                 x509.DNSName("localhost"),
                 x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
                 x509.IPAddress(ipaddress.ip_address("::1")),
+                *(x509.DNSName(dns_name) for dns_name in dns_names),
             ]), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)

@@ -93,9 +93,11 @@ public final class CurlTransport: HTTPTransport {
     /// `socketHook`, when given, sees every socket of this request before it connects and may refuse
     /// it; the request then opens fresh connections and leaves none behind for reuse, so no request
     /// without the hook rides on a hooked socket and vice versa.
-    public func send(_ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil) throws(TelenoridError)
-        -> HTTPResponse
-    {
+    ///
+    /// `resolve`, when given, is a CURLOPT_RESOLVE line for this request's host (`HostResolver`).
+    public func send(
+        _ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil, resolve: String? = nil
+    ) throws(TelenoridError) -> HTTPResponse {
         let started = Log.isEnabled(.debug) ? Log.milliseconds() : nil
         do {
             let (easy, cancelsAtStart) = try checkOut()
@@ -103,7 +105,9 @@ public final class CurlTransport: HTTPTransport {
                 opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
                 checkIn(easy)
             }
-            let response = try easy.perform(request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook) {
+            let response = try easy.perform(
+                request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook, resolve: resolve
+            ) {
                 cancels.load(ordering: .acquiring) != cancelsAtStart
             }
             if let started { CurlTransport.log(request, "\(response.status)", since: started) }

@@ -57,7 +57,7 @@ final class EasyHandle: @unchecked Sendable {
     /// `cancelled` is asked each time the transfer's wait ends; once it says yes the transfer is abandoned
     /// (its connection closed) with `.cancelled`. `wake` ends a wait early so that it is asked at once.
     func perform(
-        _ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil,
+        _ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil, resolve: String? = nil,
         cancelled: () -> Bool
     ) throws(TelenoridError) -> HTTPResponse {
         connectsInLastTransfer = 0
@@ -84,12 +84,18 @@ final class EasyHandle: @unchecked Sendable {
         try set(tnc_setopt_ptr(curl, CURLOPT_WRITEDATA, sinkPointer), "CURLOPT_WRITEDATA")
         try set(tnc_setopt_ptr(curl, CURLOPT_HEADERDATA, sinkPointer), "CURLOPT_HEADERDATA")
         if let hookCall { try attach(hookCall) }
+        // A CURLOPT_RESOLVE line (see `HostResolver`): read when the transfer starts, unset when it ends.
+        let resolveList = try resolve.map { (line: String) throws(TelenoridError) in try ResolveList(line) }
+        defer { if resolveList != nil { _ = tnc_setopt_slist(curl, CURLOPT_RESOLVE, nil) } }
+        if let resolveList { try set(tnc_setopt_slist(curl, CURLOPT_RESOLVE, resolveList.head), "CURLOPT_RESOLVE") }
         try configureMethod(request.method, body: body, hasBody: request.body != nil)
 
         // libcurl holds raw pointers into all of these for the duration of the transfer.
         let outcome = withExtendedLifetime(sink) {
             withExtendedLifetime(body) {
-                withExtendedLifetime(headers) { withExtendedLifetime(hookCall) { transfer(cancelled) } }
+                withExtendedLifetime(headers) {
+                    withExtendedLifetime(hookCall) { withExtendedLifetime(resolveList) { transfer(cancelled) } }
+                }
             }
         }
         var connects = 0
@@ -239,7 +245,10 @@ final class EasyHandle: @unchecked Sendable {
         if let caPath = settings.caPath { try set(tnc_setopt_str(curl, CURLOPT_CAPATH, caPath), "CURLOPT_CAPATH") }
         // "" disables proxies, including any named by http_proxy/https_proxy/all_proxy in the environment.
         try set(tnc_setopt_str(curl, CURLOPT_PROXY, settings.proxy ?? ""), "CURLOPT_PROXY")
-        if settings.proxy != nil {
+        if settings.proxy == nil {
+            // No proxy for any host, so nothing (an environment's no_proxy included) can bring one back.
+            try set(tnc_setopt_str(curl, CURLOPT_NOPROXY, "*"), "CURLOPT_NOPROXY")
+        } else {
             // Set explicitly so no_proxy from the environment cannot change the route; loopback stays
             // direct, since plain http to loopback is only acceptable because it never leaves the machine.
             try set(tnc_setopt_str(curl, CURLOPT_NOPROXY, "localhost,127.0.0.0/8,::1"), "CURLOPT_NOPROXY")

@@ -136,6 +136,7 @@ StoreLockFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_int32)
 StoreUnlockFunction = CFUNCTYPE(c_int32, c_void_p, c_char_p)
 StoreReleaseFunction = CFUNCTYPE(None, c_void_p)
 SocketHook = CFUNCTYPE(c_int32, c_void_p, c_int)
+HostResolver = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_int32, POINTER(c_uint8), c_size_t)
 LogCallback = CFUNCTYPE(None, c_void_p, c_int32, c_char_p, c_char_p)
 
 # The members of the structs the host fills in.
@@ -249,6 +250,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_auth_state_open_store": (telenorid_status, [ClientP, StoreP, c_char_p, POINTER(AuthStateP)]),
     "telenorid_line_authenticator_new": (telenorid_status, [ConfigP, POINTER(LineAuthenticatorP)]),
     "telenorid_line_authenticator_set_socket_hook": (telenorid_status, [LineAuthenticatorP, SocketHook, c_void_p]),
+    "telenorid_line_authenticator_set_resolver": (telenorid_status, [LineAuthenticatorP, HostResolver, c_void_p]),
+    "telenorid_line_authenticator_set_margin": (telenorid_status, [LineAuthenticatorP, c_int64]),
     "telenorid_line_authenticator_run": (telenorid_status, [LineAuthenticatorP]),
     "telenorid_line_authenticator_valid_for": (telenorid_status, [LineAuthenticatorP, POINTER(c_int64)]),
     "telenorid_line_authenticator_apply": (telenorid_status, [LineAuthenticatorP, AuthRequestP]),

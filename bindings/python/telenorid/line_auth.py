@@ -1,8 +1,8 @@
 """LineAuthenticator: TelenorID+ line authentication through Aloha."""
 from __future__ import annotations
 
-from ctypes import byref, c_int64
-from typing import Any, Callable, List, Optional
+from ctypes import byref, c_int64, memmove
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 from . import _bindings, _ffi
 from ._callbacks import _shielded
@@ -47,7 +47,8 @@ class LineAuthenticator(_Handle):
 
     @property
     def valid_for(self) -> int:
-        """Seconds the kept session is still valid for; 0 when there is none."""
+        """Seconds the kept session is still valid for, less the margin (``set_margin``); 0 when there is none
+        or it counts as expired."""
         value = c_int64()
         self._call(_c.telenorid_line_authenticator_valid_for, byref(value))
         return value.value
@@ -79,3 +80,44 @@ class LineAuthenticator(_Handle):
         self._call(_c.telenorid_line_authenticator_set_socket_hook, c_hook, None)
         # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
         self._keep_alive.append(c_hook)
+
+    def set_margin(self, seconds: int) -> None:
+        """A kept session with ``seconds`` or fewer left (0 to 86400; 30 by default) counts as expired:
+        ``valid_for`` is then 0 and ``apply`` makes a fresh one."""
+        if not isinstance(seconds, int) or isinstance(seconds, bool):
+            raise TypeError("seconds must be an int")
+        if not -(1 << 63) <= seconds < (1 << 63):
+            raise ValueError("seconds is out of range")  # the library refuses anything outside 0..86400
+        self._call(_c.telenorid_line_authenticator_set_margin, c_int64(seconds))
+
+    def set_resolver(self, resolver: Optional[Callable[[str, int], Union[None, str, Sequence[str]]]]) -> None:
+        """Calls ``resolver(host, port)`` for each name the exchange looks up, so it is resolved on the network
+        the socket hook binds to; it returns the IP addresses (a list of strings, or one string of them separated
+        by commas), None when the name cannot be resolved, or "not_cellular" (an exception refuses, and the run
+        or apply raises from it). libcurl then connects only to those addresses. None removes it: the system
+        resolver again. The exchange never uses a proxy, with or without one."""
+        if self._native.pointer is None:
+            self._closed()
+        if resolver is None:
+            self._call(_c.telenorid_line_authenticator_set_resolver, _bindings.HostResolver(), None)
+            return
+        if not callable(resolver):
+            raise TypeError("resolver must be callable or None")
+
+        def answer(_user_data: Any, host: bytes, port: int, out: Any, size: int) -> int:
+            addresses = resolver(host.decode("ascii"), port)
+            if addresses is None:
+                return _ffi.SOCKET_VERDICTS["refuse"]
+            if addresses == "not_cellular":
+                return _ffi.SOCKET_VERDICTS["not_cellular"]
+            text = addresses if isinstance(addresses, str) else ",".join(addresses)
+            data = text.encode("ascii")
+            if len(data) >= size:
+                raise ValueError(f"the resolver's answer is longer than {size - 1} bytes")
+            memmove(out, data, len(data))
+            out[len(data)] = 0
+            return _ffi.SOCKET_VERDICTS["allow"]
+
+        c_resolver = _bindings.HostResolver(_shielded(answer, resolver, _ffi.SOCKET_VERDICTS["refuse"], carried=True))
+        self._call(_c.telenorid_line_authenticator_set_resolver, c_resolver, None)
+        self._keep_alive.append(c_resolver)  # kept until the C handle is freed, as the socket hook

@@ -92,6 +92,13 @@ static jlong n_line_auth_valid_for(JNIEnv *env, jclass cls, jlong line_auth)
     return status == TELENORID_OK ? (jlong)out : 0;
 }
 
+static void n_line_auth_set_margin(JNIEnv *env, jclass cls, jlong line_auth, jlong seconds)
+{
+    (void)cls;
+    void_result(env, telenorid_line_authenticator_set_margin(HANDLE(telenorid_line_authenticator, line_auth),
+                                                             (int64_t)seconds));
+}
+
 static void n_line_auth_apply(JNIEnv *env, jclass cls, jlong line_auth, jlong request)
 {
     (void)cls;
@@ -112,6 +119,7 @@ static const JNINativeMethod line_auth_natives[] = {
     NATIVE("lineAuthSetSocketHook", "(JL" HOOK_CLASS ";J)J", n_line_auth_set_socket_hook),
     NATIVE("lineAuthRun", "(J)V", n_line_auth_run),
     NATIVE("lineAuthValidFor", "(J)J", n_line_auth_valid_for),
+    NATIVE("lineAuthSetMargin", "(JJ)V", n_line_auth_set_margin),
     NATIVE("lineAuthApply", "(JJ)V", n_line_auth_apply),
     NATIVE("lineAuthFree", "(JJ)V", n_line_auth_free),
 };

@@ -72,9 +72,25 @@ public final class LineAuthenticator extends NativeObject {
         });
     }
 
-    /** Seconds the kept session is still valid for; 0 when there is none or it has expired. */
+    /**
+     * Seconds the kept session is still valid for, less the margin ({@link #setMarginSeconds}); 0 when there
+     * is none or it counts as expired.
+     */
     public long validForSeconds() {
         return call(Native::lineAuthValidFor);
+    }
+
+    /**
+     * Sets the margin: a kept session with {@code seconds} or fewer left counts as expired, so
+     * {@link #validForSeconds} reports 0 and {@link #apply} makes a fresh one. 30 seconds by default.
+     *
+     * @throws InvalidArgumentException when {@code seconds} is not 0 to 86400
+     */
+    public void setMarginSeconds(long seconds) {
+        call(h -> {
+            Native.lineAuthSetMargin(h, seconds);
+            return null;
+        });
     }
 
     /**

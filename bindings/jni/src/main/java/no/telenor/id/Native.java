@@ -154,6 +154,7 @@ final class Native {
     static native long lineAuthSetSocketHook(long lineAuth, SocketHookCall hook, long previousHook);
     static native void lineAuthRun(long lineAuth);
     static native long lineAuthValidFor(long lineAuth);
+    static native void lineAuthSetMargin(long lineAuth, long seconds);
     static native void lineAuthApply(long lineAuth, long request);
     static native void lineAuthFree(long lineAuth, long hook);
 

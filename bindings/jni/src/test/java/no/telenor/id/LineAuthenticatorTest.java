@@ -69,6 +69,31 @@ class LineAuthenticatorTest {
     }
 
     @Test
+    void marginAtItsBoundaryMakesAFreshSession() throws Exception {
+        try (Config config = aloha.config("jvm-margin").build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
+            lineAuth.run(); // exp 300
+            long validFor = lineAuth.validForSeconds();
+            assertTrue(validFor > 260 && validFor <= 270, "the default margin, 30 s: " + validFor);
+            lineAuth.setMarginSeconds(297);
+            validFor = lineAuth.validForSeconds();
+            assertTrue(validFor >= 1 && validFor <= 3, "valid for " + validFor);
+            lineAuth.setMarginSeconds(300); // 300 s left is not more than the margin: expired
+            assertEquals(0, lineAuth.validForSeconds());
+            try (AuthorizationRequest request = new AuthorizationRequest(config)) {
+                lineAuth.apply(request);
+            }
+            assertEquals(2, aloha.stats("jvm-margin")[0], "a fresh exchange");
+            lineAuth.setMarginSeconds(0);
+            try (AuthorizationRequest request = new AuthorizationRequest(config)) {
+                lineAuth.apply(request);
+            }
+            assertEquals(2, aloha.stats("jvm-margin")[0], "the session reused");
+            assertThrows(InvalidArgumentException.class, () -> lineAuth.setMarginSeconds(-1));
+            assertThrows(InvalidArgumentException.class, () -> lineAuth.setMarginSeconds(86_401));
+        }
+    }
+
+    @Test
     void backgroundSessionIsReusedAtSignIn() throws Exception {
         try (Config config = aloha.config("jvm-reuse").build(); LineAuthenticator lineAuth = new LineAuthenticator(config)) {
             assertEquals(0, lineAuth.validForSeconds());
