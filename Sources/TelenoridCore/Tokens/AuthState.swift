@@ -67,11 +67,18 @@ public final class AuthState: Sendable {
         observer.withLock { $0 = callback }
     }
 
-    /// An access token valid for at least the refresh margin, refreshing first when needed.
+    /// An access token valid for at least the refresh margin, refreshing first when needed. Tokens a
+    /// refresh brought that the store did not take (`.storeFailed`) are written there before they are used,
+    /// through the refresh's own path, which sends nothing while they are fresh; a store that still fails
+    /// leaves them in use (the record's marker already says what a process that stops now loses).
     public func freshTokens() throws(TelenoridError) -> TokenSet {
-        let (current, attempts, rejected) = snapshot.withLock { ($0.tokens, $0.attempts, $0.accessTokenRejected) }
+        let (current, attempts, rejected, unsaved) = snapshot.withLock {
+            ($0.tokens, $0.attempts, $0.accessTokenRejected, $0.unsavedMarker != nil)
+        }
         guard let current else { throw notSignedInError() }
-        if !rejected && !current.expires(within: refreshMarginSeconds, now: clock()) { return current }
+        if !rejected && !current.expires(within: refreshMarginSeconds, now: clock()) {
+            return unsaved ? (try? refresh(seenAttempts: attempts, force: false)) ?? current : current
+        }
         return try refresh(seenAttempts: attempts, force: false)
     }
 
@@ -377,12 +384,23 @@ public final class AuthState: Sendable {
             do throws(TelenoridError) {
                 try store.save(serialized())
             } catch {
-                // The new tokens live on in memory; the store still holds the marker, which this state
-                // recognises as its own at the next refresh and writes over.
-                if case .success = landed.0, landed.1 { snapshot.withLock { $0.unsavedMarker = marker } }
+                // The new tokens live on in memory and are used; the store still holds the marker, which
+                // this state recognises as its own and writes over before the tokens are next used. The
+                // call says so: a host that stops now loses the rotation, as the marker will tell.
+                if case .success = landed.0, landed.1 {
+                    snapshot.withLock { $0.unsavedMarker = marker }
+                    return (.failure(AuthState.unsaved(error)), true, landed.2)
+                }
             }
         }
         return (landed.0, landed.1 || cleared, landed.2)
+    }
+
+    static func unsaved(_ error: TelenoridError) -> TelenoridError {
+        TelenoridError(
+            .storeFailed,
+            "the refreshed tokens are kept and used in this process, but the store did not take them; the "
+                + "write is tried again before their next use: \(error.message)")
     }
 
     /// Whether a refresh that failed so may have been acted on by the provider: no answer came after the

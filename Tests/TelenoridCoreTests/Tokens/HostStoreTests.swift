@@ -240,7 +240,7 @@ final class HostStoreTests: XCTestCase {
         let crashed = try boundState()
         // The process "stops" once the provider has rotated: no write of its lands any more.
         provider.duringRequest.withLock { $0 = { [memory] in memory.failing.withLock { $0 = ["store"] } } }
-        XCTAssertEqual(try crashed.freshTokens().accessToken.string, "access-1")
+        XCTAssertEqual(error { _ = try crashed.freshTokens() }?.kind, .storeFailed)
         XCTAssertTrue(memory.record("alice")?.contains("refresh_started_at") == true)
         provider.duringRequest.withLock { $0 = nil }
         memory.failing.withLock { $0 = [] }
@@ -271,12 +271,40 @@ final class HostStoreTests: XCTestCase {
     func testAStateWhoseWriteFailedWritesItsTokensOverItsOwnMarkerNextTime() throws {
         let state = try boundState()
         provider.duringRequest.withLock { $0 = { [memory] in memory.failing.withLock { $0 = ["store"] } } }
-        XCTAssertEqual(try state.freshTokens().accessToken.string, "access-1")
+        XCTAssertEqual(error { _ = try state.freshTokens() }?.kind, .storeFailed)
+        XCTAssertEqual(state.tokens?.accessToken.string, "access-1")
         provider.duringRequest.withLock { $0 = nil }
         memory.failing.withLock { $0 = [] }
         XCTAssertEqual(try state.forceRefresh().accessToken.string, "access-2")  // refresh-1, from memory
         XCTAssertTrue(memory.record("alice")?.contains("refresh-2") == true)
         XCTAssertFalse(memory.record("alice")?.contains("refresh_started_at") == true)
+    }
+
+    /// A refresh the store did not take (disk full, keyring locked) is reported, its tokens stay in use,
+    /// and the write is tried again before each use until it lands; nothing rotates meanwhile.
+    func testARefreshWhoseWriteFailsIsReportedKeptAndWrittenBeforeTheNextUse() throws {
+        let state = try boundState()
+        let notified = Atomic<Int>(0)
+        state.setObserver { notified.wrappingAdd(1, ordering: .relaxed) }
+        provider.duringRequest.withLock { $0 = { [memory] in memory.failing.withLock { $0 = ["store"] } } }
+        XCTAssertThrowsError(try state.freshTokens()) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .storeFailed)
+            XCTAssertTrue(($0 as? TelenoridError)?.message.contains("failed (3)") == true)
+        }
+        provider.duringRequest.withLock { $0 = nil }
+        XCTAssertEqual(notified.load(ordering: .relaxed), 1, "the host is told the state changed")
+        XCTAssertTrue(
+            memory.record("alice")?.contains("refresh_started_at") == true, "the marker says what may be lost")
+        // The store still refuses: the tokens are used all the same, and nothing is sent.
+        XCTAssertEqual(try state.freshTokens().accessToken.string, "access-1")
+        XCTAssertFalse(memory.record("alice")?.contains("refresh-1") == true)
+        memory.failing.withLock { $0 = [] }
+        XCTAssertEqual(try state.freshTokens().accessToken.string, "access-1")
+        XCTAssertTrue(memory.record("alice")?.contains("refresh-1") == true, "written before this use")
+        XCTAssertFalse(memory.record("alice")?.contains("refresh_started_at") == true)
+        XCTAssertEqual(provider.calls.load(ordering: .relaxed), 1)
+        // Another process carries on from the record: the rotated refresh token, nothing lost.
+        XCTAssertEqual(try opened().forceRefresh().accessToken.string, "access-2")
     }
 
     func testTheDirectoryStoreKeepsEachKeyInItsOwnFile() throws {
