@@ -71,11 +71,11 @@ public func telenorid_pkce_generate(
         }
         try PKCE.withFresh(length: length) { drawn, encoded in
             verifier.withMemoryRebound(to: UInt8.self, capacity: verifierSize) { out in
-                out.update(from: drawn.baseAddress!, count: drawn.count)
+                ByteCopy.copy(drawn, to: out)
                 out[drawn.count] = 0
             }
             challenge.withMemoryRebound(to: UInt8.self, capacity: challengeSize) { out in
-                out.update(from: encoded.baseAddress!, count: encoded.count)
+                ByteCopy.copy(encoded, to: out)
                 out[encoded.count] = 0
             }
         }

@@ -130,7 +130,7 @@ public func telenorid_store_record_set(
         }
         try slot.set(
             SecretBytes(count: length) { out in
-                out.baseAddress?.update(from: data, count: length)
+                if let to = out.baseAddress { ByteCopy.copy(UnsafeBufferPointer(start: data, count: length), to: to) }
             })
     }
 }

@@ -57,9 +57,9 @@ public enum PercentEncoding {
     static func copy(
         _ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int
     ) {
-        // A bounds-checked slice, then one memory copy (initialize(from:) would go element by element).
+        // A bounds-checked slice, then one memory copy (ByteCopy says why not element by element).
         let target = UnsafeMutableBufferPointer(rebasing: out[position..<(position + bytes.count)])
-        if let to = target.baseAddress, let from = bytes.baseAddress { to.update(from: from, count: bytes.count) }
+        if let to = target.baseAddress { ByteCopy.copy(bytes, to: to) }
         position += bytes.count
     }
 
