@@ -90,7 +90,7 @@ check-format:
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
 
-test: check-facts check-tree check-format check-bindings build test-swift test-c test-python test-wheel test-jni test-jar fuzz
+test: build check-facts check-tree check-format check-bindings test-swift test-c test-python test-wheel test-jni test-jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:

@@ -36,12 +36,12 @@ if [ -x "$(dirname "$swiftc")/ld.lld" ] || command -v ld.lld >/dev/null; then li
 # Shown only when swiftc fails, minus gold's noise about ASan's local symbols.
 quiet() { grep -vE "Cannot export local symbol|^$" || true; }
 
-common=(-parse-as-library -sanitize=fuzzer,address -O -I Sources/COpenSSL -I Sources/CCurl)
+common=(-parse-as-library -sanitize=fuzzer,address -O -I Sources/CPlatform -I Sources/COpenSSL -I Sources/CCurl)
 read -r -a libs <<<"$(pkg-config --libs libcrypto libcurl)"
 mapfile -t core_sources < <(find Sources/TelenoridCore -name '*.swift' | LC_ALL=C sort)
 
 # --- the core, once ---
-stamp=$({ "$swiftc" --version 2>&1; echo "${common[*]}"; cat "${core_sources[@]}" Sources/COpenSSL/* Sources/CCurl/*; } | sha256sum | cut -d' ' -f1)
+stamp=$({ "$swiftc" --version 2>&1; echo "${common[*]}"; cat "${core_sources[@]}" Sources/CPlatform/* Sources/COpenSSL/* Sources/CCurl/*; } | sha256sum | cut -d' ' -f1)
 start=$SECONDS
 if [ "$(cat "$build/stamp" 2>/dev/null)" != "$stamp" ] || [ ! -f "$build/libTelenoridCore.a" ]; then
     rm -f "$build/stamp"

@@ -73,11 +73,16 @@ extern "C" {
  *          telenorid_set_log_callback, telenorid_auth_state_resource_answered; 3 status codes
  *          (TELENORID_E_EXPIRED, _STORE_FAILED, _ROTATION_POSSIBLY_LOST); TELENORID_CONFIG_REDIRECT_URI
  *          optional; new names for the callback, line authenticator, loopback listener and host key signer,
- *          the 0.4 names kept as aliases until 1.0. Nothing removed. */
+ *          the 0.4 names kept as aliases until 1.0. Nothing removed.
+ *   0.6.0  The library is built in Embedded Swift (1.3 MB instead of 7 MB; no Swift runtime to load) for
+ *          x86_64 and aarch64 Linux. Line authentication: telenorid_line_authenticator_set_resolver
+ *          (telenorid_host_resolver, TELENORID_RESOLVER_ANSWER_MAX) and _set_margin; it never uses a proxy.
+ *          Request headers only for https or loopback http URLs; a refresh whose write to the store fails
+ *          returns TELENORID_E_STORE_FAILED with the new tokens kept. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
-#define TELENORID_VERSION_MINOR 5
+#define TELENORID_VERSION_MINOR 6
 #define TELENORID_VERSION_PATCH 0
-#define TELENORID_VERSION_STRING "0.5.0"
+#define TELENORID_VERSION_STRING "0.6.0"
 
 /* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
 #define TELENORID_VERSION_NUMBER \

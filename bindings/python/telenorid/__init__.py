@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Dict, List
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 # Each public name and the module defining it (the rest of __all__, the errors, is errors'). Importing the
 # package imports none of them (PEP 562 module __getattr__): the library is loaded on first use of a name

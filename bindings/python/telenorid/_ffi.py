@@ -23,7 +23,7 @@ from .library import HINT, LIBRARY_ENV, load
 
 # The header this package was written against (TELENORID_VERSION_MAJOR / _MINOR).
 EXPECTED_MAJOR = 0
-EXPECTED_MINOR = 5
+EXPECTED_MINOR = 6
 
 lib, library_path = load()
 
