@@ -14,7 +14,7 @@ export PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build install demo check-facts check-tree check-format format check-bindings test test-swift test-c test-python test-wheel test-jni test-jar jni jar dist wheel \
+.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format check-bindings test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -46,8 +46,7 @@ LIB_ARM64 := $(OUT)/lib-arm64
 build-arm64:
 	bash scripts/embedded.sh aarch64 $(EMBEDDED)/aarch64
 	mkdir -p $(LIB_ARM64)
-	aarch64-linux-gnu-strip -o $(LIB_ARM64)/libtelenorid.so.$(VERSION) $(EMBEDDED)/aarch64/libtelenorid.so 2>/dev/null || \
-	    llvm-strip -o $(LIB_ARM64)/libtelenorid.so.$(VERSION) $(EMBEDDED)/aarch64/libtelenorid.so
+	aarch64-linux-gnu-strip -o $(LIB_ARM64)/libtelenorid.so.$(VERSION) $(EMBEDDED)/aarch64/libtelenorid.so
 	ln -sf libtelenorid.so.$(VERSION) $(LIB_ARM64)/libtelenorid.so.0
 	ln -sf libtelenorid.so.0 $(LIB_ARM64)/libtelenorid.so
 
@@ -90,7 +89,7 @@ check-format:
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
 
-test: build check-facts check-tree check-format check-bindings test-swift test-c test-python test-wheel test-jni test-jar fuzz
+test: build check-facts check-tree check-format check-bindings test-swift test-c test-arm64 test-python test-wheel test-jni test-jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:
@@ -103,6 +102,10 @@ test-swift:
 
 test-c: build
 	bash Tests/c/run.sh
+
+# The aarch64 library's C suite under qemu-aarch64 (Tests/c/run_arm64.sh).
+test-arm64: build-arm64
+	bash Tests/c/run_arm64.sh
 
 test-python: build
 	bash Tests/python/run.sh

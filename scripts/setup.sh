@@ -35,6 +35,21 @@ if [ ! -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jdk-headless >/dev/null
 fi
 
+# The aarch64 build (`make build-arm64`, `make test-arm64`): Debian's arm64 libraries beside this machine's
+# (multiarch), the cross tools that strip it, and qemu-user to run its tests.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $SUDO dpkg --add-architecture arm64
+fi
+need_arm64=()
+for pkg in libcurl4-openssl-dev:arm64 libssl-dev:arm64 libc6-dev:arm64 libgcc-12-dev:arm64 qemu-user \
+           binutils-aarch64-linux-gnu; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need_arm64+=("$pkg")
+done
+if [ ${#need_arm64[@]} -gt 0 ]; then
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_arm64[@]}" >/dev/null
+fi
+
 command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org toolchain on PATH)" >&2; exit 1; }
 # The Python test dependencies, in .venv at the repository's root (ignored by git); the Makefile and the
 # test scripts run .venv/bin/python when it exists. A failed install fails setup; only pip's notices are
