@@ -6,6 +6,7 @@
 #
 #   bash scripts/embedded.sh x86_64|aarch64 OUTDIR
 #
+# TELENORID_LINK_MAP=FILE writes the linker's map there (scripts/size_map.sh).
 # Writes OUTDIR/libtelenorid.so (unstripped, with its SONAME) and OUTDIR/obj/ (the modules and objects).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,4 +88,4 @@ clang --target="$clang_target" ${sysroot_flags[@]+"${sysroot_flags[@]}"} -shared
     "$obj/TelenoridCore.o" "$obj/Telenorid.o" "${support_objects[@]}" "$unicode_tables" Sources/Telenorid/old_names.ld \
     -Wl,--gc-sections -Wl,--icf=all -Wl,-z,defs \
     -Wl,--version-script=Sources/Telenorid/exports.map -Wl,-soname=libtelenorid.so.0 \
-    -lcurl -lcrypto -lm
+    ${TELENORID_LINK_MAP:+-Wl,-Map="$TELENORID_LINK_MAP"} -lcurl -lcrypto -lm

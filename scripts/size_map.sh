@@ -1,31 +1,32 @@
 #!/usr/bin/env bash
-# What each part of libtelenorid.so costs: builds the release library with a linker map (lld's -Map) and
-# prints the stripped size, the bytes each group of input objects brings into the loaded sections (what
-# `strip` keeps; .bss takes no file space and is left out), our largest object files and the largest
-# single input sections (functions and tables), demangled. It also links the floor: a library with one
-# empty export, linked the same way, which is what the static Swift runtime and stdlib cost alone.
-#   bash scripts/size_map.sh [MAP] [N]   MAP: where the map goes (default .build/telenorid.map), N: rows per list
+# What each part of libtelenorid.so costs: links the Embedded library (scripts/embedded.sh) with a linker map
+# (lld's -Map) and prints the stripped size, the bytes each group brings into the loaded sections (what
+# `strip` keeps; .bss takes no file space and is left out), our largest source modules' parts and the largest
+# single input sections (functions and tables), demangled. In Embedded Swift the standard library is compiled
+# into our own objects, so the groups go by symbol: `$e13TelenoridCore...` is the core's, `$e9Telenorid...`
+# the export layer's, `$es...` the standard library's, `swift_*` the embedded runtime's. It also links the
+# floor: an Embedded library with one empty export, linked the same way.
+#   bash scripts/size_map.sh [MAP] [N]   MAP: where the map goes (default out/size/telenorid.map), N: rows per list
 #   bash scripts/size_map.sh --compare OLD NEW   two maps group by group (another commit's, made the same way)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-$([ -x .venv/bin/python ] && echo .venv/bin/python || echo python3)}
 
 if [ "${1:-}" != --compare ]; then
-    map=${1:-.build/telenorid.map}
-    # swiftc keeps an object file whose LLVM IR is unchanged (.swift_modhash), even when code generation
-    # flags (-function-sections) changed: the objects are made again so the map measures the flags given.
-    rm -f .build/release/Telenorid.build/*.o .build/release/TelenoridCore.build/*.o
-    swift build -c release --product telenorid -Xlinker "-Map=$map" >&2
-    strip -o .build/telenorid.stripped.so .build/release/libtelenorid.so
-    floor=.build/size-floor
+    mkdir -p out/size
+    map=${1:-out/size/telenorid.map}
+    TELENORID_LINK_MAP=$map bash scripts/embedded.sh x86_64 out/embedded/x86_64 >&2
+    strip -o out/size/telenorid.stripped.so out/embedded/x86_64/libtelenorid.so
+    floor=out/size/floor
     mkdir -p "$floor"
-    echo '@_cdecl("telenorid_version") public func version() -> Int32 { 0 }' > "$floor/floor.swift"
+    echo '@c(telenorid_version) public func version() -> Int32 { 0 }' > "$floor/floor.swift"
     echo '{ global: telenorid_*; local: *; };' > "$floor/exports.map"
-    swiftc -Osize -emit-library -module-name Floor "$floor/floor.swift" -o "$floor/libfloor.so" \
-        -static-stdlib -use-ld=lld -Xlinker --icf=all -Xlinker --gc-sections \
-        -Xlinker "--version-script=$floor/exports.map" -Xlinker "-Map=.build/floor.map"
+    swiftc -target x86_64-unknown-linux-gnu -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
+        -Xcc -fPIC -Xfrontend -function-sections -module-name Floor -c "$floor/floor.swift" -o "$floor/floor.o"
+    clang -shared -fuse-ld=lld -o "$floor/libfloor.so" "$floor/floor.o" -Wl,--gc-sections -Wl,--icf=all \
+        -Wl,--version-script="$floor/exports.map" -Wl,-Map=out/size/floor.map
     strip -o "$floor/libfloor.stripped.so" "$floor/libfloor.so"
-    echo "stripped: $(stat -c %s .build/telenorid.stripped.so) bytes; the floor (one empty export):" \
+    echo "stripped: $(stat -c %s out/size/telenorid.stripped.so) bytes; the floor (one empty export):" \
          "$(stat -c %s "$floor/libfloor.stripped.so") bytes"
 fi
 
@@ -40,25 +41,26 @@ UNLOADED = re.compile(r'^\.(debug|comment|symtab|strtab|shstrtab|bss|tbss)')
 
 
 def group(path, section):
-    if '/TelenoridCore.build/' in path:
-        return 'TelenoridCore (ours)'
-    if '/Telenorid.build/' in path:
-        return 'Telenorid export layer (ours)'
-    if path.endswith('(Swift.o)'):
-        # The stdlib's Swift.o has one whole .text/.rodata/... (always linked) beside per-function sections
-        # (kept only when something reaches them).
-        if re.match(r'^\.(text|rodata|data|data\.rel\.ro)$', section) or not section.startswith('.'):
-            return 'Swift stdlib, Swift.o whole sections and metadata'
-        if section.startswith('.eh_frame'):
-            return 'Swift stdlib, Swift.o unwind tables'
-        return 'Swift stdlib, Swift.o functions kept by use'
-    if re.search(r'\(Unicode\w*\.cpp\.o\)$', path):
-        return 'Swift stdlib, Unicode data tables'
-    if 'libswiftCore.a(' in path:
-        return 'Swift runtime (C++)'
+    name = re.sub(r'^\.(text|rodata|data\.rel\.ro|data|bss)\.', '', section)
     if path == '<internal>':
         return 'linker: ' + section
-    return 'other: ' + re.sub(r'^.*/', '', path)
+    if 'libswiftUnicodeDataTables' in path:
+        return 'Swift stdlib, Unicode data tables'
+    if '/EmbeddedSupport/' in path or re.search(r'/(random|partial_instance|bridge_object)\.o$', path):
+        return 'EmbeddedSupport (ours, C)'
+    if not path.endswith(('TelenoridCore.o', 'Telenorid.o', 'floor.o')):
+        return 'other: ' + re.sub(r'^.*/', '', path)
+    if section.startswith('.eh_frame'):
+        return 'unwind tables'
+    if name.startswith('$e13TelenoridCore'):
+        return 'TelenoridCore (ours)'
+    if name.startswith('$e9Telenorid') or name.startswith('telenorid_'):
+        return 'Telenorid export layer (ours)'
+    if name.startswith(('$es', '$eS')):
+        return 'Swift stdlib, specialized into the library'
+    if name.startswith('swift_') or name.startswith('$e'):
+        return 'Swift runtime (embedded) and other Swift'
+    return 'unnamed sections (constants, metadata, strings)'
 
 
 def read(path):
@@ -80,7 +82,7 @@ def read(path):
             g = 'linker: ' + out  # relocations, .eh_frame_hdr, dynamic symbols, GOT/PLT
         groups[g] += size
         if '(ours)' in g:
-            files[re.sub(r'^.*/(\w+)\.build/(\w+)\.swift\.o$', r'\1/\2.swift', obj)] += size
+            files[g] += size
         if not section.startswith('.eh_frame'):
             pieces[(re.sub(r'^.*/', '', obj), re.sub(r'^\.(text|rodata|data\.rel\.ro|data)\.', '', section))] += size
     return groups, files, pieces
@@ -116,16 +118,16 @@ if sys.argv[1:2] == ['--compare']:
     compare(sys.argv[2], sys.argv[3])
     sys.exit()
 
-path = sys.argv[1] if len(sys.argv) > 1 else '.build/telenorid.map'
+path = sys.argv[1] if len(sys.argv) > 1 else 'out/size/telenorid.map'
 rows = int(sys.argv[2]) if len(sys.argv) > 2 else 25
 groups, files, pieces = read(path)
 print('\nbytes per group in the loaded sections (the stripped file adds headers and alignment), beside the'
-      '\nfloor: what is not ours there is the Swift runtime and stdlib, which our code barely moves')
-compare('.build/floor.map', path, 'floor', 'library')
-print(f'\nour largest object files ({rows}):')
+      '\nfloor: an Embedded library with one empty export')
+compare('out/size/floor.map', path, 'floor', 'library')
+print(f'\nours, by part ({rows}):')
 for f, n in files.most_common(rows):
     print(f'  {n:10,}  {f}')
-top = [p for p in pieces.most_common() if p[0][0].endswith('.swift.o')][:rows * 2]
+top = [p for p in pieces.most_common() if p[0][0] in ('TelenoridCore.o', 'Telenorid.o')][:rows * 2]
 print(f'\nour largest functions and tables ({rows * 2}):')
 for ((obj, sec), n), name in zip(top, demangle([s for (_, s), _ in top])):
     print(f'  {n:10,}  {obj}: {name[:150]}')

@@ -172,6 +172,7 @@ LOCK_TAKER = """
 import json, time
 from telenorid.secret_service import SecretServiceStore
 store = SecretServiceStore()
+print("waiting", flush=True)  # the test releases the lock only after this: a slow start is not a short wait
 started = time.monotonic()
 got = store.lock("shared", 0.4)
 waited = time.monotonic() - started
@@ -190,17 +191,18 @@ def test_locks_exclude_across_processes_within_the_timeout(keyring):
         assert holder.stdout.readline().strip() == "held"
         refused = python(LOCK_TAKER, keyring.env())
         assert refused.returncode == 0, refused.stderr
-        outcome = json.loads(refused.stdout)
+        outcome = json.loads(refused.stdout.splitlines()[-1])
         assert outcome["got"] is False and 0.35 <= outcome["waited"] < 3, outcome
         assert outcome["other"] is True
 
         # Released while the other waits: it gets the lock then, not at its timeout.
         waiting = subprocess.Popen([sys.executable, "-c", LOCK_TAKER.replace("0.4", "20")], stdout=subprocess.PIPE,
                                    text=True, env=keyring.env())
+        assert waiting.stdout.readline().strip() == "waiting"
         time.sleep(0.5)
         holder.stdin.close()
         assert holder.wait(10) == 0
-        outcome = json.loads(waiting.communicate(timeout=30)[0])
+        outcome = json.loads(waiting.communicate(timeout=30)[0].splitlines()[-1])
         assert outcome["got"] is True and 0.4 <= outcome["waited"] < 10, outcome
     finally:
         holder.kill()
