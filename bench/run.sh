@@ -30,6 +30,8 @@ export BENCH_RESULTS=$results
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_c.c -Lout/lib -ltelenorid -lcrypto \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_c
 $cc -O2 -std=gnu11 -Wall bench/dlopen_time.c -ldl -o out/bench/dlopen_time
+$cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_client_memory.c -Lout/lib -ltelenorid -lcurl \
+    -Wl,-rpath,"$root/out/lib" -o out/bench/bench_client_memory
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_id_token.c -Lout/lib -ltelenorid -lcrypto \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_id_token
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_refresh.c -Lout/lib -ltelenorid -lcurl \
@@ -44,7 +46,8 @@ if file -L out/lib/libtelenorid.so.0 | grep -q 'not stripped'; then
     size=$(stat -c %s out/bench/libtelenorid.stripped)
 fi
 echo "{\"row\": \"library_size\", \"telenorid\": $size, \"reference\": null}" >>"$results"
-echo "== library: $size bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0")"
+libcurl=$(ldconfig -p | sed -n 's/.*libcurl\.so\.4 (libc6,x86-64) => //p' | head -1)
+echo "== library: $size bytes stripped; $(out/bench/dlopen_time "$root/out/lib/libtelenorid.so.0" "${libcurl:-libcurl.so.4}")"
 echo
 export PYTHONPATH=$root/bindings/python
 out/bench/bench_c "$c_iterations" "$rounds"
@@ -62,6 +65,8 @@ server_pid=$(cat "$server/nginx.pid")
 nonce=$("$PYTHON" bench/make_id_token.py "$server" "http://127.0.0.1:$port")
 echo
 "$PYTHON" bench/bench_memory.py "$server" "${MEMORY_COUNT:-10000}"
+echo
+out/bench/bench_client_memory "http://127.0.0.1:$port/token" "${CLIENT_MEMORY_COUNT:-200}"
 echo
 out/bench/bench_id_token "http://127.0.0.1:$port" "http://127.0.0.1:$port/jwks" "$server/token" "$server/public.pem" "$nonce" \
     "${ID_TOKEN_ITERATIONS:-3000}" "$rounds"
