@@ -27,8 +27,8 @@ public enum LoginHint {
         guard (1...65_535).contains(port) else {
             throw TelenoridError(.invalidArgument, "an ipport login hint's port must be from 1 to 65535")
         }
-        if isIPv4(Array(address.utf8)[...]) { return "ipport:\(address):\(port)" }
-        if isIPv6(Array(address.utf8)[...]) { return "ipport:[\(address)]:\(port)" }
+        if IPAddress.isIPv4(Array(address.utf8)[...]) { return "ipport:\(address):\(port)" }
+        if IPAddress.isIPv6(Array(address.utf8)[...]) { return "ipport:[\(address)]:\(port)" }
         throw TelenoridError(
             .invalidArgument, "an ipport login hint needs an IPv4 address (a.b.c.d) or an IPv6 address without brackets"
         )
@@ -78,9 +78,9 @@ public enum LoginHint {
         guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")), isPort(bytes[(colon + 1)...]) else { return false }
         let address = bytes[bytes.startIndex..<colon]
         if address.first == UInt8(ascii: "["), address.last == UInt8(ascii: "]"), address.count > 2 {
-            return isIPv6(address.dropFirst().dropLast())
+            return IPAddress.isIPv6(address.dropFirst().dropLast())
         }
-        return isIPv4(address)
+        return IPAddress.isIPv4(address)
     }
 
     private static func isPort(_ text: ArraySlice<UInt8>) -> Bool {
@@ -90,21 +90,4 @@ public enum LoginHint {
         return text.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 65_535
     }
 
-    /// Dotted decimal: four numbers 0-255 without leading zeros (which some parsers read as octal).
-    static func isIPv4(_ text: ArraySlice<UInt8>) -> Bool { isAddress(text, family: AF_INET) }
-
-    /// RFC 4291 §2.2: eight groups of 1-4 hex digits, one run of zero groups written `::`, the last two
-    /// groups optionally as dotted decimal. No zone index: it means nothing off the device.
-    static func isIPv6(_ text: ArraySlice<UInt8>) -> Bool { isAddress(text, family: AF_INET6) }
-
-    /// Whether the platform's inet_pton(3) reads `text` as an address of `family`: POSIX's text forms, which
-    /// glibc and bionic read strictly (no leading zeros in IPv4 parts, no zone index, nothing after).
-    private static func isAddress(_ text: ArraySlice<UInt8>, family: Int32) -> Bool {
-        // A NUL would end the C string early and let what follows it through unread.
-        guard !text.isEmpty, text.count <= 45, !text.contains(0) else { return false }
-        var address = (UInt64(0), UInt64(0))  // room for an in6_addr
-        return String(decoding: text, as: UTF8.self).withCString { string in
-            withUnsafeMutableBytes(of: &address) { inet_pton(family, string, $0.baseAddress) == 1 }
-        }
-    }
 }

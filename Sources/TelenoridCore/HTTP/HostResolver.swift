@@ -26,7 +26,7 @@ public struct HostResolver: Sendable {
     /// An IP literal host needs no lookup: nil.
     static func resolveLine(_ resolver: HostResolver?, host: String, port: Int) throws(TelenoridError) -> String? {
         let name = Array(host.utf8)
-        guard !name.isEmpty, !name.contains(UInt8(ascii: ":")), !isIPv4(name[...]) else { return nil }
+        guard !name.isEmpty, !name.contains(UInt8(ascii: ":")), !IPAddress.isIPv4(name[...]) else { return nil }
         // The host comes from a URL the policy checked; still, the line's syntax has no escapes.
         guard !name.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ",") || $0 >= 0x7F }) else {
             throw TelenoridError(.invalidArgument, "host name cannot be handed to libcurl's resolve list")
@@ -59,9 +59,9 @@ public struct HostResolver: Sendable {
                     throw TelenoridError(.invalidArgument, "the host resolver gave more than \(maxAddresses) addresses")
                 }
                 if !out.isEmpty { out.append(UInt8(ascii: ",")) }
-                if isIPv4(address) {
+                if IPAddress.isIPv4(address) {
                     out.append(contentsOf: address)
-                } else if isIPv6(address) {
+                } else if IPAddress.isIPv6(address) {
                     out.append(UInt8(ascii: "["))
                     out.append(contentsOf: address)
                     out.append(UInt8(ascii: "]"))
@@ -80,21 +80,6 @@ public struct HostResolver: Sendable {
         byte == UInt8(ascii: ",") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    /// A dotted quad without leading zeros (RFC 3986 §3.2.2, dec-octet), as inet_pton(3) reads AF_INET.
-    static func isIPv4(_ text: ArraySlice<UInt8>) -> Bool { isAddress(text, family: AF_INET) }
-
-    /// RFC 4291 §2.2, without a zone index, as inet_pton(3) reads AF_INET6.
-    static func isIPv6(_ text: ArraySlice<UInt8>) -> Bool { isAddress(text, family: AF_INET6) }
-
-    /// glibc and bionic read these forms strictly: no leading zeros, no zone, nothing after.
-    private static func isAddress(_ text: ArraySlice<UInt8>, family: Int32) -> Bool {
-        // A NUL would end the C string early and let what follows it through unread.
-        guard !text.isEmpty, text.count <= 45, !text.contains(0) else { return false }
-        var address = (UInt64(0), UInt64(0))  // room for an in6_addr
-        return String(decoding: text, as: UTF8.self).withCString { string in
-            withUnsafeMutableBytes(of: &address) { inet_pton(family, string, $0.baseAddress) == 1 }
-        }
-    }
 }
 
 /// The one-line curl_slist a request hands to CURLOPT_RESOLVE; libcurl reads it when the transfer starts.
