@@ -81,7 +81,7 @@ if echo "$deps" | grep -q 'not found'; then fail "unresolved dependencies: $(ech
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
 [ "$needed" = "libc.so.6 libcrypto.so.3 libcurl.so.4 libm.so.6 " ] && pass "needs only libc, libm, libcrypto, libcurl" ||
     fail "needs $needed"
-# The glibc floor of the manylinux_2_35 wheel: no symbol version above GLIBC_2.35 (glibc 2.36's
+# The glibc floor the wheel may promise (manylinux_2_35 at the most): no symbol version above GLIBC_2.35 (glibc 2.36's
 # arc4random_buf, which the embedded standard library calls, is the library's own: Sources/EmbeddedSupport).
 newest=$(objdump -T "$so" | grep -oE 'GLIBC_[0-9]+\.[0-9]+' | sort -u -V | tail -1)
 if [ -n "$newest" ] && [ "$(printf '%s\nGLIBC_2.35\n' "$newest" | sort -V | tail -1)" = "GLIBC_2.35" ]; then
