@@ -10,6 +10,11 @@
 # (Debian's /etc/ssl/certs/ca-certificates.crt).
 #   --system-libs  skip the repair: a linux_x86_64 wheel, under a third of the size, for a known machine that
 #                  has the libraries (Debian/Ubuntu: libcurl4 libssl3); PyPI refuses linux_* wheels.
+#   --arch aarch64 the wheel for aarch64 Linux, carrying out/lib-arm64's library (`make build-arm64`), tagged
+#                  linux_aarch64 and repaired to manylinux_2_35_aarch64: auditwheel reads the arm64 library's
+#                  NEEDED entries and bundles Debian's arm64 libcurl, OpenSSL and their closure from
+#                  /usr/lib/aarch64-linux-gnu (multiarch, scripts/setup.sh). Combines with --system-libs.
+#                  Nothing here installs or imports it (no arm64 Python); `make test-arm64` tests the library.
 #
 # The version is the header's TELENORID_VERSION_STRING, which telenorid.__version__ mirrors (checked by
 # scripts/check_facts.py) and pyproject.toml reads. The build tools live in a venv in out/ (PEP 668: never
@@ -17,13 +22,36 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repair=1
-case "${1:-}" in
-    "") ;;
-    --system-libs) repair=0 ;;
-    *) echo "usage: $0 [--system-libs]" >&2; exit 2 ;;
+arch=x86_64
+while [ $# -gt 0 ]; do
+    case $1 in
+        --system-libs) repair=0 ;;
+        --arch)
+            arch=${2:-}
+            shift
+            ;;
+        *) echo "usage: $0 [--system-libs] [--arch x86_64|aarch64]" >&2; exit 2 ;;
+    esac
+    shift
+done
+case $arch in
+    x86_64)
+        library=out/lib/libtelenorid.so.0
+        make_target=build
+        repair_flags=()
+        ;;
+    aarch64)
+        library=out/lib-arm64/libtelenorid.so.0
+        make_target=build-arm64
+        # setuptools tags the wheel with the running interpreter's platform unless told otherwise.
+        export _PYTHON_HOST_PLATFORM=linux-aarch64
+        # auditwheel finds the arm64 libraries by the loader's search path: ld.so.conf (Debian's multiarch
+        # libc6:arm64 adds /usr/lib/aarch64-linux-gnu there) and LD_LIBRARY_PATH, which it reads and does not load.
+        repair_flags=(--plat manylinux_2_35_aarch64)
+        ;;
+    *) echo "wheel: unknown architecture '$arch' (x86_64 or aarch64)" >&2; exit 2 ;;
 esac
-library=out/lib/libtelenorid.so.0
-[ -e "$library" ] || { echo "wheel: no $library; run \`make build\` first" >&2; exit 1; }
+[ -e "$library" ] || { echo "wheel: no $library; run \`make $make_target\` first" >&2; exit 1; }
 version=$(sed -n 's/^#define TELENORID_VERSION_STRING "\(.*\)"$/\1/p' include/telenorid.h)
 
 tools=out/wheel-tools
@@ -48,7 +76,7 @@ built=$(echo "$stage"/dist/telenorid-*.whl)
 mkdir -p dist
 rm -f dist/telenorid-*.whl
 if [ "$repair" = 1 ]; then
-    PATH="$PWD/$tools/bin:$PATH" "$tools/bin/auditwheel" repair --wheel-dir dist "$built" > "$stage/log" 2>&1 ||
+    PATH="$PWD/$tools/bin:$PATH" "$tools/bin/auditwheel" repair ${repair_flags[@]+"${repair_flags[@]}"} --wheel-dir dist "$built" > "$stage/log" 2>&1 ||
         { cat "$stage/log" >&2; exit 1; }
 else
     cp "$built" dist/
