@@ -28,9 +28,10 @@ if [ ! -x "$java" ] || ! file -L "$java" | grep -q 'ARM aarch64'; then
 fi
 
 # The tests that need no provider, no Python and no second JVM: loading and registration, versions, strings,
-# configuration, PKCE, the authorization request and its callback, serialization.
+# configuration, PKCE, the authorization request and its callbacks, rich authorization, DPoP signing by the
+# host, serialization, handle lifecycles.
 tests=(NativeRegistrationTest VersionTest StringsTest ConfigTest PkceTest AuthorizationRequestTest CallbackTest
-       SerializationTest)
+       AppCallbackTest RichAuthorizationTest DPoPTest SerializationTest LifecycleTest)
 echo "== javac (host) for the arm64 smoke run"
 rm -rf "$out/classes" "$out/test-classes"
 mkdir -p "$out/classes" "$out/test-classes"
