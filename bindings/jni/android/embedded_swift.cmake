@@ -25,7 +25,8 @@
 # android:allowNativeHeapPointerTagging="false" (android/src/main/AndroidManifest.xml declares it; the
 # manifest merger carries it into the app), and MTE (android:memtagMode) stays off. See ../README.md.
 #
-# NOT RUN with an NDK: none is on the machines this was written on.
+# NOT RUN with an NDK: none is on the machines this was written on. Run on the host with Debian's arm64
+# libraries standing in for the NDK's sysroot (../README.md, Android): test_api passed against the result.
 
 set(TELENORID_SWIFTC "" CACHE FILEPATH "swiftc with the embedded standard library (Swift 6.3.1)")
 if(NOT TELENORID_SWIFTC)
