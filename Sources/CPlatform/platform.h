@@ -31,6 +31,8 @@
 
 static inline int telenorid_platform_errno(void) { return errno; }
 static inline int telenorid_platform_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
+/* SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK: enum cases in glibc's headers, plain integers in bionic's. */
+static inline int telenorid_platform_nonblocking_stream_socket(void) { return SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK; }
 static inline int telenorid_platform_fcntl_int(int fd, int command, int argument) { return fcntl(fd, command, argument); }
 /* strtod in the C locale whatever locale the host set (a JSON number's decimal point is always '.'): the
  * standard library's Double(String) calls a runtime hook the Embedded standard library does not have. */

@@ -14,7 +14,11 @@ enum IPAddress {
         guard !text.isEmpty, text.count <= 45, !text.contains(0) else { return false }
         var address = (UInt64(0), UInt64(0))  // room for an in6_addr
         return String(decoding: text, as: UTF8.self).withCString { string in
-            withUnsafeMutableBytes(of: &address) { inet_pton(family, string, $0.baseAddress) == 1 }
+            // bionic declares the destination non-null; an in6_addr's room always has an address.
+            withUnsafeMutableBytes(of: &address) { room in
+                guard let destination = room.baseAddress else { return false }
+                return inet_pton(family, string, destination) == 1
+            }
         }
     }
 }

@@ -81,7 +81,9 @@ enum LibC {
 
     /// A non-blocking TCP socket closed on exec: glibc's SOCK_* are enum cases, bionic's plain integers.
     static var nonBlockingStreamSocket: Int32 {
-        #if canImport(Android)
+        #if hasFeature(Embedded)
+            telenorid_platform_nonblocking_stream_socket()
+        #elseif canImport(Android)
             SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK
         #else
             Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)

@@ -75,13 +75,20 @@ public final class AuthStateFile: AuthStateStore {
     private func recordHolder(_ descriptor: Int32) {
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = text.withUnsafeBytes { bytes -> Int in
+            guard let base = bytes.baseAddress else { return 0 }  // bionic declares the buffer non-null
+            return pwrite(descriptor, base, bytes.count, 0)
+        }
     }
 
     /// The pid the lock's holder wrote, when there is one.
     private static func holder(_ descriptor: Int32) -> Int32? {
         var buffer = [CChar](repeating: 0, count: 16)  // the last stays NUL, for strtol
-        guard buffer.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, $0.count - 1, 0) }) > 0 else {
+        let count = buffer.withUnsafeMutableBytes { bytes -> Int in
+            guard let base = bytes.baseAddress else { return 0 }  // bionic declares the buffer non-null
+            return pread(descriptor, base, bytes.count - 1, 0)
+        }
+        guard count > 0 else {
             return nil
         }
         let pid = strtol(buffer, nil, 10)
@@ -172,7 +179,9 @@ public final class AuthStateFile: AuthStateStore {
     /// back the old state, whose refresh token the provider may already have rotated away).
     private func syncDirectory() throws(TelenoridError) {
         var copy = Array(path.utf8CString)  // dirname(3) may write into its argument
-        let descriptor = open(dirname(&copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // bionic's dirname returns an optional pointer, glibc's does not.
+        let directory: UnsafeMutablePointer<CChar>? = dirname(&copy)
+        let descriptor = directory.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
         defer { if descriptor >= 0 { close(descriptor) } }
         // EINVAL: a file system that can't sync directories (some FUSE ones); the rename stands.
         guard descriptor >= 0, fsync(descriptor) == 0 || errno == EINVAL else {
