@@ -58,12 +58,19 @@ echo "== tests"
 classpath="$root/$out/classes:$root/$out/test-classes"
 log="$out/junit.log"
 : >"$log"
-# One launcher run, its output added to $log; its exit status.
+# One launcher run, its output added to $log; its exit status. Arguments: the JVM's command line, "--", the
+# launcher's selection.
 junit() {
     local status
+    local -a command=()
+    while [ "$1" != "--" ]; do
+        command+=("$1")
+        shift
+    done
+    shift
     set +e
-    "$@" -jar "$JUNIT_JAR" --class-path "$classpath" --disable-banner \
-        --details=tree --details-theme=ascii --disable-ansi-colors --fail-if-no-tests 2>&1 | tee -a "$log"
+    "${command[@]}" -jar "$JUNIT_JAR" --class-path "$classpath" --disable-banner \
+        --details=tree --details-theme=ascii --disable-ansi-colors --fail-if-no-tests "$@" 2>&1 | tee -a "$log"
     status=${PIPESTATUS[0]}
     set -e
     return "$status"
@@ -88,9 +95,9 @@ if [ "$#" -gt 0 ]; then
 fi
 status=0
 if [ "$scan" -eq 1 ]; then
-    junit "${jvm[@]}" --scan-class-path --exclude-classname "^${line_auth_class//./\\.}\$" || status=$?
+    junit "${jvm[@]}" -- --scan-class-path --exclude-classname "^${line_auth_class//./\\.}\$" || status=$?
 elif [ "${#selected[@]}" -gt 0 ]; then
-    junit "${jvm[@]}" "${selected[@]}" || status=$?
+    junit "${jvm[@]}" -- "${selected[@]}" || status=$?
 fi
 # LineAuthenticatorTest's resolver tests reach the Aloha stand-in under the name aloha.test, which only a
 # private /etc/hosts can give (127.0.0.2): the JVM starts inside `unshare -m` (a new mount namespace, mounts
@@ -103,10 +110,10 @@ if [ "$run_line_auth" -eq 1 ]; then
     if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
         echo "== $line_auth_class, with a private /etc/hosts (aloha.test 127.0.0.2)"
         junit unshare -m --propagation private sh -c 'mount --bind "$0" /etc/hosts && exec "$@"' "$hosts" \
-            "${jvm[@]}" -Dtelenorid.test.privateHosts=aloha.test --select-class "$line_auth_class" || status=$?
+            "${jvm[@]}" -Dtelenorid.test.privateHosts=aloha.test -- --select-class "$line_auth_class" || status=$?
     else
         echo "== $line_auth_class; its tests under a host name are skipped: a private /etc/hosts needs root and mount namespaces (unshare -m)"
-        junit "${jvm[@]}" --select-class "$line_auth_class" || status=$?
+        junit "${jvm[@]}" -- --select-class "$line_auth_class" || status=$?
     fi
 fi
 
