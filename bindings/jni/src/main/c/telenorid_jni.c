@@ -35,7 +35,7 @@
  *   telenorid_jni_pkce.c           PKCE
  *   telenorid_jni_authorization.c  authorization request, pending authorization, callbacks
  *   telenorid_jni_auth_state.c     client and auth state (network, change listener)
- *   telenorid_jni_line_auth.c      line authentication and the socket hook
+ *   telenorid_jni_line_auth.c      line authentication, the socket hook and the host resolver
  *   telenorid_jni_idp_app.c        the identity-provider app flow
  *   telenorid_jni_loopback.c       the loopback redirect listener
  *   telenorid_jni_dpop.c           DPoP: the host's signer, the headers for the app's own requests

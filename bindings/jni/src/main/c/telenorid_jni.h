@@ -99,7 +99,7 @@ extern const native_table config_table;        /* telenorid_jni_config.c: config
 extern const native_table pkce_table;          /* telenorid_jni_pkce.c: PKCE */
 extern const native_table authorization_table; /* telenorid_jni_authorization.c: request, pending, callbacks */
 extern const native_table auth_state_table;    /* telenorid_jni_auth_state.c: client, auth state, change listener */
-extern const native_table line_auth_table;     /* telenorid_jni_line_auth.c: line authentication, socket hook */
+extern const native_table line_auth_table;     /* telenorid_jni_line_auth.c: line authentication, socket hook, resolver */
 extern const native_table idp_app_table;       /* telenorid_jni_idp_app.c: the identity-provider app flow */
 extern const native_table loopback_table;      /* telenorid_jni_loopback.c: the loopback redirect listener */
 extern const native_table dpop_table;          /* telenorid_jni_dpop.c: DPoP signer, request headers */

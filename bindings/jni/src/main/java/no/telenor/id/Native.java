@@ -148,15 +148,16 @@ final class Native {
     static native long authStateSetChangeListener(long state, Runnable listener, long previousListener);
     static native void authStateFree(long state, long listener);
 
-    // Line authentication. A socket hook is a native handle of its own (0: none), owned by the
-    // LineAuthenticator.
+    // Line authentication. A socket hook and a resolver are native handles of their own (0: none), owned by
+    // the LineAuthenticator.
     static native long lineAuthNew(long config);
     static native long lineAuthSetSocketHook(long lineAuth, SocketHookCall hook, long previousHook);
+    static native long lineAuthSetResolver(long lineAuth, HostResolverCall resolver, long previousResolver);
     static native void lineAuthRun(long lineAuth);
     static native long lineAuthValidFor(long lineAuth);
     static native void lineAuthSetMargin(long lineAuth, long seconds);
     static native void lineAuthApply(long lineAuth, long request);
-    static native void lineAuthFree(long lineAuth, long hook);
+    static native void lineAuthFree(long lineAuth, long hook, long resolver);
 
     // The library's log: the sink's native handle (0: none), owned by LogSink.
     static native long setLogSink(LogSink sink, int minLevel, long previousSink);
