@@ -32,6 +32,9 @@ for name in test_flows test_store test_accounts test_cancel test_host_callbacks;
     step "compile $name (aarch64)" "${cc[@]}" "${cflags[@]}" "Tests/c/$name.c" "${link[@]}" -o "$out/$name"
     step "$name (qemu-aarch64)" qemu-aarch64 -L / "$out/$name"
 done
+# The JNI bridge cross-compiled against this library (and its JUnit smoke run under qemu where an arm64 JVM is
+# at hand: bindings/jni/build_bridge_arm64.sh says when it is skipped).
+step "JNI bridge (aarch64)" bash bindings/jni/build_bridge_arm64.sh
 
 if [ ${#failed[@]} -ne 0 ]; then
     echo "C tests on aarch64: FAILED: ${failed[*]}"
