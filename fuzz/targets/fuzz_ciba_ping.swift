@@ -8,7 +8,7 @@
 private let token = "n0t1f1cat10n-t0ken-0f-43-characters-xxxxxxx"
 private let id = "1c266114-a1be-4252-8ad1-04986c5b9ac1"
 
-private struct NoNetwork: HTTPTransport {
+private final class NoNetwork: HTTPTransport {
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
         throw TelenoridError(.network, "no network in the fuzzer")
     }

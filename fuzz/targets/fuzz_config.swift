@@ -32,7 +32,7 @@ private func fail(_ what: String, _ input: String) -> Never {
     fatalError("fuzz_config: \(what); input: \(input.prefix(512))")
 }
 
-private struct NoNetwork: HTTPTransport {
+private final class NoNetwork: HTTPTransport {
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
         throw TelenoridError(.network, "the fuzz harness has no network")
     }

@@ -37,8 +37,9 @@ private let fixtureKeys: [JWK] = {
 }()
 
 /// Serves fixed answers by URL; anything else is a 404.
-private struct FakeTransport: HTTPTransport {
-    var answers: [String: HTTPResponse]
+private final class FakeTransport: HTTPTransport {
+    let answers: [String: HTTPResponse]
+    init(answers: [String: HTTPResponse]) { self.answers = answers }
     func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
         answers[request.url] ?? HTTPResponse(status: 404, headers: [], body: [])
     }
@@ -286,7 +287,7 @@ private func stateFileContents(_ input: [UInt8]) {
 
 /// 5: a serialized auth state. What restores serializes and restores again to the same state and text;
 /// a client restores only a state saved for its issuer and client id.
-private struct NoRefresh: TokenRefresher {
+private final class NoRefresh: TokenRefresher {
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet {
         throw TelenoridError(.notSignedIn, "no refresh in the harness")
     }
