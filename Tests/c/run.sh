@@ -152,6 +152,7 @@ step "make install + pkg-config" bash Tests/c/test_install.sh
 step "examples against the provider" "$PYTHON" Tests/c/test_examples.py
 step "pg_store example against PostgreSQL and the provider" "$PYTHON" Tests/c/test_pg_store.py
 step "fapi_login example against glewlwyd" "$PYTHON" Tests/c/test_fapi.py
+step "test_lemonldap against LemonLDAP::NG" bash -c '"${@:2}" -o "$1/test_lemonldap" && "$1/test_lemonldap"' _ "$out" "$cc" "${cflags[@]}" Tests/c/test_lemonldap.c "${link[@]}"
 
 if [ ${#failed[@]} -ne 0 ]; then
     echo "C tests: FAILED: ${failed[*]}"

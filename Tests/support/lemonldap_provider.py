@@ -395,6 +395,22 @@ def start_lemonldap() -> Iterator[Lemonldap]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def follow(authorization_url: str) -> int:
+    """The browser of `telenorid login --browser-command` and of the C test: a fresh browser (no cookies) signs
+    in as USER, consents when asked, then follows the portal's redirect to the client's loopback listener.
+    Returns the listener's HTTP status."""
+    redirect = _redirect(_walk(requests.Session(), authorization_url, USER["username"], USER["password"], "1"),
+                         lambda: "(the portal's logs are with the process that started it)")
+    return requests.get(redirect, timeout=30).status_code
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["follow"]:
+    # `lemonldap_provider.py follow AUTHORIZATION_URL` (the URL last, as `--browser-command` passes it): plays
+    # the browser (see follow()) and prints the listener's HTTP status; exits 0 when it answered 200.
+    status = follow(sys.argv[-1])
+    print(status, flush=True)
+    sys.exit(0 if status == 200 else 1)
+
 if __name__ == "__main__":
     # `lemonldap_provider.py serve`: prints the issuer and serves until killed (SIGTERM) or for 30 minutes.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
