@@ -386,7 +386,8 @@ def start_lemonldap() -> Iterator[Lemonldap]:
         yield Lemonldap(
             issuer=issuer, client_id=CLIENT_ID, redirect_uri=REDIRECT_URI,
             post_logout_redirect_uri=POST_LOGOUT_REDIRECT_URI, workdir=workdir, logs=logs)
-    except BaseException:
+    except Exception:
+        # A failure shows the portal's and nginx's logs; a stop (KeyboardInterrupt, SIGTERM of `serve`) does not.
         print(logs(), file=sys.stderr)
         raise
     finally:
