@@ -18,7 +18,8 @@ if [ $searched = no ]; then
     echo "libtelenorid: $libdir is not a directory the dynamic loader searches: link programs with" \
         "-Wl,-rpath,$libdir beside \`pkg-config --libs telenorid\`, or run them with LD_LIBRARY_PATH=$libdir"
 elif [ -n "$destdir" ]; then
-    echo "libtelenorid: staged under DESTDIR: run ldconfig once the files are in $libdir (a package's post-install step)"
+    echo "libtelenorid: staged under DESTDIR: run ldconfig once the files are in $libdir" \
+        "(a package's post-install step)"
 elif [ "$(id -u)" = 0 ]; then
     "$ldconfig"
 else

@@ -12,8 +12,8 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=/opt/telenorid
 make -s -o build install PREFIX="$prefix" DESTDIR="$tmp/stage" > "$tmp/staged.out"
 expect_line() {  # expect_line FILE TEXT: FILE is exactly one line, and it contains TEXT
-    [ "$(wc -l < "$1")" = 1 ] && grep -qF -- "$2" "$1" || {
-        echo "test_install: expected one line with \"$2\", got:" >&2; cat "$1" >&2; exit 1; }
+    [ "$(wc -l < "$1")" = 1 ] && grep -qF -- "$2" "$1" ||
+        { echo "test_install: expected one line with \"$2\", got:" >&2; cat "$1" >&2; exit 1; }
 }
 expect_line "$tmp/staged.out" "-Wl,-rpath,$prefix/lib"
 root="$tmp/stage$prefix"
@@ -68,7 +68,8 @@ env -u LD_LIBRARY_PATH "$tmp/rpath"
 # One of the loader's directories: a stand-in ldconfig lists $tmp/system/lib and logs every other call.
 cat > "$tmp/ldconfig" <<SH
 #!/bin/sh
-if [ "\$*" = "-v -N" ]; then printf '%s: (from test)\\n\\tlibc.so.6 -> libc.so.6\\n' "$tmp/system/lib"; else echo "\$*" >> "$tmp/ldconfig.log"; fi
+if [ "\$*" = "-v -N" ]; then printf '%s: (from test)\\n\\tlibc.so.6 -> libc.so.6\\n' "$tmp/system/lib"
+else echo "\$*" >> "$tmp/ldconfig.log"; fi
 SH
 chmod +x "$tmp/ldconfig"
 LDCONFIG="$tmp/ldconfig" make -s -o build install PREFIX="$tmp/system" DESTDIR="$tmp/stage2" > "$tmp/system-staged.out"
