@@ -51,9 +51,12 @@ build-arm64:
 	ln -sf libtelenorid.so.0 $(LIB_ARM64)/libtelenorid.so
 
 # `make install PREFIX=/usr/local [DESTDIR=...]`: the header, the .so with its SONAME links and a pkg-config
-# file (why it has no Requires.private: see bindings/c/telenorid.pc.in). Tests/c/test_install.sh checks it.
+# file (why it has no Requires.private: see bindings/c/telenorid.pc.in), then ldconfig when LIBDIR is one of the
+# dynamic loader's directories, or one line saying what a program needs (scripts/install_loader.sh).
+# Tests/c/test_install.sh checks it.
 INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR ?= $(PREFIX)/lib
+LDCONFIG ?= $(shell command -v ldconfig || echo /sbin/ldconfig)
 install: build
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 644 include/telenorid.h $(DESTDIR)$(INCLUDEDIR)/telenorid.h
@@ -62,6 +65,7 @@ install: build
 	ln -sf libtelenorid.so.0 $(DESTDIR)$(LIBDIR)/libtelenorid.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' bindings/c/telenorid.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/telenorid.pc
+	bash scripts/install_loader.sh "$(LIBDIR)" "$(DESTDIR)" "$(LDCONFIG)"
 
 demo: build
 	bash scripts/demo.sh

@@ -264,6 +264,13 @@ typedef int32_t telenorid_config_key;
                                                      key the host holds: telenorid_client_set_client_signer() */
 #define TELENORID_CONFIG_CA_FILE                16  /* PEM bundle to verify TLS with, instead of the system's */
 #define TELENORID_CONFIG_CA_PATH                17  /* directory of hashed CA certificates */
+/* With neither CA_FILE nor CA_PATH set, TLS is verified with the system's CA certificates: the bundle file
+ * SSL_CERT_FILE and the hashed directory SSL_CERT_DIR name, when either is set (ignored in a set-user-ID or
+ * set-group-ID program); else the first bundle present of /etc/ssl/certs/ca-certificates.crt (Debian, Ubuntu),
+ * /etc/pki/tls/certs/ca-bundle.crt (Fedora, RHEL), /etc/ssl/ca-bundle.pem (openSUSE), /etc/pki/tls/cacert.pem,
+ * /etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem (CentOS, RHEL 7), /etc/ssl/cert.pem (Alpine) (the files
+ * Go's crypto/x509 tries); else libcurl's built-in default. Decided once per process, at its first request, so
+ * that a libcurl built for one distribution (the Python wheel's) verifies on the others. Since 0.6.0 */
 #define TELENORID_CONFIG_PROXY                  18  /* e.g. "http://proxy:3128"; environment proxies are ignored */
 #define TELENORID_CONFIG_CONNECT_TIMEOUT_MS     19  /* default 10000 */
 #define TELENORID_CONFIG_TIMEOUT_MS             20  /* whole request, default 30000 */

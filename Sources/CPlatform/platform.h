@@ -28,12 +28,18 @@
 #include <libgen.h>
 #include <locale.h>
 #include <stdio.h>
+#include <sys/auxv.h>
 
 static inline int telenorid_platform_errno(void) { return errno; }
 static inline int telenorid_platform_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
 /* SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK: enum cases in glibc's headers, plain integers in bionic's. */
 static inline int telenorid_platform_nonblocking_stream_socket(void) { return SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK; }
 static inline int telenorid_platform_fcntl_int(int fd, int command, int argument) { return fcntl(fd, command, argument); }
+/* getenv, except in a set-user-ID or set-group-ID program (AT_SECURE), whose environment is its less privileged
+ * caller's: glibc's secure_getenv, which bionic lacks and glibc declares only under _GNU_SOURCE. */
+static inline const char *telenorid_platform_secure_getenv(const char *name) {
+    return getauxval(AT_SECURE) ? NULL : getenv(name);
+}
 /* strtod in the C locale whatever locale the host set (a JSON number's decimal point is always '.'): the
  * standard library's Double(String) calls a runtime hook the Embedded standard library does not have. */
 static inline double telenorid_platform_strtod_c(const char *text, char **end) {

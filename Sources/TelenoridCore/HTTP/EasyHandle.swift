@@ -241,8 +241,12 @@ final class EasyHandle: @unchecked Sendable {
         if let ciphers = settings.tls12CipherList {
             try set(tnc_setopt_str(curl, CURLOPT_SSL_CIPHER_LIST, ciphers), "CURLOPT_SSL_CIPHER_LIST")
         }
-        if let caFile = settings.caFile { try set(tnc_setopt_str(curl, CURLOPT_CAINFO, caFile), "CURLOPT_CAINFO") }
-        if let caPath = settings.caPath { try set(tnc_setopt_str(curl, CURLOPT_CAPATH, caPath), "CURLOPT_CAPATH") }
+        if settings.caFile == nil && settings.caPath == nil {
+            try trust(SystemTrust.current)
+        } else {
+            if let caFile = settings.caFile { try set(tnc_setopt_str(curl, CURLOPT_CAINFO, caFile), "CURLOPT_CAINFO") }
+            if let caPath = settings.caPath { try set(tnc_setopt_str(curl, CURLOPT_CAPATH, caPath), "CURLOPT_CAPATH") }
+        }
         // "" disables proxies, including any named by http_proxy/https_proxy/all_proxy in the environment.
         try set(tnc_setopt_str(curl, CURLOPT_PROXY, settings.proxy ?? ""), "CURLOPT_PROXY")
         if settings.proxy == nil {
@@ -275,6 +279,20 @@ final class EasyHandle: @unchecked Sendable {
                 guard let user else { return 0 }
                 return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveHeader(data, size, count)
             }, "CURLOPT_HEADERFUNCTION")
+    }
+
+    /// The system's trust (see `SystemTrust`), for a configuration without a CA file or path. NULL clears
+    /// an option, libcurl's compiled-in path included.
+    private func trust(_ trust: SystemTrust) throws(TelenoridError) {
+        switch trust {
+        case .libcurlDefault:
+            break
+        case .bundle(let path):
+            try set(tnc_setopt_str(curl, CURLOPT_CAINFO, path), "CURLOPT_CAINFO")
+        case .environment(let file, let directory):
+            try set(tnc_setopt_str(curl, CURLOPT_CAINFO, file), "CURLOPT_CAINFO")
+            try set(tnc_setopt_str(curl, CURLOPT_CAPATH, directory), "CURLOPT_CAPATH")
+        }
     }
 
     /// Puts the request's own options back to libcurl's defaults: no header list, no sink, no body, GET,
