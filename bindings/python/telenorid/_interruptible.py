@@ -27,25 +27,31 @@ def interruptible(client: "Client", call: Callable[[], T], finishing: Optional[C
     """``call()`` (a blocking call of ``client`` or of an auth state it made), stopped by Ctrl-C. ``finishing``
     is called once when, after Ctrl-C, the call goes on finishing a request it had already sent."""
     outcome: List[Any] = []
+    # Set when the call has returned. Not Thread.is_alive(): a join() that KeyboardInterrupt interrupts can leave
+    # the thread marked as stopped while it still runs (CPython before 3.13), and the caller would go on while
+    # the call is still in C.
+    done = threading.Event()
 
     def work() -> None:
         try:
             outcome.append((True, call()))
         except BaseException as error:  # noqa: B902 - handed to the caller's thread
             outcome.append((False, error))
+        finally:
+            done.set()
 
     worker = threading.Thread(target=work, name="telenorid-call", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(_SLICE_S)
+        while not done.wait(_SLICE_S):
+            pass
     except KeyboardInterrupt:
         waited = 0.0
-        while worker.is_alive():
+        while not done.is_set():
             client.cancel()
-            worker.join(_CANCEL_RETRY_S)
+            done.wait(_CANCEL_RETRY_S)
             waited += _CANCEL_RETRY_S
-            if finishing is not None and waited >= _FINISHING_AFTER_S and worker.is_alive():
+            if finishing is not None and waited >= _FINISHING_AFTER_S and not done.is_set():
                 finishing()
                 finishing = None
         raise
