@@ -97,7 +97,9 @@ final class EasyHandle: @unchecked Sendable {
             withExtendedLifetime(body) {
                 withExtendedLifetime(headers) {
                     withExtendedLifetime(hookCall) {
-                        withExtendedLifetime(resolveList) { transfer(finishOnceSent: request.finishOnceSent, cancelled) }
+                        withExtendedLifetime(resolveList) {
+                            transfer(finishOnceSent: request.finishOnceSent, cancelled)
+                        }
                     }
                 }
             }
@@ -174,7 +176,8 @@ final class EasyHandle: @unchecked Sendable {
     private func transfer(finishOnceSent: Bool, _ cancelled: () -> Bool) -> Outcome {
         let added = curl_multi_add_handle(multi, curl)
         guard added == CURLM_OK else {
-            return .done(added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT, cancelledAfterSending: false)
+            return .done(
+                added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT, cancelledAfterSending: false)
         }
         defer { curl_multi_remove_handle(multi, curl) }
         var running: Int32 = 1
@@ -191,7 +194,8 @@ final class EasyHandle: @unchecked Sendable {
             }
             guard step == CURLM_OK else {
                 return .done(
-                    step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR, cancelledAfterSending: finishing)
+                    step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR,
+                    cancelledAfterSending: finishing)
             }
         }
         var queued: Int32 = 0

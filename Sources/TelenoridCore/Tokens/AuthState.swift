@@ -203,7 +203,8 @@ public final class AuthState: Sendable {
     public func save() throws(TelenoridError) {
         guard let store = storeSlot.withLock({ $0 }) else {
             throw TelenoridError(
-                .invalidArgument, "the auth state is bound to no store or file (bind or open one first): nothing to save to")
+                .invalidArgument,
+                "the auth state is bound to no store or file (bind or open one first): nothing to save to")
         }
         let changed = try updating(in: store) { () throws(TelenoridError) -> Bool in
             let found: (changed: Bool, staleMarker: Bool)

@@ -125,7 +125,8 @@ final class CancelTests: XCTestCase {
 
     /// An auth state whose access token has expired, refreshing at `tokenURL` through a client whose
     /// transfers time out after `timeoutMilliseconds`.
-    private func expiredState(tokenURL: String, timeoutMilliseconds: String = "20000") throws -> (AuthState, OIDCClient) {
+    private func expiredState(tokenURL: String, timeoutMilliseconds: String = "20000") throws -> (AuthState, OIDCClient)
+    {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = "https://id.example.com"
         settings[.clientID] = "tnn-example"
