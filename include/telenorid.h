@@ -78,7 +78,9 @@ extern "C" {
  *          x86_64 and aarch64 Linux. Line authentication: telenorid_line_authenticator_set_resolver
  *          (telenorid_host_resolver, TELENORID_RESOLVER_ANSWER_MAX) and _set_margin; it never uses a proxy.
  *          Request headers only for https or loopback http URLs; a refresh whose write to the store fails
- *          returns TELENORID_E_STORE_FAILED with the new tokens kept. Nothing removed. */
+ *          returns TELENORID_E_STORE_FAILED with the new tokens kept, and telenorid_auth_state_save writes
+ *          them when the host asks; a refresh or code exchange cancelled after its request was sent
+ *          finishes first and keeps its tokens (telenorid_client_cancel). Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 6
 #define TELENORID_VERSION_PATCH 0
@@ -677,15 +679,27 @@ telenorid_status telenorid_client_verify_id_token(telenorid_client *client, cons
 void telenorid_client_free(telenorid_client *client);
 
 /* Cancellation is per handle: this cancels what is in flight on the client when it is called, not what
- * comes later. Every HTTP transfer under way on `client` and on the auth states made from it (discovery,
- * key sets, token, userinfo, revocation, pushed requests, refreshes) is abandoned within 100 ms, its
- * connection closed, and the blocking call it belongs to returns TELENORID_E_CANCELLED. Calls that start
- * after it returns run normally. A cancelled call changes nothing: an auth state whose refresh was
- * cancelled keeps its tokens (threads that were waiting for that refresh get the same status), a key set
- * or discovery fetch that was cancelled is not remembered as a failure. Whether a cancelled request
- * reached the provider is unknown, so a callback whose code exchange was cancelled stays consumed
- * (TELENORID_E_CONSUMED on a second exchange): start a new authorization. Any thread, also while other
- * threads block in the client's calls; never blocks. NULL is TELENORID_E_INVALID_ARGUMENT. Since 0.4.0. */
+ * comes later. Calls that start after it returns run normally. Any thread, also while other threads block
+ * in the client's calls; never blocks. NULL is TELENORID_E_INVALID_ARGUMENT. Since 0.4.0.
+ * Immediate (within 100 ms): every HTTP transfer under way on `client` and on the auth states made from it
+ * that is not a token request of a refresh or code exchange (discovery, key sets, userinfo, revocation,
+ * pushed requests, the token requests of device and CIBA polls), every polling wait (device, CIBA), and a
+ * refresh or code exchange whose request has not been written yet (resolving, connecting, the TLS
+ * handshake): the transfer is abandoned, its connection closed, and the blocking call it belongs to
+ * returns TELENORID_E_CANCELLED. Such a call changes nothing: an auth state whose refresh was cancelled
+ * keeps its tokens (threads that were waiting for that refresh get the same status), a key set or
+ * discovery fetch that was cancelled is not remembered as a failure, and a callback whose exchange was
+ * cancelled before its code was written may be exchanged again. Other abandoned requests may have reached
+ * the provider.
+ * Waiting: a refresh or code exchange whose request libcurl may have written (any byte of it) is never
+ * abandoned, since the provider may already have redeemed the code or rotated the refresh token
+ * (RFC 9700 §4.14.2) for it: its answer is awaited within the transfer's own timeout
+ * (TELENORID_CONFIG_TIMEOUT_MS) and kept, then the call returns TELENORID_E_CANCELLED. A refresh keeps the
+ * new tokens in the state and writes them to its store (TELENORID_E_STORE_FAILED instead when the store
+ * does not take them; threads waiting for that refresh get the tokens). A code exchange keeps its auth
+ * state for the callback: telenorid_client_exchange_code() with the same callback returns it without a
+ * request (once; the client keeps the 4 latest). An answer that refuses the request (a signed-out grant:
+ * TELENORID_E_AUTHORIZATION_LOST) or does not come (TELENORID_E_TIMEOUT) is returned as it is. */
 telenorid_status telenorid_client_cancel(telenorid_client *client);
 
 /* ------------------------------------------------------------------------------------------------
@@ -1061,6 +1075,18 @@ telenorid_status telenorid_auth_state_bind_store(telenorid_auth_state *state, te
  * that is not an auth state. Any thread. Since 0.5.0 */
 telenorid_status telenorid_auth_state_open_store(telenorid_client *client, telenorid_store *store,
                                                  const char *key, telenorid_auth_state **out);
+
+/* Writes `state` to the store or file it is bound to now (telenorid_auth_state_bind_store, _open_store,
+ * _bind_file, _open_file), under the record's update lock, as its next use would: for a host that was told
+ * TELENORID_E_STORE_FAILED by a refresh (the new tokens kept in memory, the record still holding the
+ * refresh's marker) and wants them stored before it goes on or exits. What another process recorded since
+ * (a refresh, a sign-out) is taken up instead of overwritten (the change callback runs), and a record whose
+ * refresh is under way in another process is left to it. TELENORID_E_STORE_FAILED when the store (or file)
+ * does not take the write: the tokens stay in memory and in use, and the write is tried again before their
+ * next use; TELENORID_E_TEMPORARILY_UNAVAILABLE when the lock is held too long (see
+ * telenorid_auth_state_bind_file); TELENORID_E_INVALID_ARGUMENT when the state is bound to no store or
+ * file. Makes no network call. Any thread. Since 0.6.0 */
+telenorid_status telenorid_auth_state_save(telenorid_auth_state *state);
 
 /* ------------------------------------------------------------------------------------------------
  * Line authentication (TelenorID+ through Aloha).

@@ -155,6 +155,13 @@ public func telenorid_auth_state_bind_store(
 }
 
 @c @implementation
+public func telenorid_auth_state_save(_ state: OpaquePointer?) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        try borrow(state, as: ClientAuthState.self, "state").value.state.save()
+    }
+}
+
+@c @implementation
 public func telenorid_auth_state_open_store(
     _ client: OpaquePointer?, _ store: OpaquePointer?, _ key: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?

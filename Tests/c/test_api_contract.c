@@ -198,6 +198,7 @@ void test_null_arguments(void) {
     CHECK_NULL_ARG("out", telenorid_auth_request_apply_step_up(h.request, "Bearer", NULL));
     CHECK_NULL_ARG("state", telenorid_auth_state_bind_file(NULL, "/tmp/x"));
     CHECK_NULL_ARG("path", telenorid_auth_state_bind_file(h.state, NULL));
+    CHECK_NULL_ARG("state", telenorid_auth_state_save(NULL));
     CHECK_NULL_ARG("client", telenorid_auth_state_open_file(NULL, "/tmp/x", &state));
     CHECK_NULL_ARG("path", telenorid_auth_state_open_file(h.client, NULL, &state));
     CHECK_NULL_ARG("out", telenorid_auth_state_open_file(h.client, "/tmp/x", NULL));
@@ -299,6 +300,7 @@ void test_wrong_kind(void) {
     CHECK_WRONG_KIND(telenorid_auth_state_expires_at(AS(telenorid_auth_state, wrong), &expiry));
     CHECK_WRONG_KIND(telenorid_auth_state_userinfo(AS(telenorid_auth_state, wrong), &s));
     CHECK_WRONG_KIND(telenorid_auth_state_revoke(AS(telenorid_auth_state, wrong)));
+    CHECK_WRONG_KIND(telenorid_auth_state_save(AS(telenorid_auth_state, wrong)));
     CHECK_WRONG_KIND(telenorid_auth_state_end_session_url(AS(telenorid_auth_state, wrong), NULL, NULL, &s));
     CHECK_WRONG_KIND(telenorid_auth_state_serialize(AS(telenorid_auth_state, h.client), &s));
     CHECK_WRONG_KIND(telenorid_auth_state_restore(AS(telenorid_client, h.state), "{\"version\":1}", AS(telenorid_auth_state *, &out)));

@@ -276,6 +276,38 @@ static void test_a_failing_store(telenorid_client *client) {
     free(memory.data);
 }
 
+/* telenorid_auth_state_save: a store that refuses the write is STORE_FAILED and keeps its record; once it
+ * takes writes, save writes; a state bound to nothing can't save. */
+static void test_save(telenorid_client *client, telenorid_auth_state *signed_in) {
+    struct memory_store memory = {.mutex = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+    telenorid_store *store = NULL;
+    telenorid_auth_state *state = NULL;
+    char *json = NULL;
+    S(TELENORID_OK, telenorid_auth_state_serialize(signed_in, &json));
+    S(TELENORID_OK, telenorid_auth_state_restore(client, json, &state));
+    telenorid_string_free(json);
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_save(state));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_save(NULL));
+    S(TELENORID_E_INVALID_ARGUMENT, telenorid_auth_state_save((telenorid_auth_state *)client)); /* wrong kind */
+    S(TELENORID_OK, telenorid_store_new(&memory_functions, &memory, &store));
+    S(TELENORID_OK, telenorid_auth_state_bind_store(state, store, "erin"));
+    int saves = memory.saves;
+    memory.fail_store = 1;
+    S(TELENORID_E_STORE_FAILED, telenorid_auth_state_save(state));
+    telenorid_error *error = telenorid_error_last();
+    const char *message = error ? telenorid_error_message(error) : NULL;
+    CHECK(message && strstr(message, "store of \"erin\" failed"));
+    telenorid_error_free(error);
+    CHECK(memory.saves == saves);
+    memory.fail_store = 0;
+    S(TELENORID_OK, telenorid_auth_state_save(state));
+    CHECK(memory.saves == saves + 1 && contains(memory.data, memory.len, "refresh_token"));
+    telenorid_auth_state_free(state);
+    telenorid_store_free(store);
+    CHECK(memory.released == 1);
+    free(memory.data);
+}
+
 static void test_the_contract(telenorid_client *client) {
     telenorid_store *store = NULL;
     telenorid_auth_state *state = NULL;
@@ -314,6 +346,7 @@ int main(void) {
     test_the_contract(client);
     test_a_failing_store(client);
     telenorid_auth_state *signed_in = sign_in(client);
+    if (CHECK(signed_in != NULL)) test_save(client, signed_in);
     if (CHECK(signed_in != NULL)) test_one_refresh_between_eight_states(client, signed_in);
     telenorid_client_free(client);
     stop_provider();

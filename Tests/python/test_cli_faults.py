@@ -218,3 +218,36 @@ def test_a_configuration_error_of_another_kind_is_not_taken_for_a_missing_endpoi
     assert revoked.returncode == 1 and "unsupported_token_type" in revoked.stderr, revoked.stderr
     assert NOT_REVOKED not in revoked.stderr
     assert telenorid("token", "--state-file", str(state_file)).returncode == 3
+
+
+# ---- Ctrl-C after a refresh request left -------------------------------------------------------------------
+
+def test_ctrl_c_after_the_refresh_request_left_finishes_it_and_saves_the_rotated_token(fault, tmp_path):
+    """The provider rotates the refresh token for a request it has received: Ctrl-C then waits for the answer,
+    says so, saves it, and exits 130; the next command carries on with the new tokens."""
+    import signal
+    import threading
+
+    state_file = tmp_path / "state.json"
+    login(fault, state_file)
+    arrived = threading.Event()
+
+    def late_rotation(form):
+        arrived.set()
+        time.sleep(1.5)
+        return Response(body=fault.token_body(CLIENT_ID, None, access_token="at-2", refresh_token="rt-2", id_token=None))
+    fault.token_behaviour = late_rotation
+    process = subprocess.Popen([sys.executable, "-m", "telenorid", "refresh", "--state-file", str(state_file)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
+    try:
+        assert arrived.wait(30), "the refresh request never came"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert "finishing the request already sent" in err, err
+    assert "rt-2" in the_record(state_file).read_text()
+    fault.token_behaviour = lambda form: Response(400, {"error": "invalid_grant"})
+    token = telenorid("token", "--state-file", str(state_file))
+    assert token.returncode == 0 and token.stdout.strip() == "at-2", token.stderr

@@ -13,6 +13,8 @@ public final class OIDCClient: Sendable {
     private let clientSignerSlot = Locked<HostKeySigner?>(nil)
     /// The sleeps of the grants that poll (RFC 8628, CIBA), ended by `cancel` like the transfers.
     let sleeps: CancellableSleeps
+    /// Code exchanges a cancel came too late to stop: their states, until the callback is exchanged again.
+    private let keptExchanges = Locked<[(callback: AuthorizationCallback, state: AuthState)]>([])
 
     public init(
         configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
@@ -33,7 +35,8 @@ public final class OIDCClient: Sendable {
     /// Ends every HTTP transfer of this client under way now (discovery, key sets, token, userinfo,
     /// revocation and pushed requests, its auth states' refreshes included) and every polling wait (RFC 8628,
     /// CIBA) with `.cancelled`, from any thread; calls that start later run normally. Nothing a cancelled
-    /// call would have changed is changed.
+    /// call would have changed is changed, except that a refresh or code exchange whose request may have
+    /// left is finished first and its tokens kept (`HTTPRequest.finishOnceSent`).
     public func cancel() {
         transport.cancel()
         sleeps.cancel()
@@ -185,20 +188,39 @@ public final class OIDCClient: Sendable {
         _ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
         during what: String
     ) throws(TelenoridError) -> TokenResponse {
+        try tokenRequest(grant, to: url, proofBy: signer, during: what, finishOnceSent: false).tokens
+    }
+
+    /// The same, for a grant whose answer must not be lost once it may have left (a code exchange, a
+    /// refresh): a cancel after that point lets the answer come (`HTTPRequest.finishOnceSent`), and
+    /// `cancelledAfterSending` says the caller must keep the tokens and then report the cancel.
+    func tokenRequest(
+        _ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
+        during what: String, finishOnceSent: Bool
+    ) throws(TelenoridError) -> (tokens: TokenResponse, cancelledAfterSending: Bool) {
         let response = try send(proofBy: signer) { () throws(TelenoridError) in
-            try authenticatedRequest(url: url, parameters: grant)
+            var request = try authenticatedRequest(url: url, parameters: grant)
+            request.finishOnceSent = finishOnceSent
+            return request
         }
         let (object, secrets) = try OAuthErrorResponse.jsonObject(
             from: response, during: what, now: clock(),
             secretMembers: TokenResponse.secretMembers)
         let tokens = try TokenResponse(object, secrets: secrets)
         try checkTokenType(tokens, proofSent: signer != nil, during: what)
-        return tokens
+        return (tokens, response.cancelledAfterSending)
     }
 
     /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
     /// gives the auth state of the signed-in user.
+    ///
+    /// A cancel (`cancel`) after the code may have left does not abandon the exchange: the answer is awaited
+    /// within the transfer's timeout, and when it brought valid tokens their auth state is kept for this
+    /// callback and `.cancelled` thrown; exchanging the same callback again hands that state out without a
+    /// request (once). A cancel before the request was written ends it at once, and the callback may be
+    /// exchanged again.
     public func exchangeCode(_ callback: AuthorizationCallback) throws(TelenoridError) -> AuthState {
+        if let kept = takeKeptExchange(of: callback) { return kept }
         let pending = callback.pending
         guard pending.configuration.clientID == configuration.clientID,
             pending.redirect.string == configuration.redirect?.string
@@ -233,8 +255,10 @@ public final class OIDCClient: Sendable {
             throw TelenoridError(.consumed, "this callback's code was already exchanged")
         }
         let response: TokenResponse
+        let cancelledAfterSending: Bool
         do {
-            response = try tokenRequest(grant, to: tokenURL, proofBy: signer, during: "code exchange")
+            (response, cancelledAfterSending) = try tokenRequest(
+                grant, to: tokenURL, proofBy: signer, during: "code exchange", finishOnceSent: true)
         } catch {
             // A request that never left leaves the code unseen by the provider: the host may try again.
             if error.requestNotSent { callback.unmarkExchanged() }
@@ -254,7 +278,33 @@ public final class OIDCClient: Sendable {
         tokens.dpopSigner = signer
         tokens.resources = pending.resources
         Log.info("token.exchanged", "code exchanged for \(signer == nil ? "bearer" : "DPoP-bound") tokens")
-        return authState(tokens)
+        let state = authState(tokens)
+        guard !cancelledAfterSending else {
+            keepExchange(state, of: callback)
+            throw TelenoridError(
+                .cancelled,
+                "the code exchange was cancelled after the code was sent; its tokens are kept: exchange the same "
+                    + "callback again to get the signed-in state")
+        }
+        return state
+    }
+
+    /// How many exchanges cancelled after sending are kept for their callbacks; an older one is dropped
+    /// (its host never asked again).
+    static let keptExchangeLimit = 4
+
+    private func keepExchange(_ state: AuthState, of callback: AuthorizationCallback) {
+        keptExchanges.withLock { kept in
+            if kept.count >= OIDCClient.keptExchangeLimit { kept.removeFirst() }
+            kept.append((callback, state))
+        }
+    }
+
+    private func takeKeptExchange(of callback: AuthorizationCallback) -> AuthState? {
+        keptExchanges.withLock { kept -> AuthState? in
+            guard let position = kept.firstIndex(where: { $0.callback === callback }) else { return nil }
+            return kept.remove(at: position).state
+        }
     }
 
     /// An auth state of this client's, refreshing through it.
@@ -341,6 +391,14 @@ extension OIDCClient: TokenRefresher {
     /// One refresh round trip (RFC 6749 §6). A new ID token must name the same issuer, subject and
     /// audience as the first (OIDC Core §12.2).
     public func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet {
+        try refreshFinishingOnceSent(tokens).tokens
+    }
+
+    /// A refresh whose request, once it may have left, is finished despite a cancel: the provider may have
+    /// rotated the refresh token for it (RFC 9700 §4.14.2), so its answer must be kept.
+    public func refreshFinishingOnceSent(_ tokens: TokenSet) throws(TelenoridError) -> (
+        tokens: TokenSet, cancelledAfterSending: Bool
+    ) {
         guard let refreshToken = tokens.refreshToken else {
             throw TelenoridError(.notSignedIn, "there is no refresh token")
         }
@@ -349,9 +407,11 @@ extension OIDCClient: TokenRefresher {
         try grant.appendSecret("refresh_token", refreshToken)
         grant.appendRepeated("resource", tokens.resources)
         let response: TokenResponse
+        let cancelledAfterSending: Bool
         do {
-            response = try tokenRequest(
-                grant, to: try endpoint(.tokenEndpoint), proofBy: tokens.dpopSigner, during: "refresh")
+            (response, cancelledAfterSending) = try tokenRequest(
+                grant, to: try endpoint(.tokenEndpoint), proofBy: tokens.dpopSigner, during: "refresh",
+                finishOnceSent: true)
         } catch {
             throw OIDCClient.refreshVerdict(error)
         }
@@ -362,7 +422,7 @@ extension OIDCClient: TokenRefresher {
                     nonce: nil, maxAge: nil, accessToken: response.accessToken,
                     previous: tokens.idTokenClaims))
         }
-        return TokenSet(response: response, receivedAt: clock(), previous: tokens)
+        return (TokenSet(response: response, receivedAt: clock(), previous: tokens), cancelledAfterSending)
     }
 
     /// Revoking the refresh token ends the grant (RFC 7009 §2.1); without one, the access token is all

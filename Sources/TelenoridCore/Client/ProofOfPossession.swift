@@ -63,6 +63,11 @@ extension OIDCClient {
             let nonce = response.header("dpop-nonce").flatMap(DPoPNonces.parseHeader)
             if let nonce { dpopNonces.remember(nonce, for: request.url) }
             guard Self.asksForNonce(response) else { return response }
+            // Cancelled while the first request was out: it was refused, so nothing was spent on it and the
+            // cancel stops the second.
+            guard !response.cancelledAfterSending else {
+                throw TelenoridError(.cancelled, "the request was cancelled before its DPoP nonce retry").neverSent()
+            }
             guard !retried, nonce != nil else {
                 throw TelenoridError(
                     .authorizationError,

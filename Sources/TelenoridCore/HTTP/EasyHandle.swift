@@ -55,7 +55,9 @@ final class EasyHandle: @unchecked Sendable {
     }
 
     /// `cancelled` is asked each time the transfer's wait ends; once it says yes the transfer is abandoned
-    /// (its connection closed) with `.cancelled`. `wake` ends a wait early so that it is asked at once.
+    /// (its connection closed) with `.cancelled`, unless the request `finishOnceSent` and may have been
+    /// written already (see `mayHaveSent`): then the answer is awaited within the transfer's timeout and
+    /// the response is marked `cancelledAfterSending`. `wake` ends a wait early so that it is asked at once.
     func perform(
         _ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil, resolve: String? = nil,
         cancelled: () -> Bool
@@ -94,7 +96,11 @@ final class EasyHandle: @unchecked Sendable {
         let outcome = withExtendedLifetime(sink) {
             withExtendedLifetime(body) {
                 withExtendedLifetime(headers) {
-                    withExtendedLifetime(hookCall) { withExtendedLifetime(resolveList) { transfer(cancelled) } }
+                    withExtendedLifetime(hookCall) {
+                        withExtendedLifetime(resolveList) {
+                            transfer(finishOnceSent: request.finishOnceSent, cancelled)
+                        }
+                    }
                 }
             }
         }
@@ -112,10 +118,17 @@ final class EasyHandle: @unchecked Sendable {
                 throw TelenoridError(.network, "\(what): the socket hook refused the connection")
             }
         }
-        guard case .done(let code) = outcome else {
-            // Never marked as not sent: libcurl may have written the request before the cancel arrived, and
-            // a single-use input the server may have seen must not be sent again.
-            throw TelenoridError(.cancelled, "\(what) was cancelled")
+        let code: CURLcode
+        var cancelledAfterSending = false
+        switch outcome {
+        case .cancelled(let sent):
+            // Marked as not sent only when libcurl cannot have written any of it: a single-use input the
+            // server may have seen must not be sent again.
+            let error = TelenoridError(.cancelled, "\(what) was cancelled")
+            throw sent ? error : error.neverSent()
+        case .done(let result, let cancelled):
+            code = result
+            cancelledAfterSending = cancelled
         }
         guard code == CURLE_OK else {
             throw error(for: code, sink: sink, what: what, settings: settings)
@@ -124,10 +137,30 @@ final class EasyHandle: @unchecked Sendable {
         guard tnc_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, (100...999).contains(status) else {
             throw TelenoridError(.invalidResponse, "\(what) returned no valid HTTP status")
         }
-        return HTTPResponse(status: status, headerBlock: sink.takeHeaderBlock(), body: sink.takeBody())
+        var response = HTTPResponse(status: status, headerBlock: sink.takeHeaderBlock(), body: sink.takeBody())
+        response.cancelledAfterSending = cancelledAfterSending
+        return response
     }
 
-    private enum Outcome { case done(CURLcode), cancelled }
+    /// How a transfer ended: libcurl's result (and whether a cancel came after the request may have left,
+    /// for a request that finishes once sent), or abandoned by a cancel (and whether it may have left).
+    private enum Outcome {
+        case done(CURLcode, cancelledAfterSending: Bool)
+        case cancelled(mayHaveSent: Bool)
+    }
+
+    /// Whether libcurl may have written any of the request: it counts the request's bytes as it writes
+    /// them (CURLINFO_REQUEST_SIZE), and sets the pretransfer time once the request is handed over
+    /// (CURLINFO_PRETRANSFER_TIME_T; before the first write in older versions, after it in 7.x's multi
+    /// interface). Either set means the server may be acting on it; neither means nothing was written
+    /// (resolving, connecting, the TLS handshake). A value libcurl cannot give counts as sent.
+    private func mayHaveSent() -> Bool {
+        var requestSize = 0
+        guard tnc_getinfo_long(curl, CURLINFO_REQUEST_SIZE, &requestSize) == CURLE_OK else { return true }
+        var pretransfer: curl_off_t = 0
+        guard tnc_getinfo_off_t(curl, CURLINFO_PRETRANSFER_TIME_T, &pretransfer) == CURLE_OK else { return true }
+        return requestSize > 0 || pretransfer > 0
+    }
 
     /// What curl_easy_perform does, minus its first wait: libcurl 7.x's curl_easy_perform starts with
     /// curl_multi_poll on its wakeup socket before the handle has any socket, a poll(2) per request for
@@ -136,28 +169,42 @@ final class EasyHandle: @unchecked Sendable {
     /// another thread) ends it at once at no cost to a transfer nobody cancels. Timeouts are the easy
     /// handle's, which curl_multi_perform enforces. Removing a handle whose transfer is under way closes its
     /// connection, so a cancelled transfer leaves nothing half-read for the next one on this handle.
-    private func transfer(_ cancelled: () -> Bool) -> Outcome {
+    ///
+    /// A request that `finishOnceSent` and may have been written when the cancel is seen runs on to its
+    /// end (answer, error or the handle's CURLOPT_TIMEOUT_MS): its answer may carry what the server has
+    /// already spent the request's single-use input on.
+    private func transfer(finishOnceSent: Bool, _ cancelled: () -> Bool) -> Outcome {
         let added = curl_multi_add_handle(multi, curl)
         guard added == CURLM_OK else {
-            return .done(added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT)
+            return .done(
+                added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT, cancelledAfterSending: false)
         }
         defer { curl_multi_remove_handle(multi, curl) }
         var running: Int32 = 1
+        var finishing = false
         while running > 0 {
             var step = curl_multi_perform(multi, &running)
             if step == CURLM_OK && running > 0 {
                 step = curl_multi_poll(multi, nil, 0, 1000, nil)
-                if cancelled() { return .cancelled }
+                if !finishing && cancelled() {
+                    let sent = mayHaveSent()
+                    guard finishOnceSent && sent else { return .cancelled(mayHaveSent: sent) }
+                    finishing = true
+                }
             }
             guard step == CURLM_OK else {
-                return .done(step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR)
+                return .done(
+                    step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR,
+                    cancelledAfterSending: finishing)
             }
         }
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
-            if message.pointee.msg == CURLMSG_DONE { return .done(message.pointee.data.result) }
+            if message.pointee.msg == CURLMSG_DONE {
+                return .done(message.pointee.data.result, cancelledAfterSending: finishing)
+            }
         }
-        return .done(CURLE_RECV_ERROR)
+        return .done(CURLE_RECV_ERROR, cancelledAfterSending: finishing)
     }
 
     /// Ends the wait of the transfer under way (or makes the next wait return at once). Any thread:

@@ -11,6 +11,11 @@ public struct HTTPRequest: Sendable {
     /// The Authorization header's value (RFC 9110 §11.6.2), e.g. `bearer(_:)`'s.
     public var authorization: SecretBytes?
     public var body: SecretBytes?
+    /// A request whose answer must not be lost once it may have left (a token request: it redeems a
+    /// single-use code, or a refresh token the provider may rotate, RFC 9700 §4.14.2). A cancel that comes
+    /// before it may have been written still ends it at once; one that comes later lets it finish within
+    /// the transfer's own timeout, and the response says so (`cancelledAfterSending`).
+    public var finishOnceSent = false
 
     public init(
         method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
@@ -66,6 +71,9 @@ public struct HTTPResponse: Sendable {
     private let headerBlock: [UInt8]
     private let storage: SecretBytes
     public var body: [UInt8] { storage.bytes }
+    /// A cancel came after this request (one that `finishOnceSent`) may have left: the answer was awaited
+    /// all the same. The caller keeps what it brought, then reports the call cancelled.
+    public internal(set) var cancelledAfterSending = false
 
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
         var block: [UInt8] = []

@@ -4,11 +4,26 @@ public protocol TokenRefresher: AnyObject, Sendable {
     /// One refresh round trip. A refusal that means the grant is gone is thrown as `.authorizationLost`;
     /// any other error leaves the grant as it was.
     func refresh(_ tokens: TokenSet) throws(TelenoridError) -> TokenSet
+    /// The same round trip, finished despite a cancel that came after its request may have left (the
+    /// provider may have rotated the refresh token for it): `cancelledAfterSending` then says the caller
+    /// keeps the tokens and reports the call cancelled.
+    func refreshFinishingOnceSent(_ tokens: TokenSet) throws(TelenoridError) -> (
+        tokens: TokenSet, cancelledAfterSending: Bool
+    )
     /// Revokes the grant of `tokens` at the provider (the refresh token, else the access token; RFC 7009).
     func revokeGrant(_ tokens: TokenSet) throws(TelenoridError)
     /// The signer of the host-held DPoP key whose RFC 7638 thumbprint a saved state records (RFC 9449 §6):
     /// tokens bound to it go on only with it. Fails when the refresher has no signer for that key.
     func hostKeySigner(forThumbprint thumbprint: String) throws(TelenoridError) -> DPoPSigner
+}
+
+extension TokenRefresher {
+    /// A refresher that cannot be cancelled has nothing to finish.
+    public func refreshFinishingOnceSent(_ tokens: TokenSet) throws(TelenoridError) -> (
+        tokens: TokenSet, cancelledAfterSending: Bool
+    ) {
+        (try refresh(tokens), false)
+    }
 }
 
 /// What AppAuth calls AuthState: the tokens of one signed-in user, handed out fresh. Safe to share
@@ -179,6 +194,30 @@ public final class AuthState: Sendable {
         attach(to: store)
     }
 
+    /// Writes the state to its bound store now, under the store's update lock, as the next use would:
+    /// tokens a refresh brought that the store did not take (`.storeFailed` from that refresh) go over the
+    /// record's marker; a record another process changed since (a refresh, a sign-out) is taken up rather
+    /// than overwritten, and one whose refresh is under way elsewhere (its marker) is left to that refresh.
+    /// `.storeFailed` when the store does not take the write (the tokens stay in memory and in use, and the
+    /// write is tried again before their next use); `.invalidArgument` when the state is bound to no store.
+    public func save() throws(TelenoridError) {
+        guard let store = storeSlot.withLock({ $0 }) else {
+            throw TelenoridError(
+                .invalidArgument,
+                "the auth state is bound to no store or file (bind or open one first): nothing to save to")
+        }
+        let changed = try updating(in: store) { () throws(TelenoridError) -> Bool in
+            let found: (changed: Bool, staleMarker: Bool)
+            do throws(TelenoridError) { found = try adoptStored(from: store) } catch {
+                throw error.kind == .storeFailed ? AuthState.unsaved(error) : error
+            }
+            guard !found.staleMarker else { return found.changed }
+            do throws(TelenoridError) { try store.save(serialized()) } catch { throw AuthState.unsaved(error) }
+            return found.changed
+        }
+        if changed { notify() }
+    }
+
     /// Binds without writing, for a state just read from `store`: writing it back could put older tokens
     /// over a refresh another process saved in the meantime.
     func attach(to store: any AuthStateStore) {
@@ -232,6 +271,9 @@ public final class AuthState: Sendable {
     private typealias Landed = (Result<TokenSet, TelenoridError>, Bool, TokenSet?)
 
     private func refresh(seenAttempts: UInt64, force: Bool) throws(TelenoridError) -> TokenSet {
+        // Set when a cancel came after this thread's request may have left: its answer is kept, and this
+        // call (not the threads that share the outcome) reports the cancel.
+        var cancelledAfterSending = false
         // The outcome; whether this thread changed the state (only that thread tells the observer); tokens
         // a sign-out made obsolete while they were being fetched.
         let (outcome, changed, orphaned): Landed = refreshGate.withLock { _ in
@@ -242,13 +284,16 @@ public final class AuthState: Sendable {
             guard let store = storeSlot.withLock({ $0 }) else {
                 switch needed(force: force) {
                 case .answer(let answer): return (answer, false, nil)
-                case .send(let tokens, let signOuts): return land(send(tokens, staleMarker: false), signOuts: signOuts)
+                case .send(let tokens, let signOuts):
+                    return land(
+                        send(tokens, staleMarker: false, cancelledAfterSending: &cancelledAfterSending),
+                        signOuts: signOuts)
                 }
             }
             var landed: Landed? = nil
             do throws(TelenoridError) {
                 return try exclusively(in: store) { () throws(TelenoridError) -> Landed in
-                    let result = attempt(force: force, store: store)
+                    let result = attempt(force: force, store: store, cancelledAfterSending: &cancelledAfterSending)
                     landed = result
                     return result
                 }
@@ -259,7 +304,14 @@ public final class AuthState: Sendable {
         }
         if let orphaned { try? refresher.revokeGrant(orphaned) }
         if changed { notify() }
-        return try outcome.get()
+        let tokens = try outcome.get()
+        guard !cancelledAfterSending else {
+            throw TelenoridError(
+                .cancelled,
+                "the refresh was cancelled after its request was sent; its answer was awaited and the new tokens "
+                    + "are kept\(storeSlot.withLock({ $0 }) == nil ? "" : " and saved")")
+        }
+        return tokens
     }
 
     private enum Need {
@@ -290,11 +342,14 @@ public final class AuthState: Sendable {
 
     /// One refresh round trip. After a stale marker (see "Rotation journal"), the provider's refusal of
     /// the stored refresh token most likely means it rotated it for the refresh whose answer was lost.
-    private func send(_ tokens: TokenSet, staleMarker: Bool) -> Result<TokenSet, TelenoridError> {
+    private func send(_ tokens: TokenSet, staleMarker: Bool, cancelledAfterSending: inout Bool)
+        -> Result<TokenSet, TelenoridError>
+    {
         do throws(TelenoridError) {
-            let refreshed = try refresher.refresh(tokens)
+            let refreshed = try refresher.refreshFinishingOnceSent(tokens)
             Log.info("token.refreshed", "tokens refreshed")
-            return .success(refreshed)
+            cancelledAfterSending = refreshed.cancelledAfterSending
+            return .success(refreshed.tokens)
         } catch {
             Log.warning("token.refresh_failed", Log.describe(error))
             guard staleMarker, error.kind == .authorizationLost else { return .failure(error) }
@@ -322,7 +377,7 @@ public final class AuthState: Sendable {
     /// One refresh under the gate and the store's exclusive lock: starts from what the store holds
     /// (tokens another process refreshed since this one last looked answer this call, a forced refresh
     /// too: as threads waiting on one refresh share it, processes do), writes the marker, sends, lands.
-    private func attempt(force: Bool, store: any AuthStateStore) -> Landed {
+    private func attempt(force: Bool, store: any AuthStateStore, cancelledAfterSending: inout Bool) -> Landed {
         var adopted = false
         // Under the update lock, so that a sign-out recorded by another process is taken up, not
         // overwritten by the marker.
@@ -350,7 +405,7 @@ public final class AuthState: Sendable {
         case .answer(let answer):
             return (answer, adopted, nil)
         case .send(let tokens, let signOuts):
-            let result = send(tokens, staleMarker: prepared.2)
+            let result = send(tokens, staleMarker: prepared.2, cancelledAfterSending: &cancelledAfterSending)
             var landed: Landed? = nil
             _ = try? store.withUpdateAccess { () throws(TelenoridError) in
                 landed = land(result, signOuts: signOuts, marker: prepared.1, in: store, reread: true)

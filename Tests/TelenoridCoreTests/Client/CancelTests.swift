@@ -5,12 +5,13 @@ import XCTest
 
 /// A socket on 127.0.0.1 that takes connections (the kernel completes them) and never answers: a transfer
 /// to it waits out its timeout unless it is cancelled. With `answers`, a thread answers each connection
-/// with one small response instead.
+/// with one small response instead (`body`, after `delayMicroseconds`), and counts the requests it read.
 private final class LocalServer: @unchecked Sendable {
     let fd: Int32
     let port: UInt16
+    let requestsRead = Atomic<Int>(0)
 
-    init(answers: Bool = false) throws {
+    init(answers: Bool = false, body: String = "{}", delayMicroseconds: UInt32 = 0) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         var address = sockaddr_in()
@@ -35,9 +36,11 @@ private final class LocalServer: @unchecked Sendable {
                     guard connection >= 0 else { return }
                     var buffer = [UInt8](repeating: 0, count: 4096)
                     _ = read(connection, &buffer, buffer.count)
+                    self.requestsRead.wrappingAdd(1, ordering: .relaxed)
+                    usleep(delayMicroseconds)
                     let answer = Array(
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
-                            .utf8)
+                        ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+                            + "Connection: close\r\n\r\n\(body)").utf8)
                     _ = write(connection, answer, answer.count)
                     close(connection)
                 }
@@ -46,6 +49,8 @@ private final class LocalServer: @unchecked Sendable {
     }
 
     var url: String { "http://127.0.0.1:\(port)/token" }
+    /// The same port over https: the TLS handshake never completes, so no request is ever written.
+    var httpsURL: String { "https://127.0.0.1:\(port)/token" }
 
     func stop() { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
 }
@@ -118,20 +123,30 @@ final class CancelTests: XCTestCase {
         XCTAssertEqual(try transport.send(HTTPRequest(url: answering.url)).body, Array("{}".utf8))
     }
 
-    func testCancelledRefreshLeavesTheStateAsItWas() throws {
-        let silent = try LocalServer()
-        defer { silent.stop() }
+    /// An auth state whose access token has expired, refreshing at `tokenURL` through a client whose
+    /// transfers time out after `timeoutMilliseconds`.
+    private func expiredState(tokenURL: String, timeoutMilliseconds: String = "20000") throws -> (AuthState, OIDCClient)
+    {
         var settings = ClientConfiguration.Settings()
         settings[.issuer] = "https://id.example.com"
         settings[.clientID] = "tnn-example"
         settings[.redirectURI] = "telenorid-example://authcallback/"
-        settings[.tokenEndpoint] = silent.url
+        settings[.tokenEndpoint] = tokenURL
+        settings[.timeoutMilliseconds] = timeoutMilliseconds
         let client = try OIDCClient(configuration: try ClientConfiguration(settings))
         let tokens = TokenSet(
             accessToken: SecretBytes(Array("access-0".utf8)), tokenType: "Bearer",
             accessTokenExpiresAt: client.clock() - 10, refreshToken: SecretBytes(Array("refresh-0".utf8)),
             idToken: nil, scope: "openid")
-        let state = AuthState(tokens: tokens, refresher: client, clock: client.clock, refreshMarginSeconds: 60)
+        return (AuthState(tokens: tokens, refresher: client, clock: client.clock, refreshMarginSeconds: 60), client)
+    }
+
+    /// Before the request is written (here the TLS handshake never completes) a cancel is immediate, the
+    /// state stays as it was, and the request is known not to have left.
+    func testRefreshCancelledBeforeItsRequestIsWrittenEndsAtOnce() throws {
+        let silent = try LocalServer()
+        defer { silent.stop() }
+        let (state, client) = try expiredState(tokenURL: silent.httpsURL)
         let changes = Atomic<Int>(0)
         state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
         let before = state.serialized().string
@@ -142,10 +157,55 @@ final class CancelTests: XCTestCase {
         client.cancel()
         let (error, endedAt) = try XCTUnwrap(call.wait())
         XCTAssertEqual(error?.kind, .cancelled)
+        XCTAssertEqual(error?.requestNotSent, true)
         XCTAssertLessThan(milliseconds(from: cancelledAt, to: endedAt), 100)
         XCTAssertEqual(state.serialized().string, before)
         XCTAssertEqual(changes.load(ordering: .relaxed), 0)
         XCTAssertFalse(TelenoridError.Kind.cancelled.isTransient)
+    }
+
+    /// A refresh whose request has left is never abandoned: the provider may have rotated the refresh
+    /// token for it. The answer is awaited, kept, and then the call says it was cancelled.
+    func testRefreshCancelledAfterItsRequestLeftKeepsTheAnswer() throws {
+        let slow = try LocalServer(
+            answers: true,
+            body: #"{"access_token":"access-1","token_type":"Bearer","expires_in":300,"refresh_token":"refresh-1"}"#,
+            delayMicroseconds: 700_000)
+        defer { slow.stop() }
+        let (state, client) = try expiredState(tokenURL: slow.url)
+        let changes = Atomic<Int>(0)
+        state.setObserver { changes.wrappingAdd(1, ordering: .relaxed) }
+
+        let call = Background { () throws(TelenoridError) in _ = try state.freshTokens() }
+        usleep(300_000)
+        XCTAssertEqual(slow.requestsRead.load(ordering: .relaxed), 1)
+        let cancelledAt = DispatchTime.now()
+        client.cancel()
+        let (error, endedAt) = try XCTUnwrap(call.wait())
+        XCTAssertEqual(error?.kind, .cancelled)
+        XCTAssertTrue(error?.message.contains("kept") == true, error?.message ?? "")
+        XCTAssertGreaterThan(milliseconds(from: cancelledAt, to: endedAt), 200, "the answer was awaited")
+        XCTAssertEqual(state.tokens?.accessToken.string, "access-1")
+        XCTAssertEqual(state.tokens?.refreshToken?.string, "refresh-1")
+        XCTAssertEqual(changes.load(ordering: .relaxed), 1)
+        // The kept tokens are used without another request.
+        XCTAssertEqual(try state.freshTokens().accessToken.string, "access-1")
+        XCTAssertEqual(slow.requestsRead.load(ordering: .relaxed), 1)
+    }
+
+    /// A request that was written and never answered ends at the transfer's own timeout, not at the
+    /// cancel, and keeps the tokens it had (the rotation journal of a bound state says it may be lost).
+    func testRefreshCancelledAfterItsRequestLeftWaitsNoLongerThanItsTimeout() throws {
+        let silent = try LocalServer()
+        defer { silent.stop() }
+        let (state, client) = try expiredState(tokenURL: silent.url, timeoutMilliseconds: "1500")
+        let before = state.serialized().string
+        let call = Background { () throws(TelenoridError) in _ = try state.freshTokens() }
+        usleep(300_000)
+        client.cancel()
+        let (error, _) = try XCTUnwrap(call.wait())
+        XCTAssertEqual(error?.kind, .timeout)
+        XCTAssertEqual(state.serialized().string, before)
     }
 
     func testLoopbackWaitCancelledAndWaitsAgain() throws {

@@ -307,6 +307,38 @@ final class HostStoreTests: XCTestCase {
         XCTAssertEqual(try opened().forceRefresh().accessToken.string, "access-2")
     }
 
+    /// A host told STORE_FAILED writes the kept tokens when it chooses (before it exits, say); a store that
+    /// still refuses says so, and nothing is sent either way.
+    func testSaveWritesTheTokensTheStoreRefusedAndReportsAStoreThatStillRefuses() throws {
+        let state = try boundState()
+        provider.duringRequest.withLock { $0 = { [memory] in memory.failing.withLock { $0 = ["store"] } } }
+        XCTAssertEqual(error { _ = try state.freshTokens() }?.kind, .storeFailed)
+        provider.duringRequest.withLock { $0 = nil }
+        let refused = error { try state.save() }
+        XCTAssertEqual(refused?.kind, .storeFailed)
+        XCTAssertTrue(refused?.message.contains("failed (3)") == true, refused?.message ?? "")
+        XCTAssertTrue(memory.record("alice")?.contains("refresh_started_at") == true)
+        memory.failing.withLock { $0 = [] }
+        try state.save()
+        XCTAssertTrue(memory.record("alice")?.contains("refresh-1") == true)
+        XCTAssertFalse(memory.record("alice")?.contains("refresh_started_at") == true)
+        XCTAssertEqual(provider.calls.load(ordering: .relaxed), 1)
+        XCTAssertEqual(try opened().forceRefresh().accessToken.string, "access-2")
+    }
+
+    /// What another process saved since is taken up, not overwritten; a state bound to nothing can't save.
+    func testSaveTakesUpAnotherProcesssRefreshAndNeedsAStore() throws {
+        let state = try boundState()
+        XCTAssertEqual(try opened().forceRefresh().accessToken.string, "access-1")
+        let notified = Atomic<Int>(0)
+        state.setObserver { notified.wrappingAdd(1, ordering: .relaxed) }
+        try state.save()
+        XCTAssertEqual(state.tokens?.refreshToken?.string, "refresh-1")
+        XCTAssertTrue(memory.record("alice")?.contains("refresh-1") == true)
+        XCTAssertEqual(notified.load(ordering: .relaxed), 1)
+        XCTAssertEqual(error { try self.state(tokens: nil).save() }?.kind, .invalidArgument)
+    }
+
     func testTheDirectoryStoreKeepsEachKeyInItsOwnFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("telenorid-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -248,6 +248,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_store_free": (None, [StoreP]),
     "telenorid_auth_state_bind_store": (telenorid_status, [AuthStateP, StoreP, c_char_p]),
     "telenorid_auth_state_open_store": (telenorid_status, [ClientP, StoreP, c_char_p, POINTER(AuthStateP)]),
+    "telenorid_auth_state_save": (telenorid_status, [AuthStateP]),
     "telenorid_line_authenticator_new": (telenorid_status, [ConfigP, POINTER(LineAuthenticatorP)]),
     "telenorid_line_authenticator_set_socket_hook": (telenorid_status, [LineAuthenticatorP, SocketHook, c_void_p]),
     "telenorid_line_authenticator_set_resolver": (telenorid_status, [LineAuthenticatorP, HostResolver, c_void_p]),

@@ -152,6 +152,13 @@ class AuthState(_Handle):
             _leave(native._native)
         self._keep_alive.append(native)  # the functions C calls live as long as the state
 
+    def save(self) -> None:
+        """Writes the state to the store or file it is bound to now, e.g. after a refresh raised
+        :class:`StoreFailedError` (its new tokens are kept in memory) and before the process exits. What
+        another process saved since is taken up, not overwritten. :class:`StoreFailedError` when the store
+        still refuses; :class:`InvalidArgumentError` when the state is bound to no store or file."""
+        self._call(_c.telenorid_auth_state_save)
+
     def end_session_url(self, post_logout_redirect_uri: Optional[str] = None, state: Optional[str] = None) -> str:
         """The RP-initiated logout URL to open in the browser (OpenID Connect RP-Initiated Logout), with
         ``id_token_hint`` and ``client_id``; does not sign this state out."""

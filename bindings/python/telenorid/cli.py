@@ -71,8 +71,12 @@ T = TypeVar("T")
 
 def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
     """Runs a blocking library call of `client` (or of an auth state made from it) so that Ctrl-C ends it:
-    the client is cancelled and KeyboardInterrupt goes on once the call has left the library."""
-    return interruptible(client, call)
+    the client is cancelled and KeyboardInterrupt goes on once the call has left the library. A refresh whose
+    request was already sent is finished first, its new tokens saved (the provider may have rotated the
+    refresh token for it), and that is said while it lasts."""
+    return interruptible(client, call, finishing=lambda: say(
+        "Ctrl-C: finishing the request already sent to the provider so that its answer is kept and saved "
+        "(at most the configured timeout), then stopping"))
 
 
 # ---- the sign-in ------------------------------------------------------------------------------------------

@@ -100,8 +100,11 @@ class Client(_Handle):
 
     def cancel(self) -> None:
         """Ends every blocking call of this client and its auth states under way on other threads (discovery,
-        token, userinfo, revocation, pushed requests, refreshes) within 100 ms: they raise :class:`CancelledError`
-        and change nothing. Calls that start afterwards run normally. Any thread; never blocks."""
+        token, userinfo, revocation, pushed requests, polling waits) within 100 ms: they raise
+        :class:`CancelledError` and change nothing. A refresh or code exchange whose request has been sent is
+        the exception: its answer is awaited within the ``timeout_ms`` and kept (a refresh's new tokens saved;
+        exchanging the same callback again gives the state), then it raises :class:`CancelledError`. Calls that
+        start afterwards run normally. Any thread; never blocks."""
         self._call(_c.telenorid_client_cancel)
 
     def discover(self) -> None:

@@ -194,6 +194,12 @@ static jlong n_auth_state_open_store(JNIEnv *env, jclass cls, jlong client, jobj
     return result;
 }
 
+static void n_auth_state_save(JNIEnv *env, jclass cls, jlong state)
+{
+    (void)cls;
+    void_result(env, telenorid_auth_state_save(HANDLE(telenorid_auth_state, state)));
+}
+
 /* From inside StoreCall.load: hands the record to the library (copied, the copy wiped after). */
 static jint n_store_record_set(JNIEnv *env, jclass cls, jlong record, jbyteArray data)
 {
@@ -219,6 +225,7 @@ static jint n_store_record_set(JNIEnv *env, jclass cls, jlong record, jbyteArray
 static const JNINativeMethod store_natives[] = {
     NATIVE("authStateBindStore", "(JLno/telenor/id/StoreCall;[B[B)V", n_auth_state_bind_store),
     NATIVE("authStateOpenStore", "(JLno/telenor/id/StoreCall;[B[B)J", n_auth_state_open_store),
+    NATIVE("authStateSave", "(J)V", n_auth_state_save),
     NATIVE("storeRecordSet", "(J[B)I", n_store_record_set),
 };
 

@@ -301,6 +301,22 @@ public final class AuthState extends NativeObject {
         });
     }
 
+    /**
+     * Writes the state to the store or file it is bound to now: after a refresh threw
+     * {@link StoreFailedException} (its new tokens are kept in memory), before the app goes to the background
+     * or exits. What another process saved since is taken up, not overwritten. Makes no network call. Any
+     * thread. Since 0.6.0.
+     *
+     * @throws StoreFailedException when the store still refuses (what it threw is the cause)
+     * @throws InvalidArgumentException when the state is bound to no store or file
+     */
+    public void save() {
+        HostCallFailure.attach(() -> call(h -> {
+            Native.authStateSave(h);
+            return null;
+        }));
+    }
+
     public @NonNull String serialize() {
         return call(h -> Utf8.decode(Native.authStateSerialize(h)));
     }

@@ -136,6 +136,7 @@ final class Native {
     // A store: the app's (through StoreCall), or the directory store when `directory` is not null.
     static native void authStateBindStore(long state, StoreCall store, byte[] directory, byte[] key);
     static native long authStateOpenStore(long client, StoreCall store, byte[] directory, byte[] key);
+    static native void authStateSave(long state);
     // From inside StoreCall.load only.
     static native int storeRecordSet(long record, byte[] data);
     // Accounts: opened through the app's store (StoreCall) or the directory store when `directory` is not null.

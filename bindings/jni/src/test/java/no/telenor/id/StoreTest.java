@@ -49,6 +49,8 @@ class StoreTest {
         final Map<String, byte[]> records = new ConcurrentHashMap<>();
         final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
         volatile boolean failing;
+        /** Refuses every write but a refresh's marker: the write of a refresh's answer fails. */
+        volatile boolean refusingAnswers;
 
         @Override
         public byte[] load(String key) throws IOException {
@@ -59,7 +61,10 @@ class StoreTest {
         }
 
         @Override
-        public void store(String key, byte[] data) {
+        public void store(String key, byte[] data) throws IOException {
+            if (refusingAnswers && !new String(data, StandardCharsets.UTF_8).contains("refresh_started_at")) {
+                throw new IOException("disk full");
+            }
             records.put(key, data.clone());
         }
 
@@ -146,6 +151,26 @@ class StoreTest {
             assertThrows(StoreFailedException.class, () -> client.openStore(store, "bob"));
             assertThrows(InvalidArgumentException.class, () -> client.openStore(store, "bob.update"));
             assertThrows(NullPointerException.class, () -> client.openStore((Store) null, "bob"));
+        }
+    }
+
+    @Test
+    void saveWritesTheTokensAFailingStoreRefused() throws Exception {
+        MapStore store = new MapStore();
+        try (Config settings = provider.config().build(); Client client = new Client(settings);
+             AuthState state = signIn(client); AuthState unbound = signIn(client)) {
+            state.bindStore(store, "dave");
+            store.refusingAnswers = true;
+            StoreFailedException refused = assertThrows(StoreFailedException.class, state::refresh);
+            assertInstanceOf(IOException.class, refused.getCause());
+            String kept = state.get(AuthState.Field.REFRESH_TOKEN);
+            assertTrue(new String(store.records.get("dave"), StandardCharsets.UTF_8).contains("refresh_started_at"));
+            assertThrows(StoreFailedException.class, state::save);
+            store.refusingAnswers = false;
+            state.save();
+            String record = new String(store.records.get("dave"), StandardCharsets.UTF_8);
+            assertTrue(record.contains(kept) && !record.contains("refresh_started_at"), "the kept tokens are stored");
+            assertThrows(InvalidArgumentException.class, unbound::save);
         }
     }
 
