@@ -4,35 +4,13 @@ within 100 ms with telenorid.Cancelled, and the object works afterwards.
 Run with Tests/python/run.sh (PYTHONPATH=bindings/python); also works with plain pytest from anywhere.
 """
 import socket
-import threading
 import time
 
 import pytest
 
 import telenorid
 
-
-def run_in_thread(call):
-    """Starts `call` on another thread; the returned function joins it and gives (exception, end time), and
-    its `running()` says whether the call is still under way."""
-    outcome = {}
-
-    def body():
-        try:
-            call()
-        except BaseException as error:  # noqa: B902 - reported to the test
-            outcome["error"] = error
-        outcome["ended"] = time.monotonic()
-
-    thread = threading.Thread(target=body, daemon=True)
-    thread.start()
-
-    def join():
-        thread.join(30)
-        assert not thread.is_alive(), "the call did not return"
-        return outcome.get("error"), outcome["ended"]
-    join.running = lambda: "ended" not in outcome
-    return join
+from background_call import run_in_thread
 
 
 def test_client_cancel_ends_a_blocked_call_and_the_next_runs():

@@ -12,6 +12,7 @@ import pytest
 
 import telenorid
 
+from background_call import run_in_thread  # noqa: E402
 from fault_provider import FaultProvider, Response  # noqa: E402
 
 CLIENT = "fault-client"
@@ -81,31 +82,12 @@ def rotating_late(provider, seconds, refresh_token="rt-2", before_answer=None):
     return arrived
 
 
-def in_thread(call):
-    outcome = {}
-
-    def body():
-        try:
-            call()
-        except BaseException as error:  # noqa: B902 - reported to the test
-            outcome["error"] = error
-        outcome["ended"] = time.monotonic()
-    thread = threading.Thread(target=body, daemon=True)
-    thread.start()
-
-    def join():
-        thread.join(30)
-        assert not thread.is_alive(), "the call did not return"
-        return outcome.get("error"), outcome["ended"]
-    return join
-
-
 def test_a_refresh_cancelled_after_its_request_left_keeps_and_saves_the_rotated_token(client, provider, tmp_path):
     store = telenorid.DirectoryStore(str(tmp_path))
     state = signed_in(client, provider)
     state.bind_store(store, "alice")
     arrived = rotating_late(provider, 0.8)
-    join = in_thread(state.refresh)
+    join = run_in_thread(state.refresh)
     assert arrived.wait(5)
     cancelled = time.monotonic()
     client.cancel()
@@ -131,7 +113,7 @@ def test_a_code_exchange_cancelled_after_the_code_left_keeps_its_state_for_the_c
         return Response(body=provider.token_body(CLIENT, pending.nonce))
     provider.token_behaviour = answer
     sent_before = sum(1 for method, path in provider.requests if path == "/token")
-    join = in_thread(lambda: client.exchange_code(callback))
+    join = run_in_thread(lambda: client.exchange_code(callback))
     assert arrived.wait(5)
     client.cancel()
     error, _ = join()
