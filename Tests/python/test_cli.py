@@ -435,7 +435,7 @@ def test_a_confidential_client_secret_comes_from_the_environment_and_json_everyw
                      "scopes": ["openid", "profile"], "token_type": "Bearer", "state_file": str(state_file)}
     text = telenorid("status", "--state-file", str(state_file))
     assert text.returncode == 0 and f"signed in as {claims['sub']} at {provider['issuer']}" in text.stdout
-    assert "Bearer" in text.stdout and "s left" in text.stdout
+    assert "Bearer" in text.stdout and "access token: expires " in text.stdout and " s)" in text.stdout
 
     # A refresh margin longer than the token's life makes `token` refresh, which the provider allows only
     # to this client authenticated with its secret.

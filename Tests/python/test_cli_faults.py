@@ -4,9 +4,11 @@ holding terminal controls; a sign-out of the rotation journal's; no revocation e
 `login --no-browser`, the test pasting the redirect the provider would have sent."""
 import json
 import os
+import re
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -48,12 +50,15 @@ def fault():
         yield provider
 
 
-def login(fault, state_file, claims=None, **token):
+def login(fault, state_file, claims=None, settings=True, extra=(), **token):
     """Signs in through `login --no-browser`: reads the authorization URL the command prints, makes the token
-    endpoint answer for its nonce with an ID token holding `claims` (and `token`'s members), and pastes the
-    redirect. Returns the completed process."""
-    process = subprocess.Popen([sys.executable, "-m", "telenorid", "login", "--no-browser", "--issuer", fault.issuer,
-                                "--client-id", CLIENT_ID, "--state-file", str(state_file)],
+    endpoint answer for its nonce with an ID token holding `claims` (and `token`'s members; id_token=None:
+    none), and pastes the redirect. `settings` False: no --issuer nor --client-id (the kept ones are used);
+    `extra`: more flags.
+    Returns the completed process."""
+    flags = ["--issuer", fault.issuer, "--client-id", CLIENT_ID] if settings else []
+    process = subprocess.Popen([sys.executable, "-m", "telenorid", "login", "--no-browser", *flags, *extra,
+                                "--state-file", str(state_file)],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=environment())
     try:
@@ -65,9 +70,9 @@ def login(fault, state_file, claims=None, **token):
         else:
             pytest.fail("no authorization URL: " + "".join(seen))
         query = {key: values[0] for key, values in parse_qs(urlsplit(line.strip()).query).items()}
-        nonce = query["nonce"]
-        fault.token_behaviour = lambda form: Response(body=fault.token_body(
-            CLIENT_ID, nonce, id_token=fault.id_token(CLIENT_ID, nonce, **(claims or {})), **token))
+        nonce = query.get("nonce")
+        token.setdefault("id_token", fault.id_token(CLIENT_ID, nonce, **(claims or {})))
+        fault.token_behaviour = lambda form: Response(body=fault.token_body(CLIENT_ID, nonce, **token))
         out, err = process.communicate(f"{query['redirect_uri']}?code=c-1&state={query['state']}\n", timeout=60)
     finally:
         process.kill()
@@ -251,3 +256,71 @@ def test_ctrl_c_after_the_refresh_request_left_finishes_it_and_saves_the_rotated
     fault.token_behaviour = lambda form: Response(400, {"error": "invalid_grant"})
     token = telenorid("token", "--state-file", str(state_file))
     assert token.returncode == 0 and token.stdout.strip() == "at-2", token.stderr
+
+
+# ---- what people read --------------------------------------------------------------------------------------
+
+ISO_LOCAL = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"
+
+
+def test_a_sign_in_without_an_id_token_says_the_user_is_not_named(fault, tmp_path):
+    """Some providers' device grant sends no ID token: the sign-in names no user, and says so rather than
+    "signed in as None"."""
+    state_file = tmp_path / "state.json"
+    # Without openid in the scope, as a device grant without OpenID Connect is.
+    signed_in = login(fault, state_file, extra=("--scope", "profile"), id_token=None)
+    assert "None" not in signed_in.stdout and "None" not in signed_in.stderr, signed_in
+    assert f"signed in at {fault.issuer} (the provider sent no ID token, so the user is not named)" \
+        in signed_in.stdout, signed_in.stdout
+    status = telenorid("status", "--state-file", str(state_file))
+    assert status.returncode == 0 and "None" not in status.stdout, status
+    assert status.stdout.startswith(f"signed in at {fault.issuer} (the provider sent no ID token"), status.stdout
+    assert json.loads(telenorid("status", "--json", "--state-file", str(state_file)).stdout)["subject"] is None
+
+
+def test_expiry_is_local_iso_8601_with_the_seconds_left_and_json_keeps_numbers(fault, tmp_path):
+    state_file = tmp_path / "state.json"
+    common = ["--state-file", str(state_file)]
+    login(fault, state_file, expires_in=3600)
+    status = telenorid("status", *common)
+    assert status.returncode == 0, status.stderr
+    [line] = [line for line in status.stdout.splitlines() if line.startswith("access token")]
+    found = re.fullmatch(rf"access token: expires ({ISO_LOCAL}) \(in ([\d,]+) s\)", line)
+    assert found, line
+    at, left = datetime.fromisoformat(found[1]), int(found[2].replace(",", ""))
+    assert 3500 < left <= 3600 and "," in found[2] and abs(at.timestamp() - time.time() - left) <= 2
+    assert at.utcoffset() == datetime.fromtimestamp(at.timestamp()).astimezone().utcoffset(), "local time"
+    document = json.loads(telenorid("status", "--json", *common).stdout)
+    assert isinstance(document["expires_at"], int) and isinstance(document["expires_in"], int)
+    assert abs(document["expires_at"] - at.timestamp()) <= 1
+
+    refreshed = telenorid("refresh", *common)
+    assert refreshed.returncode == 0, refreshed.stderr
+    assert re.search(rf"refreshed; the access token expires {ISO_LOCAL} \(in [\d,]+ s\)", refreshed.stderr), \
+        refreshed.stderr
+    assert "Unix time" not in refreshed.stderr + status.stdout
+
+    login(fault, state_file, expires_in=1)
+    time.sleep(2.2)
+    expired = telenorid("status", *common)
+    assert re.search(rf"access token: expired {ISO_LOCAL} \(\d+ s ago\): `telenorid token` refreshes it",
+                     expired.stdout), expired.stdout
+
+
+def test_revoke_keeps_the_settings_and_its_hint_signs_in_again(fault, tmp_path):
+    """The settings are not secret: revoke keeps them, and the command its hints name signs in with them."""
+    state_file = tmp_path / "state.json"
+    settings = tmp_path / "state.settings.json"
+    login(fault, state_file)
+    fault.revocation_behaviour = lambda form: Response(200, b"")
+    revoked = telenorid("revoke", "--state-file", str(state_file))
+    assert revoked.returncode == 0, revoked.stderr
+    assert settings.exists() and json.loads(settings.read_text())["issuer"] == fault.issuer
+    hint = f"telenorid login --state-file {state_file}"
+    assert f"`{hint}` signs in again" in revoked.stderr, revoked.stderr
+    signed_out = telenorid("token", "--state-file", str(state_file))
+    assert signed_out.returncode == 3 and f"sign in again with `{hint}`" in signed_out.stderr, signed_out.stderr
+
+    again = login(fault, state_file, settings=False)  # the hint's command: no --issuer, no --client-id
+    assert "signed in as account" in again.stderr and "--issuer is required" not in again.stderr
+    assert telenorid("token", "--state-file", str(state_file)).returncode == 0

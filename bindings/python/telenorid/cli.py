@@ -12,7 +12,7 @@ browser, keeps the sign-ins (accounts) and prints.
     telenorid token                  a fresh access token (refreshing first when needed)
     telenorid userinfo               the userinfo claims
     telenorid refresh                refresh now
-    telenorid revoke                 revoke the refresh token at the provider and sign out
+    telenorid revoke                 revoke the refresh token at the provider and sign out (settings kept)
     telenorid logout                 revoke, print the provider's end-session URL, remove the account
                                      (at a provider without a revocation endpoint, RFC 7009, both sign out
                                      here only, say so, and exit 0: the refresh token stays valid there
@@ -55,8 +55,9 @@ from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as ch
 from ._interruptible import interruptible
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
-from .cli_output import expiry, signed_in, status, token_type
-from .cli_settings import Failed, UsageError, client_for, emit, printable, say, settings_path, settings_from
+from .cli_output import expiry, signed_in, status, token_type, when
+from .cli_settings import (Failed, UsageError, client_for, emit, login_settings, printable, say, settings_path,
+                           settings_from)
 from .cli_accounts import NOT_REVOKED, add_command as add_accounts_command, add_flag as add_account_flag, chosen, remove
 from .cli_store import add_flag, choose_for_login, saved_settings
 from .logs import add_verbose_option, log_to_stderr
@@ -115,7 +116,7 @@ def login(args: argparse.Namespace) -> None:
     if args.redirect_uri:
         raise UsageError("--redirect-uri goes with --no-browser; otherwise the listener's address is the redirect URI")
     with telenorid.LoopbackListener(port=args.port, path=args.path) as listener:
-        settings = settings_from(args)
+        settings = login_settings(args)
         settings["redirect_uri"] = listener.redirect_uri
         with client_for(settings) as client:
             pending = start_authorization(client, settings)
@@ -138,7 +139,7 @@ def login_without_browser(args: argparse.Namespace) -> None:
     """As `gcloud auth login --no-browser`: the authorization URL is printed to be opened in any browser,
     and the address that browser ends on (the redirect, whose page fails to load) is read from standard
     input. The callback is checked as a listener's would be: its redirect URI and this request's state."""
-    settings = settings_from(args)
+    settings = login_settings(args)
     settings["redirect_uri"] = args.redirect_uri or settings.get("redirect_uri") or \
         f"http://127.0.0.1:{args.port or NO_BROWSER_PORT}{args.path}"
     with client_for(settings) as client:
@@ -202,16 +203,23 @@ def refresh(args: argparse.Namespace) -> None:
     client, state, _ = signed_in_state(args)
     cancellable(client, state.refresh)
     expires = state.expires_at
-    say("refreshed" + (f"; the access token expires at {expires} (Unix time)" if expires else ""))
+    say("refreshed" + (f"; the access token {when(expires)}" if expires else ""))
     emit(args, {"refreshed": True, "token_type": token_type(state), **expiry(state)}, None)
 
 
 def revoke(args: argparse.Namespace) -> None:
     client, state, settings = signed_in_state(args)
-    # Signed out in its record first, then revoked at the provider; the account is dropped either way.
-    revoked = cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
-    say("revoked at the provider; signed out" if revoked else f"signed out here, not revoked: {NOT_REVOKED}")
+    # Signed out in its record first, then revoked at the provider; the account is dropped either way; the settings stay.
+    revoked = cancellable(client, lambda: remove(args, client, settings, args.account_id, state, keep_settings=True))
+    say(("revoked at the provider; signed out" if revoked else f"signed out here, not revoked: {NOT_REVOKED}")
+        + f"; the settings are kept: `{login_command(args)}` signs in again")
     emit(args, {"signed_in": False, "revoked": revoked}, None)
+
+
+def login_command(args: argparse.Namespace) -> str:
+    """`telenorid login` for this state file: with --state-file when it is not the default one."""
+    state_file = getattr(args, "state_file", DEFAULT_STATE)
+    return "telenorid login" + ("" if state_file == DEFAULT_STATE else f" --state-file {shlex.quote(str(state_file))}")
 
 
 def logout(args: argparse.Namespace) -> None:
@@ -338,7 +346,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         say(str(error))
         return EXIT_FAILED
     except (telenorid.NotSignedInError, telenorid.AuthorizationLostError) as error:
-        say(f"{error.message} — sign in again with `telenorid login`")
+        say(f"{error.message} — sign in again with `{login_command(args)}`"
+            + ("" if settings_path(args.state_file).exists() else " --issuer URL --client-id ID"))
         return EXIT_SIGNED_OUT
     except telenorid.TelenoridError as error:
         # str() leads with the provider's error and error_description, which say what to fix.

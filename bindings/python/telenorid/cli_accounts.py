@@ -102,10 +102,11 @@ NOT_REVOKED = ("the provider has no revocation endpoint (RFC 7009), so it cannot
 
 
 def remove(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
-           account_id: Optional[str], state: telenorid.AuthState) -> bool:
+           account_id: Optional[str], state: telenorid.AuthState, keep_settings: bool = False) -> bool:
     """Signs out and revokes (RFC 7009) the chosen sign-in and drops its record; with the last one gone, the
-    settings and the kept client secret go too. Returns whether the provider revoked it: False at a provider
-    without a revocation endpoint, where signing out here is all there is to do. A failed revocation still
+    kept client secret goes too, and the settings unless `keep_settings` (`revoke` keeps them: they are not
+    secret, and the next `telenorid login` signs in with them). Returns whether the provider revoked it: False
+    at a provider without a revocation endpoint, where signing out here is all there is to do. A failed revocation still
     drops it, then raises."""
     store, name = registry_of(args, settings)
     accounts = client.open_accounts(store, name)
@@ -131,7 +132,7 @@ def remove(args: argparse.Namespace, client: telenorid.Client, settings: Dict[st
         else:
             secret_service(args).remove(f"{name}.{account_id}")
         if not accounts.list() and single_sign_in(args, client, settings) is None:
-            forget_all(args, settings, name)
+            forget_all(args, settings, name, keep_settings)
 
 
 def revocation_endpoint(client: telenorid.Client) -> Optional[str]:
@@ -140,13 +141,16 @@ def revocation_endpoint(client: telenorid.Client) -> Optional[str]:
         return config.get("revocation_endpoint")
 
 
-def forget_all(args: argparse.Namespace, settings: Dict[str, Any], name: str) -> None:
+def forget_all(args: argparse.Namespace, settings: Dict[str, Any], name: str, keep_settings: bool = False) -> None:
     if kept_in(args, settings) == FILE:
         remove_record_files(args.state_file.with_name(f"{name}.accounts.json"))
     else:
         forget_secret_service(args, record_key(args.state_file))
         secret_service(args).remove(f"{name}.accounts")
-    remove_files(args.state_file)
+    if keep_settings:
+        remove_record_files(args.state_file)
+    else:
+        remove_files(args.state_file)
 
 
 def keep(args: argparse.Namespace, state: telenorid.AuthState, settings: Dict[str, Any]) -> None:

@@ -7,8 +7,8 @@ import argparse
 
 import telenorid
 
-from .cli_settings import UsageError, client_for, say, settings_from
-from .cli_output import signed_in
+from .cli_settings import UsageError, client_for, login_settings, say
+from .cli_output import signed_in, when
 
 
 def add_arguments(sign_in: argparse.ArgumentParser) -> None:
@@ -31,7 +31,7 @@ def check_arguments(args: argparse.Namespace) -> None:
 def login_ciba(args: argparse.Namespace) -> None:
     from .cli import cancellable  # here: cli imports this module
 
-    settings = settings_from(args)
+    settings = login_settings(args)
     # Nothing here can receive the provider's pings: poll mode, whatever --config says.
     settings["backchannel_token_delivery_mode"] = "poll"
     with client_for(settings) as client:
@@ -41,5 +41,5 @@ def login_ciba(args: argparse.Namespace) -> None:
         auth = cancellable(client, lambda: client.start_backchannel_authentication(request))
         shown = f"; your device shows {args.binding_message!r}" if args.binding_message else ""
         say(f"asked the provider to authenticate {args.login_hint}{shown}. Approve on your device "
-            f"(checking every {auth.interval} s, until {auth.expires_at}, Unix time)")
+            f"(checking every {auth.interval} s; the request {when(auth.expires_at)})")
         signed_in(args, auth.wait(), settings)

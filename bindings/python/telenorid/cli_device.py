@@ -8,7 +8,7 @@ import time
 
 
 from .cli_output import signed_in
-from .cli_settings import client_for, say, settings_from
+from .cli_settings import client_for, login_settings, say
 
 def add_arguments(sign_in: argparse.ArgumentParser) -> None:
     sign_in.add_argument("--device", action="store_true",
@@ -18,7 +18,7 @@ def add_arguments(sign_in: argparse.ArgumentParser) -> None:
 
 
 def login_with_device(args: argparse.Namespace) -> None:
-    settings = settings_from(args)
+    settings = login_settings(args)
     if args.device_authorization_endpoint:
         settings["device_authorization_endpoint"] = args.device_authorization_endpoint
     from .cli import cancellable  # here: cli imports this module

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from datetime import datetime
 from typing import Any, Dict, Optional
 
 import telenorid
@@ -29,6 +30,14 @@ def expiry(state: telenorid.AuthState) -> Dict[str, Optional[int]]:
     expires_at = state.expires_at
     left = None if expires_at is None else max(0, expires_at - int(time.time()))
     return {"expires_at": expires_at, "expires_in": left}
+
+
+def when(expires_at: int, now: Optional[int] = None) -> str:
+    """An expiry as people read it, as `gh auth status` shows it: ISO 8601 in local time with the seconds left,
+    e.g. "expires 2026-11-29T14:03:12+01:00 (in 3,540 s)" or "expired 2026-11-29T14:03:12+01:00 (12 s ago)"."""
+    left = expires_at - (int(time.time()) if now is None else now)
+    at = datetime.fromtimestamp(expires_at).astimezone().isoformat(timespec="seconds")
+    return f"expires {at} (in {left:,} s)" if left > 0 else f"expired {at} ({-left:,} s ago)"
 
 
 def status(args: argparse.Namespace) -> int:
@@ -57,13 +66,17 @@ def status(args: argparse.Namespace) -> int:
                         token_type=token_type(state), **expiry(state))
     left = document["expires_in"]
     # Each value from outside escaped whole, so a line break in a claim cannot forge a line of its own.
-    lines = [f"signed in as {printable(str(document['subject']))} at {printable(str(document['issuer']))}"
-             + (f" (account {printable(account_id)})" if account_id else ""),
+    # A grant without an ID token (some providers' device grant) names no user: said so, not "None".
+    who = ("signed in" if document["subject"] is None else f"signed in as {printable(str(document['subject']))}") \
+        + f" at {printable(str(document['issuer']))}" \
+        + (f" (account {printable(account_id)})" if account_id else "") \
+        + (" (the provider sent no ID token, so the user is not named)" if document["subject"] is None else "")
+    lines = [who,
              f"token type: {printable(str(document['token_type']))}",
              f"scopes: {' '.join(printable(scope) for scope in document['scopes']) or '(none granted)'}",
-             "access token expiry: " + ("unknown" if left is None else
-                                        f"{document['expires_at']} (Unix time), "
-                                        + (f"{left} s left" if left else "expired: `telenorid token` refreshes it"))]
+             "access token: " + ("expiry unknown" if document["expires_at"] is None else
+                                 when(document["expires_at"])
+                                 + ("" if left else ": `telenorid token` refreshes it"))]
     emit(args, document, "\n".join(lines))
     return EXIT_OK
 

@@ -106,10 +106,12 @@ def remove_files(state_file: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """--config's JSON object, then the state file's settings (with the client secret `login` kept in the
-    Secret Service), then TELENORID_CLIENT_SECRET, then the flags, each overriding the last."""
-    settings: Dict[str, Any] = {}
+def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = None,
+                  kept: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """`kept` (for `login`: the settings an earlier sign-in left), then --config's JSON object, then the state
+    file's settings (with the client secret `login` kept in the Secret Service), then TELENORID_CLIENT_SECRET,
+    then the flags, each overriding the last."""
+    settings: Dict[str, Any] = dict(kept or {})
     if args.config:
         loaded = json.loads(Path(args.config).read_text())
         if not isinstance(loaded, dict):
@@ -126,6 +128,17 @@ def settings_from(args: argparse.Namespace, saved: Optional[Dict[str, Any]] = No
         if not settings.get(required):
             raise UsageError(f"--{required.replace('_', '-')} is required (or set it in --config)")
     return settings
+
+
+def login_settings(args: argparse.Namespace) -> Dict[str, Any]:
+    """The settings for `login`: those the state file's last sign-in kept (`revoke` keeps them), so
+    `telenorid login` alone signs in again, overridden by --config, the environment and the flags. Not the
+    redirect URI (each login has its own) nor the store (`login` chooses it)."""
+    kept: Dict[str, Any] = {}
+    if settings_path(args.state_file).exists():
+        kept = {key: value for key, value in load_settings(args.state_file).items()
+                if key not in ("redirect_uri", STORE_KEY)}
+    return settings_from(args, kept=kept)
 
 
 def client_for(settings: Dict[str, Any]) -> telenorid.Client:
