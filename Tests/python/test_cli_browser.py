@@ -118,3 +118,28 @@ def test_a_browser_command_that_fails_ends_the_wait_and_is_reported(provider, tm
     assert f"the browser command '{failing}' exited with status 3" in message, run.stderr
     assert "--no-browser" in message and "--device" in message
     assert not (tmp_path / "s.json").exists()
+
+
+def test_a_browser_that_does_not_open_leaves_the_url_to_open_by_hand(provider, tmp_path):
+    """webbrowser finds a browser ($BROWSER) that then fails to open: the URL is printed, naming the other ways,
+    and the wait goes on; a browser on this machine that opens it ends the sign-in."""
+    process = subprocess.Popen([sys.executable, "-m", "telenorid", "login", "--issuer", provider["issuer"],
+                                "--client-id", provider["clients"]["public"]["client_id"], "--timeout", "60",
+                                "--state-file", str(tmp_path / "state.json")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=headless(BROWSER="false"))
+    try:
+        for line in process.stderr:
+            if line.startswith("telenorid: no browser could be opened"):
+                assert "--no-browser" in line and "--device" in line
+                break
+        url = process.stderr.readline().strip()
+        assert url.startswith(provider["issuer"]), url
+        user = provider["user"]
+        subprocess.run([sys.executable, str(BROWSER), "--follow", user["username"], user["password"], url],
+                       check=True, timeout=60)
+        output, errors = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0, errors
+    assert json.loads(output)["iss"] == provider["issuer"]

@@ -8,6 +8,7 @@ import os
 import shlex
 import subprocess
 import sys
+import threading
 import webbrowser
 from typing import Optional
 
@@ -51,7 +52,15 @@ class Browser:
             except (OSError, ValueError) as error:  # not found, not executable; ValueError: unbalanced quotes
                 raise Failed(f"--browser-command {command!r} could not be started: "
                              f"{getattr(error, 'strerror', None) or error}; nothing was saved") from None
-        elif not webbrowser.open(url):
+        else:
+            # On a thread: without a display, what webbrowser runs (a console browser, $BROWSER) returns only when
+            # it is closed, and the redirect it follows needs the listener already waiting.
+            threading.Thread(target=self._open_system_browser, args=(url,), name="telenorid-browser",
+                             daemon=True).start()
+
+    @staticmethod
+    def _open_system_browser(url: str) -> None:
+        if not webbrowser.open(url):
             say(f"no browser could be opened: open this URL in a browser on this machine to sign in (or stop with "
                 f"Ctrl-C and use {OTHER_WAYS}):")
             print(printable(url), file=sys.stderr, flush=True)

@@ -50,8 +50,9 @@ def login_with_device(args: argparse.Namespace, place: Place) -> None:
         say(f"asking {settings['issuer']} for a device code")
         try:
             device = interruptible(client, client.start_device_authorization)
-        except telenorid.ConfigurationError:
-            # Told apart from the other configuration errors by asking for the endpoint (discovery is cached).
+        except telenorid.ProviderUnsupportedError:
+            # What the library says when neither the configuration nor the metadata has the endpoint; told apart
+            # from the provider's other shortcomings by asking for it (discovery is cached).
             if advertised_endpoint(client) is not None:
                 raise
             raise Failed(f"{settings['issuer']} advertises no device_authorization_endpoint in its discovery "
