@@ -116,3 +116,28 @@ def test_a_state_file_of_an_earlier_version_is_taken_up_once(provider, tmp_path)
     again = telenorid("token", "--state-file", str(state_file))
     assert again.returncode == 0 and "is now account" not in again.stderr
     assert len(json.loads(telenorid("accounts", "--json", "--state-file", str(state_file)).stdout)) == 1
+
+
+def test_status_of_an_account_reads_it_without_making_it_the_default(provider, tmp_path):
+    """`status --account ID` changes nothing: the default stays the most recently used account, and the
+    registry (its order, every last-used time) is as before; a command that uses the account selects it."""
+    state_file = tmp_path / "state.json"
+    common = ["--state-file", str(state_file)]
+    alice = login(provider, provider["user"], state_file)
+    bob = login(provider, provider["second_user"], state_file)
+    before = json.loads(telenorid("accounts", "--json", *common).stdout)
+    ids = {account["subject"]: account["id"] for account in before}
+    registry = (tmp_path / "state.accounts.json").read_bytes()
+
+    shown = telenorid("status", "--json", "--account", ids[alice], *common)
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["subject"] == alice and json.loads(shown.stdout)["account"] == ids[alice]
+    text = telenorid("status", "--account", ids[alice], *common)
+    assert text.returncode == 0 and f"signed in as {alice} " in text.stdout
+    assert json.loads(telenorid("status", "--json", *common).stdout)["subject"] == bob, "the default is unchanged"
+    assert json.loads(telenorid("accounts", "--json", *common).stdout) == before
+    assert (tmp_path / "state.accounts.json").read_bytes() == registry, "status wrote nothing"
+
+    # Using the account is what selects it.
+    assert telenorid("token", "--account", ids[alice], *common).returncode == 0
+    assert json.loads(telenorid("status", "--json", *common).stdout)["subject"] == alice

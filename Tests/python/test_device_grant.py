@@ -181,7 +181,9 @@ def test_the_cli_prints_the_code_and_waits(provider, tmp_path):
     assert run.returncode == 0, run.stderr
     assert f"open {provider.issuer}/activate on any device and enter the code WDJB-MJHT" in run.stderr
     assert f"{provider.issuer}/activate?user_code=WDJB-MJHT" in run.stderr
-    assert json.loads(run.stdout)["sub"] == "alice"
+    code, signed_in = run.stdout.splitlines()  # --json: the code first, then the sign-in (one object a line)
+    assert json.loads(code)["user_code"] == "WDJB-MJHT"
+    assert json.loads(signed_in)["sub"] == "alice"
     status = subprocess.run([sys.executable, "-m", "telenorid", "status", "--json", "--state-file", str(state_file)],
                             capture_output=True, text=True, timeout=60, env=environment)
     assert json.loads(status.stdout)["signed_in"] is True
@@ -300,7 +302,9 @@ def test_the_cli_signs_in_at_django_oauth_toolkit_and_stops_on_ctrl_c(tmp_path):
         assert approve_device(uri, code, user["username"], user["password"]) == "Device Authorized"
         output, errors = process.communicate(timeout=30)
         assert process.returncode == 0, errors
-        assert json.loads(output)["signed_in"] is True  # no ID token here: the status is printed instead
+        # --json: the code first, then the sign-in (no ID token here: the status is printed instead)
+        assert json.loads(output.splitlines()[0])["user_code"] == code
+        assert json.loads(output.splitlines()[1])["signed_in"] is True
 
         process, _ = started()
         sent = time.monotonic()

@@ -1,6 +1,6 @@
-"""``telenorid``: sign in to an OpenID provider from the command line and use the tokens, for people
-integrating with a provider. Every protocol step is the library's; this module reads arguments, opens the
-browser, keeps the sign-ins (accounts) and prints.
+"""telenorid: sign in to an OpenID provider from the command line and use the tokens, for people integrating
+with a provider. Every protocol step is libtelenorid's; the command reads arguments, opens the browser, keeps
+the sign-ins (accounts) and prints.
 
     telenorid login    --issuer URL --client-id ID [--scope S] [--port N]   sign in through the browser
     telenorid login    ... --no-browser [--redirect-uri URI]   sign in from a machine without a browser:
@@ -19,23 +19,25 @@ browser, keeps the sign-ins (accounts) and prints.
                                      until it expires)
     telenorid accounts [remove ID]   the accounts signed in (each login adds its user's), or revoke and
                                      remove one; the commands above take --account ID (default: the most
-                                     recently used)
+                                     recently used; status only reads it, the others make it so)
     telenorid verify ID_TOKEN        an ID token's header and claims, verified with the provider's keys
-                                     (`decode` is an alias of `verify`)
+                                     (decode is an alias of verify)
     telenorid completion bash|zsh    a shell completion script; install it with
         telenorid completion bash > ~/.local/share/bash-completion/completions/telenorid
         telenorid completion zsh > ~/.zfunc/_telenorid     (a directory in $fpath)
 
---json: the data as one JSON document on standard output (messages stay on standard error). The sign-in
-and a confidential client's secret (TELENORID_CLIENT_SECRET or --client-secret at login) are kept in the
-desktop's Secret Service; with `--store file`, or where none runs (login says so), each account is kept in a
-file beside the state file (<stem>.<id>.json) and the secret is read from TELENORID_CLIENT_SECRET on every
-command, never saved.
--v/--verbose: the library's events on standard error (-vv: each HTTP exchange too); never a secret.
+Where no browser can be opened (no display, and none that Python's webbrowser finds) and no --browser-command
+is given, login through the browser stops at once and names --no-browser and --device.
 
-Exit codes: 0 done; 1 failed (the message says why); 2 wrong usage; 3 not signed in or authorization
-lost (sign in again); 4 a network, TLS or server problem that may pass (try again later); 130 stopped
-with Ctrl-C (the call under way is cancelled).
+--json: the data as one JSON document on standard output (messages stay on standard error); login --device
+--json writes two lines, one JSON object each: the code to enter (user_code, verification_uri,
+verification_uri_complete when the provider gives one, expires_at, interval) as soon as it is known, then
+the sign-in's document. The sign-in and a confidential client's secret (TELENORID_CLIENT_SECRET or
+--client-secret at login) are kept in the desktop's Secret Service; with --store file, or where none runs
+(login says so), each account is kept in a file beside the state file (<stem>.<id>.json) and the secret is
+read from TELENORID_CLIENT_SECRET on every command, never saved.
+
+-v/--verbose: the library's events on standard error (-vv: each HTTP exchange too); never a secret.
 """
 from __future__ import annotations
 
@@ -43,27 +45,34 @@ import argparse
 import json
 import os
 import shlex
-import subprocess
 import sys
-import webbrowser
+import textwrap
+import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, TypeVar
 
 import telenorid
 
-from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as check_ciba_arguments, login_ciba
 from ._interruptible import interruptible
+from .cli_accounts import NOT_REVOKED, Chosen, add_command as add_accounts_command, add_flag as add_account_flag
+from .cli_accounts import chosen, remove
+from .cli_browser import Browser, check_browser
+from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as check_ciba_arguments, login_ciba
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
 from .cli_output import expiry, signed_in, status, token_type, when
 from .cli_settings import (Failed, UsageError, client_for, emit, login_settings, printable, say, settings_path,
                            settings_from)
-from .cli_accounts import NOT_REVOKED, add_command as add_accounts_command, add_flag as add_account_flag, chosen, remove
-from .cli_store import add_flag, choose_for_login, saved_settings
+from .cli_store import Place, add_flag, saved_settings
 from .logs import add_verbose_option, log_to_stderr
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_SIGNED_OUT, EXIT_TRANSIENT = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command Ctrl-C stopped
+# What each exit status means: the end of `telenorid --help` and the man page's EXIT STATUS (scripts/gen_man.py).
+EXIT_CODES = ((EXIT_OK, "done"), (EXIT_FAILED, "failed (the message says why)"), (EXIT_USAGE, "wrong usage"),
+              (EXIT_SIGNED_OUT, "not signed in or authorization lost (sign in again)"),
+              (EXIT_TRANSIENT, "a network, TLS or server problem that may pass (try again later)"),
+              (EXIT_INTERRUPTED, "stopped with Ctrl-C (the call under way is cancelled)"))
 DEFAULT_STATE = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "telenorid" / "state.json"
 
 
@@ -82,39 +91,38 @@ def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
 
 # ---- the sign-in ------------------------------------------------------------------------------------------
 
-def signed_in_state(args: argparse.Namespace) -> Tuple[telenorid.Client, telenorid.AuthState, Dict[str, Any]]:
+class SignedIn(NamedTuple):
+    client: telenorid.Client
+    chosen: Chosen
+    settings: Dict[str, Any]
+
+
+def signed_in_state(args: argparse.Namespace) -> SignedIn:
     """The chosen account's sign-in (--account, else the most recently used): see cli_accounts.py."""
     settings = settings_from(args, saved_settings(args))
     client = client_for(settings)
-    args.account_id, state = chosen(args, client, settings)
-    if not state.signed_in:
+    sign_in = chosen(args, client, settings)
+    if not sign_in.state.signed_in:
         raise telenorid.NotSignedInError("signed out", telenorid.NotSignedInError.code)
-    return client, state, settings
-
-
-def open_browser(url: str, command: Optional[str]) -> None:
-    if command:
-        subprocess.Popen(shlex.split(command) + [url], stdout=subprocess.DEVNULL)
-    elif not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux") \
-            or not webbrowser.open(url):
-        say("open this URL in a browser to sign in:")
-        print(printable(url), file=sys.stderr, flush=True)
+    return SignedIn(client, sign_in, settings)
 
 
 # ---- commands ---------------------------------------------------------------------------------------------
 
 def login(args: argparse.Namespace) -> None:
-    choose_for_login(args)
     check_ciba_arguments(args)
+    if not (args.device or args.ciba or args.no_browser):
+        if args.redirect_uri:
+            raise UsageError("--redirect-uri goes with --no-browser; otherwise the listener's address is the "
+                             "redirect URI")
+        check_browser(args.browser_command)
+    place = Place.for_login(args)
     if args.device:
-        return login_with_device(args)
+        return login_with_device(args, place)
     if args.ciba:
-        return login_ciba(args)
+        return login_ciba(args, place)
     if args.no_browser:
-        login_without_browser(args)
-        return
-    if args.redirect_uri:
-        raise UsageError("--redirect-uri goes with --no-browser; otherwise the listener's address is the redirect URI")
+        return login_without_browser(args, place)
     with telenorid.LoopbackListener(port=args.port, path=args.path) as listener:
         settings = login_settings(args)
         settings["redirect_uri"] = listener.redirect_uri
@@ -123,10 +131,10 @@ def login(args: argparse.Namespace) -> None:
             # Any local process can reach the listener: only the redirect carrying this request's state ends
             # the wait (RFC 8252 §8.1, RFC 6749 §10.12); other callbacks are answered 400.
             listener.expect_state(pending.state)
-            open_browser(pending.url, args.browser_command)
+            browser = Browser(pending.url, args.browser_command)
             say(f"waiting for the browser at {listener.redirect_uri} (up to {args.timeout:g} s)")
-            callback = pending.handle_callback(wait_for_redirect(listener, args.timeout, settings["client_id"]))
-            finish_login(args, client, settings, callback)
+            redirect = wait_for_redirect(listener, args.timeout, settings["client_id"], browser)
+            finish_login(args, place, client, settings, pending.handle_callback(redirect))
 
 
 # Without a browser here the redirect URI is not this machine's listener but an address the user's browser
@@ -135,7 +143,7 @@ def login(args: argparse.Namespace) -> None:
 NO_BROWSER_PORT = 53682
 
 
-def login_without_browser(args: argparse.Namespace) -> None:
+def login_without_browser(args: argparse.Namespace, place: Place) -> None:
     """As `gcloud auth login --no-browser`: the authorization URL is printed to be opened in any browser,
     and the address that browser ends on (the redirect, whose page fails to load) is read from standard
     input. The callback is checked as a listener's would be: its redirect URI and this request's state."""
@@ -151,7 +159,7 @@ def login_without_browser(args: argparse.Namespace) -> None:
         pasted = sys.stdin.readline().strip()
         if not pasted:
             raise Failed("no address was pasted; nothing was saved")
-        finish_login(args, client, settings, pending.handle_callback(pasted))
+        finish_login(args, place, client, settings, pending.handle_callback(pasted))
 
 
 def start_authorization(client: telenorid.Client, settings: Dict[str, Any]) -> telenorid.PendingAuthorization:
@@ -163,44 +171,56 @@ def start_authorization(client: telenorid.Client, settings: Dict[str, Any]) -> t
     return cancellable(client, lambda: client.build_authorization(request))
 
 
-def finish_login(args: argparse.Namespace, client: telenorid.Client, settings: Dict[str, Any],
+def finish_login(args: argparse.Namespace, place: Place, client: telenorid.Client, settings: Dict[str, Any],
                  callback: telenorid.AuthorizationCallback) -> None:
-    signed_in(args, cancellable(client, lambda: client.exchange_code(callback)), settings)
+    signed_in(args, place, cancellable(client, lambda: client.exchange_code(callback)), settings)
 
 
-def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, client_id: str) -> str:
+# How often the wait for the redirect looks at the browser command (whether it failed).
+BROWSER_CHECK_S = 0.5
+
+
+def wait_for_redirect(listener: telenorid.LoopbackListener, timeout: float, client_id: str, browser: Browser) -> str:
     """The listener's redirect. A provider that refuses the client id or the redirect URI shows its error in
     the browser and never redirects, so when nothing has come for a while (60 s, or a third of the timeout
-    when that is less) this says once what to check, rather than leaving a mistake to look like a wait."""
+    when that is less) this says once what to check, rather than leaving a mistake to look like a wait. A
+    browser command that fails ends the wait."""
     patience = min(60.0, timeout / 3)
-    try:
-        return listener.wait(timeout=patience)
-    except telenorid.NetworkTimeoutError:
-        pass
-    say(f"nothing has reached {listener.redirect_uri} after {patience:g} s. If the browser shows an error from "
-        f"the provider, check: that the client id {client_id!r} is registered there; that this redirect URI is "
-        f"registered for it: {listener.redirect_uri} ; and whether the provider accepts any loopback port "
-        f"(RFC 8252 §7.3) or only the registered one, which `--port` then sets")
-    try:
-        return listener.wait(timeout=timeout - patience)
-    except telenorid.NetworkTimeoutError:
-        raise Failed(f"no redirect reached {listener.redirect_uri} within {timeout:g} s; nothing was saved") from None
+    started = time.monotonic()
+    hinted = False
+    while True:
+        waited = time.monotonic() - started
+        if waited >= timeout:
+            raise Failed(f"no redirect reached {listener.redirect_uri} within {timeout:g} s; nothing was saved")
+        if not hinted and waited >= patience:
+            hinted = True
+            say(f"nothing has reached {listener.redirect_uri} after {patience:g} s. If the browser shows an error "
+                f"from the provider, check: that the client id {client_id!r} is registered there; that this "
+                f"redirect URI is registered for it: {listener.redirect_uri} ; and whether the provider accepts any "
+                f"loopback port (RFC 8252 §7.3) or only the registered one, which `--port` then sets")
+        until = timeout if hinted else patience
+        try:
+            return listener.wait(timeout=max(0.001, min(BROWSER_CHECK_S, until - waited)))
+        except telenorid.NetworkTimeoutError:
+            browser.check()
 
 
 def token(args: argparse.Namespace) -> None:
-    client, state, _ = signed_in_state(args)
-    access_token = cancellable(client, state.fresh_access_token)
-    emit(args, {"access_token": access_token, "token_type": token_type(state), **expiry(state)}, access_token)
+    client, sign_in, _ = signed_in_state(args)
+    access_token = cancellable(client, sign_in.state.fresh_access_token)
+    emit(args, {"access_token": access_token, "token_type": token_type(sign_in.state), **expiry(sign_in.state)},
+         access_token)
 
 
 def userinfo(args: argparse.Namespace) -> None:
-    client, state, _ = signed_in_state(args)
-    claims = cancellable(client, state.userinfo)
+    client, sign_in, _ = signed_in_state(args)
+    claims = cancellable(client, sign_in.state.userinfo)
     emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
 
 
 def refresh(args: argparse.Namespace) -> None:
-    client, state, _ = signed_in_state(args)
+    client, sign_in, _ = signed_in_state(args)
+    state = sign_in.state
     cancellable(client, state.refresh)
     expires = state.expires_at
     say("refreshed" + (f"; the access token {when(expires)}" if expires else ""))
@@ -208,9 +228,10 @@ def refresh(args: argparse.Namespace) -> None:
 
 
 def revoke(args: argparse.Namespace) -> None:
-    client, state, settings = signed_in_state(args)
-    # Signed out in its record first, then revoked at the provider; the account is dropped either way; the settings stay.
-    revoked = cancellable(client, lambda: remove(args, client, settings, args.account_id, state, keep_settings=True))
+    client, sign_in, _ = signed_in_state(args)
+    # Signed out in its record first, then revoked at the provider; the account is dropped either way; the
+    # settings stay.
+    revoked = cancellable(client, lambda: remove(client, sign_in, keep_settings=True))
     say(("revoked at the provider; signed out" if revoked else f"signed out here, not revoked: {NOT_REVOKED}")
         + f"; the settings are kept: `{login_command(args)}` signs in again")
     emit(args, {"signed_in": False, "revoked": revoked}, None)
@@ -223,18 +244,18 @@ def login_command(args: argparse.Namespace) -> str:
 
 
 def logout(args: argparse.Namespace) -> None:
-    client, state, settings = signed_in_state(args)
+    client, sign_in, _ = signed_in_state(args)
     try:
-        end_session: Optional[str] = cancellable(client, state.end_session_url)
+        end_session: Optional[str] = cancellable(client, sign_in.state.end_session_url)
     except telenorid.ConfigurationError:
         end_session = None  # the provider has no end-session endpoint
     try:
-        revoked = cancellable(client, lambda: remove(args, client, settings, args.account_id, state))
+        revoked = cancellable(client, lambda: remove(client, sign_in))
     except telenorid.TelenoridError:
         if end_session:  # signed out here all the same: the browser session can still be ended
             say(f"signed out here; to end the provider's browser session too, open: {end_session}")
         raise
-    removed = f"account {args.account_id} removed" if args.account_id else "removed"
+    removed = f"account {sign_in.account_id} removed" if sign_in.account_id else "removed"
     say(f"revoked and signed out; {removed}" if revoked else f"signed out and {removed} here, not revoked: {NOT_REVOKED}")
     if end_session and not args.json:
         say("to end the provider's browser session too, open:")
@@ -271,37 +292,53 @@ def seconds(text: str) -> float:
     return value
 
 
-def parser() -> argparse.ArgumentParser:
+def common_options() -> argparse.ArgumentParser:
+    """The options every command but completion takes (the man page lists them once)."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--issuer", help="the provider's issuer URL (https; http only on loopback)")
-    common.add_argument("--client-id", help="this client's id at the provider")
+    common.add_argument("--issuer", metavar="URL", help="the provider's issuer URL (https; http only on loopback)")
+    common.add_argument("--client-id", metavar="ID", help="this client's id at the provider")
     common.add_argument("--scope", help='space-separated scopes (default "openid")')
-    common.add_argument("--config", help="a JSON file of settings, as telenorid_config_from_json reads them")
-    common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, help=f"names the accounts' place (default {DEFAULT_STATE})")
-    common.add_argument("--json", action="store_true", help="print the data as one JSON document")
+    common.add_argument("--config", metavar="FILE",
+                        help="a JSON file of settings, as telenorid_config_from_json reads them")
+    common.add_argument("--state-file", type=Path, default=DEFAULT_STATE, metavar="FILE",
+                        help=f"names the accounts' place (default {DEFAULT_STATE})")
+    common.add_argument("--json", action="store_true",
+                        help="print the data as one JSON document (login --device: two lines, one JSON object "
+                             "each: the code to enter first, then the sign-in's)")
     add_verbose_option(common)
     add_flag(common)
+    return common
+
+
+def epilog() -> str:
+    """What `telenorid --help` says after the usage: the commands at a glance, the notes, the exit codes."""
+    exit_codes = "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES) + "."
+    return __doc__.split("\n\n", 1)[1] + "\n" + textwrap.fill(exit_codes, 108) + "\n"
+
+
+def parser() -> argparse.ArgumentParser:
+    common = common_options()
     top = argparse.ArgumentParser(prog="telenorid", description=__doc__.split("\n\n")[0],
-                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
     # The package's version, which is the library's it was written for: printing it loads nothing.
     top.add_argument("--version", action="version", version=f"telenorid {telenorid.__version__}")
     add_verbose_option(top)
     commands = top.add_subparsers(dest="command", required=True)
     sign_in = commands.add_parser("login", parents=[common], help="sign in through the browser and a loopback redirect")
-    sign_in.add_argument("--port", type=port_number, default=0,
+    sign_in.add_argument("--port", type=port_number, default=0, metavar="N",
                          help=f"loopback port for the redirect (default: any free port; {NO_BROWSER_PORT} with --no-browser)")
-    sign_in.add_argument("--path", default="/callback", help="loopback redirect path (default /callback)")
-    sign_in.add_argument("--timeout", type=seconds, default=300.0, help="seconds to wait for the browser (default 300)")
-    sign_in.add_argument("--browser-command", default=os.environ.get("TELENORID_BROWSER"),
-                         help="a command to open the URL with (the URL is its last argument; default: the system browser, "
-                              "or print the URL; env TELENORID_BROWSER)")
+    sign_in.add_argument("--path", default="/callback", metavar="PATH", help="loopback redirect path (default /callback)")
+    sign_in.add_argument("--timeout", type=seconds, default=300.0, metavar="SECONDS", help="seconds to wait for the browser (default 300)")
+    sign_in.add_argument("--browser-command", default=os.environ.get("TELENORID_BROWSER"), metavar="COMMAND",
+                         help="a command to open the URL with (the URL is its last argument; default: the system "
+                              "browser; env TELENORID_BROWSER). One that cannot start or fails ends the login")
     sign_in.add_argument("--no-browser", action="store_true",
                          help="print the authorization URL to open in any browser and read the address it ends on "
                               "from standard input (no listener: for machines without a browser)")
-    sign_in.add_argument("--redirect-uri",
+    sign_in.add_argument("--redirect-uri", metavar="URI",
                          help=f"with --no-browser: the registered redirect URI to use (default the settings', "
                               f"else http://127.0.0.1:{NO_BROWSER_PORT}/callback)")
-    sign_in.add_argument("--client-secret", help="a confidential client's secret (kept in the Secret Service; with "
+    sign_in.add_argument("--client-secret", metavar="SECRET", help="a confidential client's secret (kept in the Secret Service; with "
                                                  "files never saved: later commands read TELENORID_CLIENT_SECRET)")
     add_device_arguments(sign_in)
     add_ciba_arguments(sign_in)
@@ -317,10 +354,10 @@ def parser() -> argparse.ArgumentParser:
     add_accounts_command(commands, common)
     check = commands.add_parser("verify", aliases=["decode"], parents=[common],
                                 help="an ID token's header and claims, verified with the provider's keys")
-    check.add_argument("id_token")
+    check.add_argument("id_token", metavar="ID_TOKEN", help="the ID token (a JWT) to verify")
     check.set_defaults(run=verify)
     complete = commands.add_parser("completion", help="print a bash or zsh completion script")
-    complete.add_argument("shell", choices=SHELLS)
+    complete.add_argument("shell", choices=SHELLS, help="the shell to complete for")
     complete.set_defaults(run=lambda args: print(completion(top, args.shell), end=""))
     return top
 

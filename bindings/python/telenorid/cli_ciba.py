@@ -7,16 +7,18 @@ import argparse
 
 import telenorid
 
-from .cli_settings import UsageError, client_for, login_settings, say
+from ._interruptible import interruptible
 from .cli_output import signed_in, when
+from .cli_settings import UsageError, client_for, login_settings, say
+from .cli_store import Place
 
 
 def add_arguments(sign_in: argparse.ArgumentParser) -> None:
     sign_in.add_argument("--ciba", action="store_true",
                          help="sign in by backchannel authentication (OpenID CIBA, poll mode): the user named by "
                               "--login-hint approves on their own device")
-    sign_in.add_argument("--login-hint", help="with --ciba: who is to sign in (e.g. tel:+4790000000)")
-    sign_in.add_argument("--binding-message", help="with --ciba: a short text shown on the user's device")
+    sign_in.add_argument("--login-hint", metavar="HINT", help="with --ciba: who is to sign in (e.g. tel:+4790000000)")
+    sign_in.add_argument("--binding-message", metavar="TEXT", help="with --ciba: a short text shown on the user's device")
 
 
 def check_arguments(args: argparse.Namespace) -> None:
@@ -28,9 +30,7 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise UsageError("--ciba uses no browser and no redirect: drop --no-browser and --redirect-uri")
 
 
-def login_ciba(args: argparse.Namespace) -> None:
-    from .cli import cancellable  # here: cli imports this module
-
+def login_ciba(args: argparse.Namespace, place: Place) -> None:
     settings = login_settings(args)
     # Nothing here can receive the provider's pings: poll mode, whatever --config says.
     settings["backchannel_token_delivery_mode"] = "poll"
@@ -38,8 +38,8 @@ def login_ciba(args: argparse.Namespace) -> None:
         request = telenorid.AuthorizationRequest(client.config()).set("login_hint", args.login_hint)
         if args.binding_message:
             request.set("binding_message", args.binding_message)
-        auth = cancellable(client, lambda: client.start_backchannel_authentication(request))
+        auth = interruptible(client, lambda: client.start_backchannel_authentication(request))
         shown = f"; your device shows {args.binding_message!r}" if args.binding_message else ""
         say(f"asked the provider to authenticate {args.login_hint}{shown}. Approve on your device "
             f"(checking every {auth.interval} s; the request {when(auth.expires_at)})")
-        signed_in(args, auth.wait(), settings)
+        signed_in(args, place, auth.wait(), settings)

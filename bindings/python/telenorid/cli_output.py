@@ -12,7 +12,7 @@ import telenorid
 
 from .cli_accounts import chosen, keep
 from .cli_settings import client_for, emit, printable, settings_from
-from .cli_store import saved_settings
+from .cli_store import Place, saved_settings
 
 EXIT_OK, EXIT_SIGNED_OUT = 0, 3
 
@@ -41,7 +41,8 @@ def when(expires_at: int, now: Optional[int] = None) -> str:
 
 
 def status(args: argparse.Namespace) -> int:
-    """Signed in or not, and what with, from the state file through the library: no request is sent."""
+    """Signed in or not, and what with, from the state file through the library: no request is sent, and
+    nothing changes (--account does not make that account the most recently used)."""
     document: Dict[str, Any] = {"signed_in": False, "state_file": str(args.state_file)}
     try:
         settings = settings_from(args, saved_settings(args))
@@ -52,7 +53,7 @@ def status(args: argparse.Namespace) -> int:
         return EXIT_SIGNED_OUT
     with client_for(settings) as client:
         try:
-            account_id, state = chosen(args, client, settings)
+            account_id, state, _ = chosen(args, client, settings, select=False)
         except telenorid.NotSignedInError as error:
             emit(args, document, f"not signed in ({error.message})")
             return EXIT_SIGNED_OUT
@@ -81,10 +82,10 @@ def status(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def signed_in(args: argparse.Namespace, state: telenorid.AuthState, settings: Dict[str, Any]) -> None:
-    """After any `login`: keeps the new sign-in, then shows the ID token's claims, or, from a grant that gave
-    none (some providers' device grant), what was granted."""
-    keep(args, state, settings)
+def signed_in(args: argparse.Namespace, place: Place, state: telenorid.AuthState, settings: Dict[str, Any]) -> None:
+    """After any `login`: keeps the new sign-in where `place` says, then shows the ID token's claims, or, from
+    a grant that gave none (some providers' device grant), what was granted."""
+    keep(place, state, settings, secret_given=bool(getattr(args, "client_secret", None)))
     claims = state.id_token_claims
     if claims is not None:
         emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
