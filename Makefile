@@ -14,7 +14,7 @@ export PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format check-bindings check-docs docs release test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
+.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format check-bindings check-docs docs release test-release test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -134,6 +134,10 @@ test-wheel: build
 # The JNI bridge and its Java API on the host JDK (the Android build itself is not run here).
 test-jni: build
 	bash bindings/jni/build.sh
+
+# `make release`, then each artifact in dist/ installed and used from a clean directory (Tests/release/test_release.py).
+test-release: release
+	$(PYTHON) Tests/release/test_release.py dist
 
 # The platform jar alone on a class path, outside the repository, signing a user in.
 test-jar: jar
