@@ -135,8 +135,10 @@ test-wheel: build
 test-jni: build
 	bash bindings/jni/build.sh
 
-# `make release`, then each artifact in dist/ installed and used from a clean directory (Tests/release/test_release.py).
+# check-docs refuses what it must (Tests/release/test_check_docs.py); `make release`, then each artifact in dist/
+# installed and used from a clean directory (Tests/release/test_release.py).
 test-release: release
+	$(PYTHON) Tests/release/test_check_docs.py
 	$(PYTHON) Tests/release/test_release.py dist
 
 # The platform jar alone on a class path, outside the repository, signing a user in.

@@ -336,11 +336,10 @@ def all_text(preamble: str, section_list: List[Section]) -> List[Tuple[int, str]
     return texts
 
 
-def unknown_names(preamble: str, section_list: List[Section], declared: Set[str]) -> List[Tuple[int, str]]:
+def unknown_names(preamble: str, section_list: List[Section], declared: Set[str], tags: Set[str]) -> List[Tuple[int, str]]:
     """telenorid_* / TELENORID_* identifiers in the comments that the header does not declare. A struct tag
     (`struct telenorid_callback`) and file names (telenorid.h, telenorid_jni) are not API names."""
     found = []
-    tags = set(re.findall(rf"typedef struct ({IDENT})", HEADER.read_text()))
     for line, text in all_text(preamble, section_list):
         for match in re.finditer(r"(?<![\w./-])(telenorid_\w+|TELENORID_\w+)(\*?)(?![\w./]*\.(?:h|so|c)\b)", text):
             name = match.group(1)
@@ -536,9 +535,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--output", type=Path, default=OUTPUT, help="directory for index.html (default out/docs/c)")
     parser.add_argument("--check", action="store_true", help="check every declaration is documented; write nothing")
+    parser.add_argument("--header", type=Path, default=HEADER, help="the header to read (default include/telenorid.h)")
     args = parser.parse_args(argv)
 
-    text = HEADER.read_text(encoding="utf-8")
+    text = args.header.read_text(encoding="utf-8")
     items = scan(text)
     preamble, section_list = sections(items)
     declarations = [item for item in items if isinstance(item, Declaration)]
@@ -551,9 +551,10 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     problems = []
     for declaration in undocumented(section_list):
-        problems.append(f"include/telenorid.h:{declaration.line}: {declaration.kind} {declaration.name} has no comment")
-    for line, name in unknown_names(preamble, section_list, declared):
-        problems.append(f"include/telenorid.h:{line}: a comment names {name}, which the header does not declare")
+        problems.append(f"{args.header.name}:{declaration.line}: {declaration.kind} {declaration.name} has no comment")
+    tags = set(re.findall(rf"typedef struct ({IDENT})", text))
+    for line, name in unknown_names(preamble, section_list, declared, tags):
+        problems.append(f"{args.header.name}:{line}: a comment names {name}, which the header does not declare")
     anchors = Anchors()
     anchors.feed(page)
     problems += [f"the page: {error}" for error in anchors.errors]
