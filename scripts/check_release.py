@@ -9,7 +9,8 @@ What "carries" means, artifact by artifact:
   - every file named telenorid-*: telenorid-<version> then "-" or "."; every path segment that looks like
     a version (a Maven repository's <group>/<artifact>/<version>/): the version;
   - a wheel: its METADATA's Version and its package's __version__; the sdist: its PKG-INFO's Version;
-  - a .pom: its project's <version> (and its parent's, when it has one from this project);
+  - a .pom: its project's <version> (and its parent's, when it has one from this project); a Maven
+    repository's maven-metadata.xml: every version it lists;
   - every copy of libtelenorid in any artifact (wheel, jar, C tarball): a file libtelenorid.so.<version> or
     libtelenorid.so.0, its version string (the bytes of telenorid_version_string()'s answer) inside, and
     exactly the functions the header declares exported (`nm -D`): a library built before the header last
@@ -95,6 +96,11 @@ def main() -> int:
             if parent is not None and (parent.findtext("m:groupId", namespaces=ns) or "").startswith("no.telenor"):
                 if parent.findtext("m:version", namespaces=ns) != version:
                     problems.append(f"{relative}: its parent is of another version")
+        if path.name == "maven-metadata.xml":
+            listed = [element.text for element in ET.parse(path).getroot().iter()
+                      if element.tag in ("version", "latest", "release")]
+            if not listed or any(found != version for found in listed):
+                problems.append(f"{relative}: lists versions {listed}")
         for name, data in members(path):
             base = name.rsplit("/", 1)[-1]
             where = f"{relative}:{name}"
