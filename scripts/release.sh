@@ -36,7 +36,7 @@ version=$(sed -n 's/^#define TELENORID_VERSION_STRING "\(.*\)"$/\1/p' include/te
 for needed in "out/lib/libtelenorid.so.$version" out/docs/c/index.html; do
     [ -e "$needed" ] || { echo "release: $needed is missing: run \`make release\`, which builds it" >&2; exit 1; }
 done
-ls out/jar/telenorid-"$version"* > /dev/null 2>&1 ||
+[ -n "$(find out/jar -name "telenorid-$version*" -print -quit 2> /dev/null)" ] ||
     { echo "release: no telenorid-$version artifacts in out/jar: run \`make release\` (it runs \`make jar\`)" >&2; exit 1; }
 arches=(x86_64)
 [ -e "out/lib-arm64/libtelenorid.so.$version" ] && arches+=(aarch64)
