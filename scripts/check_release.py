@@ -19,7 +19,6 @@ What "carries" means, artifact by artifact:
 """
 from __future__ import annotations
 
-import io
 import re
 import subprocess
 import sys
@@ -28,7 +27,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
-from typing import Iterator, List, Set, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -54,12 +53,12 @@ def members(path: Path) -> Iterator[Tuple[str, bytes]]:
                 if not info.is_dir():
                     yield info.filename, archive.read(info)
     elif path.name.endswith(".tar.gz"):
-        with tarfile.open(path) as archive:
-            for info in archive.getmembers():
-                if info.isfile():
-                    handle = archive.extractfile(info)
+        with tarfile.open(path) as tar:
+            for entry in tar.getmembers():
+                if entry.isfile():
+                    handle = tar.extractfile(entry)
                     assert handle is not None
-                    yield info.name, handle.read()
+                    yield entry.name, handle.read()
 
 
 def exported(data: bytes) -> Set[str]:
@@ -89,9 +88,9 @@ def main() -> int:
         if path.suffix == ".pom":
             project = ET.parse(path).getroot()
             ns = {"m": "http://maven.apache.org/POM/4.0.0"}
-            found = project.findtext("m:version", namespaces=ns) or project.findtext("version")
-            if found != version:
-                problems.append(f"{relative}: <version>{found}</version>")
+            pom_version = project.findtext("m:version", namespaces=ns) or project.findtext("version")
+            if pom_version != version:
+                problems.append(f"{relative}: <version>{pom_version}</version>")
             parent = project.find("m:parent", ns)
             if parent is not None and (parent.findtext("m:groupId", namespaces=ns) or "").startswith("no.telenor"):
                 if parent.findtext("m:version", namespaces=ns) != version:
@@ -104,6 +103,7 @@ def main() -> int:
         for name, data in members(path):
             base = name.rsplit("/", 1)[-1]
             where = f"{relative}:{name}"
+            found: Optional[re.Match[str]] = None
             if base in ("METADATA", "PKG-INFO") and (".dist-info/" in name or name.count("/") == 1):
                 found = re.search(r"^Version: (.+)$", data.decode(), re.M)
                 if not found or found.group(1).strip() != version:

@@ -186,7 +186,7 @@ def scan(text: str) -> List[Item]:
                 directive = directive[:cut]
                 newline = i + cut
             words = directive.split()
-            line = line_of(i)
+            at = line_of(i)
             i = newline
             code_on_line = True
             if words[0] == "#ifdef" and words[1:] == ["__cplusplus"]:
@@ -200,10 +200,10 @@ def scan(text: str) -> List[Item]:
                 last = None
                 continue
             if words[0] != "#define":
-                fail(f"line {line}: a directive this script cannot read: {directive.strip()!r}")
+                fail(f"line {at}: a directive this script cannot read: {directive.strip()!r}")
             source = re.sub(r"\\\n\s*", " ", directive).strip()
-            kind, name = classify(source, line)
-            last = Declaration(kind, name, directive.rstrip(), line, None, [])
+            kind, name = classify(source, at)
+            last = Declaration(kind, name, directive.rstrip(), at, None, [])
             items.append(last)
             continue
         if skipping_cplusplus:
@@ -372,14 +372,14 @@ nav ul { columns: 2; }
 
 
 def link_names(escaped: str, declared: Set[str]) -> str:
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         name = match.group(0)
         return f'<a href="#{name}">{name}</a>' if name in declared else name
     return re.sub(r"(?<![\w#\"])(?:telenorid_\w+|TELENORID_\w+)", replace, escaped)
 
 
 def link_rfcs(escaped: str) -> str:
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         number, section = match.group(1), match.group(2)
         anchor = f"#section-{section}" if section else ""
         return f'<a href="https://www.rfc-editor.org/rfc/rfc{number}{anchor}">{match.group(0)}</a>'
@@ -466,7 +466,6 @@ def render(version: str, preamble: str, section_list: List[Section], declared: S
                 body.append(prose(block.text, declared))
                 continue
             body.append('<div class="entry">')
-            with_notes = [d for d in block.declarations if d.note]
             simple = [d for d in block.declarations if not d.note or d.kind not in ("constant", "type")]
             table = [d for d in block.declarations if d.note and d.kind in ("constant", "type")]
             if simple:
@@ -483,9 +482,9 @@ def render(version: str, preamble: str, section_list: List[Section], declared: S
                 if declaration.note:
                     body.append(prose(f"`{declaration.name}`: " + declaration.note.text, declared))
                 if declaration.members:
-                    rows = "".join(f"<tr><td><code>{html.escape(m)}</code></td><td>{inline(note, declared)}</td></tr>"
-                                   for m, note in declaration.members)
-                    body.append(f"<table><tr><th>member</th><th></th></tr>{rows}</table>")
+                    members = "".join(f"<tr><td><code>{html.escape(m)}</code></td><td>{inline(note, declared)}</td></tr>"
+                                      for m, note in declaration.members)
+                    body.append(f"<table><tr><th>member</th><th></th></tr>{members}</table>")
             if table:
                 rows = []
                 for declaration in table:
@@ -494,10 +493,9 @@ def render(version: str, preamble: str, section_list: List[Section], declared: S
                                 f"<td><code>{html.escape(' '.join(value.split()))}</code></td>"
                                 f"<td>{prose(declaration.note.text if declaration.note else '', declared)}</td></tr>")
                 body.append("<table>" + "".join(rows) + "</table>")
-            del with_notes
             body.append("</div>")
     body.append('<h2 id="index">Index</h2><div class="index">')
-    for name in sorted(declared, key=str.lower):
+    for name in sorted(declared, key=lambda name: (name.lower(), name)):
         body.append(f'<a href="#{name}"><code>{name}</code></a>')
     body.append("</div>")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -103,12 +103,12 @@ def members(path: Path) -> Iterator[Tuple[str, bytes]]:
                 if not info.is_dir():
                     yield info.filename, archive.read(info)
     elif path.name.endswith(".tar.gz"):
-        with tarfile.open(path) as archive:
-            for info in archive.getmembers():
-                if info.isfile():
-                    handle = archive.extractfile(info)
+        with tarfile.open(path) as tar:
+            for entry in tar.getmembers():
+                if entry.isfile():
+                    handle = tar.extractfile(entry)
                     assert handle is not None
-                    yield info.name, handle.read()
+                    yield entry.name, handle.read()
     # anything else (a .pom, a .asc) carries no files
 
 

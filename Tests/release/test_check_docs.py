@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HEADER = (ROOT / "include" / "telenorid.h").read_text()
 
 
-def check(text: str) -> subprocess.CompletedProcess:
+def check(text: str) -> "subprocess.CompletedProcess[str]":
     with tempfile.TemporaryDirectory() as work:
         header = Path(work) / "telenorid.h"
         header.write_text(text)
