@@ -91,12 +91,13 @@ check-bindings:
 check-docs:
 	$(PYTHON) scripts/gen_c_reference.py --check
 
-# out/docs/c/index.html: the C API reference, made from the header's own comments; and out/docs/man/telenorid.1,
-# the command's man page, made from its parser (scripts/gen_man.py).
+# out/docs/c/index.html: the C API reference, made from the header's own comments; and
+# out/docs/man/man1/telenorid.1, the command's man page, made from its parser (scripts/gen_man.py; read it with
+# `man -M out/docs/man telenorid`).
 docs:
 	$(PYTHON) scripts/gen_c_reference.py --output $(OUT)/docs/c
-	if [ -f scripts/gen_man.py ]; then mkdir -p $(OUT)/docs/man && \
-	    $(PYTHON) scripts/gen_man.py --output $(OUT)/docs/man/telenorid.1; fi
+	if [ -f scripts/gen_man.py ]; then mkdir -p $(OUT)/docs/man/man1 && \
+	    $(PYTHON) scripts/gen_man.py --output $(OUT)/docs/man/man1/telenorid.1; fi
 
 # The Swift sources as swift-format (in the toolchain) writes them with .swift-format: `make format` rewrites them.
 check-format:
