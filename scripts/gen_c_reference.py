@@ -11,7 +11,8 @@ The header keeps its documentation in plain C comments, and this reads them as t
   - a comment that starts on a declaration's own line (`#define TELENORID_E_TIMEOUT 14  /* ... */`) documents
     that declaration; in a run where some declarations have such comments (the status codes, the keys), every
     one after the first needs its own;
-  - a banner (`/* ----...`) starts a section: its first paragraph is the title, the rest its introduction;
+  - a banner (`/* ----...`) starts a section: its first paragraph up to ": " or ". " is the title, the rest
+    its introduction;
   - any other comment (after a blank line, before another comment) is prose of its section.
 
 Every declaration of the header is read: functions, `typedef`s (opaque handles, integer types, callback
@@ -278,9 +279,15 @@ def sections(items: List[Item]) -> Tuple[str, List[Section]]:
             if item.text.startswith("---"):
                 lines = item.text.split("\n")
                 body = [line for line in lines[1:] if not line.startswith("---")]
-                # the title is the banner's first paragraph (it may wrap), the rest its introduction
+                # the title is the banner's first paragraph up to its first ": " or ". " ("Accounts: the users
+                # signed in through one client"); the rest of it, and the paragraphs after, its introduction
                 ends = body.index("") if "" in body else len(body)
-                title, intro = " ".join(line.strip() for line in body[:ends]), "\n".join(body[ends:]).strip()
+                first = " ".join(line.strip() for line in body[:ends])
+                cut = re.search(r"[.:] ", first)
+                title = (first[:cut.start()] if cut else first).rstrip(".")
+                lead = first[cut.end():] if cut else ""
+                lead = lead[:1].upper() + lead[1:]
+                intro = (lead + "\n\n" + "\n".join(body[ends:])).strip()
                 current = Section(title, intro, [])
                 result.append(current)
             elif index == 0:
