@@ -14,7 +14,7 @@ export PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format check-bindings test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
+.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format check-bindings check-docs docs release test-release test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -86,6 +86,19 @@ check-bindings:
 	    { echo "bindings/python/telenorid/_bindings.py differs from include/telenorid.h:" \
 	           "run $(PYTHON) scripts/gen_python_bindings.py" >&2; exit 1; }
 
+# Every declaration of include/telenorid.h has its comment, and every telenorid_* name the comments give is declared
+# (scripts/gen_c_reference.py, which `make docs` runs to write the reference).
+check-docs:
+	$(PYTHON) scripts/gen_c_reference.py --check
+
+# out/docs/c/index.html: the C API reference, made from the header's own comments; and
+# out/docs/man/man1/telenorid.1, the command's man page, made from its parser (scripts/gen_man.py; read it with
+# `man -M out/docs/man telenorid`).
+docs:
+	$(PYTHON) scripts/gen_c_reference.py --output $(OUT)/docs/c
+	if [ -f scripts/gen_man.py ]; then mkdir -p $(OUT)/docs/man/man1 && \
+	    $(PYTHON) scripts/gen_man.py --output $(OUT)/docs/man/man1/telenorid.1; fi
+
 # The Swift sources as swift-format (in the toolchain) writes them with .swift-format: `make format` rewrites them.
 check-format:
 	swift format lint --strict --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
@@ -93,7 +106,7 @@ check-format:
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
 
-test: build check-facts check-tree check-format check-bindings test-swift test-c test-arm64 test-python test-wheel test-jni test-jar fuzz
+test: build check-facts check-tree check-format check-bindings check-docs test-swift test-c test-arm64 test-python test-wheel test-jni test-jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:
@@ -123,6 +136,12 @@ test-wheel: build
 test-jni: build
 	bash bindings/jni/build.sh
 
+# check-docs refuses what it must (Tests/release/test_check_docs.py); `make release`, then each artifact in dist/
+# installed and used from a clean directory (Tests/release/test_release.py).
+test-release: release
+	$(PYTHON) Tests/release/test_check_docs.py
+	$(PYTHON) Tests/release/test_release.py dist
+
 # The platform jar alone on a class path, outside the repository, signing a user in.
 test-jar: jar
 	$(PYTHON) Tests/java/test_jar_alone.py
@@ -143,6 +162,12 @@ wheel: build
 # dist/telenorid-<version>.tar.gz: `git archive` of HEAD under telenorid-<version>/.
 dist:
 	bash scripts/dist.sh
+
+# dist/: everything a release publishes, from the one version in include/telenorid.h (scripts/release.sh): the
+# wheels and sdist (dist/python), the Maven artifacts (dist/maven), the C tarballs, the source tarball, an SBOM
+# and SHA256SUMS. Builds only what is out of date; the aarch64 artifacts when `make build-arm64` has been run.
+release: jar docs $(if $(wildcard $(LIB_ARM64)),build-arm64)
+	bash scripts/release.sh
 
 fuzz:
 	bash fuzz/run.sh

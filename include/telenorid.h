@@ -106,6 +106,8 @@ const char *telenorid_version_string(void);
  * Status codes. Append-only: values are never reused or renumbered.
  * --------------------------------------------------------------------------------------------- */
 
+/* What every function that can fail returns: TELENORID_OK or one of the TELENORID_E_* codes below, which
+ * telenorid_status_str() names and telenorid_status_is_transient() classifies. */
 typedef int32_t telenorid_status;
 
 #define TELENORID_OK                      0  /* success */
@@ -232,7 +234,11 @@ void telenorid_string_free(char *string);
  * mutable and must not be used from two threads at once.
  * --------------------------------------------------------------------------------------------- */
 
+/* The settings of a configuration while they are being set: telenorid_config_builder_new(),
+ * telenorid_config_builder_set(), then telenorid_config_builder_build(). */
 typedef struct telenorid_config_builder telenorid_config_builder;
+/* A checked, immutable configuration of one client at one provider: from telenorid_config_builder_build(),
+ * telenorid_config_from_json() or telenorid_client_config(). */
 typedef struct telenorid_config telenorid_config;
 
 /* Keys of the configuration's settings. Append-only. */
@@ -247,11 +253,17 @@ typedef int32_t telenorid_config_key;
                                                      since 0.5.0) */
 #define TELENORID_CONFIG_SCOPE                   4  /* space-separated; default "openid" */
 #define TELENORID_CONFIG_AUTHORIZATION_ENDPOINT  5  /* https URL (http only on loopback) */
-#define TELENORID_CONFIG_TOKEN_ENDPOINT          6
-#define TELENORID_CONFIG_USERINFO_ENDPOINT       7
-#define TELENORID_CONFIG_REVOCATION_ENDPOINT     8
-#define TELENORID_CONFIG_END_SESSION_ENDPOINT    9
-#define TELENORID_CONFIG_JWKS_URI               10
+#define TELENORID_CONFIG_TOKEN_ENDPOINT          6  /* https URL (http only on loopback); like every endpoint
+                                                     key, unset means the one discovery gives (OpenID Connect
+                                                     Discovery 1.0 §3: token_endpoint), and a call that needs
+                                                     one the provider does not name fails with
+                                                     TELENORID_E_CONFIGURATION */
+#define TELENORID_CONFIG_USERINFO_ENDPOINT       7  /* OIDC Core §5.3; default: discovered userinfo_endpoint */
+#define TELENORID_CONFIG_REVOCATION_ENDPOINT     8  /* RFC 7009 §2; default: discovered revocation_endpoint */
+#define TELENORID_CONFIG_END_SESSION_ENDPOINT    9  /* OpenID Connect RP-Initiated Logout 1.0 §2; default:
+                                                     discovered end_session_endpoint */
+#define TELENORID_CONFIG_JWKS_URI               10  /* the provider's key set (RFC 7517) for ID token and signed
+                                                     response signatures; default: discovered jwks_uri */
 #define TELENORID_CONFIG_ENVIRONMENT            11  /* a name such as "staging"; informational */
 #define TELENORID_CONFIG_ALLOW_PLAIN_PKCE       12  /* "true" or "false" (default): see PKCE below */
 #define TELENORID_CONFIG_CLIENT_SECRET          13  /* for confidential clients; never in an app */
@@ -382,6 +394,8 @@ void telenorid_config_free(telenorid_config *config);
  * A PKCE pair is immutable: share it freely. It holds the secret verifier, wiped when freed.
  * --------------------------------------------------------------------------------------------- */
 
+/* A PKCE code verifier and its challenge (RFC 7636 §4.1, §4.2): telenorid_pkce_new() or
+ * telenorid_pkce_from_verifier(). An authorization request draws its own; this is for a pair on its own. */
 typedef struct telenorid_pkce telenorid_pkce;
 
 /* Challenge methods. Append-only. */
@@ -425,13 +439,14 @@ telenorid_status telenorid_pkce_generate(size_t length, char *verifier, size_t v
  * pending authorization; the request can be built again.
  * --------------------------------------------------------------------------------------------- */
 
+/* An authorization request being put together for one configuration: telenorid_auth_request_new(). */
 typedef struct telenorid_auth_request telenorid_auth_request;
 
 /* Authorization request parameters the library knows. Append-only. */
 typedef int32_t telenorid_auth_param;
 #define TELENORID_AUTH_SCOPE        1  /* overrides the configuration's scope for this request */
 #define TELENORID_AUTH_PROMPT       2  /* e.g. "login", "consent", "none" */
-#define TELENORID_AUTH_LOGIN_HINT   3
+#define TELENORID_AUTH_LOGIN_HINT   3  /* login_hint (OIDC Core §3.1.2.1): who the user is, e.g. an e-mail */
 #define TELENORID_AUTH_UI_LOCALES   4  /* space-separated BCP 47 tags */
 #define TELENORID_AUTH_ACR_VALUES   5  /* space-separated */
 #define TELENORID_AUTH_MAX_AGE      6  /* seconds, decimal digits */
@@ -524,6 +539,8 @@ void telenorid_auth_request_free(telenorid_auth_request *request);
  * Immutable except for being consumed by its first valid callback; safe to share between threads.
  * --------------------------------------------------------------------------------------------- */
 
+/* A built authorization request waiting for its answer: its URL, state, nonce and PKCE verifier
+ * (telenorid_auth_request_build(), telenorid_client_build_auth_request(), telenorid_pending_auth_restore()). */
 typedef struct telenorid_pending_auth telenorid_pending_auth;
 
 /* Draws state (256 bits), nonce (256 bits) and a PKCE verifier and builds the authorization URL.
@@ -600,6 +617,7 @@ void telenorid_authorization_callback_free(telenorid_authorization_callback *cal
  * Immutable; share it freely.
  * --------------------------------------------------------------------------------------------- */
 
+/* What the provider's app opened at the app_callback_uri, checked: telenorid_pending_auth_handle_app_callback(). */
 typedef struct telenorid_app_callback telenorid_app_callback;
 
 /* Checks what the provider's app opened at the app_callback_uri: `state` must match the pending
@@ -629,6 +647,8 @@ void telenorid_app_callback_free(telenorid_app_callback *callback);
  * the network (bounded by the configured timeouts); none calls back into the host.
  * --------------------------------------------------------------------------------------------- */
 
+/* One provider for one configuration: its discovered metadata, key set and HTTP connections;
+ * telenorid_client_new(). */
 typedef struct telenorid_client telenorid_client;
 
 /* Creates a client for `config`. Makes no network call. The client keeps the configuration alive. */
@@ -788,15 +808,19 @@ telenorid_status telenorid_client_set_client_signer(telenorid_client *client, co
  * refresh request goes out and all of them get its outcome.
  * --------------------------------------------------------------------------------------------- */
 
+/* The tokens of one sign-in, or a signed-out state: from telenorid_client_exchange_code(), a grant's wait,
+ * telenorid_auth_state_restore() or an open from a file or store. Keeps its client alive. */
 typedef struct telenorid_auth_state telenorid_auth_state;
 
 /* Parts of the auth state that telenorid_auth_state_get() reads. Append-only. */
 typedef int32_t telenorid_token_field;
 #define TELENORID_TOKEN_ACCESS_TOKEN     1  /* as it is, even if expired: prefer ..._fresh_access_token */
-#define TELENORID_TOKEN_REFRESH_TOKEN    2
-#define TELENORID_TOKEN_ID_TOKEN         3
+#define TELENORID_TOKEN_REFRESH_TOKEN    2  /* a secret; a refresh answer without one keeps the old one */
+#define TELENORID_TOKEN_ID_TOKEN         3  /* the latest ID token as received (a compact JWS); a refresh
+                                               answer without one keeps the one before */
 #define TELENORID_TOKEN_ID_TOKEN_CLAIMS  4  /* the validated claims as a JSON object */
-#define TELENORID_TOKEN_SCOPE            5
+#define TELENORID_TOKEN_SCOPE            5  /* the granted scope as the token response last gave it
+                                               (RFC 6749 §5.1); absent when the provider never said */
 #define TELENORID_TOKEN_TYPE             6  /* "Bearer" or "DPoP", as the provider spelled it */
 #define TELENORID_TOKEN_DPOP_THUMBPRINT  7  /* the RFC 7638 thumbprint of the DPoP key the tokens are
                                                bound to (a token's cnf.jkt, RFC 9449 §6) */
@@ -1001,6 +1025,8 @@ void telenorid_auth_state_free(telenorid_auth_state *state);
  * the new tokens in this state and leaves the marker; this state writes over it at its next refresh.
  * --------------------------------------------------------------------------------------------- */
 
+/* Where bound auth states are kept: the host's functions (telenorid_store_new()) or a directory of files
+ * (telenorid_store_new_directory()). */
 typedef struct telenorid_store telenorid_store;
 /* What a host's load hands its record through; valid only during that call. */
 typedef struct telenorid_store_record telenorid_store_record;
@@ -1044,7 +1070,7 @@ typedef struct telenorid_store_functions {
 } telenorid_store_functions;
 
 /* A store through the host's `functions` (copied: the struct need not outlive the call), which are called
- * with `user_data`. `functions->size` smaller than the struct of TELENORID_VERSION 0.5.0, or a NULL
+ * with `user_data`. `functions->size` smaller than the struct of version 0.5.0, or a NULL
  * load, store, lock or unlock: TELENORID_E_INVALID_ARGUMENT (and `release` is not called). Free it with
  * telenorid_store_free(); auth states bound through it keep it alive. Any thread. Since 0.5.0 */
 telenorid_status telenorid_store_new(const telenorid_store_functions *functions, void *user_data,
@@ -1311,7 +1337,10 @@ telenorid_status telenorid_params_value(const telenorid_params *params, size_t i
 /* Frees pairs. NULL is a no-op. */
 void telenorid_params_free(telenorid_params *params);
 
+/* The SP app's request to the IdP app: made by the SP (telenorid_idp_request_new()), read by the IdP app
+ * (telenorid_idp_request_parse_url(), _parse_params()). */
 typedef struct telenorid_idp_request telenorid_idp_request;
+/* The IdP app's answer to the SP app, carrying the code: telenorid_idp_request_respond(). */
 typedef struct telenorid_idp_response telenorid_idp_response;
 
 /* SP side: the request for the IdP app, from a pending request built with S256 PKCE (anything else
@@ -1421,6 +1450,8 @@ telenorid_status telenorid_idp_initiation_parse_params(const telenorid_params *p
  * called from any thread, also during a wait; one wait at a time.
  * --------------------------------------------------------------------------------------------- */
 
+/* A started device authorization (RFC 8628 §3.2): the code for the user and the wait for their approval;
+ * telenorid_client_start_device_authorization(). Since 0.5.0 */
 typedef struct telenorid_device_authorization telenorid_device_authorization;
 
 /* What telenorid_device_authorization_get() reads. Append-only. Since 0.5.0 */
@@ -1498,6 +1529,8 @@ void telenorid_device_authorization_free(telenorid_device_authorization *authori
  * Handles are safe to share between threads. Since 0.5.0.
  * --------------------------------------------------------------------------------------------- */
 
+/* A started backchannel authentication (CIBA Core §7.3): the provider's auth_req_id and the wait for the user;
+ * telenorid_client_start_backchannel_authentication(). Since 0.5.0 */
 typedef struct telenorid_backchannel_auth telenorid_backchannel_auth;
 
 /* Sends the backchannel authentication request made from `request` (see above) and returns the
@@ -1621,6 +1654,7 @@ telenorid_status telenorid_set_log_callback(telenorid_log_callback callback, voi
  * Handles are safe to share between threads.
  * --------------------------------------------------------------------------------------------- */
 
+/* The account registry of one client in one store: telenorid_accounts_open(). Since 0.5.0 */
 typedef struct telenorid_accounts telenorid_accounts;
 
 /* The registry `name` of `store`, for accounts of `client` (both kept alive by the handle); read now.
