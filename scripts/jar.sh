@@ -17,8 +17,11 @@
 #                                         (their SHA-256, in load order; NativeLoader.java extracts and checks
 #                                         them), no classes, so the API jar and one natives jar never put a
 #                                         class twice on a class path. linux-x86_64 from out/lib and out/jni;
-#                                         linux-aarch64 from out/lib-arm64 and out/jni-arm64 when both exist
-#                                         (`make build-arm64`, bindings/jni/build_bridge_arm64.sh). They need
+#                                         linux-aarch64 from out/lib-arm64 (`make build-arm64`) when it is
+#                                         there, with its bridge built again here into out/jni-arm64
+#                                         (build_bridge.sh --arch aarch64, seconds), so that it is the bridge
+#                                         of these sources and Native.java: a library older than the header
+#                                         fails that link, one of another version the check below. They need
 #                                         the system's libcurl4 and libssl3, as the system-libs wheel does;
 #   telenorid-<version>.pom               the coordinates, licence, and (description and a comment) which
 #                                         classifier a desktop program adds; the natives are not dependencies
@@ -104,12 +107,21 @@ natives_jar() {
 platforms=("$host_platform")
 if [ "$host_platform" = linux-x86_64 ]; then
     natives_jar linux-x86_64 out/lib/libtelenorid.so.0 out/jni/libtelenorid_jni.so strip x86-64
-    if [ -e out/lib-arm64/libtelenorid.so.0 ] && [ -e out/jni-arm64/libtelenorid_jni.so ]; then
+    if [ -e out/lib-arm64/libtelenorid.so.0 ]; then
+        if [ "$(basename "$(readlink -f out/lib-arm64/libtelenorid.so.0)")" != "libtelenorid.so.$version" ]; then
+            echo "jar.sh: out/lib-arm64 is not libtelenorid $version: run \`make build-arm64\`, or remove out/lib-arm64 for a release without linux-aarch64" >&2
+            exit 1
+        fi
+        if ! bash bindings/jni/build_bridge.sh --arch aarch64 >"$work/bridge-arm64.log" 2>&1; then
+            cat "$work/bridge-arm64.log" >&2
+            echo "jar.sh: the linux-aarch64 bridge does not build against out/lib-arm64 (older than the header?): run \`make build-arm64\`, or remove out/lib-arm64 for a release without linux-aarch64" >&2
+            exit 1
+        fi
         natives_jar linux-aarch64 out/lib-arm64/libtelenorid.so.0 out/jni-arm64/libtelenorid_jni.so \
             aarch64-linux-gnu-strip 'ARM aarch64'
         platforms+=(linux-aarch64)
     else
-        echo "jar.sh: no linux-aarch64 natives jar: out/lib-arm64 or out/jni-arm64 is missing (make build-arm64 test-arm64)"
+        echo "jar.sh: no linux-aarch64 natives jar: out/lib-arm64 is missing (\`make build-arm64\` makes it)"
     fi
 else
     natives_jar linux-aarch64 out/lib/libtelenorid.so.0 out/jni/libtelenorid_jni.so strip 'ARM aarch64'
