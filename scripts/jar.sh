@@ -108,13 +108,14 @@ platforms=("$host_platform")
 if [ "$host_platform" = linux-x86_64 ]; then
     natives_jar linux-x86_64 out/lib/libtelenorid.so.0 out/jni/libtelenorid_jni.so strip x86-64
     if [ -e out/lib-arm64/libtelenorid.so.0 ]; then
+        remedy="run \`make build-arm64\`, or remove out/lib-arm64 for a release without linux-aarch64"
         if [ "$(basename "$(readlink -f out/lib-arm64/libtelenorid.so.0)")" != "libtelenorid.so.$version" ]; then
-            echo "jar.sh: out/lib-arm64 is not libtelenorid $version: run \`make build-arm64\`, or remove out/lib-arm64 for a release without linux-aarch64" >&2
+            echo "jar.sh: out/lib-arm64 is not libtelenorid $version: $remedy" >&2
             exit 1
         fi
         if ! bash bindings/jni/build_bridge.sh --arch aarch64 >"$work/bridge-arm64.log" 2>&1; then
             cat "$work/bridge-arm64.log" >&2
-            echo "jar.sh: the linux-aarch64 bridge does not build against out/lib-arm64 (older than the header?): run \`make build-arm64\`, or remove out/lib-arm64 for a release without linux-aarch64" >&2
+            echo "jar.sh: the linux-aarch64 bridge does not build against out/lib-arm64 (older than the header?): $remedy" >&2
             exit 1
         fi
         natives_jar linux-aarch64 out/lib-arm64/libtelenorid.so.0 out/jni-arm64/libtelenorid_jni.so \

@@ -102,7 +102,10 @@ final class NativeLoader {
         }
         // The API jar's version (its manifest's Implementation-Version); unknown for classes outside that jar.
         Package api = NativeLoader.class.getPackage();
-        String version = api == null || api.getImplementationVersion() == null ? "<version>" : api.getImplementationVersion();
+        String version = api == null ? null : api.getImplementationVersion();
+        if (version == null) {
+            version = "<version>";
+        }
         message.append("\n  ").append(RESOURCES.substring(1)).append(platform)
                 .append("/natives.sha256 on the class path (the natives jar of ").append(platform).append(')')
                 .append("\nAdd the natives jar of this platform to the class path, beside the API jar: telenorid-")
