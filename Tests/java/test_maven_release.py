@@ -12,11 +12,14 @@
 - Maven's own resolver (Tests/java/MavenResolve.java, with the libraries of Debian's maven package) takes the
   API jar at the version range [0,) and the linux-x86_64 natives from the file:// repository, checksums
   enforced, the POM read and validated by Maven's model builder; and refuses a file whose .sha1 does not match;
+- where an arm64 JVM is at hand (ARM64_JAVA_HOME, as for bindings/jni/build_bridge_arm64.sh), a program run by it
+  under qemu-aarch64 with the API jar and the linux-aarch64 natives jar loads the library from them;
 - a program with only the API jar on its class path (compiled and run in a new directory, outside the
   repository) fails with an UnsatisfiedLinkError that names each java.library.path entry it tried, the
   natives resource of this platform, and the jar to add; so does one given another platform's natives jar.
 Exits non-zero on any failure."""
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -29,6 +32,7 @@ from maven_release import artifact, java_home, release_dir, repository, root, ve
 
 POM = "{http://maven.apache.org/POM/4.0.0}"
 MAVEN_LIB = Path("/usr/share/maven/lib")
+ARM64_JAVA_HOME = Path(os.environ.get("ARM64_JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-arm64"))
 # ELF e_machine (the System V ABI's gABI, "e_machine"): EM_X86_64 62, EM_AARCH64 183.
 MACHINES = {"linux-x86_64": 62, "linux-aarch64": 183}
 
@@ -152,6 +156,34 @@ def check_maven_resolves() -> None:
           "repository (checksums enforced), and refuses a jar whose .sha1 does not match")
 
 
+def check_aarch64_natives_load() -> None:
+    if "linux-aarch64" not in platforms():
+        return
+    java = ARM64_JAVA_HOME / "bin" / "java"
+    if not java.exists() or shutil.which("qemu-aarch64") is None:
+        print(f"skipped: the linux-aarch64 natives jar is not run: no arm64 JVM at {ARM64_JAVA_HOME} or no qemu-aarch64 "
+              "(bindings/jni/build_bridge_arm64.sh says how to unpack one)")
+        return
+    with tempfile.TemporaryDirectory(prefix="telenorid-aarch64-") as work:
+        work_dir = Path(work)
+        api, natives = artifact().name, artifact("linux-aarch64").name
+        shutil.copy(artifact(), work_dir / api)
+        shutil.copy(artifact("linux-aarch64"), work_dir / natives)
+        (work_dir / "Version.java").write_text(
+            "public final class Version {\n"
+            "    public static void main(String[] args) {\n"
+            "        System.out.println(no.telenor.id.Telenorid.version() + \" \" + System.getProperty(\"os.arch\"));\n"
+            "    }\n"
+            "}\n")
+        subprocess.run([str(java_home / "bin" / "javac"), "--release", "8", "-Xlint:-options", "-cp", api,
+                        "Version.java"], cwd=work_dir, check=True)
+        result = subprocess.run(["qemu-aarch64", "-L", "/", str(java), "-cp", f"{api}:{natives}:.", "Version"],
+                                cwd=work_dir, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.strip() == f"{version()} aarch64", result.stdout + result.stderr
+    print(f"ok: an arm64 JVM under qemu-aarch64 loads libtelenorid {version()} from the API jar and {natives}")
+
+
 def check_api_jar_alone() -> None:
     v = version()
     with tempfile.TemporaryDirectory(prefix="telenorid-api-alone-") as work:
@@ -193,6 +225,7 @@ def main() -> int:
     check_pom()
     check_jars()
     check_maven_resolves()
+    check_aarch64_natives_load()
     check_api_jar_alone()
     return 0
 
