@@ -94,7 +94,7 @@ natives_jar() {
     "$strip" -o "$dir/libtelenorid.so.0" "$(readlink -f "$library")"
     "$strip" --strip-unneeded -o "$dir/libtelenorid_jni.so" "$bridge"
     for file in "$dir"/*.so*; do
-        file -L "$file" | grep -q "$machine" || { echo "jar.sh: $file is not $machine: $(file -L "$file")" >&2; exit 1; }
+        [[ "$(file -L "$file")" == *"$machine"* ]] || { echo "jar.sh: $file is not $machine: $(file -L "$file")" >&2; exit 1; }
     done
     # Load order: libtelenorid first, so the bridge's DT_NEEDED libtelenorid.so.0 is already in the process.
     (cd "$dir" && sha256sum libtelenorid.so.0 libtelenorid_jni.so >natives.sha256)
