@@ -1,11 +1,11 @@
-"""The platform jar on its own: bindings/jni/examples/Login.java is compiled and run in a new directory outside
-the repository with only out/jar/telenorid-<version>-linux-x86_64.jar on its class path — no
-java.library.path, no LD_LIBRARY_PATH, no installed library — and signs a user in at the real provider
-(django-oauth-toolkit on 127.0.0.1), the user's part played by Tests/support/provider/browser.py. The jar's
-natives must be extracted into a private directory and leave nothing behind in java.io.tmpdir.
-Exits non-zero on any failure."""
+"""The two jars a desktop program takes, on their own: bindings/jni/examples/Login.java is compiled in a new
+directory outside the repository against the API jar alone (telenorid-<version>.jar of the Maven release in
+out/jar, `make jar`) and run with only that jar and the natives jar telenorid-<version>-linux-x86_64.jar on its
+class path — no java.library.path, no LD_LIBRARY_PATH, no installed library — and signs a user in at the real
+provider (django-oauth-toolkit on 127.0.0.1), the user's part played by Tests/support/provider/browser.py.
+The natives must be extracted into a private directory and leave nothing behind in java.io.tmpdir; a natives
+jar whose bridge does not match its recorded SHA-256 is refused. Exits non-zero on any failure."""
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -13,20 +13,14 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-root = Path(__file__).resolve().parents[2]
+from maven_release import artifact, java_home, root
+
 sys.path.insert(0, str(root / "Tests" / "support" / "provider"))
 from browser import complete_login  # noqa: E402
 from oidc_provider import start_provider  # noqa: E402
 
 REDIRECT = "http://127.0.0.1:53682/callback"
-DIGESTS = "no/telenor/id/native/linux-x86_64/natives.sha256"
-java_home = Path(os.environ.get("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"))
-
-
-def platform_jar() -> Path:
-    jars = sorted((root / "out" / "jar").glob("telenorid-*-linux-*.jar"))
-    assert len(jars) == 1, f"expected one platform jar in out/jar (make jar), found {jars}"
-    return jars[0]
+API, NATIVES = "telenorid.jar", "telenorid-linux-x86_64.jar"
 
 
 def tampered_copy(jar: Path, into: Path) -> Path:
@@ -42,10 +36,10 @@ def tampered_copy(jar: Path, into: Path) -> Path:
 
 
 def refuses_tampered_natives(work_dir: Path, env: dict[str, str]) -> None:
-    tampered = tampered_copy(work_dir / "telenorid.jar", work_dir)
+    tampered = tampered_copy(work_dir / NATIVES, work_dir)
     tmp = work_dir / "tmp-tampered"
     tmp.mkdir()
-    result = subprocess.run([str(java_home / "bin" / "java"), f"-Djava.io.tmpdir={tmp}", "-cp", f"{tampered.name}:.",
+    result = subprocess.run([str(java_home / "bin" / "java"), f"-Djava.io.tmpdir={tmp}", "-cp", f"{API}:{tampered.name}:.",
                              "Login", "https://id.example.com", "app", REDIRECT],
                             cwd=work_dir, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0, result.stdout
@@ -57,20 +51,21 @@ def refuses_tampered_natives(work_dir: Path, env: dict[str, str]) -> None:
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="telenorid-jar-alone-") as work:
         work_dir = Path(work)
-        jar = shutil.copy(platform_jar(), work_dir / "telenorid.jar")
+        shutil.copy(artifact(), work_dir / API)
+        shutil.copy(artifact("linux-x86_64"), work_dir / NATIVES)
         shutil.copy(root / "bindings" / "jni" / "examples" / "Login.java", work_dir / "Login.java")
         tmp = work_dir / "tmp"
         tmp.mkdir()
         # Nothing of the checkout or of the test run reaches the JVM: a bare environment, a cwd outside
         # the repository, a java.io.tmpdir of its own to see what extraction leaves behind.
         env = {"PATH": "/usr/bin:/bin", "HOME": str(work_dir), "LANG": "C.UTF-8"}
-        subprocess.run([str(java_home / "bin" / "javac"), "-cp", "telenorid.jar", "Login.java"],
+        subprocess.run([str(java_home / "bin" / "javac"), "-cp", API, "Login.java"],
                        cwd=work_dir, env=env, check=True)
         with start_provider() as provider:
             args = [provider["issuer"], provider["clients"]["public"]["client_id"], REDIRECT,
                     provider["issuer"] + "/revoke_token/"]
             process = subprocess.Popen(
-                [str(java_home / "bin" / "java"), f"-Djava.io.tmpdir={tmp}", "-cp", "telenorid.jar:.", "Login", *args],
+                [str(java_home / "bin" / "java"), f"-Djava.io.tmpdir={tmp}", "-cp", f"{API}:{NATIVES}:.", "Login", *args],
                 cwd=work_dir, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                 text=True)
             assert process.stdout is not None
@@ -96,8 +91,8 @@ def main() -> int:
         left = list(tmp.iterdir())
         assert not left, f"extraction left {left} in java.io.tmpdir"
         refuses_tampered_natives(work_dir, env)
-        print(f"ok: the platform jar alone ({Path(jar).name} from {platform_jar().name}) signed in as {claims['sub']}, "
-              f"library {fields['library']}; nothing left in java.io.tmpdir")
+        print(f"ok: the API jar and the natives jar alone ({artifact().name}, {artifact('linux-x86_64').name}) "
+              f"signed in as {claims['sub']}, library {fields['library']}; nothing left in java.io.tmpdir")
     return 0
 
 

@@ -10,8 +10,8 @@ import no.telenor.id.PendingAuthorization;
 import no.telenor.id.Telenorid;
 
 /**
- * A complete sign-in from Java with nothing but the platform jar on the class path
- * ({@code java -cp telenorid-<version>-linux-x86_64.jar:. Login ISSUER CLIENT_ID REDIRECT_URI [REVOCATION_ENDPOINT]}):
+ * A complete sign-in from Java with nothing but the API jar and the natives jar on the class path
+ * ({@code java -cp telenorid-<version>.jar:telenorid-<version>-linux-x86_64.jar:. Login ISSUER CLIENT_ID REDIRECT_URI [REVOCATION_ENDPOINT]}):
  * discovery, the authorization URL (printed as {@code open: URL}), the URL the browser ended on read from
  * standard input, the code exchange with the ID token verified, userinfo, a refresh and revocation — the
  * steps of bindings/c/examples/login.c, printed the same way.

@@ -17,11 +17,15 @@ import java.util.Objects;
 public final class AuthState extends NativeObject {
     /** The parts of the state {@link #get} reads ({@code TELENORID_TOKEN_*}). */
     public enum Field {
+        /** The access token. */
         ACCESS_TOKEN(1),
+        /** The refresh token, when the provider issued one. */
         REFRESH_TOKEN(2),
+        /** The ID token as the provider sent it (a JWT). */
         ID_TOKEN(3),
         /** The validated ID token claims as a JSON object. */
         ID_TOKEN_CLAIMS(4),
+        /** The granted scope, space-separated. */
         SCOPE(5),
         /** {@code "Bearer"} or {@code "DPoP"}, as the provider spelled it. */
         TOKEN_TYPE(6),
@@ -317,6 +321,10 @@ public final class AuthState extends NativeObject {
         }));
     }
 
+    /**
+     * The state as versioned JSON, which {@link Client#restore} reads back. It holds the refresh token: keep it
+     * in the platform's secure storage (Android Keystore-backed storage), never in plain files.
+     */
     public @NonNull String serialize() {
         return call(h -> Utf8.decode(Native.authStateSerialize(h)));
     }

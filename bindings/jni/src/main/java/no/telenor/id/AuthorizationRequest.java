@@ -28,6 +28,7 @@ public final class AuthorizationRequest extends NativeObject {
         SCOPE(1),
         /** e.g. {@code "login"}, {@code "consent"}, {@code "none"}. */
         PROMPT(2),
+        /** The user's identifier at the provider, as a hint (OIDC Core 3.1.2.1). */
         LOGIN_HINT(3),
         /** Space-separated BCP 47 tags. */
         UI_LOCALES(4),
@@ -66,7 +67,9 @@ public final class AuthorizationRequest extends NativeObject {
 
     /** Where a requested claim should be returned (OIDC Core 5.5), {@code TELENORID_CLAIMS_*}. */
     public enum ClaimTarget {
+        /** In the ID token. */
         ID_TOKEN(1),
+        /** From the userinfo endpoint. */
         USERINFO(2);
 
         private final int code;
@@ -111,22 +114,27 @@ public final class AuthorizationRequest extends NativeObject {
         return this;
     }
 
+    /** Sets {@link Parameter#SCOPE}: space-separated; null clears it. */
     public @NonNull AuthorizationRequest scope(@Nullable String scope) {
         return set(Parameter.SCOPE, scope);
     }
 
+    /** Sets {@link Parameter#PROMPT}; null clears it. */
     public @NonNull AuthorizationRequest prompt(@Nullable String prompt) {
         return set(Parameter.PROMPT, prompt);
     }
 
+    /** Sets {@link Parameter#LOGIN_HINT}; null clears it. */
     public @NonNull AuthorizationRequest loginHint(@Nullable String loginHint) {
         return set(Parameter.LOGIN_HINT, loginHint);
     }
 
+    /** Sets {@link Parameter#UI_LOCALES}; null clears it. */
     public @NonNull AuthorizationRequest uiLocales(@Nullable String uiLocales) {
         return set(Parameter.UI_LOCALES, uiLocales);
     }
 
+    /** Sets {@link Parameter#ACR_VALUES}; null clears it. */
     public @NonNull AuthorizationRequest acrValues(@Nullable String acrValues) {
         return set(Parameter.ACR_VALUES, acrValues);
     }
@@ -136,10 +144,12 @@ public final class AuthorizationRequest extends NativeObject {
         return set(Parameter.MAX_AGE, Long.toString(seconds));
     }
 
+    /** Sets {@link Parameter#ALOHA_TOKEN}; null clears it. */
     public @NonNull AuthorizationRequest alohaToken(@Nullable String alohaToken) {
         return set(Parameter.ALOHA_TOKEN, alohaToken);
     }
 
+    /** Sets {@link Parameter#CLAIMS_PURPOSE}; null clears it. */
     public @NonNull AuthorizationRequest claimsPurpose(@Nullable String purpose) {
         return set(Parameter.CLAIMS_PURPOSE, purpose);
     }

@@ -10,10 +10,12 @@ import java.util.Objects;
 public final class DirectoryStore {
     private final String directory;
 
+    /** The store of the files in {@code directory}; nothing is checked or created until a state is bound. */
     public DirectoryStore(@NonNull String directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
     }
 
+    /** The directory, as given. */
     public @NonNull String directory() {
         return directory;
     }

@@ -26,10 +26,12 @@ public final class IdPAppInitiation {
         this.loginHost = Objects.requireNonNull(loginHost, "loginHost");
     }
 
+    /** The chosen user, as given. */
     public @NonNull String userHint() {
         return userHint;
     }
 
+    /** The login host, as given. */
     public @NonNull String loginHost() {
         return loginHost;
     }

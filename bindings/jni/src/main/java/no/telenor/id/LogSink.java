@@ -11,12 +11,34 @@ import java.util.logging.Logger;
  * (android/consumer-rules.pro).
  */
 final class LogSink {
-    private static final Logger LOGGER = Logger.getLogger(TelenoridLog.LOGGER_NAME);
+    /**
+     * Held here for good: {@code java.util.logging} keeps loggers only weakly, and a logger collected and made
+     * again would have lost the default level given to it below.
+     */
+    private static final Logger LOGGER = withDefaultLevel(Logger.getLogger(TelenoridLog.LOGGER_NAME));
     private static final LogSink INSTANCE = new LogSink();
     /** The installed sink's native handle; guarded by the class. */
     private static long handle;
 
     private LogSink() {
+    }
+
+    /**
+     * WARNING for a logger nobody gave a level (neither {@code telenorid.level} in the logging configuration,
+     * which {@code java.util.logging} applies when the logger is made, nor code before the library loaded):
+     * a library's routine events stay off a host's console unless the host asks for them, as in Python, where
+     * the {@code telenorid} logger inherits the root's WARNING. Without it the logger would inherit the root
+     * logger's INFO from the JDK's default configuration, whose console handler prints INFO on stderr.
+     */
+    private static Logger withDefaultLevel(Logger logger) {
+        try {
+            if (logger.getLevel() == null) {
+                logger.setLevel(Level.WARNING);
+            }
+        } catch (SecurityException notAllowed) {
+            // No LoggingPermission("control"): the level stays the host's.
+        }
+        return logger;
     }
 
     /** Tells the library the logger's level now, installing the sink the first time. */

@@ -1,6 +1,7 @@
 package no.telenor.id;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -22,13 +23,17 @@ import java.util.Locale;
  *   <li>the absolute path in the system property {@value Telenorid#LIBRARY_PATH_PROPERTY}, when set;
  *   <li>{@code System.loadLibrary("telenorid_jni")}: an APK's native library directory on Android,
  *       {@code java.library.path} on a desktop JVM (an explicit one wins over the jar's copy);
- *   <li>the natives a platform jar carries ({@code telenorid-<version>-linux-x86_64.jar}) under
- *       {@value #RESOURCES}{@code <platform>/}: extracted once per process into a new directory only this
- *       user can open (mode 0700), each file checked against the SHA-256 recorded when the jar was built,
- *       then loaded by absolute path, libtelenorid first so the bridge's dependency on it is already met.
- *       The files are deleted once loaded (the mappings stay), so nothing is left behind.
+ *   <li>the natives of this platform on the class path, from the natives jar beside the API jar
+ *       ({@code telenorid-<version>-linux-x86_64.jar}, the classifier {@code linux-x86_64} of
+ *       {@code no.telenor.id:telenorid}) under {@value #RESOURCES}{@code <platform>/}: extracted once per
+ *       process into a new directory only this user can open (mode 0700), each file checked against the
+ *       SHA-256 recorded when the jar was built, then loaded by absolute path, libtelenorid first so the
+ *       bridge's dependency on it is already met. The files are deleted once loaded (the mappings stay), so
+ *       nothing is left behind.
  * </ol>
- * This is how sqlite-jdbc and netty-tcnative ship native code in a jar.
+ * This is how sqlite-jdbc and netty-tcnative ship native code in a jar. When none of them has the bridge,
+ * the {@link UnsatisfiedLinkError} names every place tried and the natives jar to add (as llvmlite's and
+ * wasmtime-py's loaders list what they tried).
  */
 final class NativeLoader {
     /** Where a platform jar keeps its natives: {@code <platform>/natives.sha256} and the files it lists. */
@@ -45,7 +50,12 @@ final class NativeLoader {
             // No access to the property: look elsewhere.
         }
         if (path != null && !path.isEmpty()) {
-            System.load(path);
+            try {
+                System.load(path);
+            } catch (UnsatisfiedLinkError failed) {
+                throw withCause(new UnsatisfiedLinkError("telenorid_jni: the bridge the system property "
+                        + Telenorid.LIBRARY_PATH_PROPERTY + " names did not load: " + failed.getMessage()), failed);
+            }
             return;
         }
         try {
@@ -53,18 +63,61 @@ final class NativeLoader {
         } catch (UnsatisfiedLinkError notOnLibraryPath) {
             String platform = platform();
             if (platform == null || NativeLoader.class.getResource(RESOURCES + platform + "/natives.sha256") == null) {
-                throw notOnLibraryPath;
+                throw withCause(new UnsatisfiedLinkError(notFound(platform)), notOnLibraryPath);
             }
             try {
                 loadBundled(platform);
             } catch (IOException | RuntimeException | UnsatisfiedLinkError bundled) {
-                UnsatisfiedLinkError failure = new UnsatisfiedLinkError("telenorid_jni: not on java.library.path ("
+                throw withCause(new UnsatisfiedLinkError("telenorid_jni: not on java.library.path ("
                         + notOnLibraryPath.getMessage() + "), and the jar's " + platform + " natives did not load: "
-                        + bundled);
-                failure.initCause(bundled);
-                throw failure;
+                        + bundled), bundled);
             }
         }
+    }
+
+    /**
+     * What a program without the bridge is told: each file {@code System.loadLibrary} looked for (one per
+     * {@code java.library.path} entry), the resource of this platform's natives jar it did not find on the
+     * class path, and what to add.
+     */
+    static String notFound(String platform) {
+        String file = System.mapLibraryName(Telenorid.LIBRARY_NAME);
+        StringBuilder message = new StringBuilder("telenorid_jni: the JNI bridge ").append(file)
+                .append(" was not found. Tried:");
+        String libraryPath = System.getProperty("java.library.path", "");
+        for (String entry : libraryPath.split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                message.append("\n  ").append(new File(entry, file).getPath()).append(" (java.library.path)");
+            }
+        }
+        if (libraryPath.isEmpty()) {
+            message.append("\n  java.library.path, which is empty");
+        }
+        if (platform == null) {
+            message.append("\nNo natives jar is built for ").append(System.getProperty("os.name")).append(' ')
+                    .append(System.getProperty("os.arch")).append(": build libtelenorid and the bridge for it")
+                    .append(" (bindings/jni/README.md) and name the bridge with -D")
+                    .append(Telenorid.LIBRARY_PATH_PROPERTY).append("=/path/to/").append(file).append('.');
+            return message.toString();
+        }
+        // The API jar's version (its manifest's Implementation-Version); unknown for classes outside that jar.
+        Package api = NativeLoader.class.getPackage();
+        String version = api == null ? null : api.getImplementationVersion();
+        if (version == null) {
+            version = "<version>";
+        }
+        message.append("\n  ").append(RESOURCES.substring(1)).append(platform)
+                .append("/natives.sha256 on the class path (the natives jar of ").append(platform).append(')')
+                .append("\nAdd the natives jar of this platform to the class path, beside the API jar: telenorid-")
+                .append(version).append('-').append(platform).append(".jar (Maven: no.telenor.id:telenorid:")
+                .append(version).append(':').append(platform).append("), or name the bridge with -D")
+                .append(Telenorid.LIBRARY_PATH_PROPERTY).append("=/path/to/").append(file).append('.');
+        return message.toString();
+    }
+
+    private static UnsatisfiedLinkError withCause(UnsatisfiedLinkError error, Throwable cause) {
+        error.initCause(cause);
+        return error;
     }
 
     /** {@code linux-x86_64} and the like, or null for a platform no jar is built for. */

@@ -6,13 +6,15 @@ package no.telenor.id;
  * <p>The JNI bridge {@code libtelenorid_jni.so} is loaded on first use of any class of this package: from
  * the absolute path in the system property {@value #LIBRARY_PATH_PROPERTY} when it is set, else with
  * {@code System.loadLibrary("telenorid_jni")} (on Android from the APK's native library directory, on a
- * desktop JVM from {@code java.library.path}), else from the platform jar
- * ({@code telenorid-<version>-linux-x86_64.jar}), which carries the bridge and {@code libtelenorid.so.0}:
- * they are extracted into a private directory, checked against the digests recorded when the jar was
- * built, and loaded by absolute path. The bridge links {@code libtelenorid.so}, which the dynamic linker
- * finds next to it (Android), through the bridge's rpath / {@code LD_LIBRARY_PATH}, or already loaded.
- * Loading also checks that the library's version is compatible with the header the bridge was built
- * against (same major, at least the same minor) and throws {@link UnsatisfiedLinkError} when not.
+ * desktop JVM from {@code java.library.path}), else from the natives jar of this platform on the class path
+ * ({@code telenorid-<version>-linux-x86_64.jar}, beside the API jar), which carries the bridge and
+ * {@code libtelenorid.so.0}: they are extracted into a private directory, checked against the digests
+ * recorded when the jar was built, and loaded by absolute path. When none has the bridge, the
+ * {@link UnsatisfiedLinkError} lists every place tried and names the jar to add. The bridge links
+ * {@code libtelenorid.so}, which the dynamic linker finds next to it (Android), through the bridge's rpath /
+ * {@code LD_LIBRARY_PATH}, or already loaded. Loading also checks that the library's version is compatible
+ * with the header the bridge was built against (same major, at least the same minor) and throws
+ * {@link UnsatisfiedLinkError} when not.
  */
 public final class Telenorid {
     /** The system property that names the bridge by absolute path, instead of {@link #LIBRARY_NAME}. */

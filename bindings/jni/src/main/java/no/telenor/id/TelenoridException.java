@@ -26,12 +26,19 @@ package no.telenor.id;
 public class TelenoridException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** {@link #statusCode()}. */
     private final int statusCode;
+    /** {@link #statusName()}. */
     private final String statusName;
+    /** {@link #message()}. */
     private final String message;
+    /** {@link #oauthError()}. */
     private final String oauthError;
+    /** {@link #oauthErrorDescription()}. */
     private final String oauthErrorDescription;
+    /** {@link #oauthErrorUri()}. */
     private final String oauthErrorUri;
+    /** {@link #httpStatus()}. */
     private final int httpStatus;
     /**
      * Set once by {@link #fromNative} before the exception is thrown, as {@link Throwable#initCause} sets
