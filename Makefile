@@ -106,7 +106,7 @@ check-format:
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
 
-test: build check-facts check-tree check-format check-bindings check-docs test-swift test-c test-arm64 test-python test-wheel test-jni test-jar fuzz
+test: build check-facts check-tree check-format check-bindings check-docs test-swift test-c test-arm64 test-python test-wheel test-jni test-jar test-release fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:
@@ -142,16 +142,19 @@ test-release: release
 	$(PYTHON) Tests/release/test_check_docs.py
 	$(PYTHON) Tests/release/test_release.py dist
 
-# The platform jar alone on a class path, outside the repository, signing a user in.
+# The API jar and this platform's natives jar alone on a class path, outside the repository, signing a user in;
+# the Maven repository's layout, POM and jars, resolved by Maven's own resolver (Tests/java/test_maven_release.py).
 test-jar: jar
 	$(PYTHON) Tests/java/test_jar_alone.py
+	$(PYTHON) Tests/java/test_maven_release.py
 
 # out/jni/libtelenorid_jni.so: the JNI bridge for this machine's JDK.
 jni: build
 	bash bindings/jni/build_bridge.sh
 
-# out/jar: the Java API as telenorid-<version>.jar, -sources.jar and .pom (no native code inside), and
-# telenorid-<version>-linux-x86_64.jar, which adds the bridge and libtelenorid for this platform.
+# out/jar: the Java release as a Maven repository (no/telenor/id/telenorid/<version>/): the API jar (no native
+# code), -sources and -javadoc jars, the .pom, and the natives as classifier jars (-linux-x86_64, and
+# -linux-aarch64 when out/lib-arm64 exists) holding only the bridge and libtelenorid (scripts/jar.sh).
 jar: jni
 	bash scripts/jar.sh
 

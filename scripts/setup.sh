@@ -16,12 +16,14 @@ need_apt=()
 # the PostgreSQL store's tests (Python) and its C example (bindings/c/examples/pg_store.c).
 # python3-venv: the test dependencies go into .venv, since Debian's python3 refuses pip installs into the
 # system (it is "externally managed", PEP 668).
+# groff-base, man-db: Tests/python/test_cli_help.py formats the CLI's man page as a reader's man would.
+# maven: Tests/java/test_maven_release.py resolves the Java release with Maven's own resolver (its libraries).
 # libsecret-1-0, gnome-keyring, dbus-daemon: the CLI keeps its secrets in the Secret Service through libsecret;
 # Tests/python/test_secret_service.py starts a private session bus (dbus-daemon) and gnome-keyring-daemon on it.
 for pkg in libssl-dev libcurl4-openssl-dev pkg-config valgrind gcc cmake junit5 glewlwyd sqlite3 postgresql libpq-dev \
            python3-venv libsecret-1-0 gnome-keyring dbus-daemon \
            lemonldap-ng-fastcgi-server liblemonldap-ng-portal-perl nginx libgd-securityimage-perl libimage-magick-perl \
-           libstring-random-perl libio-string-perl; do
+           libstring-random-perl libio-string-perl groff-base man-db maven; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
