@@ -14,7 +14,7 @@ export PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format check-bindings test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
+.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format generate check-generated test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -78,13 +78,16 @@ check-facts:
 check-tree:
 	$(PYTHON) scripts/check_tree.py
 
-# bindings/python/telenorid/_bindings.py is what scripts/gen_python_bindings.py makes of include/telenorid.h now.
-check-bindings:
-	@tmp=$$(mktemp --suffix=.py) && trap 'rm -f "$$tmp"' EXIT && \
-	    $(PYTHON) scripts/gen_python_bindings.py --output "$$tmp" && \
-	    diff -u bindings/python/telenorid/_bindings.py "$$tmp" || \
-	    { echo "bindings/python/telenorid/_bindings.py differs from include/telenorid.h:" \
-	           "run $(PYTHON) scripts/gen_python_bindings.py" >&2; exit 1; }
+# Every mirror of include/telenorid.h (Python's declarations and constants, Java's natives and constants, the
+# C NULL-contract test) written by scripts/gen; `make check-generated` regenerates them into a temporary tree
+# and fails on any difference, then proves it would catch a hand edit and a header change not regenerated
+# (Tests/gen/test_check_generated.sh).
+generate:
+	$(PYTHON) scripts/gen
+
+check-generated:
+	$(PYTHON) scripts/gen --check
+	bash Tests/gen/test_check_generated.sh
 
 # The Swift sources as swift-format (in the toolchain) writes them with .swift-format: `make format` rewrites them.
 check-format:
@@ -93,7 +96,7 @@ check-format:
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
 
-test: build check-facts check-tree check-format check-bindings test-swift test-c test-arm64 test-python test-wheel test-jni test-jar fuzz
+test: build check-facts check-tree check-format check-generated test-swift test-c test-arm64 test-python test-wheel test-jni test-jar fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:

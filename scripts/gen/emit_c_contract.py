@@ -1,0 +1,4 @@
+from typing import Dict
+from header import Declarations
+def files(found: Declarations) -> Dict[str, str]:
+    return {}
