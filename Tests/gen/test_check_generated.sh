@@ -32,7 +32,10 @@ for file in "${generated[@]}"; do
         printf '%s\n' "// edited by hand" >> "$tree/$file"
         check fail "a line added by hand to $file"
     else # a region: a line inside it changed
-        sed -i "/BEGIN .*$marker/{n;s/^\(.*\)\$/\1 \/\/ edited by hand/}" "$tree/$file"
+        "$PYTHON" -c 'import sys; lines = open(sys.argv[1]).read().split("\n")
+begin = next(i for i, line in enumerate(lines) if "// BEGIN" in line and sys.argv[2] in line)
+lines[begin + 1] += " // edited by hand"
+open(sys.argv[1], "w").write("\n".join(lines))' "$tree/$file" "$marker"
         check fail "a line of the generated region of $file edited by hand"
     fi
     mv "$tree/$file.orig" "$tree/$file"
