@@ -169,15 +169,15 @@ def adapter(found: Declarations, native: Regular) -> List[str]:
     call = f"telenorid_status status = {function.name}({', '.join(arguments)});"
     finish = {"void": "void_result(env, status);", "byte[]": "result = string_result(env, status, out);",
               "long": ("result = handle_result(env, status, out);" if out is not None and out.depth == 2
-                       else "void_result(env, status);\n    if (status == TELENORID_OK) result = (jlong)out;"),
-              "int": "void_result(env, status);\n    if (status == TELENORID_OK) result = (jint)out;"}[declaration.restype]
+                       else "void_result(env, status);\nif (status == TELENORID_OK) {\n    result = (jlong)out;\n}"),
+              "int": "void_result(env, status);\nif (status == TELENORID_OK) {\n    result = (jint)out;\n}"}[declaration.restype]
     indent = "    "
     if strings:
         condition = " &&\n        ".join(f'in_string_get(env, {s}_bytes, "{camel(s)}", &{s})' for s in strings)
         lines.append(f"    if ({condition}) {{")
         indent = "        "
     lines.append(indent + call)
-    lines += [indent + line.strip() for line in finish.split("\n")]
+    lines += [indent + line for line in finish.split("\n")]
     if strings:
         lines.append("    }")
         lines += [f"    in_string_release(&{s});" for s in strings]

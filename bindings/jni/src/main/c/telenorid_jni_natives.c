@@ -544,7 +544,9 @@ static jlong n_auth_state_expires_at(JNIEnv *env, jclass cls, jlong state)
     jlong result = 0;
     telenorid_status status = telenorid_auth_state_expires_at(HANDLE(const telenorid_auth_state, state), &out);
     void_result(env, status);
-    if (status == TELENORID_OK) result = (jlong)out;
+    if (status == TELENORID_OK) {
+        result = (jlong)out;
+    }
     return result;
 }
 
@@ -741,7 +743,9 @@ static jlong n_line_auth_valid_for(JNIEnv *env, jclass cls, jlong line_auth)
     telenorid_status status = telenorid_line_authenticator_valid_for(
         HANDLE(const telenorid_line_authenticator, line_auth), &out);
     void_result(env, status);
-    if (status == TELENORID_OK) result = (jlong)out;
+    if (status == TELENORID_OK) {
+        result = (jlong)out;
+    }
     return result;
 }
 
@@ -969,7 +973,9 @@ static jlong n_device_authorization_expires_at(JNIEnv *env, jclass cls, jlong au
     telenorid_status status = telenorid_device_authorization_expires_at(
         HANDLE(const telenorid_device_authorization, authorization), &out);
     void_result(env, status);
-    if (status == TELENORID_OK) result = (jlong)out;
+    if (status == TELENORID_OK) {
+        result = (jlong)out;
+    }
     return result;
 }
 
@@ -982,7 +988,9 @@ static jint n_device_authorization_interval(JNIEnv *env, jclass cls, jlong autho
     telenorid_status status = telenorid_device_authorization_interval(
         HANDLE(const telenorid_device_authorization, authorization), &out);
     void_result(env, status);
-    if (status == TELENORID_OK) result = (jint)out;
+    if (status == TELENORID_OK) {
+        result = (jint)out;
+    }
     return result;
 }
 
@@ -1038,7 +1046,9 @@ static jlong n_backchannel_auth_expires_at(JNIEnv *env, jclass cls, jlong auth)
     telenorid_status status = telenorid_backchannel_auth_expires_at(HANDLE(const telenorid_backchannel_auth, auth),
                                                                     &out);
     void_result(env, status);
-    if (status == TELENORID_OK) result = (jlong)out;
+    if (status == TELENORID_OK) {
+        result = (jlong)out;
+    }
     return result;
 }
 
@@ -1050,7 +1060,9 @@ static jint n_backchannel_auth_interval(JNIEnv *env, jclass cls, jlong auth)
     jint result = 0;
     telenorid_status status = telenorid_backchannel_auth_interval(HANDLE(const telenorid_backchannel_auth, auth), &out);
     void_result(env, status);
-    if (status == TELENORID_OK) result = (jint)out;
+    if (status == TELENORID_OK) {
+        result = (jint)out;
+    }
     return result;
 }
 
@@ -1144,7 +1156,9 @@ static jint n_login_hint_get_form(JNIEnv *env, jclass cls, jbyteArray hint_bytes
     if (in_string_get(env, hint_bytes, "hint", &hint)) {
         telenorid_status status = telenorid_login_hint_get_form(hint.chars, &out);
         void_result(env, status);
-        if (status == TELENORID_OK) result = (jint)out;
+        if (status == TELENORID_OK) {
+            result = (jint)out;
+        }
     }
     in_string_release(&hint);
     return result;
