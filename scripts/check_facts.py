@@ -9,7 +9,8 @@ disagreement as `file: what: header <value>, copy <value>`, exiting 1. On succes
 
 Copies that read the header themselves (the C tests, the JNI bridge, the Swift code that uses the imported
 macros, the Makefile's VERSION) need no check here, nor do the mirrors scripts/gen writes from it (`make
-check-generated`): Python's _bindings.py and _constants.py, Java's Native.java, Status.java and Config.Key. Python 3.11, standard library only.
+check-generated`): Python's _bindings.py and _constants.py, Java's Native.java, Status.java and Config.Key.
+Python 3.11, standard library only.
 """
 from __future__ import annotations
 

@@ -391,7 +391,8 @@ def files(found: Declarations) -> Dict[str, str]:
                     ctype = parameter.ctype
                     variable = f"out_{parameter.name}"
                     if ctype.depth == 2:
-                        declarations.append(f"{resolve(found, ctype.base)} {'*' * (ctype.depth - 1)}{variable} = SENTINEL;")
+                        pointer = "*" * (ctype.depth - 1)
+                        declarations.append(f"{resolve(found, ctype.base)} {pointer}{variable} = SENTINEL;")
                         checks.append(f"(void *){variable} == SENTINEL")
                     elif resolve(found, ctype.base) == "char":
                         size = BUFFERS.get(parameter.name, 64)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import textwrap
-from typing import Dict, List
+from typing import Dict, List, Union
 
 import jni
 from header import ROOT, Declarations
@@ -14,6 +14,7 @@ from jni_natives import NATIVES, ON_LOAD, Section
 from output import GENERATED, WIDTH, region
 
 JAVA = "bindings/jni/src/main/java/no/telenor/id"
+Entry = Union[Section, jni.Regular, jni.JavaDeclaration]
 BRIDGE = "bindings/jni/src/main/c"
 
 
@@ -37,9 +38,9 @@ def status(found: Declarations) -> str:
         "package no.telenor.id;",
         "",
         "/**",
-        " * The library's status codes ({@code TELENORID_OK} and {@code TELENORID_E_*} in telenorid.h, whose comments",
-        " * these are). The codes are append-only in C and never renumbered; a code this binding does not know yet maps",
-        " * to {@link #UNKNOWN}.",
+        " * The library's status codes ({@code TELENORID_OK} and {@code TELENORID_E_*} in telenorid.h, whose",
+        " * comments these are). The codes are append-only in C and never renumbered; a code this binding does not",
+        " * know yet maps to {@link #UNKNOWN}.",
         " */",
         "public enum Status {",
     ]
@@ -98,9 +99,9 @@ def config_keys(found: Declarations, indent: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def natives(found: Declarations) -> List[object]:
+def natives(found: Declarations) -> List[Entry]:
     """NATIVES with each header function's name replaced by its jni.Regular."""
-    resolved: List[object] = []
+    resolved: List[Entry] = []
     for entry in NATIVES:
         if isinstance(entry, Section):
             resolved.append(entry)
@@ -188,25 +189,24 @@ def wrap_declaration(declaration: jni.JavaDeclaration) -> List[str]:
     return lines
 
 
-def native_java(entries: List[object]) -> str:
+def native_java(entries: List[Entry]) -> str:
     out = [f"// {GENERATED}", NATIVE_HEAD.rstrip("\n")]
     for entry in entries:
         if isinstance(entry, Section):
             out += ["", *textwrap.wrap(entry.title, WIDTH - 7, initial_indent="    // ", subsequent_indent="    // ")]
             continue
-        declaration = entry.declaration if isinstance(entry, jni.Regular) else entry
-        out += wrap_declaration(declaration)
+        out += wrap_declaration(entry.declaration if isinstance(entry, jni.Regular) else entry)
     out.append("}")
     return "\n".join(out) + "\n"
 
 
-def natives_h(entries: List[object]) -> str:
+def natives_h(entries: List[Entry]) -> str:
     out = [
         f"/* {GENERATED}",
         " *",
-        " * telenorid_jni_natives.h: the hand-written adapters of the bridge (each in the file of its family) and what",
-        " * JNI_OnLoad calls before registering them, declared for telenorid_jni_natives.c's table. The compiler checks",
-        " * each definition against its line here, and this list against scripts/gen/jni_natives.py. */",
+        " * telenorid_jni_natives.h: the hand-written adapters of the bridge (each in the file of its family) and",
+        " * what JNI_OnLoad calls before registering them, declared for telenorid_jni_natives.c's table. The",
+        " * compiler checks each definition against its line here, and this list is scripts/gen/jni_natives.py's. */",
         "#ifndef TELENORID_JNI_NATIVES_H",
         "#define TELENORID_JNI_NATIVES_H",
         "",
@@ -260,7 +260,7 @@ def wrap_c(line: str) -> List[str]:
     return lines
 
 
-def natives_c(found: Declarations, entries: List[object]) -> str:
+def natives_c(found: Declarations, entries: List[Entry]) -> str:
     out = [
         f"/* {GENERATED}",
         " *",

@@ -104,9 +104,10 @@ def bindings(found: Declarations) -> str:
             out.append(f"{callback_name(alias)} = {callback_name(target)}")
     out += ["", "# name: (restype, argtypes), for every function of the header in its order.",
             "SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {"]
-    for name, restype, params in found.functions:
-        out += wrap(f'    "{name}": ({ctypes_expression(restype, found, name)}, [',
-                    [ctypes_expression(p.ctype, found, name) for p in params], "]),")
+    for function in found.functions:
+        name = function.name
+        out += wrap(f'    "{name}": ({ctypes_expression(function.restype, found, name)}, [',
+                    [ctypes_expression(p.ctype, found, name) for p in function.parameters], "]),")
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -167,10 +167,11 @@ def adapter(found: Declarations, native: Regular) -> List[str]:
     if failed is not None:
         lines.append(f"    {restype} result = {failed};")
     call = f"telenorid_status status = {function.name}({', '.join(arguments)});"
-    finish = {"void": "void_result(env, status);", "byte[]": "result = string_result(env, status, out);",
+    finishes = {"void": "void_result(env, status);", "byte[]": "result = string_result(env, status, out);",
               "long": ("result = handle_result(env, status, out);" if out is not None and out.depth == 2
                        else "void_result(env, status);\nif (status == TELENORID_OK) {\n    result = (jlong)out;\n}"),
-              "int": "void_result(env, status);\nif (status == TELENORID_OK) {\n    result = (jint)out;\n}"}[declaration.restype]
+              "int": "void_result(env, status);\nif (status == TELENORID_OK) {\n    result = (jint)out;\n}"}
+    finish = finishes[declaration.restype]
     indent = "    "
     if strings:
         condition = " &&\n        ".join(f'in_string_get(env, {s}_bytes, "{camel(s)}", &{s})' for s in strings)

@@ -12,8 +12,8 @@ WIDTH = 120
 def region(text: str, path: str, name: str, body: Callable[[str], str]) -> str:
     """`text` (a hand-written file) with the lines between its markers `// BEGIN <name>: <GENERATED>` and
     `// END <name>` replaced by `body(indent)`, the indent being the begin marker's."""
-    pattern = re.compile(rf"^([ \t]*)// BEGIN {re.escape(name)}: {re.escape(GENERATED)}\n.*?^[ \t]*// END {re.escape(name)}\n",
-                         re.M | re.S)
+    begin, end = re.escape(f"// BEGIN {name}: {GENERATED}"), re.escape(f"// END {name}")
+    pattern = re.compile(rf"^([ \t]*){begin}\n.*?^[ \t]*{end}\n", re.M | re.S)
     match = pattern.search(text)
     if match is None:
         raise SystemExit(f"scripts/gen: {path}: no region {name} (its `// BEGIN {name}: {GENERATED}` and "

@@ -2,9 +2,9 @@
 package no.telenor.id;
 
 /**
- * The library's status codes ({@code TELENORID_OK} and {@code TELENORID_E_*} in telenorid.h, whose comments
- * these are). The codes are append-only in C and never renumbered; a code this binding does not know yet maps
- * to {@link #UNKNOWN}.
+ * The library's status codes ({@code TELENORID_OK} and {@code TELENORID_E_*} in telenorid.h, whose
+ * comments these are). The codes are append-only in C and never renumbered; a code this binding does not
+ * know yet maps to {@link #UNKNOWN}.
  */
 public enum Status {
     /** success */
