@@ -131,7 +131,7 @@ static void prime_last_error(void) {
 static void check_last_error_says_null(void) {
     telenorid_error *error = telenorid_error_last();
     int ok = error != NULL && telenorid_error_status(error) == TELENORID_E_INVALID_ARGUMENT &&
-             strstr(telenorid_error_message(error), " is NULL") != NULL;
+             strstr(telenorid_error_message(error), "NULL") != NULL;
     if (!check_report(ok, __FILE__, __LINE__, "the last error says what is NULL")) {
         fprintf(stderr, "  in %s: last error %d \"%s\"\n", current, error ? telenorid_error_status(error) : -1,
                 error ? telenorid_error_message(error) : "(none)");
@@ -242,7 +242,6 @@ static void null_error_status(void) {
         prime_last_error();
         telenorid_status status = telenorid_error_status(NULL);
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_error_status: error NULL: INVALID_ARGUMENT");
-        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
     }
 }
 
@@ -564,14 +563,14 @@ static void null_auth_request_add_claim(void) {
     {
         current = "telenorid_auth_request_add_claim: request NULL";
         prime_last_error();
-        telenorid_status status = telenorid_auth_request_add_claim(NULL, TELENORID_CLAIMS_ID_TOKEN, "contract", -1, "x", "x", "x");
+        telenorid_status status = telenorid_auth_request_add_claim(NULL, TELENORID_CLAIMS_ID_TOKEN, "contract", -1, "x", "\"v\"", "[]");
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_auth_request_add_claim: request NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
     }
     {
         current = "telenorid_auth_request_add_claim: name NULL";
         prime_last_error();
-        telenorid_status status = telenorid_auth_request_add_claim(fx.auth_request, TELENORID_CLAIMS_ID_TOKEN, NULL, -1, "x", "x", "x");
+        telenorid_status status = telenorid_auth_request_add_claim(fx.auth_request, TELENORID_CLAIMS_ID_TOKEN, NULL, -1, "x", "\"v\"", "[]");
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_auth_request_add_claim: name NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
     }
@@ -2544,7 +2543,7 @@ static void null_login_hint_ip_port(void) {
         char *out_out = SENTINEL;
         current = "telenorid_login_hint_ip_port: address NULL";
         prime_last_error();
-        telenorid_status status = telenorid_login_hint_ip_port(NULL, 0, &out_out);
+        telenorid_status status = telenorid_login_hint_ip_port(NULL, 5555, &out_out);
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_login_hint_ip_port: address NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
         check_case((void *)out_out == SENTINEL, "telenorid_login_hint_ip_port: address NULL: output untouched");
@@ -2552,7 +2551,7 @@ static void null_login_hint_ip_port(void) {
     {
         current = "telenorid_login_hint_ip_port: out NULL";
         prime_last_error();
-        telenorid_status status = telenorid_login_hint_ip_port("203.0.113.7", 0, NULL);
+        telenorid_status status = telenorid_login_hint_ip_port("203.0.113.7", 5555, NULL);
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_login_hint_ip_port: out NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
     }
