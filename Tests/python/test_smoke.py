@@ -21,7 +21,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent.parent
 
 import telenorid  # noqa: E402
-from telenorid import _ffi  # noqa: E402
+from telenorid import _constants, _ffi  # noqa: E402
 
 # RFC 7636 appendix B.
 VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
