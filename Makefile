@@ -14,7 +14,7 @@ export PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
-.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format check-bindings check-docs docs release test-release test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
+.PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format generate check-generated check-docs docs release test-release test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \
 	fuzz bench clean
 
 all: build
@@ -78,13 +78,16 @@ check-facts:
 check-tree:
 	$(PYTHON) scripts/check_tree.py
 
-# bindings/python/telenorid/_bindings.py is what scripts/gen_python_bindings.py makes of include/telenorid.h now.
-check-bindings:
-	@tmp=$$(mktemp --suffix=.py) && trap 'rm -f "$$tmp"' EXIT && \
-	    $(PYTHON) scripts/gen_python_bindings.py --output "$$tmp" && \
-	    diff -u bindings/python/telenorid/_bindings.py "$$tmp" || \
-	    { echo "bindings/python/telenorid/_bindings.py differs from include/telenorid.h:" \
-	           "run $(PYTHON) scripts/gen_python_bindings.py" >&2; exit 1; }
+# Every mirror of include/telenorid.h (Python's declarations and constants, Java's natives and constants, the
+# C NULL-contract test) written by scripts/gen; `make check-generated` regenerates them into a temporary tree
+# and fails on any difference, then proves it would catch a hand edit and a header change not regenerated
+# (Tests/gen/test_check_generated.sh).
+generate:
+	$(PYTHON) scripts/gen
+
+check-generated:
+	$(PYTHON) scripts/gen --check
+	bash Tests/gen/test_check_generated.sh
 
 # Every declaration of include/telenorid.h has its comment, and every telenorid_* name the comments give is declared
 # (scripts/gen_c_reference.py, which `make docs` runs to write the reference).
@@ -96,8 +99,8 @@ check-docs:
 # `man -M out/docs/man telenorid`).
 docs:
 	$(PYTHON) scripts/gen_c_reference.py --output $(OUT)/docs/c
-	if [ -f scripts/gen_man.py ]; then mkdir -p $(OUT)/docs/man/man1 && \
-	    $(PYTHON) scripts/gen_man.py --output $(OUT)/docs/man/man1/telenorid.1; fi
+	mkdir -p $(OUT)/docs/man/man1
+	$(PYTHON) scripts/gen_man.py --output $(OUT)/docs/man/man1/telenorid.1
 
 # The Swift sources as swift-format (in the toolchain) writes them with .swift-format: `make format` rewrites them.
 check-format:
@@ -106,7 +109,7 @@ check-format:
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests fuzz/targets Package.swift
 
-test: build check-facts check-tree check-format check-bindings check-docs test-swift test-c test-arm64 test-python test-wheel test-jni test-jar test-release fuzz
+test: build check-facts check-tree check-format check-generated check-docs test-swift test-c test-arm64 test-python test-wheel test-jni test-jar test-release fuzz
 
 # The suites start providers and listeners on fixed loopback ports and must not overlap, even under -j.
 .NOTPARALLEL:

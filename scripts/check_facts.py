@@ -8,7 +8,9 @@ each copy as text (Python through `ast`, so no library needs to be built or load
 disagreement as `file: what: header <value>, copy <value>`, exiting 1. On success it prints one line.
 
 Copies that read the header themselves (the C tests, the JNI bridge, the Swift code that uses the imported
-macros, the Makefile's VERSION) need no check here. Python 3.11, standard library only.
+macros, the Makefile's VERSION) need no check here, nor do the mirrors scripts/gen writes from it (`make
+check-generated`): Python's _bindings.py and _constants.py, Java's Native.java, Status.java and Config.Key.
+Python 3.11, standard library only.
 """
 from __future__ import annotations
 
@@ -168,29 +170,7 @@ def module_assignments(relative: str) -> Dict[str, ast.expr]:
 
 
 def check_python(c: Checker, h: Header) -> None:
-    file = f"{PY}/_ffi.py"
-    values = module_assignments(file)
-
-    def get(name: str) -> Optional[ast.expr]:
-        if name not in values:
-            c.note(file, f"no module-level {name}")
-        return values.get(name)
-
-    tables = {"STATUS": "statuses", "CONFIG_KEYS": "config keys", "AUTH_PARAMS": "authorization parameters",
-              "CLAIM_TARGETS": "claim targets", "TOKEN_FIELDS": "token fields", "PKCE_METHODS": "PKCE methods",
-              "SOCKET_VERDICTS": "socket verdicts", "DEVICE_FIELDS": "device fields",
-              "LOGIN_HINT_FORMS": "login hint forms"}
-    for table, family in tables.items():
-        node = get(table)
-        if node is not None:
-            compare_table(c, h, file, family, ast.literal_eval(node), table,
-                          skip=("OK",) if table == "STATUS" else ())
-    for name, header_value in (("OK", h.statuses["OK"]), ("MAX_INPUT", h.max_input),
-                               ("EXPECTED_MAJOR", h.major), ("EXPECTED_MINOR", h.minor)):
-        node = get(name)
-        if node is not None:
-            c.same(file, name, header_value, arithmetic(node))
-
+    # _constants.py (the tables, the version, MAX_INPUT) and _bindings.py are generated (scripts/gen).
     # config.py: Settings, the keywords of Config.from_settings, names every configuration key once.
     file = f"{PY}/config.py"
     settings = [node for node in ast.parse(read(file), file).body
@@ -319,16 +299,8 @@ def java_enum(c: Checker, name: str, enum: str) -> Dict[str, int]:
 
 
 def check_java(c: Checker, h: Header) -> None:
-    status = java_enum(c, "Status.java", "Status")
-    unknown = status.pop("UNKNOWN", None)
-    if unknown is not None and unknown in h.statuses.values():
-        c.fail(f"{JAVA}/Status.java", "UNKNOWN", "a code no status has", unknown)
-    compare_table(c, h, f"{JAVA}/Status.java", "statuses", status, "Status")
-    size = re.search(r"new\s+Status\s*\[\s*(\d+)\s*\]", java_source("Status.java"))
-    c.same(f"{JAVA}/Status.java", "BY_CODE size", max(h.statuses.values()) + 1,
-           int(size.group(1)) if size else "missing")
-    for file, enum, family in (("Config.java", "Key", "config keys"),
-                               ("AuthorizationRequest.java", "Parameter", "authorization parameters"),
+    # Status.java and Config.Key's constants are generated (scripts/gen); the enums below are hand-kept.
+    for file, enum, family in (("AuthorizationRequest.java", "Parameter", "authorization parameters"),
                                ("AuthorizationRequest.java", "ClaimTarget", "claim targets"),
                                ("AuthState.java", "Field", "token fields"),
                                ("Pkce.java", "Method", "PKCE methods"),

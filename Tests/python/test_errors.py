@@ -6,7 +6,7 @@ Run with Tests/python/run.sh (PYTHONPATH=bindings/python); also works with plain
 import pytest
 
 import telenorid  # noqa: E402
-from telenorid import _ffi, errors  # noqa: E402
+from telenorid import _constants, errors  # noqa: E402
 
 ISSUER = "https://id.example.com"
 ENDPOINT = "https://api.vipps.no/oauth2/auth"
@@ -14,7 +14,7 @@ REDIRECT = "telenorid-example://authcallback/"
 
 FAMILIES = (telenorid.UsageError, telenorid.TransportError, telenorid.ProviderError, telenorid.ValidationError)
 
-# The family of every class, by the header's status name (_ffi.STATUS); None: directly under TelenoridError.
+# The family of every class, by the header's status name (_constants.STATUS); None: directly under TelenoridError.
 EXPECTED_FAMILY = {
     "INVALID_ARGUMENT": telenorid.UsageError, "PARAMETER_CONFLICT": telenorid.UsageError,
     "CONSUMED": telenorid.UsageError, "VERSION": telenorid.UsageError, "NOT_SIGNED_IN": telenorid.UsageError,
@@ -36,7 +36,7 @@ EXPECTED_FAMILY = {
 
 def error_statuses():
     """The header's failure codes (every status but OK)."""
-    return {name: status for name, status in _ffi.STATUS.items() if status != 0}
+    return {name: status for name, status in _constants.STATUS.items() if status != 0}
 
 
 def test_every_status_maps_to_exactly_one_class():
@@ -65,7 +65,7 @@ def test_each_class_is_in_its_family():
     for family in FAMILIES:
         assert family.__bases__ == (telenorid.TelenoridError,) and family.__name__ in telenorid.__all__
     for name, family in EXPECTED_FAMILY.items():
-        cls = errors._BY_STATUS[_ffi.STATUS[name]]
+        cls = errors._BY_STATUS[_constants.STATUS[name]]
         assert issubclass(cls, telenorid.TelenoridError)
         members = [f for f in FAMILIES if issubclass(cls, f)]
         assert members == ([] if family is None else [family]), (cls, members)
@@ -86,7 +86,7 @@ def test_a_rotation_journal_sign_out_is_an_authorization_lost():
     with pytest.raises(telenorid.AuthorizationLostError) as caught:
         errors._raise(telenorid.RotationPossiblyLostError.code)
     assert type(caught.value) is telenorid.RotationPossiblyLostError
-    assert caught.value.status == _ffi.STATUS["ROTATION_POSSIBLY_LOST"] and not caught.value.transient
+    assert caught.value.status == _constants.STATUS["ROTATION_POSSIBLY_LOST"] and not caught.value.transient
     assert isinstance(caught.value, telenorid.ProviderError)
 
 
@@ -211,7 +211,7 @@ def test_old_names_are_the_new_classes():
         assert old not in telenorid.__all__ and new in telenorid.__all__
     # A handler written for an old name still catches what the library raises.
     with pytest.raises(telenorid.Timeout) as caught:
-        errors._raise(_ffi.STATUS["TIMEOUT"])
+        errors._raise(_constants.STATUS["TIMEOUT"])
     assert type(caught.value) is telenorid.NetworkTimeoutError
 
 

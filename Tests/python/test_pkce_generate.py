@@ -13,7 +13,7 @@ import threading
 import pytest
 
 import telenorid  # noqa: E402
-from telenorid import _ffi  # noqa: E402
+from telenorid import _constants, _ffi  # noqa: E402
 
 
 def s256(verifier: str) -> str:
@@ -53,7 +53,7 @@ def test_generate_refuses_a_length_that_is_not_an_int(length):
         telenorid.pkce.generate(length)
 
 
-INVALID_ARGUMENT = _ffi.STATUS["INVALID_ARGUMENT"]
+INVALID_ARGUMENT = _constants.STATUS["INVALID_ARGUMENT"]
 
 
 def last_message() -> str:

@@ -10,6 +10,7 @@ import time
 import pytest
 
 import telenorid
+from telenorid import _constants
 
 from fault_provider import FaultProvider, Response  # noqa: E402
 
@@ -114,7 +115,7 @@ def test_retry_after_and_the_one_transient_rule(client, provider):
     with pytest.raises(telenorid.TemporarilyUnavailable) as caught:
         state.refresh()
     assert caught.value.retry_after is None
-    transient = {name for name, code in telenorid._ffi.STATUS.items() if telenorid.status_is_transient(code)}
+    transient = {name for name, code in _constants.STATUS.items() if telenorid.status_is_transient(code)}
     assert transient == {"TIMEOUT", "NETWORK", "TLS", "TEMPORARILY_UNAVAILABLE"}
     assert not telenorid.status_is_transient(0) and not telenorid.status_is_transient(9999)
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 from ctypes import addressof, byref, c_char_p, c_size_t, c_void_p
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
-from . import _bindings, _ffi
+from . import _bindings, _ffi, logs
 from .errors import InvalidArgumentError, _raise
 
 _c = _ffi.functions
+# The library's log goes to logging.getLogger("telenorid") from its first use, at that logger's level (logs.py).
+logs.sync_level()
 _string_free = _c.telenorid_string_free  # takes a c_void_p or c_char_p as it is; NULL is a no-op
 _char_p_at = c_char_p.from_address  # reads the char* held by a c_void_p without a ctypes call
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ctypes import byref, c_int32, c_int64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._callbacks import _shielded
 from ._convert import _copy_out, _name, _opt_str, _str
 from ._handle import _Handle
@@ -54,7 +54,7 @@ class AuthState(_Handle):
 
     def get(self, field: str) -> Optional[str]:
         """access_token, refresh_token, id_token, id_token_claims (JSON), scope or token_type; None if absent."""
-        number = _name(field, _ffi.TOKEN_FIELDS, "token field")
+        number = _name(field, _constants.TOKEN_FIELDS, "token field")
         return self._string_call(_c.telenorid_auth_state_get, number)
 
     @property

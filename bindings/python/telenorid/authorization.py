@@ -6,7 +6,7 @@ from __future__ import annotations
 from ctypes import byref
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._convert import _name, _opt_str, _params_in, _str, _string_array
 from ._handle import _call_on, _Handle, _leave
 from .config import Config
@@ -52,8 +52,8 @@ class AuthorizationRequest(_Handle):
     def set(self, param: str, value: _ParamValue) -> "AuthorizationRequest":
         """Sets a known parameter — scope, prompt, login_hint, ui_locales, acr_values, max_age (an int or
         decimal str), aloha_token, claims_purpose, response_mode — or clears it with None."""
-        number = _name(param, _ffi.AUTH_PARAMS, "authorization parameter")
-        if isinstance(value, int) and not isinstance(value, bool) and number == _ffi.AUTH_PARAMS["max_age"]:
+        number = _name(param, _constants.AUTH_PARAMS, "authorization parameter")
+        if isinstance(value, int) and not isinstance(value, bool) and number == _constants.AUTH_PARAMS["max_age"]:
             value = str(value)
         encoded = _opt_str(value, param)
         self._call(_c.telenorid_auth_request_set, number, encoded)
@@ -62,7 +62,7 @@ class AuthorizationRequest(_Handle):
     def update(self, **params: _ParamValue) -> "AuthorizationRequest":
         """Sets several known parameters: ``request.update(prompt="login", ui_locales="nb en")``."""
         for param, value in params.items():
-            if param not in _ffi.AUTH_PARAMS:
+            if param not in _constants.AUTH_PARAMS:
                 raise TypeError(f"unknown authorization parameter {param!r}; use add_parameter for extra ones")
             self.set(param, value)
         return self
@@ -86,7 +86,7 @@ class AuthorizationRequest(_Handle):
         ``value`` (any JSON value) and ``values`` (a list) are sent as JSON (``json.dumps``)."""
         import json
 
-        number = _name(target, _ffi.CLAIM_TARGETS, "claim target")
+        number = _name(target, _constants.CLAIM_TARGETS, "claim target")
         if essential is not None and not isinstance(essential, bool):
             raise TypeError(f"essential must be a bool or None, not {type(essential).__name__}")
         if values is not None and (isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence)):
@@ -140,7 +140,7 @@ class AuthorizationRequest(_Handle):
 
     def set_pkce_method(self, method: str) -> "AuthorizationRequest":
         """"S256" (the default) or "plain" (refused unless the configuration allows it)."""
-        number = _name(method, _ffi.PKCE_METHODS, "PKCE method")
+        number = _name(method, _constants.PKCE_METHODS, "PKCE method")
         self._call(_c.telenorid_auth_request_set_pkce_method, number)
         return self
 

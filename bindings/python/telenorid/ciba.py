@@ -13,7 +13,7 @@ from __future__ import annotations
 from ctypes import byref, c_int32, c_int64
 from typing import TYPE_CHECKING, Union
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._convert import _str, _string_call
 from ._handle import _Handle
 from ._interruptible import interruptible
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 _c = _ffi.functions
 
 
-_FORMS = {value: name for name, value in _ffi.LOGIN_HINT_FORMS.items()}
+_FORMS = {value: name for name, value in _constants.LOGIN_HINT_FORMS.items()}
 
 
 

@@ -5,7 +5,7 @@ import difflib
 from ctypes import byref
 from typing import TYPE_CHECKING, List, Mapping, Optional, Tuple, TypedDict, Union, get_type_hints
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._convert import _name, _opt_str, _str
 from ._handle import _Handle
 from .errors import _raise
@@ -90,9 +90,9 @@ class Config(_Handle):
         values: List[Tuple[int, Optional[bytes]]] = []
         given: Mapping[str, object] = settings  # checked here too: callers need not be type-checked
         for name, value in given.items():
-            key = _ffi.CONFIG_KEYS.get(name)
+            key = _constants.CONFIG_KEYS.get(name)
             if key is None:
-                close = difflib.get_close_matches(name, _ffi.CONFIG_KEYS, n=1)
+                close = difflib.get_close_matches(name, _constants.CONFIG_KEYS, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise TypeError(f"unknown configuration setting {name!r}{hint}")
             if isinstance(value, bool):
@@ -132,11 +132,11 @@ class Config(_Handle):
 
     def get(self, key: str) -> Optional[str]:
         """The value of a setting by name (e.g. "client_id"), or None when it is not set."""
-        number = _name(key, _ffi.CONFIG_KEYS, "configuration key")
+        number = _name(key, _constants.CONFIG_KEYS, "configuration key")
         return self._string_call(_c.telenorid_config_get, number)
 
 
 # The yes/no and numeric settings, as Settings types them.
 _HINTS = get_type_hints(Settings)
-_NUMERIC_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Number)
-_FLAG_SETTINGS = frozenset(_ffi.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Flag)
+_NUMERIC_SETTINGS = frozenset(_constants.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Number)
+_FLAG_SETTINGS = frozenset(_constants.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Flag)

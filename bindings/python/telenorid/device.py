@@ -9,7 +9,7 @@ from __future__ import annotations
 from ctypes import byref, c_int32, c_int64
 from typing import TYPE_CHECKING, Optional
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._handle import _Handle
 from ._interruptible import interruptible
 from .auth_state import AuthState
@@ -33,7 +33,7 @@ class DeviceAuthorization(_Handle):
     _free = staticmethod(_c.telenorid_device_authorization_free)
 
     def _field(self, name: str) -> Optional[str]:
-        return self._string_call(_c.telenorid_device_authorization_get, _ffi.DEVICE_FIELDS[name])
+        return self._string_call(_c.telenorid_device_authorization_get, _constants.DEVICE_FIELDS[name])
 
     @property
     def user_code(self) -> str:

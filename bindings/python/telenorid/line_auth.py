@@ -4,7 +4,7 @@ from __future__ import annotations
 from ctypes import byref, c_int64, memmove
 from typing import Any, Callable, List, Optional, Sequence, Union
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._callbacks import _shielded
 from ._handle import _call_on, _enter_argument, _Handle, _leave
 from .authorization import AuthorizationRequest
@@ -75,7 +75,7 @@ class LineAuthenticator(_Handle):
             raise TypeError("hook must be callable or None")
 
         # What the hook raises refuses the socket, and the failing run or apply raises from it.
-        c_hook = _bindings.SocketHook(_shielded(lambda _user_data, fd: _ffi.SOCKET_VERDICTS.get(hook(fd), 1), hook, 1,
+        c_hook = _bindings.SocketHook(_shielded(lambda _user_data, fd: _constants.SOCKET_VERDICTS.get(hook(fd), 1), hook, 1,
                                            carried=True))
         self._call(_c.telenorid_line_authenticator_set_socket_hook, c_hook, None)
         # Kept until the C handle is freed: an exchange on another thread may still hold the old hook.
@@ -107,17 +107,17 @@ class LineAuthenticator(_Handle):
         def answer(_user_data: Any, host: bytes, port: int, out: Any, size: int) -> int:
             addresses = resolver(host.decode("ascii"), port)
             if addresses is None:
-                return _ffi.SOCKET_VERDICTS["refuse"]
+                return _constants.SOCKET_VERDICTS["refuse"]
             if addresses == "not_cellular":
-                return _ffi.SOCKET_VERDICTS["not_cellular"]
+                return _constants.SOCKET_VERDICTS["not_cellular"]
             text = addresses if isinstance(addresses, str) else ",".join(addresses)
             data = text.encode("ascii")
             if len(data) >= size:
                 raise ValueError(f"the resolver's answer is longer than {size - 1} bytes")
             memmove(out, data, len(data))
             out[len(data)] = 0
-            return _ffi.SOCKET_VERDICTS["allow"]
+            return _constants.SOCKET_VERDICTS["allow"]
 
-        c_resolver = _bindings.HostResolver(_shielded(answer, resolver, _ffi.SOCKET_VERDICTS["refuse"], carried=True))
+        c_resolver = _bindings.HostResolver(_shielded(answer, resolver, _constants.SOCKET_VERDICTS["refuse"], carried=True))
         self._call(_c.telenorid_line_authenticator_set_resolver, c_resolver, None)
         self._keep_alive.append(c_resolver)  # kept until the C handle is freed, as the socket hook

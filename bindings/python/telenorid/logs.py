@@ -7,7 +7,8 @@ record's ``telenorid_event`` attribute. No message carries a token, code, verifi
 proof.
 
 So that events nobody listens to cost the library nothing, it is told the lowest level the logger passes
-(its effective level) when it is loaded, on first use of anything that needs it: logging configured at start
+(its effective level) when the library is first used (telenorid/_convert.py, which every module calling the
+library imports, calls :func:`sync_level` when it is imported): logging configured at start
 (``logging.basicConfig(level=logging.DEBUG)``) is honoured without another call. After changing the level
 later, call :func:`sync_level`.
 """
@@ -55,9 +56,9 @@ def sync_level() -> None:
     status = module.functions.telenorid_set_log_callback(_callback, c_void_p(None),
                                                          c_int32(logger.getEffectiveLevel()))
     if status != 0:
-        # The module, not the name: loading the library may start from errors.py, which is then half-imported.
-        from . import errors
-        errors._raise(status)
+        # Imported here, as _ffi is looked up above: importing this module must not load the library.
+        from .errors import _raise
+        _raise(status)
 
 
 def add_verbose_option(parser: argparse.ArgumentParser) -> None:

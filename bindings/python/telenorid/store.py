@@ -20,14 +20,14 @@ import os
 from ctypes import byref, c_size_t, c_uint8, memset, sizeof, string_at
 from typing import Any, Optional, Union
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._callbacks import _shielded
 from ._convert import _str
 from ._handle import _Handle
 
 _c = _ffi.functions
-_FAILED = _ffi.STATUS["STORE_FAILED"]
-_TIMEOUT = _ffi.STATUS["TIMEOUT"]
+_FAILED = _constants.STATUS["STORE_FAILED"]
+_TIMEOUT = _constants.STATUS["TIMEOUT"]
 
 
 class Store:

@@ -1,15 +1,15 @@
 /*
  * telenorid_jni.c — the JNI bridge between no.telenor.id.Native and libtelenorid's public C API: loading
- * (JNI_OnLoad) and registration of every file's table of natives, and the library-wide natives (versions,
- * status names).
+ * (JNI_OnLoad) and registration of the table of natives, and the library-wide natives (versions, status
+ * names).
  *
  * Rules every file of the bridge keeps (see bindings/jni/README.md):
  *
  *  - It calls only what include/telenorid.h declares. Every native is a thin adapter: convert the
  *    arguments, make one library call (two or three for the configuration builder), convert the result.
- *  - Nothing but JNI_OnLoad is exported (built with -fvisibility=hidden). The natives are static
- *    functions registered from each file's table with RegisterNatives, so there are no Java_* symbols
- *    and a name/signature mismatch fails loudly at load time instead of at first call.
+ *  - Nothing but JNI_OnLoad is exported (built with -fvisibility=hidden). The natives are registered from
+ *    one table with RegisterNatives, so there are no Java_* symbols and a name/signature mismatch fails
+ *    loudly at load time instead of at first call.
  *  - Strings cross as UTF-8 byte[] in both directions, never through NewStringUTF/GetStringUTFChars:
  *    those use "modified UTF-8", which encodes U+0000 as two bytes and supplementary characters as
  *    surrogate pairs (CESU-8), so "Åse 😀" would reach the library as invalid UTF-8 and an embedded NUL
@@ -27,8 +27,10 @@
  *    first), and the Java side serialises close() against in-flight calls, so the bridge does no
  *    locking of its own.
  *
- * The bridge is laid out by object family, each file with its own table of natives:
+ * The bridge is laid out by object family:
  *   telenorid_jni.c                this file: JNI_OnLoad, registration, versions and status names
+ *   telenorid_jni_natives.c/.h     generated (scripts/gen): the adapters of the regular shapes, the table of
+ *                                  every native and the prototypes of the hand-written ones
  *   telenorid_jni_convert.c        conversions: UTF-8 byte[] in and out, exceptions from status codes,
  *                                  call results, global references and threads for callbacks
  *   telenorid_jni_config.c         configuration
@@ -40,18 +42,19 @@
  *   telenorid_jni_loopback.c       the loopback redirect listener
  *   telenorid_jni_dpop.c           DPoP: the host's signer, the headers for the app's own requests
  *   telenorid_jni_log.c            the library's log, to java.util.logging
- * telenorid_jni.h declares what they share.
+ * telenorid_jni_bridge.h declares what they share.
  *
- * Adding a function: write the adapter in its family's file (the STRING_GETTER / FREE_FUNCTION macros
- * cover the common shapes), add one NATIVE(...) line to that file's table, and declare the same name and
- * signature in Native.java. NativeRegistrationTest checks that the tables and Native.java agree.
+ * Adding a function: add its header name to scripts/gen/jni_natives.py and run `make generate`, which
+ * writes its adapter (when it is of a regular shape), its table line and its declaration in Native.java;
+ * for an irregular shape, give its Java declaration there instead and write the adapter (`n_` and the Java
+ * name in snake case) in its family's file.
  */
 #include <jni.h>
 
 #include <stddef.h>
 
 #include "telenorid.h"
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 #define NATIVE_CLASS "no/telenor/id/Native"
 
@@ -59,7 +62,7 @@
  * Versions and status names
  * --------------------------------------------------------------------------------------------- */
 
-static jint n_version(JNIEnv *env, jclass cls)
+jint n_version(JNIEnv *env, jclass cls)
 {
     (void)env;
     (void)cls;
@@ -67,69 +70,45 @@ static jint n_version(JNIEnv *env, jclass cls)
 }
 
 /* The version of the header this bridge was compiled against, for the load-time compatibility check. */
-static jint n_header_version(JNIEnv *env, jclass cls)
+jint n_header_version(JNIEnv *env, jclass cls)
 {
     (void)env;
     (void)cls;
     return (jint)TELENORID_VERSION_NUMBER;
 }
 
-static jbyteArray n_version_string(JNIEnv *env, jclass cls)
+jbyteArray n_version_string(JNIEnv *env, jclass cls)
 {
     (void)cls;
     return new_bytes(env, telenorid_version_string());
 }
 
-static jbyteArray n_status_name(JNIEnv *env, jclass cls, jint status)
+jbyteArray n_status_name(JNIEnv *env, jclass cls, jint status)
 {
     (void)cls;
     return new_bytes(env, telenorid_status_str((telenorid_status)status));
 }
 
 /* The library's rule for transient failures, asked rather than copied into Java. */
-static jboolean n_status_is_transient(JNIEnv *env, jclass cls, jint status)
+jboolean n_status_is_transient(JNIEnv *env, jclass cls, jint status)
 {
     (void)env;
     (void)cls;
     return telenorid_status_is_transient((telenorid_status)status) != 0 ? JNI_TRUE : JNI_FALSE;
 }
 
-static jint n_registered_natives(JNIEnv *env, jclass cls);
-
 /* ------------------------------------------------------------------------------------------------
- * Registration. One line per native of no.telenor.id.Native, with its JNI signature:
- * J long (a handle), I int, V void, [B byte[] (UTF-8), [I int[], [[B byte[][].
+ * Registration: the table of every native is telenorid_jni_natives.c's, generated with Native.java from the
+ * header and scripts/gen/jni_natives.py. JNI signatures: J long (a handle), I int, Z boolean, V void,
+ * [B byte[] (UTF-8), [I int[], [[B byte[][], L...; an object.
  * --------------------------------------------------------------------------------------------- */
 
-static const JNINativeMethod library_natives[] = {
-    NATIVE("registeredNatives", "()I", n_registered_natives),
-    NATIVE("version", "()I", n_version),
-    NATIVE("headerVersion", "()I", n_header_version),
-    NATIVE("versionString", "()[B", n_version_string),
-    NATIVE("statusName", "(I)[B", n_status_name),
-    NATIVE("statusIsTransient", "(I)Z", n_status_is_transient),
-};
-
-static NATIVE_TABLE(library_table, library_natives, NULL);
-
-/* Every table, registered in this order. */
-static const native_table *const TABLES[] = {
-    &library_table, &config_table,   &pkce_table,    &authorization_table,
-    &auth_state_table, &line_auth_table, &idp_app_table, &loopback_table, &dpop_table, &log_table,
-    &store_table, &device_table, &ciba_table, &accounts_table,
-};
-#define TABLE_COUNT (sizeof TABLES / sizeof TABLES[0])
-
-/* How many natives the tables register, so a test can compare it with Native.java's declarations. */
-static jint n_registered_natives(JNIEnv *env, jclass cls)
+/* How many natives the table registers, so a test can compare it with Native.java's declarations. */
+jint n_registered_natives(JNIEnv *env, jclass cls)
 {
     (void)env;
     (void)cls;
-    jint count = 0;
-    for (size_t i = 0; i < TABLE_COUNT; i++) {
-        count += TABLES[i]->count;
-    }
-    return count;
+    return natives_count;
 }
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
@@ -147,13 +126,13 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
         return JNI_ERR;
     }
     jint registered = JNI_OK;
-    for (size_t i = 0; i < TABLE_COUNT && registered == JNI_OK; i++) {
-        const native_table *table = TABLES[i];
-        if (table->on_load != NULL && !table->on_load(env)) {
+    for (size_t i = 0; i < natives_on_load_count && registered == JNI_OK; i++) {
+        if (!natives_on_load[i](env)) {
             registered = JNI_ERR;
-        } else {
-            registered = (*env)->RegisterNatives(env, native, table->methods, table->count);
         }
+    }
+    if (registered == JNI_OK) {
+        registered = (*env)->RegisterNatives(env, native, natives, natives_count);
     }
     (*env)->DeleteLocalRef(env, native);
     if (registered != JNI_OK) {

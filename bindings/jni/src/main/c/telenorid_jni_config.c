@@ -2,12 +2,12 @@
  * telenorid_jni_config.c — the bridge's configuration natives (Config, Config.Builder)
  * (see telenorid_jni.c for the rules every native keeps).
  */
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 /* Config.Builder keeps its settings in Java and builds in one call: builder_new, one builder_set per
  * setting, builder_build, builder_free. So no native builder outlives the call, and the Java builder
  * needs no close(). */
-static jlong n_config_build(JNIEnv *env, jclass cls, jintArray keys, jobjectArray values)
+jlong n_config_build(JNIEnv *env, jclass cls, jintArray keys, jobjectArray values)
 {
     (void)cls;
     telenorid_config_builder *builder = NULL;
@@ -59,41 +59,3 @@ done:
     telenorid_config_builder_free(builder);
     return JHANDLE(config);
 }
-
-static jlong n_config_from_json(JNIEnv *env, jclass cls, jbyteArray json_bytes, jbyteArray environment_bytes)
-{
-    (void)cls;
-    in_string json, environment;
-    telenorid_config *out = NULL;
-    if (!in_string_get(env, json_bytes, "json", &json)) {
-        return 0;
-    }
-    if (!in_string_get(env, environment_bytes, "environment", &environment)) {
-        in_string_release(&json);
-        return 0;
-    }
-    telenorid_status status = telenorid_config_from_json(json.chars, environment.chars, &out);
-    in_string_release(&json);
-    in_string_release(&environment);
-    return handle_result(env, status, out);
-}
-
-static jbyteArray n_config_get(JNIEnv *env, jclass cls, jlong config, jint key)
-{
-    (void)cls;
-    char *out = NULL;
-    telenorid_status status = telenorid_config_get(HANDLE(const telenorid_config, config),
-                                                   (telenorid_config_key)key, &out);
-    return string_result(env, status, out);
-}
-
-FREE_FUNCTION(n_config_free, telenorid_config, telenorid_config_free)
-
-static const JNINativeMethod config_natives[] = {
-    NATIVE("configBuild", "([I[[B)J", n_config_build),
-    NATIVE("configFromJson", "([B[B)J", n_config_from_json),
-    NATIVE("configGet", "(JI)[B", n_config_get),
-    NATIVE("configFree", "(J)V", n_config_free),
-};
-
-NATIVE_TABLE(config_table, config_natives, NULL);

@@ -1,5 +1,5 @@
 /*
- * telenorid_jni_convert.c — the bridge's conversions, shared by every file through telenorid_jni.h:
+ * telenorid_jni_convert.c — the bridge's conversions, shared by every file through telenorid_jni_bridge.h:
  * Java byte[] (UTF-8) in and out, byte[][] arrays, the Java exception for a failed library call (built by
  * TelenoridException.fromNative from telenorid_error_last()), the results of the common call shapes, and
  * the plumbing of the library's callbacks (global references, attaching a thread). The rules every native
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "telenorid.h"
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 #define EXCEPTION_CLASS "no/telenor/id/TelenoridException"
 #define EXCEPTION_FACTORY "fromNative"

@@ -13,7 +13,7 @@
  * state made from it are freed (dpopSignerFree).
  */
 
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 #define SIGNER_CLASS "no/telenor/id/HostKeySignerCall"
 
@@ -74,7 +74,7 @@ static int32_t on_sign(void *user_data, const uint8_t *input, size_t input_len, 
     return result;
 }
 
-static int dpop_on_load(JNIEnv *env)
+int dpop_on_load(JNIEnv *env)
 {
     jclass signer_class = (*env)->FindClass(env, SIGNER_CLASS);
     if (signer_class == NULL) {
@@ -121,29 +121,29 @@ static jlong set_signer(JNIEnv *env, signer_setter set, jlong client, jbyteArray
     return JHANDLE(signer);
 }
 
-static jlong n_client_set_dpop_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
-                                      jbyteArray jwk_bytes, jobject call)
+jlong n_client_set_dpop_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
+                               jbyteArray jwk_bytes, jobject call)
 {
     (void)cls;
     return set_signer(env, telenorid_client_set_dpop_signer, client, algorithm_bytes, jwk_bytes, call);
 }
 
-static jlong n_client_set_client_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
-                                        jbyteArray jwk_bytes, jobject call)
+jlong n_client_set_client_signer(JNIEnv *env, jclass cls, jlong client, jbyteArray algorithm_bytes,
+                                 jbyteArray jwk_bytes, jobject call)
 {
     (void)cls;
     return set_signer(env, telenorid_client_set_client_signer, client, algorithm_bytes, jwk_bytes, call);
 }
 
-static void n_dpop_signer_free(JNIEnv *env, jclass cls, jlong signer)
+void n_dpop_signer_free(JNIEnv *env, jclass cls, jlong signer)
 {
     (void)cls;
     java_ref_free(env, HANDLE(java_ref, signer));
 }
 
 /* {authorization, dpop} as UTF-8; dpop is null for a Bearer token. Both strings are freed (wiped) here. */
-static jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, jbyteArray method_bytes,
-                                                 jbyteArray url_bytes, jbyteArray nonce_bytes)
+jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, jbyteArray method_bytes,
+                                          jbyteArray url_bytes, jbyteArray nonce_bytes)
 {
     (void)cls;
     in_string method, url, nonce;
@@ -195,9 +195,9 @@ static jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong 
 
 /* Whether the library says to send the request once more. The four strings (null arrays are NULL) are
  * copied in, and wiped when released: the sent Authorization value holds the token. */
-static jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jbyteArray url_bytes, jint status,
-                                               jbyteArray challenge_bytes, jbyteArray nonce_bytes,
-                                               jbyteArray sent_bytes)
+jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jbyteArray url_bytes, jint status,
+                                        jbyteArray challenge_bytes, jbyteArray nonce_bytes,
+                                        jbyteArray sent_bytes)
 {
     (void)cls;
     jbyteArray arrays[4] = {url_bytes, challenge_bytes, nonce_bytes, sent_bytes};
@@ -224,13 +224,3 @@ static jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong st
     void_result(env, result);
     return result == TELENORID_OK && retry == 1 ? JNI_TRUE : JNI_FALSE;
 }
-
-static const JNINativeMethod dpop_natives[] = {
-    NATIVE("clientSetDPoPSigner", "(J[B[BL" SIGNER_CLASS ";)J", n_client_set_dpop_signer),
-    NATIVE("clientSetClientSigner", "(J[B[BL" SIGNER_CLASS ";)J", n_client_set_client_signer),
-    NATIVE("dpopSignerFree", "(J)V", n_dpop_signer_free),
-    NATIVE("authStateRequestHeaders", "(J[B[B[B)[[B", n_auth_state_request_headers),
-    NATIVE("authStateResourceAnswered", "(J[BI[B[B[B)Z", n_auth_state_resource_answered),
-};
-
-NATIVE_TABLE(dpop_table, dpop_natives, dpop_on_load);

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 /* Builds pairs from a flat name/value byte[][]. Returns 1 with *out set; 0 with an exception pending
  * (an odd length or a null element is an IllegalArgumentException; a repeated name the library's
@@ -80,7 +80,7 @@ done:
 
 /* `jobjectArray name(jlong handle)` for `telenorid_status cfunc(const type *, telenorid_params **out)`. */
 #define PARAMS_GETTER(name, type, cfunc)                                      \
-    static jobjectArray name(JNIEnv *env, jclass cls, jlong handle)           \
+    jobjectArray name(JNIEnv *env, jclass cls, jlong handle)                  \
     {                                                                         \
         (void)cls;                                                            \
         telenorid_params *out = NULL;                                         \
@@ -96,44 +96,10 @@ done:
  * Service-provider side
  * --------------------------------------------------------------------------------------------- */
 
-static jlong n_idp_request_new(JNIEnv *env, jclass cls, jlong pending, jbyteArray login_host_bytes,
-                               jbyteArray user_hint_bytes)
-{
-    (void)cls;
-    in_string login_host, user_hint;
-    telenorid_idp_request *out = NULL;
-    if (!in_string_get(env, login_host_bytes, "loginHost", &login_host)) {
-        return 0;
-    }
-    if (!in_string_get(env, user_hint_bytes, "userHint", &user_hint)) {
-        in_string_release(&login_host);
-        return 0;
-    }
-    telenorid_status status = telenorid_idp_request_new(HANDLE(const telenorid_pending_auth, pending),
-                                                        login_host.chars, user_hint.chars, &out);
-    in_string_release(&login_host);
-    in_string_release(&user_hint);
-    return handle_result(env, status, out);
-}
-
-static jbyteArray n_idp_request_url(JNIEnv *env, jclass cls, jlong request, jbyteArray app_uri_bytes)
-{
-    (void)cls;
-    in_string app_uri;
-    char *out = NULL;
-    if (!in_string_get(env, app_uri_bytes, "idpAppUri", &app_uri)) {
-        return NULL;
-    }
-    telenorid_status status = telenorid_idp_request_url(HANDLE(const telenorid_idp_request, request), app_uri.chars,
-                                                        &out);
-    in_string_release(&app_uri);
-    return string_result(env, status, out);
-}
-
 PARAMS_GETTER(n_idp_request_params, const telenorid_idp_request, telenorid_idp_request_params)
 
-static jlong n_pending_auth_handle_idp_response_url(JNIEnv *env, jclass cls, jlong pending, jbyteArray url_bytes,
-                                                    jobjectArray hosts_array)
+jlong n_pending_auth_handle_idp_response_url(JNIEnv *env, jclass cls, jlong pending, jbyteArray url_bytes,
+                                             jobjectArray hosts_array)
 {
     (void)cls;
     in_string url;
@@ -153,8 +119,8 @@ static jlong n_pending_auth_handle_idp_response_url(JNIEnv *env, jclass cls, jlo
     return handle_result(env, status, out);
 }
 
-static jlong n_pending_auth_handle_idp_response_params(JNIEnv *env, jclass cls, jlong pending, jobjectArray flat,
-                                                       jobjectArray hosts_array)
+jlong n_pending_auth_handle_idp_response_params(JNIEnv *env, jclass cls, jlong pending, jobjectArray flat,
+                                                jobjectArray hosts_array)
 {
     (void)cls;
     telenorid_params *params = NULL;
@@ -178,8 +144,8 @@ static jlong n_pending_auth_handle_idp_response_params(JNIEnv *env, jclass cls, 
  * Identity-provider side
  * --------------------------------------------------------------------------------------------- */
 
-static jlong n_idp_request_parse_url(JNIEnv *env, jclass cls, jbyteArray url_bytes, jbyteArray app_uri_bytes,
-                                     jobjectArray callers_array)
+jlong n_idp_request_parse_url(JNIEnv *env, jclass cls, jbyteArray url_bytes, jbyteArray app_uri_bytes,
+                              jobjectArray callers_array)
 {
     (void)cls;
     in_string url, app_uri;
@@ -205,7 +171,7 @@ static jlong n_idp_request_parse_url(JNIEnv *env, jclass cls, jbyteArray url_byt
     return handle_result(env, status, out);
 }
 
-static jlong n_idp_request_parse_params(JNIEnv *env, jclass cls, jobjectArray flat, jobjectArray callers_array)
+jlong n_idp_request_parse_params(JNIEnv *env, jclass cls, jobjectArray flat, jobjectArray callers_array)
 {
     (void)cls;
     telenorid_params *params = NULL;
@@ -224,76 +190,13 @@ static jlong n_idp_request_parse_params(JNIEnv *env, jclass cls, jobjectArray fl
     return handle_result(env, status, out);
 }
 
-static jbyteArray n_idp_request_authorization_url(JNIEnv *env, jclass cls, jlong request, jbyteArray endpoint_bytes)
-{
-    (void)cls;
-    in_string endpoint;
-    char *out = NULL;
-    if (!in_string_get(env, endpoint_bytes, "authorizationEndpoint", &endpoint)) {
-        return NULL;
-    }
-    telenorid_status status = telenorid_idp_request_authorization_url(HANDLE(const telenorid_idp_request, request),
-                                                                      endpoint.chars, &out);
-    in_string_release(&endpoint);
-    return string_result(env, status, out);
-}
-
-static jlong n_idp_request_respond(JNIEnv *env, jclass cls, jlong request, jbyteArray redirect_bytes,
-                                   jbyteArray login_host_bytes)
-{
-    (void)cls;
-    in_string redirect, login_host;
-    telenorid_idp_response *out = NULL;
-    if (!in_string_get(env, redirect_bytes, "providerRedirectUrl", &redirect)) {
-        return 0;
-    }
-    if (!in_string_get(env, login_host_bytes, "loginHost", &login_host)) {
-        in_string_release(&redirect);
-        return 0;
-    }
-    telenorid_status status = telenorid_idp_request_respond(HANDLE(const telenorid_idp_request, request),
-                                                            redirect.chars, login_host.chars, &out);
-    in_string_release(&redirect);
-    in_string_release(&login_host);
-    return handle_result(env, status, out);
-}
-
-FREE_FUNCTION(n_idp_request_free, telenorid_idp_request, telenorid_idp_request_free)
-
-STRING_GETTER(n_idp_response_url, const telenorid_idp_response, telenorid_idp_response_url)
 PARAMS_GETTER(n_idp_response_params, const telenorid_idp_response, telenorid_idp_response_params)
-FREE_FUNCTION(n_idp_response_free, telenorid_idp_response, telenorid_idp_response_free)
 
 /* ------------------------------------------------------------------------------------------------
  * IdP-initiated sign-in: the IdP app's message for a chosen user, and the SP's reading of it
  * --------------------------------------------------------------------------------------------- */
 
-static jbyteArray n_idp_initiation_url(JNIEnv *env, jclass cls, jbyteArray app_uri_bytes, jbyteArray hint_bytes,
-                                       jbyteArray host_bytes)
-{
-    (void)cls;
-    in_string app_uri, hint, host;
-    char *out = NULL;
-    if (!in_string_get(env, app_uri_bytes, "spAppUri", &app_uri)) {
-        return NULL;
-    }
-    if (!in_string_get(env, hint_bytes, "userHint", &hint)) {
-        in_string_release(&app_uri);
-        return NULL;
-    }
-    if (!in_string_get(env, host_bytes, "loginHost", &host)) {
-        in_string_release(&app_uri);
-        in_string_release(&hint);
-        return NULL;
-    }
-    telenorid_status status = telenorid_idp_initiation_url(app_uri.chars, hint.chars, host.chars, &out);
-    in_string_release(&app_uri);
-    in_string_release(&hint);
-    in_string_release(&host);
-    return string_result(env, status, out);
-}
-
-static jobjectArray n_idp_initiation_params(JNIEnv *env, jclass cls, jbyteArray hint_bytes, jbyteArray host_bytes)
+jobjectArray n_idp_initiation_params(JNIEnv *env, jclass cls, jbyteArray hint_bytes, jbyteArray host_bytes)
 {
     (void)cls;
     in_string hint, host;
@@ -342,8 +245,8 @@ static jobjectArray initiation_result(JNIEnv *env, telenorid_status status, char
     return pair;
 }
 
-static jobjectArray n_idp_initiation_parse_url(JNIEnv *env, jclass cls, jbyteArray url_bytes,
-                                               jbyteArray app_uri_bytes)
+jobjectArray n_idp_initiation_parse_url(JNIEnv *env, jclass cls, jbyteArray url_bytes,
+                                        jbyteArray app_uri_bytes)
 {
     (void)cls;
     in_string url, app_uri;
@@ -361,7 +264,7 @@ static jobjectArray n_idp_initiation_parse_url(JNIEnv *env, jclass cls, jbyteArr
     return initiation_result(env, status, hint, host);
 }
 
-static jobjectArray n_idp_initiation_parse_params(JNIEnv *env, jclass cls, jobjectArray flat)
+jobjectArray n_idp_initiation_parse_params(JNIEnv *env, jclass cls, jobjectArray flat)
 {
     (void)cls;
     telenorid_params *params = NULL;
@@ -373,25 +276,3 @@ static jobjectArray n_idp_initiation_parse_params(JNIEnv *env, jclass cls, jobje
     telenorid_params_free(params);
     return initiation_result(env, status, hint, host);
 }
-
-static const JNINativeMethod idp_app_natives[] = {
-    NATIVE("idpRequestNew", "(J[B[B)J", n_idp_request_new),
-    NATIVE("idpRequestUrl", "(J[B)[B", n_idp_request_url),
-    NATIVE("idpRequestParams", "(J)[[B", n_idp_request_params),
-    NATIVE("pendingAuthHandleIdpResponseUrl", "(J[B[[B)J", n_pending_auth_handle_idp_response_url),
-    NATIVE("pendingAuthHandleIdpResponseParams", "(J[[B[[B)J", n_pending_auth_handle_idp_response_params),
-    NATIVE("idpRequestParseUrl", "([B[B[[B)J", n_idp_request_parse_url),
-    NATIVE("idpRequestParseParams", "([[B[[B)J", n_idp_request_parse_params),
-    NATIVE("idpRequestAuthorizationUrl", "(J[B)[B", n_idp_request_authorization_url),
-    NATIVE("idpRequestRespond", "(J[B[B)J", n_idp_request_respond),
-    NATIVE("idpRequestFree", "(J)V", n_idp_request_free),
-    NATIVE("idpResponseUrl", "(J)[B", n_idp_response_url),
-    NATIVE("idpResponseParams", "(J)[[B", n_idp_response_params),
-    NATIVE("idpResponseFree", "(J)V", n_idp_response_free),
-    NATIVE("idpInitiationUrl", "([B[B[B)[B", n_idp_initiation_url),
-    NATIVE("idpInitiationParams", "([B[B)[[B", n_idp_initiation_params),
-    NATIVE("idpInitiationParseUrl", "([B[B)[[B", n_idp_initiation_parse_url),
-    NATIVE("idpInitiationParseParams", "([[B)[[B", n_idp_initiation_parse_params),
-};
-
-NATIVE_TABLE(idp_app_table, idp_app_natives, NULL);

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 #define HOOK_CLASS "no/telenor/id/SocketHookCall"
 
@@ -127,7 +127,7 @@ static int32_t on_resolve(void *user_data, const char *host, int32_t port, uint8
     return verdict;
 }
 
-static int line_auth_on_load(JNIEnv *env)
+int line_auth_on_load(JNIEnv *env)
 {
     jclass hook_class = (*env)->FindClass(env, HOOK_CLASS);
     if (hook_class == NULL) {
@@ -147,17 +147,9 @@ static int line_auth_on_load(JNIEnv *env)
     return g_resolver_resolve != NULL;
 }
 
-static jlong n_line_auth_new(JNIEnv *env, jclass cls, jlong config)
-{
-    (void)cls;
-    telenorid_line_authenticator *out = NULL;
-    telenorid_status status = telenorid_line_authenticator_new(HANDLE(const telenorid_config, config), &out);
-    return handle_result(env, status, out);
-}
-
 /* Installs `call` (null: removes the hook) and returns the new hook handle (0 for none). On success the
  * previous hook, `old`, is released; on failure it stays installed and the new one is released instead. */
-static jlong n_line_auth_set_socket_hook(JNIEnv *env, jclass cls, jlong line_auth, jobject call, jlong old)
+jlong n_line_auth_set_socket_hook(JNIEnv *env, jclass cls, jlong line_auth, jobject call, jlong old)
 {
     (void)cls;
     java_ref *next = NULL;
@@ -172,7 +164,7 @@ static jlong n_line_auth_set_socket_hook(JNIEnv *env, jclass cls, jlong line_aut
 
 /* Installs `call` (null: removes the resolver) and returns the new resolver handle (0 for none), as
  * n_line_auth_set_socket_hook does for the hook. */
-static jlong n_line_auth_set_resolver(JNIEnv *env, jclass cls, jlong line_auth, jobject call, jlong old)
+jlong n_line_auth_set_resolver(JNIEnv *env, jclass cls, jlong line_auth, jobject call, jlong old)
 {
     (void)cls;
     java_ref *next = NULL;
@@ -185,55 +177,12 @@ static jlong n_line_auth_set_resolver(JNIEnv *env, jclass cls, jlong line_auth, 
     return java_ref_installed(env, status, next, old);
 }
 
-static void n_line_auth_run(JNIEnv *env, jclass cls, jlong line_auth)
-{
-    (void)cls;
-    void_result(env, telenorid_line_authenticator_run(HANDLE(telenorid_line_authenticator, line_auth)));
-}
-
-static jlong n_line_auth_valid_for(JNIEnv *env, jclass cls, jlong line_auth)
-{
-    (void)cls;
-    int64_t out = 0;
-    telenorid_status status =
-        telenorid_line_authenticator_valid_for(HANDLE(const telenorid_line_authenticator, line_auth), &out);
-    void_result(env, status);
-    return status == TELENORID_OK ? (jlong)out : 0;
-}
-
-static void n_line_auth_set_margin(JNIEnv *env, jclass cls, jlong line_auth, jlong seconds)
-{
-    (void)cls;
-    void_result(env, telenorid_line_authenticator_set_margin(HANDLE(telenorid_line_authenticator, line_auth),
-                                                             (int64_t)seconds));
-}
-
-static void n_line_auth_apply(JNIEnv *env, jclass cls, jlong line_auth, jlong request)
-{
-    (void)cls;
-    void_result(env, telenorid_line_authenticator_apply(HANDLE(telenorid_line_authenticator, line_auth),
-                                               HANDLE(telenorid_auth_request, request)));
-}
-
 /* Frees the line authenticator (wiping its session), then its hook and resolver: no exchange can call them
  * after. */
-static void n_line_auth_free(JNIEnv *env, jclass cls, jlong line_auth, jlong hook, jlong resolver)
+void n_line_auth_free(JNIEnv *env, jclass cls, jlong line_auth, jlong hook, jlong resolver)
 {
     (void)cls;
     telenorid_line_authenticator_free(HANDLE(telenorid_line_authenticator, line_auth));
     java_ref_free(env, HANDLE(java_ref, hook));
     java_ref_free(env, HANDLE(java_ref, resolver));
 }
-
-static const JNINativeMethod line_auth_natives[] = {
-    NATIVE("lineAuthNew", "(J)J", n_line_auth_new),
-    NATIVE("lineAuthSetSocketHook", "(JL" HOOK_CLASS ";J)J", n_line_auth_set_socket_hook),
-    NATIVE("lineAuthSetResolver", "(JL" RESOLVER_CLASS ";J)J", n_line_auth_set_resolver),
-    NATIVE("lineAuthRun", "(J)V", n_line_auth_run),
-    NATIVE("lineAuthValidFor", "(J)J", n_line_auth_valid_for),
-    NATIVE("lineAuthSetMargin", "(JJ)V", n_line_auth_set_margin),
-    NATIVE("lineAuthApply", "(JJ)V", n_line_auth_apply),
-    NATIVE("lineAuthFree", "(JJJ)V", n_line_auth_free),
-};
-
-NATIVE_TABLE(line_auth_table, line_auth_natives, line_auth_on_load);

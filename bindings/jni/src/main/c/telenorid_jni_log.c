@@ -8,7 +8,7 @@
  * call of the callback it replaced is under way, so the old reference is released right after.
  */
 
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 #define SINK_CLASS "no/telenor/id/LogSink"
 
@@ -40,7 +40,7 @@ static void on_log(void *user_data, int32_t level, const char *event, const char
     callback_env_release(attached);
 }
 
-static int log_on_load(JNIEnv *env)
+int log_on_load(JNIEnv *env)
 {
     jclass sink_class = (*env)->FindClass(env, SINK_CLASS);
     if (sink_class == NULL) {
@@ -53,7 +53,7 @@ static int log_on_load(JNIEnv *env)
 
 /* Installs `sink` (null: removes the callback) for events at `min_level` and above and returns its handle
  * (0 for none). On success the previous sink, `old`, is released; on failure it stays installed. */
-static jlong n_set_log_sink(JNIEnv *env, jclass cls, jobject sink, jint min_level, jlong old)
+jlong n_set_log_sink(JNIEnv *env, jclass cls, jobject sink, jint min_level, jlong old)
 {
     (void)cls;
     java_ref *next = NULL;
@@ -63,9 +63,3 @@ static jlong n_set_log_sink(JNIEnv *env, jclass cls, jobject sink, jint min_leve
     telenorid_status status = telenorid_set_log_callback(next != NULL ? on_log : NULL, next, (int32_t)min_level);
     return java_ref_installed(env, status, next, old);
 }
-
-static const JNINativeMethod log_natives[] = {
-    NATIVE("setLogSink", "(L" SINK_CLASS ";IJ)J", n_set_log_sink),
-};
-
-NATIVE_TABLE(log_table, log_natives, log_on_load);

@@ -4,9 +4,9 @@
  */
 #include <stdint.h>
 
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
-static jlong n_pkce_new(JNIEnv *env, jclass cls, jint length)
+jlong n_pkce_new(JNIEnv *env, jclass cls, jint length)
 {
     (void)cls;
     telenorid_pkce *out = NULL;
@@ -15,23 +15,6 @@ static jlong n_pkce_new(JNIEnv *env, jclass cls, jint length)
     telenorid_status status = telenorid_pkce_new(size, &out);
     return handle_result(env, status, out);
 }
-
-static jlong n_pkce_from_verifier(JNIEnv *env, jclass cls, jbyteArray verifier_bytes)
-{
-    (void)cls;
-    in_string verifier;
-    telenorid_pkce *out = NULL;
-    if (!in_string_get(env, verifier_bytes, "verifier", &verifier)) {
-        return 0;
-    }
-    telenorid_status status = telenorid_pkce_from_verifier(verifier.chars, &out);
-    in_string_release(&verifier);
-    return handle_result(env, status, out);
-}
-
-STRING_GETTER(n_pkce_verifier, const telenorid_pkce, telenorid_pkce_verifier)
-STRING_GETTER(n_pkce_challenge, const telenorid_pkce, telenorid_pkce_challenge)
-FREE_FUNCTION(n_pkce_free, telenorid_pkce, telenorid_pkce_free)
 
 /* Overwrites memory in a way the compiler may not drop as a dead store. */
 static void wipe(void *memory, size_t length)
@@ -44,7 +27,7 @@ static void wipe(void *memory, size_t length)
 
 /* {verifier, challenge} as UTF-8, from telenorid_pkce_generate into stack buffers; the verifier's buffer is
  * wiped before returning, whatever happens. */
-static jobjectArray n_pkce_generate(JNIEnv *env, jclass cls, jint length)
+jobjectArray n_pkce_generate(JNIEnv *env, jclass cls, jint length)
 {
     (void)cls;
     char verifier[129], challenge[44]; /* the longest verifier (RFC 7636 §4.1) and a challenge, with NULs */
@@ -65,14 +48,3 @@ static jobjectArray n_pkce_generate(JNIEnv *env, jclass cls, jint length)
     (*env)->SetObjectArrayElement(env, pair, 1, challenge_array);
     return pair;
 }
-
-static const JNINativeMethod pkce_natives[] = {
-    NATIVE("pkceNew", "(I)J", n_pkce_new),
-    NATIVE("pkceFromVerifier", "([B)J", n_pkce_from_verifier),
-    NATIVE("pkceVerifier", "(J)[B", n_pkce_verifier),
-    NATIVE("pkceChallenge", "(J)[B", n_pkce_challenge),
-    NATIVE("pkceFree", "(J)V", n_pkce_free),
-    NATIVE("pkceGenerate", "(I)[[B", n_pkce_generate),
-};
-
-NATIVE_TABLE(pkce_table, pkce_natives, NULL);

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "telenorid_jni.h"
+#include "telenorid_jni_bridge.h"
 
 #define STORE_CALL_CLASS "no/telenor/id/StoreCall"
 
 static jmethodID g_load, g_store, g_lock, g_unlock;
 
-static int store_on_load(JNIEnv *env)
+int store_on_load(JNIEnv *env)
 {
     jclass call = (*env)->FindClass(env, STORE_CALL_CLASS);
     if (call == NULL) {
@@ -156,8 +156,8 @@ int new_store(JNIEnv *env, jobject call, jbyteArray directory_bytes, telenorid_s
     return 1;
 }
 
-static void n_auth_state_bind_store(JNIEnv *env, jclass cls, jlong state, jobject call, jbyteArray directory,
-                                    jbyteArray key_bytes)
+void n_auth_state_bind_store(JNIEnv *env, jclass cls, jlong state, jobject call, jbyteArray directory,
+                             jbyteArray key_bytes)
 {
     (void)cls;
     in_string key;
@@ -173,8 +173,8 @@ static void n_auth_state_bind_store(JNIEnv *env, jclass cls, jlong state, jobjec
     in_string_release(&key);
 }
 
-static jlong n_auth_state_open_store(JNIEnv *env, jclass cls, jlong client, jobject call, jbyteArray directory,
-                                    jbyteArray key_bytes)
+jlong n_auth_state_open_store(JNIEnv *env, jclass cls, jlong client, jobject call, jbyteArray directory,
+                             jbyteArray key_bytes)
 {
     (void)cls;
     in_string key;
@@ -194,14 +194,8 @@ static jlong n_auth_state_open_store(JNIEnv *env, jclass cls, jlong client, jobj
     return result;
 }
 
-static void n_auth_state_save(JNIEnv *env, jclass cls, jlong state)
-{
-    (void)cls;
-    void_result(env, telenorid_auth_state_save(HANDLE(telenorid_auth_state, state)));
-}
-
 /* From inside StoreCall.load: hands the record to the library (copied, the copy wiped after). */
-static jint n_store_record_set(JNIEnv *env, jclass cls, jlong record, jbyteArray data)
+jint n_store_record_set(JNIEnv *env, jclass cls, jlong record, jbyteArray data)
 {
     (void)cls;
     if (data == NULL) {
@@ -221,12 +215,3 @@ static jint n_store_record_set(JNIEnv *env, jclass cls, jlong record, jbyteArray
     free(copy);
     return status;
 }
-
-static const JNINativeMethod store_natives[] = {
-    NATIVE("authStateBindStore", "(JLno/telenor/id/StoreCall;[B[B)V", n_auth_state_bind_store),
-    NATIVE("authStateOpenStore", "(JLno/telenor/id/StoreCall;[B[B)J", n_auth_state_open_store),
-    NATIVE("authStateSave", "(J)V", n_auth_state_save),
-    NATIVE("storeRecordSet", "(J[B)I", n_store_record_set),
-};
-
-NATIVE_TABLE(store_table, store_natives, store_on_load);

@@ -1,7 +1,7 @@
-/* telenorid_jni.h — what the bridge's files share (private; not installed). Everything here has
+/* telenorid_jni_bridge.h — what the bridge's files share (private; not installed). Everything here has
  * hidden visibility through -fvisibility=hidden: the bridge still exports only JNI_OnLoad. */
-#ifndef TELENORID_JNI_H
-#define TELENORID_JNI_H
+#ifndef TELENORID_JNI_BRIDGE_H
+#define TELENORID_JNI_BRIDGE_H
 
 #include <jni.h>
 #include <stddef.h>
@@ -45,25 +45,6 @@ void throw_out_of_memory(JNIEnv *env, const char *what);
 void throw_illegal_argument(JNIEnv *env, const char *message);
 jobjectArray new_byte_arrays(JNIEnv *env, size_t count);
 
-/* `jbyteArray name(jlong handle)` for a function `telenorid_status cfunc(const type *, char **out)`. */
-#define STRING_GETTER(name, type, cfunc)                                      \
-    static jbyteArray name(JNIEnv *env, jclass cls, jlong handle)             \
-    {                                                                         \
-        (void)cls;                                                            \
-        char *out = NULL;                                                     \
-        telenorid_status status = cfunc(HANDLE(type, handle), &out);          \
-        return string_result(env, status, out);                               \
-    }
-
-/* `void name(jlong handle)` for a function `void cfunc(type *)`. */
-#define FREE_FUNCTION(name, type, cfunc)                                      \
-    static void name(JNIEnv *env, jclass cls, jlong handle)                   \
-    {                                                                         \
-        (void)env;                                                            \
-        (void)cls;                                                            \
-        cfunc(HANDLE(type, handle));                                          \
-    }
-
 /* A Java object the library holds as a callback's user_data (a change listener, a socket hook, a DPoP
  * signer): a global reference in memory of its own, whose address the Java side keeps as a long. */
 typedef struct {
@@ -83,31 +64,12 @@ jlong java_ref_installed(JNIEnv *env, telenorid_status status, java_ref *next, j
 JNIEnv *callback_env(int *attached);
 void callback_env_release(int attached);
 
-/* A table of natives to register with no.telenor.id.Native, one per file. `on_load` (may be NULL)
- * caches what the file's callbacks need; it returns 0 with an exception pending when it can't. */
-typedef struct {
-    const JNINativeMethod *methods;
-    jint count;
-    int (*on_load)(JNIEnv *env);
-} native_table;
-
+/* One line of the registration table (telenorid_jni_natives.c, generated). */
 #define NATIVE(java_name, signature, function) {(char *)(java_name), (char *)(signature), (void *)(function)}
-#define NATIVE_TABLE(name, methods, on_load) \
-    const native_table name = {methods, (jint)(sizeof methods / sizeof methods[0]), on_load}
 
-extern const native_table config_table;        /* telenorid_jni_config.c: configuration */
-extern const native_table pkce_table;          /* telenorid_jni_pkce.c: PKCE */
-extern const native_table authorization_table; /* telenorid_jni_authorization.c: request, pending, callbacks */
-extern const native_table auth_state_table;    /* telenorid_jni_auth_state.c: client, auth state, change listener */
-extern const native_table line_auth_table;     /* telenorid_jni_line_auth.c: line authentication, socket hook, resolver */
-extern const native_table idp_app_table;       /* telenorid_jni_idp_app.c: the identity-provider app flow */
-extern const native_table loopback_table;      /* telenorid_jni_loopback.c: the loopback redirect listener */
-extern const native_table dpop_table;          /* telenorid_jni_dpop.c: DPoP signer, request headers */
-extern const native_table device_table;        /* telenorid_jni_device.c: the device authorization grant */
-extern const native_table ciba_table;          /* telenorid_jni_ciba.c: backchannel authentication, login hints */
-extern const native_table log_table;           /* telenorid_jni_log.c: the library's log */
-extern const native_table store_table;         /* telenorid_jni_store.c: the app's store, the directory store */
-extern const native_table accounts_table;      /* telenorid_jni_accounts.c: the registry of accounts */
+/* The hand-written adapters and on-load functions, and the table: generated from the header and
+ * scripts/gen/jni_natives.py. */
+#include "telenorid_jni_natives.h"
 
 /* A store for one call (telenorid_jni_store.c): the directory store when `directory_bytes` is not NULL, else the
  * app's through `call` (a StoreCall). 0 with an exception pending when it can't be made. */
