@@ -42,10 +42,21 @@ public final class Config extends NativeObject {
         SCOPE(4),
         /** https URL (http only on loopback) */
         AUTHORIZATION_ENDPOINT(5),
+        /**
+         * https URL (http only on loopback); like every endpoint key, unset means the one discovery gives (OpenID
+         * Connect Discovery 1.0 §3: token_endpoint), and a call that needs one the provider does not name fails with
+         * TELENORID_E_CONFIGURATION
+         */
         TOKEN_ENDPOINT(6),
+        /** OIDC Core §5.3; default: discovered userinfo_endpoint */
         USERINFO_ENDPOINT(7),
+        /** RFC 7009 §2; default: discovered revocation_endpoint */
         REVOCATION_ENDPOINT(8),
+        /** OpenID Connect RP-Initiated Logout 1.0 §2; default: discovered end_session_endpoint */
         END_SESSION_ENDPOINT(9),
+        /**
+         * the provider's key set (RFC 7517) for ID token and signed response signatures; default: discovered jwks_uri
+         */
         JWKS_URI(10),
         /** a name such as "staging"; informational */
         ENVIRONMENT(11),
