@@ -129,15 +129,18 @@ def test_a_browser_that_does_not_open_leaves_the_url_to_open_by_hand(provider, t
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=headless(BROWSER="false"))
     try:
+        shown = []
         for line in process.stderr:
+            shown.append(line)
             if line.startswith("telenorid: no browser could be opened"):
                 assert "--no-browser" in line and "--device" in line
                 break
         url = process.stderr.readline().strip()
-        assert url.startswith(provider["issuer"]), url
+        assert url.startswith(provider["issuer"]), "".join(shown) + url
         user = provider["user"]
-        subprocess.run([sys.executable, str(BROWSER), "--follow", user["username"], user["password"], url],
-                       check=True, timeout=60)
+        followed = subprocess.run([sys.executable, str(BROWSER), "--follow", user["username"], user["password"], url],
+                                  capture_output=True, text=True, timeout=60)
+        assert followed.returncode == 0, followed.stderr
         output, errors = process.communicate(timeout=60)
     finally:
         process.kill()

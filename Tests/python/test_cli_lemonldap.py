@@ -27,6 +27,10 @@ if not (os.access(FASTCGI_SERVER, os.X_OK) and os.access(NGINX, os.X_OK)):
 ROOT = Path(__file__).resolve().parents[2]
 HELPER = ROOT / "Tests" / "support" / "lemonldap_provider.py"
 BROWSER = f"{sys.executable} {HELPER} follow"
+# As a real browser command (xdg-open, firefox) does: hands the URL on and exits 0 at once, whatever the page
+# then shows. (The helper itself exits 1 when the portal shows an error instead of redirecting, and a browser
+# command that fails ends the login at once.)
+BROWSER_RETURNING = f"sh -c '{BROWSER} \"$0\" >/dev/null 2>&1 &'"
 PORT = str(urllib.parse.urlsplit(REDIRECT_URI).port)  # 53692, the one LemonLDAP::NG allows
 SCOPE = "openid profile email"
 # What the CLI says at a provider without a revocation endpoint (cli_accounts.NOT_REVOKED).
@@ -202,7 +206,7 @@ def test_login_on_a_port_not_registered_says_what_to_check(lemonldap, home, tmp_
     state_file = tmp_path / "state.json"
     refused = telenorid(home, "login", "--issuer", lemonldap.issuer, "--client-id", lemonldap.client_id,
                         "--port", str(int(PORT) + 1), "--timeout", "6", "--store", "file",
-                        "--state-file", str(state_file), "--browser-command", BROWSER)
+                        "--state-file", str(state_file), "--browser-command", BROWSER_RETURNING)
     assert refused.returncode == 1, refused.stderr
     assert f"nothing has reached http://127.0.0.1:{int(PORT) + 1}/callback after 2 s" in refused.stderr
     assert "or only the registered one, which `--port` then sets" in refused.stderr

@@ -92,6 +92,7 @@ def cancellable(client: telenorid.Client, call: Callable[[], T]) -> T:
 # ---- the sign-in ------------------------------------------------------------------------------------------
 
 class SignedIn(NamedTuple):
+    """What a command after `login` works with: the client, the chosen sign-in (with its place), the settings."""
     client: telenorid.Client
     chosen: Chosen
     settings: Dict[str, Any]

@@ -12,7 +12,7 @@ import threading
 import webbrowser
 from typing import Optional
 
-from .cli_settings import Failed, UsageError, printable, say
+from .cli_settings import Failed, UsageError, printable
 
 # What else signs in, for the messages below.
 OTHER_WAYS = ("--no-browser (open the URL in a browser on any machine, then paste back the address it ends on) or "
@@ -61,9 +61,10 @@ class Browser:
     @staticmethod
     def _open_system_browser(url: str) -> None:
         if not webbrowser.open(url):
-            say(f"no browser could be opened: open this URL in a browser on this machine to sign in (or stop with "
-                f"Ctrl-C and use {OTHER_WAYS}):")
-            print(printable(url), file=sys.stderr, flush=True)
+            # One write, so that a message of the waiting thread cannot come between the two lines.
+            sys.stderr.write(f"telenorid: no browser could be opened: open this URL in a browser on this machine to "
+                             f"sign in (or stop with Ctrl-C and use {OTHER_WAYS}):\n{printable(url)}\n")
+            sys.stderr.flush()
 
     def check(self) -> None:
         """Raises Failed when the browser command has ended with a failure (a non-zero status or a signal): no
