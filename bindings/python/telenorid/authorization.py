@@ -8,7 +8,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _bindings, _ffi
 from ._convert import _name, _opt_str, _params_in, _str, _string_array
-from ._handle import _call_on, _free_if_idle, _Handle
+from ._handle import _call_on, _free_if_idle, _Handle, _Native, _open
 from .config import Config
 from .errors import _raise
 
@@ -227,7 +227,15 @@ class PendingAuthorization(_Handle):
             native.pop()
             if native.pointer is None:
                 _free_if_idle(native)
-        return AuthorizationCallback._adopt(callback, self)
+        # AuthorizationCallback._adopt(callback, self), inlined (no classmethod call, no *parents tuple packed):
+        # with the enter above, 24.6k -> 20.4k instructions a call (callgrind, 5,000 calls), 9.2k of them C's.
+        result = _new_object(AuthorizationCallback)
+        result._parents = (self,)
+        owned = result._native = _Native()
+        owned.pointer = owned.owned = callback
+        owned.release = _callback_free
+        _open[owned] = None
+        return result
 
     def _origin(self) -> str:
         """``scheme://authority`` of the configured redirect URI when it is http or https, else "" (the
@@ -291,6 +299,8 @@ class AuthorizationCallback(_Handle):
 
 
 _callback_code = _c.telenorid_authorization_callback_code
+_callback_free = AuthorizationCallback._free
+_new_object = object.__new__
 
 
 class AppCallback(_Handle):
