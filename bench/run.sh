@@ -26,10 +26,11 @@ mkdir -p out/bench
 cc=${CC:-cc}
 results=$root/out/bench/results.jsonl
 : >"$results"
-export BENCH_RESULTS=$results
+export BENCH_RESULTS=$results BENCH_OUT=$root/out/bench
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_c.c -Lout/lib -ltelenorid -lcrypto \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_c
 $cc -O2 -std=gnu11 -Wall bench/dlopen_time.c -ldl -o out/bench/dlopen_time
+$cc -O2 -std=gnu11 -Wall -Wextra bench/libcurl_floor.c -ldl -o out/bench/libcurl_floor
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_client_memory.c -Lout/lib -ltelenorid -lcurl \
     -Wl,-rpath,"$root/out/lib" -o out/bench/bench_client_memory
 $cc -O2 -std=gnu11 -Wall -Wextra -Iinclude bench/bench_id_token.c -Lout/lib -ltelenorid -lcrypto \

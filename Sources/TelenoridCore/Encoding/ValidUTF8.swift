@@ -12,8 +12,19 @@ public enum ValidUTF8 {
     }
 
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
         var index = 0
         while index < bytes.count {
+            // Eight bytes at a time while they are all ASCII (no high bit set), as most input is: URLs,
+            // tokens, JSON. A byte at a time this loop took 5 instructions a byte (callgrind: 7.2k of an ID
+            // token validation's, its two input strings).
+            while bytes.count &- index >= 8,
+                raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index &+= 8
+            }
+            if index == bytes.count { break }
             if bytes[index] < 0x80 {
                 index &+= 1
             } else if let length = sequenceLength(bytes, at: index) {

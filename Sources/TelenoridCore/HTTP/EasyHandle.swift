@@ -22,6 +22,8 @@ final class EasyHandle: @unchecked Sendable {
     /// so the pointer libcurl keeps can never dangle.
     let errorBuffer: UnsafeMutablePointer<CChar>
     static let errorBufferSize = Int(CURL_ERROR_SIZE)
+    /// CURLOPT_BUFFERSIZE: see `configure`.
+    static let receiveBufferSize = 4096
     /// CURLINFO_NUM_CONNECTS of the last transfer: new connections it had to open.
     private(set) var connectsInLastTransfer = 0
     /// The last URL this handle checked and handed to libcurl (CURLOPT_CURLU). A client sends to the same
@@ -313,6 +315,11 @@ final class EasyHandle: @unchecked Sendable {
         try set(
             tnc_setopt_off_t(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBodyBytes)),
             "CURLOPT_MAXFILESIZE_LARGE")
+        // libcurl 7.x allocates its receive buffer (16 kB unless told) at the start of every transfer and
+        // frees it at the end, and every block it frees is wiped first (WipingAllocator). A token, JWKS or
+        // userinfo response mostly fits in 4 kB, and a longer one is read in more turns of the same loop;
+        // the wipe is then of 4 kB per request instead of 16 kB (callgrind, 350 refreshes: see the commit).
+        try set(tnc_setopt_long(curl, CURLOPT_BUFFERSIZE, EasyHandle.receiveBufferSize), "CURLOPT_BUFFERSIZE")
         try set(tnc_setopt_str(curl, CURLOPT_USERAGENT, settings.userAgent), "CURLOPT_USERAGENT")
         // Literal closures without captures, so Swift can pass them to C as plain function pointers. With
         // no sink set (between requests) they take nothing, which aborts the transfer.

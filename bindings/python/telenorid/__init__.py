@@ -16,8 +16,12 @@ call in the library.
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Dict, List
+# Neither typing nor importlib at run time: `import telenorid` alone imports nothing else (typing brings re,
+# collections, functools and more; what a program then uses imports what it needs). The annotations below
+# are never evaluated (PEP 563), and type checkers take any name TYPE_CHECKING as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, List
 
 __version__ = "0.6.0"
 
@@ -123,17 +127,26 @@ if not TYPE_CHECKING:
     def __getattr__(name: str) -> Any:
         module = _EXPORTS.get(name, "errors" if name in __all__ else None)
         if module is not None:
-            value = getattr(importlib.import_module(f".{module}", __name__), name)
+            value = getattr(_submodule(module), name)
             globals()[name] = value  # once is enough
             return value
         if not name.startswith("__"):
             # A submodule (telenorid.errors, telenorid._ffi), as an eager import used to leave them bound.
             try:
-                return importlib.import_module(f".{name}", __name__)
+                return _submodule(name)
             except ModuleNotFoundError as error:
                 if error.name != f"{__name__}.{name}":
                     raise
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+    def _submodule(name: str) -> Any:
+        """``telenorid.<name>``, imported on first use by the builtin __import__ (importlib itself is not
+        needed for it); sys is always loaded already."""
+        import sys
+        qualified = f"{__name__}.{name}"
+        __import__(qualified)
+        return sys.modules[qualified]
 
 
 def __dir__() -> List[str]:
