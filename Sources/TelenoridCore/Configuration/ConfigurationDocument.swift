@@ -60,7 +60,10 @@ extension ClientConfiguration {
         if let environment {
             throw TelenoridError(
                 .configuration,
-                "environment \"\(DisplayText.escaping(environment))\" asked for, but the document has no \"environments\""
+                """
+                environment "\(DisplayText.escaping(environment))" asked for, \
+                but the document has no "environments"
+                """
             )
         }
         return try parseSettings(from: root, secrets: secrets)
