@@ -5,7 +5,7 @@ import TelenoridCore
 
 /// The setting of a configuration key: the core's key table numbers its settings as the header does.
 private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> ClientConfiguration.Setting {
-    guard let setting = ClientConfiguration.Setting(rawValue: key) else {
+    guard let setting = ClientConfiguration.Setting(number: key) else {
         throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
     return setting

@@ -185,7 +185,7 @@ extension OIDCClient {
                 .tokenInvalid, "\(what) is signed with \(jws.algorithm), which this client does not accept")
         }
         if jws.algorithm.hasPrefix("HS") {
-            guard let secret = configuration.settings[secret: .clientSecret] else {
+            guard let secret = configuration.settings.clientSecret else {
                 throw TelenoridError(.tokenInvalid, "\(what) is HMAC-signed but the client has no secret")
             }
             try jws.verify(hmacSecret: secret.bytes)

@@ -33,8 +33,8 @@ public enum ClientAuthMethod: Sendable, Equatable {
     }
 
     init(_ settings: ClientConfiguration.Settings) throws(TelenoridError) {
-        let secret = settings[secret: .clientSecret]
-        let key = settings[secret: .clientPrivateKey]
+        let secret = settings.clientSecret
+        let key = settings.clientPrivateKey
         // Without an explicit method: a secret means client_secret_basic (RFC 6749's default), a key means
         // private_key_jwt, neither means a public client.
         let method =

@@ -183,8 +183,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             }
             backchannelTokenDeliveryMode = mode
         }
-        clientPrivateKey = try settings[secret: .clientPrivateKey].flatMap {
-            text throws(TelenoridError) -> PrivateKey? in
+        clientPrivateKey = try settings.clientPrivateKey.flatMap { text throws(TelenoridError) -> PrivateKey? in
             text.count == 0 || !signs ? nil : try Self.clientKey(text, keyID: settings[.clientKeyID], profile: profile)
         }
         var http = HTTPSettings()
@@ -217,7 +216,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             guard !algorithms.isEmpty, !algorithms.contains(where: { $0.lowercased() == "none" }) else {
                 throw TelenoridError(.configuration, "id_token_signing_algs must list algorithms, and never none")
             }
-            if algorithms.contains(where: { $0.hasPrefix("HS") }) && settings[secret: .clientSecret] == nil {
+            if algorithms.contains(where: { $0.hasPrefix("HS") }) && settings.clientSecret == nil {
                 throw TelenoridError(.configuration, "HMAC ID token algorithms need a client_secret")
             }
             idTokenAlgorithms = algorithms
@@ -281,7 +280,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             accepted = Self.defaultAlgorithms
         } else {
             let candidates =
-                settings[secret: .clientSecret] == nil
+                settings.clientSecret == nil
                 ? Self.defaultAlgorithms : Self.defaultAlgorithms.union(Self.hmacAlgorithms)
             accepted = candidates.intersection(advertised)
         }

@@ -1,24 +1,22 @@
 /// The configuration's key table, and the unchecked values a builder collects.
 extension ClientConfiguration {
-    /// A setting: one `TELENORID_CONFIG_*` key of include/telenorid.h, numbered as there (append-only, as the
-    /// header's keys are). `row` is the one table of what each setting is; the JSON documents, the checks when
-    /// a configuration is built, the provider's metadata, the endpoints a client fills in from discovery and the
-    /// export layer's keys all read it.
+    /// A setting: one `TELENORID_CONFIG_*` key of include/telenorid.h. `row` is the one table of what each
+    /// setting is (the header's number, the name, the kind); the JSON documents, the checks when a configuration
+    /// is built, the provider's metadata, the endpoints a client fills in from discovery and the export layer's
+    /// keys all read it.
     ///
-    /// A new key: its `#define` in the header, its case here under the header's number, and its row in `row`.
-    /// The compiler refuses a case without a row and two cases with one number; `SettingTableTests` checks
-    /// the cases against the header's keys.
-    public enum Setting: Int32, CaseIterable, Sendable {
-        case issuer = 1, clientID = 2, redirectURI = 3, scope = 4, authorizationEndpoint = 5, tokenEndpoint = 6
-        case userinfoEndpoint = 7, revocationEndpoint = 8, endSessionEndpoint = 9, jwksURI = 10, environment = 11
-        case allowPlainPKCE = 12, clientSecret = 13, clientAuthMethod = 14, clientPrivateKey = 15, caFile = 16
-        case caPath = 17, proxy = 18, connectTimeoutMilliseconds = 19, timeoutMilliseconds = 20
-        case maxResponseBytes = 21, clockToleranceSeconds = 22, clockOffsetSeconds = 23, trustedAudiences = 24
-        case idTokenAlgorithms = 25, refreshMarginSeconds = 26, alohaURL = 27, jwksMaxAgeSeconds = 28
-        case clientAssertionAudience = 29, pushedAuthorizationRequestEndpoint = 30, pushAuthorizationRequests = 31
-        case dpopSigningAlgorithm = 32, dpopBindAuthorizationCode = 33, allowBearerDowngrade = 34
-        case signAuthorizationRequests = 35, securityProfile = 36, clientKeyID = 37, deviceAuthorizationEndpoint = 38
-        case backchannelAuthenticationEndpoint = 39, backchannelTokenDeliveryMode = 40
+    /// A new key: its `#define` in the header, its case here and its row in `row`. The compiler refuses a case
+    /// without a row; `SettingTableTests` checks every row's number and name against the header's keys.
+    public enum Setting: CaseIterable, Sendable {
+        case issuer, clientID, redirectURI, scope, authorizationEndpoint, tokenEndpoint, userinfoEndpoint
+        case revocationEndpoint, endSessionEndpoint, jwksURI, environment, allowPlainPKCE, clientSecret
+        case clientAuthMethod, clientPrivateKey, caFile, caPath, proxy, connectTimeoutMilliseconds
+        case timeoutMilliseconds, maxResponseBytes, clockToleranceSeconds, clockOffsetSeconds, trustedAudiences
+        case idTokenAlgorithms, refreshMarginSeconds, alohaURL, jwksMaxAgeSeconds, clientAssertionAudience
+        case pushedAuthorizationRequestEndpoint, pushAuthorizationRequests, dpopSigningAlgorithm
+        case dpopBindAuthorizationCode, allowBearerDowngrade, signAuthorizationRequests, securityProfile
+        case clientKeyID, deviceAuthorizationEndpoint, backchannelAuthenticationEndpoint
+        case backchannelTokenDeliveryMode
 
         /// What a setting's value is, and so how it is read and checked.
         public enum Kind: Equatable, Sendable {
@@ -29,7 +27,8 @@ extension ClientConfiguration {
             case discoveredEndpoint
             /// Text; a setting with a form (a URI, a choice of words) is checked when the configuration is built.
             case string
-            /// Text held in wiping storage, never in a String (`Settings.secrets`).
+            /// Text held in wiping storage, never in a String: a field of `Settings` of its own (the client
+            /// secret, the client's private key; `subscript(secret:)` names them).
             case secret
             /// Words separated by spaces; a JSON document may give them as an array of strings.
             case list
@@ -39,56 +38,65 @@ extension ClientConfiguration {
             case number(ClosedRange<Int>)
         }
 
-        /// The setting's row: its name (the member in a JSON configuration document, and in the provider's
-        /// metadata for a discovered endpoint; the header's key name in lower case) and its kind.
-        public var row: (name: String, kind: Kind) {
+        /// The setting's row: the number of its key in the header, its name (the member in a JSON configuration
+        /// document, and in the provider's metadata for a discovered endpoint; the header's key name in lower
+        /// case) and its kind.
+        public var row: (number: Int32, name: String, kind: Kind) {
             switch self {
-            case .issuer: ("issuer", .endpoint)
-            case .clientID: ("client_id", .string)
-            case .redirectURI: ("redirect_uri", .string)
-            case .scope: ("scope", .string)
-            case .authorizationEndpoint: ("authorization_endpoint", .discoveredEndpoint)
-            case .tokenEndpoint: ("token_endpoint", .discoveredEndpoint)
-            case .userinfoEndpoint: ("userinfo_endpoint", .discoveredEndpoint)
-            case .revocationEndpoint: ("revocation_endpoint", .discoveredEndpoint)
-            case .endSessionEndpoint: ("end_session_endpoint", .discoveredEndpoint)
-            case .jwksURI: ("jwks_uri", .discoveredEndpoint)
-            case .environment: ("environment", .string)
-            case .allowPlainPKCE: ("allow_plain_pkce", .flag)
-            case .clientSecret: ("client_secret", .secret)
-            case .clientAuthMethod: ("token_endpoint_auth_method", .string)
-            case .clientPrivateKey: ("client_private_key", .secret)
-            case .caFile: ("ca_file", .string)
-            case .caPath: ("ca_path", .string)
-            case .proxy: ("proxy", .string)
-            case .connectTimeoutMilliseconds: ("connect_timeout_ms", .number(1...600_000))
-            case .timeoutMilliseconds: ("timeout_ms", .number(1...3_600_000))
-            case .maxResponseBytes: ("max_response_bytes", .number(1024...(64 << 20)))
-            case .clockToleranceSeconds: ("clock_tolerance_s", .number(0...3600))
-            case .clockOffsetSeconds: ("clock_offset_s", .number(-86_400 * 366...86_400 * 366))
-            case .trustedAudiences: ("trusted_audiences", .list)
-            case .idTokenAlgorithms: ("id_token_signing_algs", .list)
-            case .refreshMarginSeconds: ("refresh_margin_s", .number(0...86_400))
-            case .alohaURL: ("aloha_url", .endpoint)
-            case .jwksMaxAgeSeconds: ("jwks_max_age_s", .number(1...86_400))
-            case .clientAssertionAudience: ("client_assertion_audience", .string)
-            case .pushedAuthorizationRequestEndpoint: ("pushed_authorization_request_endpoint", .discoveredEndpoint)
-            case .pushAuthorizationRequests: ("push_authorization_requests", .flag)
-            case .dpopSigningAlgorithm: ("dpop_signing_alg", .string)
-            case .dpopBindAuthorizationCode: ("dpop_bind_authorization_code", .flag)
-            case .allowBearerDowngrade: ("allow_bearer_downgrade", .flag)
-            case .signAuthorizationRequests: ("sign_authorization_requests", .flag)
-            case .securityProfile: ("security_profile", .string)
-            case .clientKeyID: ("client_key_id", .string)
-            case .deviceAuthorizationEndpoint: ("device_authorization_endpoint", .discoveredEndpoint)
-            case .backchannelAuthenticationEndpoint: ("backchannel_authentication_endpoint", .discoveredEndpoint)
-            case .backchannelTokenDeliveryMode: ("backchannel_token_delivery_mode", .string)
+            case .issuer: (1, "issuer", .endpoint)
+            case .clientID: (2, "client_id", .string)
+            case .redirectURI: (3, "redirect_uri", .string)
+            case .scope: (4, "scope", .string)
+            case .authorizationEndpoint: (5, "authorization_endpoint", .discoveredEndpoint)
+            case .tokenEndpoint: (6, "token_endpoint", .discoveredEndpoint)
+            case .userinfoEndpoint: (7, "userinfo_endpoint", .discoveredEndpoint)
+            case .revocationEndpoint: (8, "revocation_endpoint", .discoveredEndpoint)
+            case .endSessionEndpoint: (9, "end_session_endpoint", .discoveredEndpoint)
+            case .jwksURI: (10, "jwks_uri", .discoveredEndpoint)
+            case .environment: (11, "environment", .string)
+            case .allowPlainPKCE: (12, "allow_plain_pkce", .flag)
+            case .clientSecret: (13, "client_secret", .secret)
+            case .clientAuthMethod: (14, "token_endpoint_auth_method", .string)
+            case .clientPrivateKey: (15, "client_private_key", .secret)
+            case .caFile: (16, "ca_file", .string)
+            case .caPath: (17, "ca_path", .string)
+            case .proxy: (18, "proxy", .string)
+            case .connectTimeoutMilliseconds: (19, "connect_timeout_ms", .number(1...600_000))
+            case .timeoutMilliseconds: (20, "timeout_ms", .number(1...3_600_000))
+            case .maxResponseBytes: (21, "max_response_bytes", .number(1024...(64 << 20)))
+            case .clockToleranceSeconds: (22, "clock_tolerance_s", .number(0...3600))
+            case .clockOffsetSeconds: (23, "clock_offset_s", .number(-86_400 * 366...86_400 * 366))
+            case .trustedAudiences: (24, "trusted_audiences", .list)
+            case .idTokenAlgorithms: (25, "id_token_signing_algs", .list)
+            case .refreshMarginSeconds: (26, "refresh_margin_s", .number(0...86_400))
+            case .alohaURL: (27, "aloha_url", .endpoint)
+            case .jwksMaxAgeSeconds: (28, "jwks_max_age_s", .number(1...86_400))
+            case .clientAssertionAudience: (29, "client_assertion_audience", .string)
+            case .pushedAuthorizationRequestEndpoint: (30, "pushed_authorization_request_endpoint", .discoveredEndpoint)
+            case .pushAuthorizationRequests: (31, "push_authorization_requests", .flag)
+            case .dpopSigningAlgorithm: (32, "dpop_signing_alg", .string)
+            case .dpopBindAuthorizationCode: (33, "dpop_bind_authorization_code", .flag)
+            case .allowBearerDowngrade: (34, "allow_bearer_downgrade", .flag)
+            case .signAuthorizationRequests: (35, "sign_authorization_requests", .flag)
+            case .securityProfile: (36, "security_profile", .string)
+            case .clientKeyID: (37, "client_key_id", .string)
+            case .deviceAuthorizationEndpoint: (38, "device_authorization_endpoint", .discoveredEndpoint)
+            case .backchannelAuthenticationEndpoint: (39, "backchannel_authentication_endpoint", .discoveredEndpoint)
+            case .backchannelTokenDeliveryMode: (40, "backchannel_token_delivery_mode", .string)
             }
         }
 
+        /// The number of its `TELENORID_CONFIG_*` key.
+        public var number: Int32 { row.number }
         /// The member name in a JSON configuration document (and in the provider's metadata).
         public var name: String { row.name }
         public var kind: Kind { row.kind }
+
+        /// The setting of a header key's number.
+        public init?(number: Int32) {
+            guard let setting = Self.allCases.first(where: { $0.number == number }) else { return nil }
+            self = setting
+        }
 
         /// The setting a JSON document's member names.
         public init?(named name: String) {
@@ -112,13 +120,26 @@ extension ClientConfiguration {
         public var values: [Setting: String] = [:]
         /// The settings that are `isSecret`, in wiping storage: Strings in `values` would stay in freed
         /// memory after the configuration is gone.
-        public var secrets: [Setting: SecretBytes] = [:]
+        public var clientSecret: SecretBytes?
+        public var clientPrivateKey: SecretBytes?
         public init() {}
 
         /// A secret setting's value (nil for any other setting).
         public subscript(secret setting: Setting) -> SecretBytes? {
-            get { setting.isSecret ? secrets[setting] : nil }
-            set { if setting.isSecret { secrets[setting] = newValue } }
+            get {
+                switch setting {
+                case .clientSecret: clientSecret
+                case .clientPrivateKey: clientPrivateKey
+                default: nil
+                }
+            }
+            set {
+                switch setting {
+                case .clientSecret: clientSecret = newValue
+                case .clientPrivateKey: clientPrivateKey = newValue
+                default: break
+                }
+            }
         }
 
         /// Every setting, the secret ones too, for hosts that hold them as Strings anyway; the library
@@ -136,8 +157,8 @@ extension ClientConfiguration {
         }
 
         public static func == (lhs: Settings, rhs: Settings) -> Bool {
-            lhs.values == rhs.values && lhs.secrets.count == rhs.secrets.count
-                && lhs.secrets.allSatisfy { same($0.value, rhs.secrets[$0.key]) }
+            lhs.values == rhs.values && same(lhs.clientSecret, rhs.clientSecret)
+                && same(lhs.clientPrivateKey, rhs.clientPrivateKey)
         }
 
         static func same(_ lhs: SecretBytes?, _ rhs: SecretBytes?) -> Bool {

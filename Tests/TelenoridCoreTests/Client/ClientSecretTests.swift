@@ -18,15 +18,15 @@ final class ClientSecretTests: XCTestCase {
         var settings = ClientConfiguration.Settings()
         settings[.clientSecret] = "s3cret"
         XCTAssertNil(settings.values[.clientSecret])
-        XCTAssertEqual(settings[secret: .clientSecret]?.string, "s3cret")
+        XCTAssertEqual(settings.clientSecret?.string, "s3cret")
         XCTAssertEqual(settings[.clientSecret], "s3cret")
         var same = ClientConfiguration.Settings()
-        same[secret: .clientSecret] = SecretBytes(Array("s3cret".utf8))
+        same.clientSecret = SecretBytes(Array("s3cret".utf8))
         XCTAssertEqual(settings, same)
         same[.clientSecret] = "other"
         XCTAssertNotEqual(settings, same)
         same[.clientSecret] = nil
-        XCTAssertNil(same[secret: .clientSecret])
+        XCTAssertNil(same.clientSecret)
         XCTAssertNotEqual(settings, same)
     }
 
@@ -91,13 +91,12 @@ final class ClientSecretTests: XCTestCase {
     func testJSONReadsTheSecretIntoWipingStorage() throws {
         let base = #""issuer":"https://id.example.com","client_id":"client","redirect_uri":"com.example.app:/callback""#
         let plain = try ClientConfiguration(json: #"{\#(base),"client_secret":"s3\u0063ret"}"#, environment: nil)
-        XCTAssertEqual(plain.settings[secret: .clientSecret]?.string, "s3cret")
+        XCTAssertEqual(plain.settings.clientSecret?.string, "s3cret")
         XCTAssertNil(plain.settings.values[.clientSecret])
         XCTAssertEqual(plain.clientAuthMethod.name, "client_secret_basic")
 
         let environments = #"{"environments":{"prod":{\#(base),"client_secret":"p"}},"default_environment":"prod"}"#
-        XCTAssertEqual(
-            try ClientConfiguration(json: environments, environment: nil).settings[secret: .clientSecret]?.string, "p")
+        XCTAssertEqual(try ClientConfiguration(json: environments, environment: nil).settings.clientSecret?.string, "p")
 
         XCTAssertNil(try ClientConfiguration(json: environments, environment: nil).settings.values[.clientSecret])
 
@@ -114,7 +113,7 @@ final class ClientSecretTests: XCTestCase {
         let base = #""issuer":"https://id.example.com","client_id":"client","redirect_uri":"com.example.app:/callback""#
         let pem = JSON.serialize(.string(JOSEFixtures.rsaPrivatePem))
         let plain = try ClientConfiguration(json: #"{\#(base),"client_private_key":\#(pem)}"#, environment: nil)
-        XCTAssertEqual(plain.settings[secret: .clientPrivateKey]?.string, JOSEFixtures.rsaPrivatePem)
+        XCTAssertEqual(plain.settings.clientPrivateKey?.string, JOSEFixtures.rsaPrivatePem)
         XCTAssertNil(plain.settings.values[.clientPrivateKey])
         XCTAssertEqual(plain.clientAuthMethod.name, "private_key_jwt")
         XCTAssertEqual(plain.clientPrivateKey?.algorithm, "RS256")
@@ -122,12 +121,11 @@ final class ClientSecretTests: XCTestCase {
         let environments =
             #"{"environments":{"test":{\#(base)},"prod":{\#(base),"client_private_key":\#(pem),"client_secret":"p"}}}"#
         let prod = try ClientConfiguration(json: environments, environment: "prod")
-        XCTAssertEqual(prod.settings[secret: .clientPrivateKey]?.string, JOSEFixtures.rsaPrivatePem)
-        XCTAssertEqual(prod.settings[secret: .clientSecret]?.string, "p")
+        XCTAssertEqual(prod.settings.clientPrivateKey?.string, JOSEFixtures.rsaPrivatePem)
+        XCTAssertEqual(prod.settings.clientSecret?.string, "p")
         XCTAssertNil(prod.settings.values[.clientPrivateKey])
         XCTAssertEqual(prod.settings[.environment], "prod")
-        XCTAssertNil(
-            try ClientConfiguration(json: environments, environment: "test").settings[secret: .clientPrivateKey])
+        XCTAssertNil(try ClientConfiguration(json: environments, environment: "test").settings.clientPrivateKey)
         XCTAssertEqual(
             errorKind { _ = try ClientConfiguration(json: environments, environment: "stage") }, .configuration)
         XCTAssertEqual(
@@ -140,7 +138,7 @@ final class ClientSecretTests: XCTestCase {
         var settings = ClientConfiguration.Settings()
         settings[.clientPrivateKey] = JOSEFixtures.rsaPrivatePem
         XCTAssertNil(settings.values[.clientPrivateKey])
-        XCTAssertEqual(settings[secret: .clientPrivateKey]?.string, JOSEFixtures.rsaPrivatePem)
+        XCTAssertEqual(settings.clientPrivateKey?.string, JOSEFixtures.rsaPrivatePem)
         var other = settings
         other[.clientPrivateKey] = JOSEFixtures.rsaPrivatePem + "\n"
         XCTAssertNotEqual(settings, other)
