@@ -2,17 +2,21 @@ import CTelenorid
 import TelenoridCore
 
 // Values across the C boundary: the caller's strings and string arrays, read and checked; strings copied
-// out into memory the caller frees with telenorid_string_free; the caller's out pointers.
+// out into memory the caller frees with telenorid_string_free; the caller's out pointers. The string helpers
+// are kept out of line (`@inline(never)`): nearly every export calls them, and the optimizer would otherwise
+// copy them into many of the exports' bodies.
 
 // MARK: Strings in
 
 /// Reads a caller's string: NULL, more than TELENORID_MAX_INPUT bytes, or invalid UTF-8 are refused.
+@inline(never)
 func inputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> String {
     String(decoding: try inputBytes(pointer, what), as: UTF8.self)
 }
 
 /// `inputString` for a secret (a client secret, a configuration document holding one), copied straight
 /// into wiping storage: a String would leave it in freed memory.
+@inline(never)
 func inputSecret(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> SecretBytes {
     let bytes = try inputBytes(pointer, what)
     return SecretBytes(count: bytes.count) {
@@ -39,12 +43,14 @@ private func inputBytes(_ pointer: UnsafePointer<CChar>?, _ what: String) throws
 }
 
 /// Like `inputString`, but NULL means "not given".
+@inline(never)
 func optionalInputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> String? {
     guard pointer != nil else { return nil }
     return try inputString(pointer, what)
 }
 
 /// Reads a caller's array of `count` strings; NULL is accepted only for an empty array.
+@inline(never)
 func inputStrings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ what: String) throws(TelenoridError)
     -> [String]
 {
@@ -59,6 +65,7 @@ func inputStrings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int
 // MARK: Strings out
 
 /// A copy of `text` in malloc'd memory for the caller, released by telenorid_string_free.
+@inline(never)
 func allocateCString(_ text: String) throws(TelenoridError) -> UnsafeMutablePointer<CChar> {
     var text = text
     return try text.withUTF8 { copyCString(UnsafeRawBufferPointer($0)) }.get()
@@ -66,6 +73,7 @@ func allocateCString(_ text: String) throws(TelenoridError) -> UnsafeMutablePoin
 
 /// The same for bytes held in memory of their own (a secret's storage), which are copied straight to
 /// the caller's memory: no intermediate String is left behind in freed heap memory.
+@inline(never)
 func allocateCString(bytes: UnsafeRawBufferPointer) throws(TelenoridError) -> UnsafeMutablePointer<CChar> {
     try copyCString(bytes).get()
 }
@@ -93,16 +101,22 @@ func freeCString(_ pointer: UnsafeMutablePointer<CChar>?) {
 // MARK: Outputs
 
 func outPointer<T>(_ pointer: UnsafeMutablePointer<T>?) throws(TelenoridError) -> UnsafeMutablePointer<T> {
-    guard let pointer else { throw TelenoridError(.invalidArgument, "out is NULL") }
+    guard let pointer else { throw nullOutput() }
     return pointer
 }
 
+/// `outPointer`'s error, made once out of line rather than in each of its specializations.
+@inline(never)
+private func nullOutput() -> TelenoridError { TelenoridError(.invalidArgument, "out is NULL") }
+
 /// Writes a string output: the copy is made first, so a failure writes nothing.
+@inline(never)
 func writeString(_ text: String?, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(TelenoridError) {
     out.pointee = try text.map { value throws(TelenoridError) in try allocateCString(value) }
 }
 
 /// writeString for a secret (a verifier, a token), copied from its own storage.
+@inline(never)
 func writeSecret(_ secret: SecretBytes?, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>)
     throws(TelenoridError)
 {

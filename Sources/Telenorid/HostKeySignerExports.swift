@@ -28,7 +28,10 @@ struct CHostKeySigner: @unchecked Sendable {
         guard written <= UInt(CHostKeySigner.capacity) else {
             throw TelenoridError(
                 .invalidArgument,
-                "the host's signer set a signature length of \(written), more than the \(CHostKeySigner.capacity) bytes it was given"
+                """
+                the host's signer set a signature length of \(written), \
+                more than the \(CHostKeySigner.capacity) bytes it was given
+                """
             )
         }
         return Array(signature[0..<length])

@@ -103,10 +103,7 @@ private func signed(_ claims: [UInt8], algorithm: String = "HS256") -> String {
 private func discovery(_ input: [UInt8]) {
     guard let metadata = try? ProviderMetadata(json: input, expectedIssuer: issuer) else { return }
     guard metadata.issuer == issuer else { fail("metadata accepted for another issuer", input) }
-    for endpoint in [
-        metadata.authorizationEndpoint, metadata.tokenEndpoint, metadata.userinfoEndpoint, metadata.jwksURI,
-        metadata.revocationEndpoint, metadata.endSessionEndpoint
-    ].compactMap({ $0 }) {
+    for endpoint in metadata.endpoints.values {
         guard let uri = try? URI(parsing: endpoint), uri.isSecureEndpoint else {
             fail("metadata accepted insecure endpoint \(endpoint)", input)
         }
@@ -129,9 +126,7 @@ private func discovery(_ input: [UInt8]) {
     guard let discovered = try? oidc.discover() else { fail("a document that parses was not discovered", input) }
     guard discovered == metadata else { fail("discovery merged the document with itself into another", input) }
     if let effective = try? oidc.effectiveConfiguration() {
-        guard effective.settings[.tokenEndpoint] == metadata.tokenEndpoint,
-            effective.settings[.jwksURI] == metadata.jwksURI
-        else {
+        guard metadata.endpoints.allSatisfy({ effective.settings[$0.key] == $0.value }) else {
             fail("the effective configuration does not take the discovered endpoints", input)
         }
     }

@@ -45,7 +45,8 @@ extension PendingAuthorization {
             throw TelenoridError(.malformed, "resume_uri is not a valid URL: \(error.message)")
         }
         // The request's own URL names the provider's host even when this pending request was restored in
-        // an app whose configuration was never discovered (Vipps Login app-to-app: the backend built it, the app resumes).
+        // an app whose configuration was never discovered (Vipps Login app-to-app: the backend built it, the
+        // app resumes).
         let requestHost = (try? URI(parsing: url))?.host
         guard
             let allowedHost = allowedResumeHost?.lowercased() ?? requestHost

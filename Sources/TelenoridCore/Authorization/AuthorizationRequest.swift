@@ -103,7 +103,10 @@ public struct AuthorizationRequest: Sendable {
         if AuthorizationRequest.ownedNames.contains(name) {
             throw TelenoridError(
                 .parameterConflict,
-                "\"\(DisplayText.escaping(name))\" is set by the library or by its typed setter, not as an extra parameter"
+                """
+                "\(DisplayText.escaping(name))" is set by the library or by its typed setter, \
+                not as an extra parameter
+                """
             )
         }
         do { try extras.append(name, value) } catch {
@@ -120,7 +123,8 @@ public struct AuthorizationRequest: Sendable {
         if claim.name == "acr" {
             let values = claim.values ?? claim.value.map { [$0] } ?? []
             guard claim.values?.isEmpty != true, values.allSatisfy({ $0.stringValue != nil }) else {
-                throw TelenoridError(.invalidArgument, "the acr claim's value or values must be strings (OIDC Core §2)")
+                throw TelenoridError(
+                    .invalidArgument, "the acr claim's value or values must be strings (OIDC Core §2)")
             }
         }
         try claims.add(claim, to: target)

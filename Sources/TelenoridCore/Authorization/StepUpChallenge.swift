@@ -56,7 +56,10 @@ public struct StepUpChallenge: Sendable, Equatable {
             else {
                 throw TelenoridError(
                     .invalidResponse,
-                    "the step-up challenge's max_age \"\(DisplayText.escaping(String(text.prefix(32))))\" is not a number of seconds of at most 10 digits (RFC 9470 §3)"
+                    """
+                    the step-up challenge's max_age "\(DisplayText.escaping(String(text.prefix(32))))" \
+                    is not a number of seconds of at most 10 digits (RFC 9470 §3)
+                    """
                 )
             }
             stepUp.maxAge = seconds

@@ -30,7 +30,10 @@ extension OIDCClient {
 
         guard let iss = claims["iss"]?.stringValue, iss == configuration.settings[.issuer] else {
             throw fail(
-                "was issued by \(claims["iss"]?.stringValue.map(DisplayText.escaping) ?? "nobody"), not the configured issuer"
+                """
+                was issued by \(claims["iss"]?.stringValue.map(DisplayText.escaping) ?? "nobody"), \
+                not the configured issuer
+                """
             )
         }
         guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw fail("has no sub") }
@@ -82,13 +85,19 @@ extension OIDCClient {
         if let essentialACR = expectations.essentialACR {
             guard let acr = claims["acr"]?.stringValue else {
                 throw fail(
-                    "has no acr although one of \(essentialACR.joined(separator: " ")) was asked for as essential (OIDC Core §5.5.1.1)"
+                    """
+                    has no acr although one of \(essentialACR.joined(separator: " ")) was asked for as essential \
+                    (OIDC Core §5.5.1.1)
+                    """
                 )
             }
             // No values asked for: any acr meets the request, but it must be there.
             guard essentialACR.isEmpty || essentialACR.contains(acr) else {
                 throw fail(
-                    "has acr \(DisplayText.escaping(acr)), not one of the essential \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)"
+                    """
+                    has acr \(DisplayText.escaping(acr)), not one of the essential \
+                    \(essentialACR.joined(separator: " ")) asked for (OIDC Core §5.5.1.1)
+                    """
                 )
             }
         }

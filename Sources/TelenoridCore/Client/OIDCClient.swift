@@ -119,7 +119,7 @@ public final class OIDCClient: Sendable {
         }
         var metadata = try ProviderMetadata(json: response.body, expectedIssuer: issuer)
         // RFC 8414 is consulted only for what OIDC left out; its absence is normal.
-        if metadata.revocationEndpoint == nil || metadata.codeChallengeMethods.isEmpty {
+        if metadata.endpoints[.revocationEndpoint] == nil || metadata.codeChallengeMethods.isEmpty {
             for url in urls.oauth == urls.oauthAppended ? [urls.oauth] : [urls.oauth, urls.oauthAppended] {
                 let oauth: HTTPResponse
                 do {
@@ -146,9 +146,7 @@ public final class OIDCClient: Sendable {
     public func effectiveConfiguration() throws(TelenoridError) -> ClientConfiguration {
         var settings = configuration.settings
         let metadata = try discover()
-        for setting in ClientConfiguration.Setting.allCases where settings[setting] == nil {
-            settings[setting] = Self.endpoint(setting, in: metadata)
-        }
+        for (setting, url) in metadata.endpoints where settings[setting] == nil { settings[setting] = url }
         return try ClientConfiguration(
             settings, providerRequiresPush: metadata.requirePushedAuthorizationRequests,
             providerRequiresSignedRequests: metadata.requireSignedRequestObject)
@@ -157,27 +155,10 @@ public final class OIDCClient: Sendable {
     /// An endpoint: the one configured, else the discovered one (discovering on first use).
     func endpoint(_ setting: ClientConfiguration.Setting) throws(TelenoridError) -> String {
         if let explicit = configuration.settings[setting] { return explicit }
-        guard let value = Self.endpoint(setting, in: try discover()) else {
-            throw TelenoridError(.configuration, "the provider has no \(setting.jsonName) and none is configured")
+        guard let value = try discover().endpoints[setting] else {
+            throw TelenoridError(.configuration, "the provider has no \(setting.name) and none is configured")
         }
         return value
-    }
-
-    /// The endpoint the provider's metadata gives for a configuration setting, nil for a setting that is no
-    /// endpoint of the provider's (or one it does not name): the one map from settings to metadata.
-    static func endpoint(_ setting: ClientConfiguration.Setting, in metadata: ProviderMetadata) -> String? {
-        switch setting {
-        case .authorizationEndpoint: metadata.authorizationEndpoint
-        case .tokenEndpoint: metadata.tokenEndpoint
-        case .userinfoEndpoint: metadata.userinfoEndpoint
-        case .jwksURI: metadata.jwksURI
-        case .revocationEndpoint: metadata.revocationEndpoint
-        case .endSessionEndpoint: metadata.endSessionEndpoint
-        case .pushedAuthorizationRequestEndpoint: metadata.pushedAuthorizationRequestEndpoint
-        case .deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint
-        case .backchannelAuthenticationEndpoint: metadata.backchannelAuthenticationEndpoint
-        default: nil
-        }
     }
 
     // MARK: Token endpoint

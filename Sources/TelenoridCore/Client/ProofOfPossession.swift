@@ -31,8 +31,10 @@ extension OIDCClient {
         guard let chosen = preferred.first(where: advertised.contains) else {
             throw TelenoridError(
                 .configuration,
-                "the provider takes DPoP proofs (RFC 9449 §5.1) signed with "
-                    + "\(advertised.joined(separator: " ")), and dpop_signing_alg lists \(preferred.joined(separator: " "))"
+                """
+                the provider takes DPoP proofs (RFC 9449 §5.1) signed with \(advertised.joined(separator: " ")), \
+                and dpop_signing_alg lists \(preferred.joined(separator: " "))
+                """
             )
         }
         return chosen

@@ -68,7 +68,7 @@ extension OIDCClient {
         guard let metadata else { return false }
         if metadata.requirePushedAuthorizationRequests { return true }
         return signed && metadata.requireSignedRequestObject
-            && (metadata.pushedAuthorizationRequestEndpoint != nil
+            && (metadata.endpoints[.pushedAuthorizationRequestEndpoint] != nil
                 || configuration.settings[.pushedAuthorizationRequestEndpoint] != nil)
     }
 

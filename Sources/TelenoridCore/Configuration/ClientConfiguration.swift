@@ -4,142 +4,6 @@
 /// was made for, and a struct of this size (three parsed URIs and some thirty fields) would be copied
 /// into each of them, about 700 bytes and as many retains per copy, where a reference costs one.
 public final class ClientConfiguration: Sendable, Equatable {
-    public enum Setting: CaseIterable, Sendable {
-        case issuer, clientID, redirectURI, scope, authorizationEndpoint, tokenEndpoint, userinfoEndpoint
-        case revocationEndpoint, endSessionEndpoint, jwksURI, environment, allowPlainPKCE
-        case clientSecret, clientAuthMethod, clientPrivateKey, caFile, caPath, proxy
-        case connectTimeoutMilliseconds, timeoutMilliseconds, maxResponseBytes
-        case clockToleranceSeconds, clockOffsetSeconds, trustedAudiences, idTokenAlgorithms, refreshMarginSeconds
-        /// The Aloha line authentication service (TelenorID+ SDK guide); appended last, like its C key.
-        case alohaURL
-        case jwksMaxAgeSeconds, clientAssertionAudience
-        /// Pushed authorization requests (RFC 9126): where, and whether to use them when the provider does not require them.
-        case pushedAuthorizationRequestEndpoint, pushAuthorizationRequests
-        /// Sender-constrained tokens (RFC 9449), signed request objects (RFC 9101) and the FAPI 2.0 Security Profile.
-        case dpopSigningAlgorithm, dpopBindAuthorizationCode, allowBearerDowngrade, signAuthorizationRequests,
-            securityProfile
-        /// The `kid` the provider registered the client's key under (RFC 7515 §4.1.4).
-        case clientKeyID
-        /// The device authorization endpoint (RFC 8628 §3.1, §4).
-        case deviceAuthorizationEndpoint
-        /// OpenID CIBA Core 1.0: where backchannel authentication requests go (§5) and how the client
-        /// learns the result (§5: "poll" or "ping").
-        case backchannelAuthenticationEndpoint, backchannelTokenDeliveryMode
-
-        /// The member name in a JSON configuration document.
-        public var jsonName: String {
-            switch self {
-            case .issuer: "issuer"
-            case .clientID: "client_id"
-            case .redirectURI: "redirect_uri"
-            case .scope: "scope"
-            case .authorizationEndpoint: "authorization_endpoint"
-            case .tokenEndpoint: "token_endpoint"
-            case .userinfoEndpoint: "userinfo_endpoint"
-            case .revocationEndpoint: "revocation_endpoint"
-            case .endSessionEndpoint: "end_session_endpoint"
-            case .jwksURI: "jwks_uri"
-            case .environment: "environment"
-            case .allowPlainPKCE: "allow_plain_pkce"
-            case .clientSecret: "client_secret"
-            case .clientAuthMethod: "token_endpoint_auth_method"
-            case .clientPrivateKey: "client_private_key"
-            case .caFile: "ca_file"
-            case .caPath: "ca_path"
-            case .proxy: "proxy"
-            case .connectTimeoutMilliseconds: "connect_timeout_ms"
-            case .timeoutMilliseconds: "timeout_ms"
-            case .maxResponseBytes: "max_response_bytes"
-            case .clockToleranceSeconds: "clock_tolerance_s"
-            case .clockOffsetSeconds: "clock_offset_s"
-            case .trustedAudiences: "trusted_audiences"
-            case .idTokenAlgorithms: "id_token_signing_algs"
-            case .refreshMarginSeconds: "refresh_margin_s"
-            case .alohaURL: "aloha_url"
-            case .jwksMaxAgeSeconds: "jwks_max_age_s"
-            case .clientAssertionAudience: "client_assertion_audience"
-            case .pushedAuthorizationRequestEndpoint: "pushed_authorization_request_endpoint"
-            case .pushAuthorizationRequests: "push_authorization_requests"
-            case .dpopSigningAlgorithm: "dpop_signing_alg"
-            case .dpopBindAuthorizationCode: "dpop_bind_authorization_code"
-            case .allowBearerDowngrade: "allow_bearer_downgrade"
-            case .signAuthorizationRequests: "sign_authorization_requests"
-            case .securityProfile: "security_profile"
-            case .clientKeyID: "client_key_id"
-            case .deviceAuthorizationEndpoint: "device_authorization_endpoint"
-            case .backchannelAuthenticationEndpoint: "backchannel_authentication_endpoint"
-            case .backchannelTokenDeliveryMode: "backchannel_token_delivery_mode"
-            }
-        }
-
-        /// The client secret and the client's private key: held in wiping storage (`Settings.clientSecret`,
-        /// `Settings.clientPrivateKey`), read from JSON and from C straight into it.
-        public var isSecret: Bool { self == .clientSecret || self == .clientPrivateKey }
-
-        var isEndpoint: Bool {
-            switch self {
-            case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
-                .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint,
-                .deviceAuthorizationEndpoint, .backchannelAuthenticationEndpoint:
-                true
-            default: false
-            }
-        }
-    }
-
-    /// The unchecked values, as a builder collects them.
-    public struct Settings: Sendable, Equatable {
-        /// Every setting but the secret ones.
-        public var values: [Setting: String] = [:]
-        /// The settings that are `isSecret`, in wiping storage: Strings in `values` would stay in freed
-        /// memory after the configuration is gone.
-        public var clientSecret: SecretBytes?
-        public var clientPrivateKey: SecretBytes?
-        public init() {}
-
-        /// A secret setting's value (nil for any other setting).
-        public subscript(secret setting: Setting) -> SecretBytes? {
-            get {
-                switch setting {
-                case .clientSecret: clientSecret
-                case .clientPrivateKey: clientPrivateKey
-                default: nil
-                }
-            }
-            set {
-                switch setting {
-                case .clientSecret: clientSecret = newValue
-                case .clientPrivateKey: clientPrivateKey = newValue
-                default: break
-                }
-            }
-        }
-
-        /// Every setting, the secret ones too, for hosts that hold them as Strings anyway; the library
-        /// itself reads and writes the secret ones as `SecretBytes`, since each String made here is a
-        /// copy nobody wipes.
-        public subscript(setting: Setting) -> String? {
-            get { setting.isSecret ? self[secret: setting]?.string : values[setting] }
-            set {
-                if setting.isSecret {
-                    self[secret: setting] = newValue.map { SecretBytes(Array($0.utf8)) }
-                } else {
-                    values[setting] = newValue
-                }
-            }
-        }
-
-        public static func == (lhs: Settings, rhs: Settings) -> Bool {
-            lhs.values == rhs.values && same(lhs.clientSecret, rhs.clientSecret)
-                && same(lhs.clientPrivateKey, rhs.clientPrivateKey)
-        }
-
-        static func same(_ lhs: SecretBytes?, _ rhs: SecretBytes?) -> Bool {
-            guard let lhs, let rhs else { return lhs == nil && rhs == nil }
-            return lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { Crypto.constantTimeEquals(left, $0) } }
-        }
-    }
-
     public let settings: Settings
     public let issuer: URI
     public let clientID: String
@@ -265,13 +129,13 @@ public final class ClientConfiguration: Sendable, Equatable {
             guard let value = settings[setting] else { continue }
             let uri: URI
             do { uri = try URI(parsing: value) } catch {
-                throw TelenoridError(.configuration, "\(setting.jsonName) is not a valid URL: \(error.message)")
+                throw TelenoridError(.configuration, "\(setting.name) is not a valid URL: \(error.message)")
             }
             guard uri.isSecureEndpoint else {
-                throw TelenoridError(.insecure, "\(setting.jsonName) must be https (http only on a loopback host)")
+                throw TelenoridError(.insecure, "\(setting.name) must be https (http only on a loopback host)")
             }
             guard uri.fragment == nil else {
-                throw TelenoridError(.configuration, "\(setting.jsonName) must not have a fragment")
+                throw TelenoridError(.configuration, "\(setting.name) must not have a fragment")
             }
         }
         guard let issuerText = settings[.issuer] else { throw TelenoridError(.configuration, "issuer is required") }
@@ -327,16 +191,16 @@ public final class ClientConfiguration: Sendable, Equatable {
         http.caPath = settings[.caPath]
         http.proxy = settings[.proxy]
         http.connectTimeoutMilliseconds =
-            try Self.number(settings, .connectTimeoutMilliseconds, 1...600_000) ?? http.connectTimeoutMilliseconds
+            try Self.number(settings, .connectTimeoutMilliseconds) ?? http.connectTimeoutMilliseconds
         http.totalTimeoutMilliseconds =
-            try Self.number(settings, .timeoutMilliseconds, 1...3_600_000) ?? http.totalTimeoutMilliseconds
-        http.maxBodyBytes = try Self.number(settings, .maxResponseBytes, 1024...(64 << 20)) ?? http.maxBodyBytes
+            try Self.number(settings, .timeoutMilliseconds) ?? http.totalTimeoutMilliseconds
+        http.maxBodyBytes = try Self.number(settings, .maxResponseBytes) ?? http.maxBodyBytes
         if securityProfile == .fapi2 { http.tls12CipherList = FAPI2Profile.tls12CipherList }
         self.http = http
-        clockToleranceSeconds = Int64(try Self.number(settings, .clockToleranceSeconds, 0...3600) ?? 120)
-        clockOffsetSeconds = Int64(try Self.number(settings, .clockOffsetSeconds, -86_400 * 366...86_400 * 366) ?? 0)
-        refreshMarginSeconds = Int64(try Self.number(settings, .refreshMarginSeconds, 0...86_400) ?? 60)
-        jwksMaxAgeSeconds = Int64(try Self.number(settings, .jwksMaxAgeSeconds, 1...86_400) ?? 300)
+        clockToleranceSeconds = Int64(try Self.number(settings, .clockToleranceSeconds) ?? 120)
+        clockOffsetSeconds = Int64(try Self.number(settings, .clockOffsetSeconds) ?? 0)
+        refreshMarginSeconds = Int64(try Self.number(settings, .refreshMarginSeconds) ?? 60)
+        jwksMaxAgeSeconds = Int64(try Self.number(settings, .jwksMaxAgeSeconds) ?? 300)
         switch settings[.clientAssertionAudience] {
         case nil: clientAssertionAudience = .issuer
         case let text?:
@@ -423,14 +287,13 @@ public final class ClientConfiguration: Sendable, Equatable {
         return securityProfile == .fapi2 ? accepted.intersection(FAPI2Profile.algorithms) : accepted
     }
 
-    private static func number(_ settings: Settings, _ setting: Setting, _ range: ClosedRange<Int>)
-        throws(TelenoridError) -> Int?
-    {
-        guard let text = settings[setting] else { return nil }
+    /// A number setting's value, in the range its row gives; nil when unset.
+    private static func number(_ settings: Settings, _ setting: Setting) throws(TelenoridError) -> Int? {
+        guard let text = settings[setting], case .number(let range) = setting.kind else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw TelenoridError(
                 .configuration,
-                "\(setting.jsonName) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+                "\(setting.name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
@@ -440,35 +303,11 @@ public final class ClientConfiguration: Sendable, Equatable {
         switch settings[setting] {
         case nil, "false": return false
         case "true": return true
-        default: throw TelenoridError(.configuration, "\(setting.jsonName) must be \"true\" or \"false\"")
+        default: throw TelenoridError(.configuration, "\(setting.name) must be \"true\" or \"false\"")
         }
     }
 
     public static func == (lhs: ClientConfiguration, rhs: ClientConfiguration) -> Bool {
         lhs.settings == rhs.settings
     }
-}
-
-extension ClientConfiguration.Setting {
-    /// Settings a JSON document may give as a number.
-    var isNumeric: Bool {
-        switch self {
-        case .connectTimeoutMilliseconds, .timeoutMilliseconds, .maxResponseBytes, .clockToleranceSeconds,
-            .clockOffsetSeconds, .refreshMarginSeconds, .jwksMaxAgeSeconds:
-            true
-        default: false
-        }
-    }
-
-    /// Yes/no settings: "true" or "false", which a JSON document may give as booleans.
-    public var isFlag: Bool {
-        switch self {
-        case .allowPlainPKCE, .pushAuthorizationRequests, .dpopBindAuthorizationCode, .allowBearerDowngrade,
-            .signAuthorizationRequests:
-            true
-        default: false
-        }
-    }
-    /// Settings a JSON document may give as an array of strings (kept space-separated).
-    var isList: Bool { self == .trustedAudiences || self == .idTokenAlgorithms }
 }

@@ -16,7 +16,7 @@ extension ClientConfiguration {
     }
 
     /// The secret settings' member names: read straight into wiping storage wherever settings are.
-    private static let secretNames = Set(Setting.allCases.filter { $0.isSecret }.map { $0.jsonName })
+    private static let secretNames = Set(Setting.allCases.filter { $0.isSecret }.map { $0.name })
 
     private static func settings(json bytes: [UInt8], environment: String?) throws(TelenoridError) -> Settings {
         // Top-level secrets go straight into wiping storage, never into Strings; so does "environments",
@@ -60,7 +60,10 @@ extension ClientConfiguration {
         if let environment {
             throw TelenoridError(
                 .configuration,
-                "environment \"\(DisplayText.escaping(environment))\" asked for, but the document has no \"environments\""
+                """
+                environment "\(DisplayText.escaping(environment))" asked for, \
+                but the document has no "environments"
+                """
             )
         }
         return try parseSettings(from: root, secrets: secrets)
@@ -83,7 +86,7 @@ extension ClientConfiguration {
     }
 
     private static func setting(named name: String) throws(TelenoridError) -> Setting {
-        guard let setting = Setting.allCases.first(where: { $0.jsonName == name }) else {
+        guard let setting = Setting(named: name) else {
             throw TelenoridError(.configuration, "unknown configuration member \"\(DisplayText.escaping(name))\"")
         }
         return setting
@@ -112,9 +115,9 @@ extension ClientConfiguration {
             }
             switch value {
             case .string(let text): settings[setting] = text
-            case .bool(let flag) where setting.isFlag: settings[setting] = flag ? "true" : "false"
-            case .number(let number) where setting.isNumeric: settings[setting] = number.text
-            case .array(let items) where setting.isList:
+            case .bool(let flag) where setting.kind == .flag: settings[setting] = flag ? "true" : "false"
+            case .number(let number) where setting.isNumber: settings[setting] = number.text
+            case .array(let items) where setting.kind == .list:
                 var words: [String] = []
                 for item in items {
                     guard let word = item.stringValue else {

@@ -45,8 +45,10 @@ enum FAPI2Profile {
         guard hasDPoP else {
             throw TelenoridError(
                 .configuration,
-                "FAPI 2.0 Security Profile §5.3.3.1 item 1: access tokens are sender-constrained, "
-                    + "and this library does it with DPoP (RFC 9449): set dpop_signing_alg or a DPoP signer on the client"
+                """
+                FAPI 2.0 Security Profile §5.3.3.1 item 1: access tokens are sender-constrained, \
+                and this library does it with DPoP (RFC 9449): set dpop_signing_alg or a DPoP signer on the client
+                """
             )
         }
     }
@@ -66,7 +68,10 @@ enum FAPI2Profile {
             ),
             (
                 method.name.hasPrefix("client_secret"), "§5.3.3.1 item 2",
-                "clients authenticate with private_key_jwt (or MTLS, which this library does not do), not \(method.name)"
+                """
+                clients authenticate with private_key_jwt (or MTLS, which this library does not do), \
+                not \(method.name)
+                """
             ),
             (
                 configuration.allowBearerDowngrade, "§5.3.3.1 item 1",
@@ -74,7 +79,10 @@ enum FAPI2Profile {
             ),
             (
                 configuration.clientAssertionAudience != .issuer, "§5.3.3.1 item 5",
-                "a private_key_jwt assertion's aud is the issuer identifier, so client_assertion_audience must be issuer"
+                """
+                a private_key_jwt assertion's aud is the issuer identifier, \
+                so client_assertion_audience must be issuer
+                """
             ),
             (
                 keyAlgorithm.map { !algorithms.contains($0) } ?? false, "§5.4.1 item 1",

@@ -33,7 +33,10 @@ extension EasyHandle {
         case CURLE_OPERATION_TIMEDOUT:
             return TelenoridError(
                 .timeout,
-                "\(what) timed out (connect limit \(settings.connectTimeoutMilliseconds) ms, total \(settings.totalTimeoutMilliseconds) ms): \(reason)"
+                """
+                \(what) timed out (connect limit \(settings.connectTimeoutMilliseconds) ms, \
+                total \(settings.totalTimeoutMilliseconds) ms): \(reason)
+                """
             )
         case CURLE_PARTIAL_FILE:
             return TelenoridError(

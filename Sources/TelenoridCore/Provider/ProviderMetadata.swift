@@ -1,20 +1,16 @@
 /// What a provider says about itself: OIDC Discovery 1.0 §3 and RFC 8414 §2.
 public struct ProviderMetadata: Sendable, Equatable {
     public var issuer: String
-    public var authorizationEndpoint: String?
-    public var tokenEndpoint: String?
-    public var userinfoEndpoint: String?
-    public var jwksURI: String?
-    public var revocationEndpoint: String?
-    public var endSessionEndpoint: String?
+    /// The endpoints the document names, by the setting each would fill: every discovered endpoint of the
+    /// configuration's key table (`ClientConfiguration.Setting.discoveredEndpoints`), under its member name.
+    public var endpoints: [ClientConfiguration.Setting: String]
     public var idTokenSigningAlgorithms: [String]
     public var userinfoSigningAlgorithms: [String]
     public var tokenEndpointAuthMethods: [String]
     public var codeChallengeMethods: [String]
     /// RFC 9207: the provider puts `iss` in every authorization response, so one without it is forged.
     public var authorizationResponseIssParameterSupported: Bool
-    /// RFC 9126 §5: where authorization requests are pushed, and whether the provider takes no other kind.
-    public var pushedAuthorizationRequestEndpoint: String?
+    /// RFC 9126 §5: the provider takes no authorization requests but pushed ones.
     public var requirePushedAuthorizationRequests: Bool
     /// OIDC Discovery §3 and RFC 8414 §2: the algorithms the provider takes for request objects; empty
     /// when it does not say.
@@ -25,10 +21,6 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var dpopSigningAlgorithms: [String]
     /// RFC 9101 §10.5: the provider takes authorization requests only as signed request objects.
     public var requireSignedRequestObject: Bool
-    /// RFC 8628 §4: where the device authorization grant starts.
-    public var deviceAuthorizationEndpoint: String?
-    /// OpenID CIBA Core 1.0 §4: where backchannel authentication requests go.
-    public var backchannelAuthenticationEndpoint: String?
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -76,12 +68,11 @@ public struct ProviderMetadata: Sendable, Equatable {
                 "provider metadata names issuer \(DisplayText.escaping(issuer)), expected \(expectedIssuer)")
         }
         self.issuer = issuer
-        authorizationEndpoint = try endpoint("authorization_endpoint")
-        tokenEndpoint = try endpoint("token_endpoint")
-        userinfoEndpoint = try endpoint("userinfo_endpoint")
-        jwksURI = try endpoint("jwks_uri")
-        revocationEndpoint = try endpoint("revocation_endpoint")
-        endSessionEndpoint = try endpoint("end_session_endpoint")
+        var endpoints: [ClientConfiguration.Setting: String] = [:]
+        for setting in ClientConfiguration.Setting.discoveredEndpoints {
+            endpoints[setting] = try endpoint(setting.name)
+        }
+        self.endpoints = endpoints
         idTokenSigningAlgorithms = try strings("id_token_signing_alg_values_supported")
         userinfoSigningAlgorithms = try strings("userinfo_signing_alg_values_supported")
         tokenEndpointAuthMethods = try strings("token_endpoint_auth_methods_supported")
@@ -94,33 +85,23 @@ public struct ProviderMetadata: Sendable, Equatable {
             }
         }
         authorizationResponseIssParameterSupported = try flag("authorization_response_iss_parameter_supported")
-        pushedAuthorizationRequestEndpoint = try endpoint("pushed_authorization_request_endpoint")
-        deviceAuthorizationEndpoint = try endpoint("device_authorization_endpoint")
         requirePushedAuthorizationRequests = try flag("require_pushed_authorization_requests")
         requestObjectSigningAlgorithms = try strings("request_object_signing_alg_values_supported")
         requestParameterSupported = try flag("request_parameter_supported")
         requireSignedRequestObject = try flag("require_signed_request_object")
         dpopSigningAlgorithms = try strings("dpop_signing_alg_values_supported")
-        backchannelAuthenticationEndpoint = try endpoint("backchannel_authentication_endpoint")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
     /// endpoint, say); the OIDC document wins where both speak.
     public func filling(from other: ProviderMetadata) -> ProviderMetadata {
         var merged = self
-        merged.authorizationEndpoint = authorizationEndpoint ?? other.authorizationEndpoint
-        merged.tokenEndpoint = tokenEndpoint ?? other.tokenEndpoint
-        merged.userinfoEndpoint = userinfoEndpoint ?? other.userinfoEndpoint
-        merged.jwksURI = jwksURI ?? other.jwksURI
-        merged.revocationEndpoint = revocationEndpoint ?? other.revocationEndpoint
-        merged.endSessionEndpoint = endSessionEndpoint ?? other.endSessionEndpoint
+        for (setting, url) in other.endpoints where endpoints[setting] == nil { merged.endpoints[setting] = url }
         if idTokenSigningAlgorithms.isEmpty { merged.idTokenSigningAlgorithms = other.idTokenSigningAlgorithms }
         if tokenEndpointAuthMethods.isEmpty { merged.tokenEndpointAuthMethods = other.tokenEndpointAuthMethods }
         if codeChallengeMethods.isEmpty { merged.codeChallengeMethods = other.codeChallengeMethods }
         merged.authorizationResponseIssParameterSupported =
             authorizationResponseIssParameterSupported || other.authorizationResponseIssParameterSupported
-        merged.pushedAuthorizationRequestEndpoint =
-            pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
         merged.requirePushedAuthorizationRequests =
             requirePushedAuthorizationRequests || other.requirePushedAuthorizationRequests
         if requestObjectSigningAlgorithms.isEmpty {
@@ -129,9 +110,6 @@ public struct ProviderMetadata: Sendable, Equatable {
         merged.requestParameterSupported = requestParameterSupported || other.requestParameterSupported
         merged.requireSignedRequestObject = requireSignedRequestObject || other.requireSignedRequestObject
         if dpopSigningAlgorithms.isEmpty { merged.dpopSigningAlgorithms = other.dpopSigningAlgorithms }
-        merged.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
-        merged.backchannelAuthenticationEndpoint =
-            backchannelAuthenticationEndpoint ?? other.backchannelAuthenticationEndpoint
         return merged
     }
 

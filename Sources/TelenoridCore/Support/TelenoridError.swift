@@ -102,29 +102,93 @@ public struct TelenoridError: Error, Sendable, Equatable {
     }
 
     public var kind: Kind
-    public var message: String
+    /// Everything but the kind, behind one reference, so the error is two words: typed throws return it in
+    /// registers, where the fields themselves would be copied through memory at every throw and catch.
+    private var details: Details
+
+    /// The details, shared by copies of the error until one of them changes (`unique()`).
+    private final class Details: @unchecked Sendable {
+        var message: String
+        var oauthError: String?
+        var oauthErrorDescription: String?
+        var oauthErrorURI: String?
+        var httpStatus: Int?
+        var retryAfterSeconds: Int64?
+        var requestNotSent = false
+
+        init(
+            _ message: String, _ oauthError: String?, _ oauthErrorDescription: String?, _ oauthErrorURI: String?,
+            _ httpStatus: Int?
+        ) {
+            self.message = message
+            self.oauthError = oauthError
+            self.oauthErrorDescription = oauthErrorDescription
+            self.oauthErrorURI = oauthErrorURI
+            self.httpStatus = httpStatus
+        }
+
+        func copy() -> Details {
+            let copy = Details(message, oauthError, oauthErrorDescription, oauthErrorURI, httpStatus)
+            copy.retryAfterSeconds = retryAfterSeconds
+            copy.requestNotSent = requestNotSent
+            return copy
+        }
+    }
+
+    /// The details for a change: copied first when another error shares them (the fields are only ever
+    /// written through this, so a shared `Details` is never written and the class is Sendable as a value is).
+    private mutating func unique() -> Details {
+        if !isKnownUniquelyReferenced(&details) { details = details.copy() }
+        return details
+    }
+
+    public var message: String {
+        get { details.message }
+        set { unique().message = newValue }
+    }
     /// OAuth's `error`, `error_description` and `error_uri`, when the provider sent them.
-    public var oauthError: String?
-    public var oauthErrorDescription: String?
-    public var oauthErrorURI: String?
+    public var oauthError: String? {
+        get { details.oauthError }
+        set { unique().oauthError = newValue }
+    }
+    public var oauthErrorDescription: String? {
+        get { details.oauthErrorDescription }
+        set { unique().oauthErrorDescription = newValue }
+    }
+    public var oauthErrorURI: String? {
+        get { details.oauthErrorURI }
+        set { unique().oauthErrorURI = newValue }
+    }
     /// The HTTP status of the response the error came from, when there was one.
-    public var httpStatus: Int?
+    public var httpStatus: Int? {
+        get { details.httpStatus }
+        set { unique().httpStatus = newValue }
+    }
     /// Seconds to wait before trying again, from a 429 or 503 answer's `Retry-After` (RFC 9110 §10.2.3).
-    public var retryAfterSeconds: Int64?
+    public var retryAfterSeconds: Int64? {
+        get { details.retryAfterSeconds }
+        set { unique().retryAfterSeconds = newValue }
+    }
     /// True when the request never left this machine (no connection could be opened, the name did not
     /// resolve): the server cannot have acted on it, so a single-use input (a code) may be sent again.
-    public var requestNotSent = false
+    public var requestNotSent: Bool {
+        get { details.requestNotSent }
+        set { unique().requestNotSent = newValue }
+    }
 
     public init(
         _ kind: Kind, _ message: String, oauthError: String? = nil, oauthErrorDescription: String? = nil,
         oauthErrorURI: String? = nil, httpStatus: Int? = nil
     ) {
         self.kind = kind
-        self.message = message
-        self.oauthError = oauthError
-        self.oauthErrorDescription = oauthErrorDescription
-        self.oauthErrorURI = oauthErrorURI
-        self.httpStatus = httpStatus
+        details = Details(message, oauthError, oauthErrorDescription, oauthErrorURI, httpStatus)
+    }
+
+    public static func == (lhs: TelenoridError, rhs: TelenoridError) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.oauthError == rhs.oauthError
+            && lhs.oauthErrorDescription == rhs.oauthErrorDescription && lhs.oauthErrorURI == rhs.oauthErrorURI
+            && lhs.httpStatus == rhs.httpStatus && lhs.retryAfterSeconds == rhs.retryAfterSeconds
+            && lhs.requestNotSent == rhs.requestNotSent
     }
 
     /// The same error, marked as one whose request never reached the server (no name, no connection, no

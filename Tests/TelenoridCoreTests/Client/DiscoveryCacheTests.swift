@@ -35,7 +35,7 @@ final class DiscoveryCacheTests: XCTestCase {
         let server = discoveryServer()
         let time = TestClock(); time.now.store(1_800_000_000, ordering: .relaxed)
         let metadata = try client(server, time: time).discover()
-        XCTAssertEqual(metadata.revocationEndpoint, "https://id.example.com/o/revoke_token/")
+        XCTAssertEqual(metadata.endpoints[.revocationEndpoint], "https://id.example.com/o/revoke_token/")
         XCTAssertEqual(metadata.codeChallengeMethods, ["S256"])
         XCTAssertEqual(
             server.requests.withLock { $0.map(\.url) },
@@ -57,7 +57,7 @@ final class DiscoveryCacheTests: XCTestCase {
         XCTAssertEqual(server.requests.withLock { $0.count }, fetches, "still fresh: no request")
         server.advertise("token_endpoint", string: "https://id.example.com/o/token/v2/")
         time.now.store(1_800_000_000 + OIDCClient.metadataLifetime, ordering: .relaxed)
-        XCTAssertEqual(try client.discover().tokenEndpoint, "https://id.example.com/o/token/v2/")
+        XCTAssertEqual(try client.discover().endpoints[.tokenEndpoint], "https://id.example.com/o/token/v2/")
         XCTAssertEqual(server.requests.withLock { $0.count }, 2 * fetches)
         // A clock set back before the fetch does not make old metadata look fresh forever.
         time.now.store(1_700_000_000, ordering: .relaxed)
@@ -82,7 +82,7 @@ final class DiscoveryCacheTests: XCTestCase {
             TelenoridError(.temporarilyUnavailable, "unavailable", httpStatus: 503)
         ] {
             server.failure.withLock { $0 = transient }
-            XCTAssertEqual(try client.discover().tokenEndpoint, "https://id.example.com/o/token/")
+            XCTAssertEqual(try client.discover().endpoints[.tokenEndpoint], "https://id.example.com/o/token/")
         }
         server.failure.withLock { $0 = TelenoridError(.httpStatus, "gone", httpStatus: 404) }
         XCTAssertThrowsError(try client.discover()) { XCTAssertEqual(($0 as? TelenoridError)?.httpStatus, 404) }

@@ -186,7 +186,7 @@ final class PushedAuthorizationTests: XCTestCase {
         let document =
             #"{"issuer":"https://id.example.com","pushed_authorization_request_endpoint":"https://id.example.com/par","require_pushed_authorization_requests":true}"#
         let metadata = try ProviderMetadata(json: Array(document.utf8), expectedIssuer: "https://id.example.com")
-        XCTAssertEqual(metadata.pushedAuthorizationRequestEndpoint, "https://id.example.com/par")
+        XCTAssertEqual(metadata.endpoints[.pushedAuthorizationRequestEndpoint], "https://id.example.com/par")
         XCTAssertTrue(metadata.requirePushedAuthorizationRequests)
         let bad = #"{"issuer":"https://id.example.com","require_pushed_authorization_requests":"yes"}"#
         XCTAssertThrowsError(try ProviderMetadata(json: Array(bad.utf8), expectedIssuer: "https://id.example.com"))

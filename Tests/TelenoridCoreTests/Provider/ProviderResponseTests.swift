@@ -15,7 +15,7 @@ final class ProviderMetadataTests: XCTestCase {
 
     func testParsesAndChecksTheIssuerExactly() throws {
         let metadata = try ProviderMetadata(json: document(), expectedIssuer: issuer)
-        XCTAssertEqual(metadata.tokenEndpoint, "https://id.example.com/o/token/")
+        XCTAssertEqual(metadata.endpoints[.tokenEndpoint], "https://id.example.com/o/token/")
         XCTAssertEqual(metadata.idTokenSigningAlgorithms, ["RS256"])
         XCTAssertThrowsError(try ProviderMetadata(json: document(), expectedIssuer: issuer + "/")) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .issuerMismatch)
@@ -59,8 +59,8 @@ final class ProviderMetadataTests: XCTestCase {
                 #"{"issuer":"https://id.example.com/o","token_endpoint":"https://other.example/t","revocation_endpoint":"https://id.example.com/o/revoke/"}"#
                     .utf8), expectedIssuer: issuer)
         let merged = oidc.filling(from: oauth)
-        XCTAssertEqual(merged.revocationEndpoint, "https://id.example.com/o/revoke/")
-        XCTAssertEqual(merged.tokenEndpoint, "https://id.example.com/o/token/")
+        XCTAssertEqual(merged.endpoints[.revocationEndpoint], "https://id.example.com/o/revoke/")
+        XCTAssertEqual(merged.endpoints[.tokenEndpoint], "https://id.example.com/o/token/")
     }
 
     func testDiscoveryURLs() throws {
