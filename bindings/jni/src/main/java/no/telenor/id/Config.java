@@ -320,26 +320,35 @@ public final class Config extends NativeObject {
             return set(Key.SCOPE, joined.toString());
         }
 
+        /** The authorization endpoint (https; http only on loopback); null: the one discovery gives. */
         public @NonNull Builder authorizationEndpoint(@Nullable String url) {
             return set(Key.AUTHORIZATION_ENDPOINT, url);
         }
 
+        /** The token endpoint (https; http only on loopback); null: the one discovery gives. */
         public @NonNull Builder tokenEndpoint(@Nullable String url) {
             return set(Key.TOKEN_ENDPOINT, url);
         }
 
+        /** The UserInfo endpoint (OIDC Core §5.3); null: the one discovery gives. */
         public @NonNull Builder userinfoEndpoint(@Nullable String url) {
             return set(Key.USERINFO_ENDPOINT, url);
         }
 
+        /** The revocation endpoint (RFC 7009 §2); null: the one discovery gives. */
         public @NonNull Builder revocationEndpoint(@Nullable String url) {
             return set(Key.REVOCATION_ENDPOINT, url);
         }
 
+        /** The end-session endpoint (OpenID Connect RP-Initiated Logout 1.0 §2); null: the one discovery gives. */
         public @NonNull Builder endSessionEndpoint(@Nullable String url) {
             return set(Key.END_SESSION_ENDPOINT, url);
         }
 
+        /**
+         * The provider's key set (RFC 7517) for ID token and signed response signatures; null: the one discovery
+         * gives.
+         */
         public @NonNull Builder jwksUri(@Nullable String url) {
             return set(Key.JWKS_URI, url);
         }
