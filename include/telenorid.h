@@ -340,6 +340,8 @@ typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE 40 /* "poll" (default) or "ping" (CIBA Core §5): how a
                                                        backchannel authentication's result is learnt, as the
                                                        client is registered. Since 0.5.0 */
+#define TELENORID_CONFIG_INTROSPECTION_ENDPOINT 41 /* RFC 7662 §2; default: discovered
+                                                       introspection_endpoint (RFC 8414 §2). Since 0.7.0 */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);

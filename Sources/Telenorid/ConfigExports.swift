@@ -45,6 +45,7 @@ private func setting(_ key: telenorid_config_key) throws(TelenoridError) -> Clie
     case TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT: .deviceAuthorizationEndpoint
     case TELENORID_CONFIG_BACKCHANNEL_AUTHENTICATION_ENDPOINT: .backchannelAuthenticationEndpoint
     case TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE: .backchannelTokenDeliveryMode
+    case TELENORID_CONFIG_INTROSPECTION_ENDPOINT: .introspectionEndpoint
     default: throw TelenoridError(.invalidArgument, "unknown configuration key \(key)")
     }
 }

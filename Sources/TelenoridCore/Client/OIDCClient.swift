@@ -176,6 +176,7 @@ public final class OIDCClient: Sendable {
         case .pushedAuthorizationRequestEndpoint: metadata.pushedAuthorizationRequestEndpoint
         case .deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint
         case .backchannelAuthenticationEndpoint: metadata.backchannelAuthenticationEndpoint
+        case .introspectionEndpoint: metadata.introspectionEndpoint
         default: nil
         }
     }

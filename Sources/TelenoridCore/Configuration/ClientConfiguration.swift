@@ -25,6 +25,8 @@ public final class ClientConfiguration: Sendable, Equatable {
         /// OpenID CIBA Core 1.0: where backchannel authentication requests go (§5) and how the client
         /// learns the result (§5: "poll" or "ping").
         case backchannelAuthenticationEndpoint, backchannelTokenDeliveryMode
+        /// Where a resource server asks about a token (RFC 7662 §2).
+        case introspectionEndpoint
 
         /// The member name in a JSON configuration document.
         public var jsonName: String {
@@ -69,6 +71,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             case .deviceAuthorizationEndpoint: "device_authorization_endpoint"
             case .backchannelAuthenticationEndpoint: "backchannel_authentication_endpoint"
             case .backchannelTokenDeliveryMode: "backchannel_token_delivery_mode"
+            case .introspectionEndpoint: "introspection_endpoint"
             }
         }
 
@@ -80,7 +83,7 @@ public final class ClientConfiguration: Sendable, Equatable {
             switch self {
             case .issuer, .authorizationEndpoint, .tokenEndpoint, .userinfoEndpoint, .revocationEndpoint,
                 .endSessionEndpoint, .jwksURI, .alohaURL, .pushedAuthorizationRequestEndpoint,
-                .deviceAuthorizationEndpoint, .backchannelAuthenticationEndpoint:
+                .deviceAuthorizationEndpoint, .backchannelAuthenticationEndpoint, .introspectionEndpoint:
                 true
             default: false
             }

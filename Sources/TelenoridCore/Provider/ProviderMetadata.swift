@@ -29,6 +29,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     public var deviceAuthorizationEndpoint: String?
     /// OpenID CIBA Core 1.0 §4: where backchannel authentication requests go.
     public var backchannelAuthenticationEndpoint: String?
+    /// RFC 8414 §2 (from RFC 7662 §4): where a resource server asks about a token.
+    public var introspectionEndpoint: String?
 
     public static let maxDocumentBytes = 512 * 1024
 
@@ -102,6 +104,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         requireSignedRequestObject = try flag("require_signed_request_object")
         dpopSigningAlgorithms = try strings("dpop_signing_alg_values_supported")
         backchannelAuthenticationEndpoint = try endpoint("backchannel_authentication_endpoint")
+        introspectionEndpoint = try endpoint("introspection_endpoint")
     }
 
     /// Fills what the OIDC document leaves out from the provider's RFC 8414 document (a revocation
@@ -132,6 +135,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         merged.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
         merged.backchannelAuthenticationEndpoint =
             backchannelAuthenticationEndpoint ?? other.backchannelAuthenticationEndpoint
+        merged.introspectionEndpoint = introspectionEndpoint ?? other.introspectionEndpoint
         return merged
     }
 

@@ -100,6 +100,7 @@ CONFIG_KEYS = {
     "client_key_id": 37,
     "device_authorization_endpoint": 38,
     "backchannel_authentication_endpoint": 39, "backchannel_token_delivery_mode": 40,
+    "introspection_endpoint": 41,
 }
 SOCKET_VERDICTS = {"allow": 0, "refuse": 1, "not_cellular": 2}
 PKCE_METHODS = {"S256": 0, "plain": 1}
