@@ -63,6 +63,10 @@ public final class ClientCredentials: Sendable {
         return tokens
     }
 
+    /// When the held access token expires (Unix seconds of the client's clock); nil when none is held or
+    /// the provider did not say.
+    public var expiresAt: Int64? { held.withLock { $0.tokens?.accessTokenExpiresAt } }
+
     /// A resource server refused `accessToken` (nil: the held one): the next call asks for a new token.
     /// A report about a token no longer held changes nothing.
     public func accessTokenRejected(_ accessToken: SecretBytes?) {
