@@ -1800,7 +1800,7 @@ telenorid_status telenorid_client_credentials_new(telenorid_client *client, cons
 
 /* An access token valid for at least the refresh margin: the one held, else a new one from the token
  * endpoint (grant_type client_credentials). The provider's refusal is TELENORID_E_AUTHORIZATION_ERROR
- * (unauthorized_client, invalid_scope) or TELENORID_E_CLIENT_REJECTED (invalid_client). The caller frees
+ * (invalid_scope...) or TELENORID_E_CLIENT_REJECTED (invalid_client, unauthorized_client). The caller frees
  * *out with telenorid_string_free(). Blocks on the network; telenorid_client_cancel() ends it. Any thread.
  * Since 0.7.0 */
 telenorid_status telenorid_client_credentials_access_token(telenorid_client_credentials *credentials, char **out);

@@ -37,7 +37,7 @@ final class ClientCredentialsTests: XCTestCase {
         let machine = try ClientCredentials(client: try client(provider), scope: "read write", resources: ["https://api.example/"])
         XCTAssertNil(machine.expiresAt)
         let first = try machine.freshTokens()
-        XCTAssertEqual(first.accessToken.string, "cc-2", "after discovery, the first token request")
+        XCTAssertTrue(first.accessToken.string.hasPrefix("cc-"))
         XCTAssertEqual(machine.expiresAt, time.now.load(ordering: .relaxed) + 300)
         let form = try provider.lastForm(to: .token)
         XCTAssertEqual(form.pairs.map { $0.name }, ["grant_type", "scope", "resource"])
@@ -46,12 +46,12 @@ final class ClientCredentialsTests: XCTestCase {
         XCTAssertEqual(form["resource"], "https://api.example/")
         XCTAssertNotNil(provider.requests(to: .token).last?.authorization, "client_secret_basic (§4.4.2: MUST authenticate)")
 
-        XCTAssertEqual(try machine.freshTokens().accessToken.string, "cc-2")
+        XCTAssertEqual(try machine.freshTokens().accessToken.string, first.accessToken.string)
         time.now.add(239, ordering: .relaxed)  // 61 s left: outside the default margin of 60 s
-        XCTAssertEqual(try machine.freshTokens().accessToken.string, "cc-2")
+        XCTAssertEqual(try machine.freshTokens().accessToken.string, first.accessToken.string)
         XCTAssertEqual(tokenRequests(provider), 1)
         time.now.add(1, ordering: .relaxed)  // 60 s left: renewed
-        XCTAssertEqual(try machine.freshTokens().accessToken.string, "cc-3")
+        XCTAssertNotEqual(try machine.freshTokens().accessToken.string, first.accessToken.string)
         XCTAssertEqual(tokenRequests(provider), 2)
     }
 
@@ -78,7 +78,7 @@ final class ClientCredentialsTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             if let token = try? machine.freshTokens().accessToken.string { tokens.withLock { $0.append(token) } }
         }
-        XCTAssertEqual(Set(tokens.withLock { $0 }), ["cc-2"])
+        XCTAssertEqual(Set(tokens.withLock { $0 }).count, 1)
         XCTAssertEqual(tokens.withLock { $0.count }, 16)
         XCTAssertEqual(tokenRequests(provider), 1)
     }
@@ -91,11 +91,11 @@ final class ClientCredentialsTests: XCTestCase {
         XCTAssertThrowsError(try ClientCredentials(client: try client(provider), scope: "")) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument)
         }
-        provider.answer(.token, status: 400, body: #"{"error":"unauthorized_client"}"#)
+        provider.answer(.token, status: 400, body: #"{"error":"invalid_scope"}"#)
         let machine = try ClientCredentials(client: try client(provider), scope: nil)
         XCTAssertThrowsError(try machine.freshTokens()) {
             XCTAssertEqual(($0 as? TelenoridError)?.kind, .authorizationError)
-            XCTAssertEqual(($0 as? TelenoridError)?.oauthError, "unauthorized_client")
+            XCTAssertEqual(($0 as? TelenoridError)?.oauthError, "invalid_scope")
         }
         XCTAssertNil(machine.expiresAt)
         provider.answer(.token, status: 200, body: #"{"access_token":"no-expiry","token_type":"Bearer","id_token":"x.y.z","refresh_token":"r"}"#)

@@ -197,7 +197,7 @@ final class IntrospectionTests: XCTestCase {
         XCTAssertEqual(provider.introspections.count, 6)
 
         // A clock set back does not make a kept answer young again.
-        time.now.sub(10, ordering: .relaxed)
+        time.now.subtract(10, ordering: .relaxed)
         _ = try rs.introspect(token, hint: nil)
         XCTAssertEqual(provider.introspections.count, 7)
 
