@@ -1737,37 +1737,35 @@ telenorid_status telenorid_resource_server_verify_access_token(telenorid_resourc
 /* Frees a resource server. NULL is a no-op. Since 0.7.0 */
 void telenorid_resource_server_free(telenorid_resource_server *server);
 
-/* What telenorid_token_info_get() reads: string members of an introspection answer (RFC 7662 §2.2) or a
- * JWT access token's claims (RFC 9068 §2.2). Append-only. Since 0.7.0 */
+/* What telenorid_token_info_get() and telenorid_token_info_time() read: members of an introspection answer
+ * (RFC 7662 §2.2) or a JWT access token's claims (RFC 9068 §2.2). Append-only. Since 0.7.0 */
 typedef int32_t telenorid_token_info_field;
-#define TELENORID_TOKEN_INFO_SCOPE       1  /* space-separated scopes */
-#define TELENORID_TOKEN_INFO_CLIENT_ID   2  /* the client the token was issued to */
-#define TELENORID_TOKEN_INFO_USERNAME    3  /* introspection only: a name of the resource owner */
-#define TELENORID_TOKEN_INFO_TOKEN_TYPE  4  /* introspection only: e.g. "Bearer", "DPoP" */
-#define TELENORID_TOKEN_INFO_SUB         5  /* the subject */
-#define TELENORID_TOKEN_INFO_AUD         6  /* the audiences, separated by one space (exactly:
-                                               telenorid_token_info_member(info, "aud")) */
-#define TELENORID_TOKEN_INFO_ISS         7  /* the issuer */
-#define TELENORID_TOKEN_INFO_JTI         8  /* the token's identifier */
-#define TELENORID_TOKEN_INFO_CNF_JKT     9  /* the RFC 7638 thumbprint of the DPoP key the token is bound to
-                                               (cnf.jkt, RFC 9449 §6) */
-
-/* What telenorid_token_info_time() reads (NumericDate, RFC 7519 §2, in whole seconds). Since 0.7.0 */
-typedef int32_t telenorid_token_info_time_field;
-#define TELENORID_TOKEN_INFO_EXP 1
-#define TELENORID_TOKEN_INFO_IAT 2
-#define TELENORID_TOKEN_INFO_NBF 3
+#define TELENORID_INFO_SCOPE       1  /* space-separated scopes */
+#define TELENORID_INFO_CLIENT_ID   2  /* the client the token was issued to */
+#define TELENORID_INFO_USERNAME    3  /* introspection only: a name of the resource owner */
+#define TELENORID_INFO_TOKEN_TYPE  4  /* introspection only: e.g. "Bearer", "DPoP" */
+#define TELENORID_INFO_SUB         5  /* the subject */
+#define TELENORID_INFO_AUD         6  /* the audiences, separated by one space (exactly:
+                                         telenorid_token_info_member(info, "aud")) */
+#define TELENORID_INFO_ISS         7  /* the issuer */
+#define TELENORID_INFO_JTI         8  /* the token's identifier */
+#define TELENORID_INFO_CNF_JKT     9  /* the RFC 7638 thumbprint of the DPoP key the token is bound to
+                                         (cnf.jkt, RFC 9449 §6) */
+#define TELENORID_INFO_EXP        10  /* the times, read by telenorid_token_info_time() (NumericDate, RFC 7519 */
+#define TELENORID_INFO_IAT        11  /* §2, in whole seconds) */
+#define TELENORID_INFO_NBF        12
 
 /* 1 when the token is active (RFC 7662 §2.2; a verified JWT access token is), else 0. Since 0.7.0 */
 telenorid_status telenorid_token_info_active(const telenorid_token_info *info, int32_t *out);
 
-/* One string member; *out = NULL when absent. An unknown field: TELENORID_E_INVALID_ARGUMENT. Since 0.7.0 */
+/* One string member (TELENORID_INFO_SCOPE to _CNF_JKT); *out = NULL when absent. Another field:
+ * TELENORID_E_INVALID_ARGUMENT. Since 0.7.0 */
 telenorid_status telenorid_token_info_get(const telenorid_token_info *info, telenorid_token_info_field field,
                                           char **out);
 
-/* One time member in Unix seconds; *out = 0 when absent. An unknown field: TELENORID_E_INVALID_ARGUMENT.
- * Since 0.7.0 */
-telenorid_status telenorid_token_info_time(const telenorid_token_info *info, telenorid_token_info_time_field field,
+/* One time member (TELENORID_INFO_EXP, _IAT, _NBF) in Unix seconds; *out = 0 when absent. Another field:
+ * TELENORID_E_INVALID_ARGUMENT. Since 0.7.0 */
+telenorid_status telenorid_token_info_time(const telenorid_token_info *info, telenorid_token_info_field field,
                                            int64_t *out);
 
 /* Any member by name, as JSON text (a string member comes quoted); *out = NULL when absent. Since 0.7.0 */

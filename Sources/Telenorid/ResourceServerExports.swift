@@ -81,16 +81,16 @@ public func telenorid_token_info_get(
         let out = try outPointer(out)
         let value: String?
         switch field {
-        case TELENORID_TOKEN_INFO_SCOPE: value = info.string("scope")
-        case TELENORID_TOKEN_INFO_CLIENT_ID: value = info.string("client_id")
-        case TELENORID_TOKEN_INFO_USERNAME: value = info.string("username")
-        case TELENORID_TOKEN_INFO_TOKEN_TYPE: value = info.string("token_type")
-        case TELENORID_TOKEN_INFO_SUB: value = info.string("sub")
-        case TELENORID_TOKEN_INFO_AUD: value = info.claims["aud"] == nil ? nil : info.audiences.joined(separator: " ")
-        case TELENORID_TOKEN_INFO_ISS: value = info.string("iss")
-        case TELENORID_TOKEN_INFO_JTI: value = info.string("jti")
-        case TELENORID_TOKEN_INFO_CNF_JKT: value = info.confirmationKeyThumbprint
-        default: throw TelenoridError(.invalidArgument, "unknown token info field \(field)")
+        case TELENORID_INFO_SCOPE: value = info.string("scope")
+        case TELENORID_INFO_CLIENT_ID: value = info.string("client_id")
+        case TELENORID_INFO_USERNAME: value = info.string("username")
+        case TELENORID_INFO_TOKEN_TYPE: value = info.string("token_type")
+        case TELENORID_INFO_SUB: value = info.string("sub")
+        case TELENORID_INFO_AUD: value = info.claims["aud"] == nil ? nil : info.audiences.joined(separator: " ")
+        case TELENORID_INFO_ISS: value = info.string("iss")
+        case TELENORID_INFO_JTI: value = info.string("jti")
+        case TELENORID_INFO_CNF_JKT: value = info.confirmationKeyThumbprint
+        default: throw TelenoridError(.invalidArgument, "\(field) is no string field of a token info")
         }
         try writeString(value, to: out)
     }
@@ -98,17 +98,17 @@ public func telenorid_token_info_get(
 
 @c @implementation
 public func telenorid_token_info_time(
-    _ info: OpaquePointer?, _ field: telenorid_token_info_time_field, _ out: UnsafeMutablePointer<Int64>?
+    _ info: OpaquePointer?, _ field: telenorid_token_info_field, _ out: UnsafeMutablePointer<Int64>?
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let info = try borrow(info, as: TokenInfo.self, "info").value
         let out = try outPointer(out)
         let name: String
         switch field {
-        case TELENORID_TOKEN_INFO_EXP: name = "exp"
-        case TELENORID_TOKEN_INFO_IAT: name = "iat"
-        case TELENORID_TOKEN_INFO_NBF: name = "nbf"
-        default: throw TelenoridError(.invalidArgument, "unknown token info time field \(field)")
+        case TELENORID_INFO_EXP: name = "exp"
+        case TELENORID_INFO_IAT: name = "iat"
+        case TELENORID_INFO_NBF: name = "nbf"
+        default: throw TelenoridError(.invalidArgument, "\(field) is no time field of a token info")
         }
         out.pointee = info.seconds(name) ?? 0
     }

@@ -114,9 +114,9 @@ static void test_contract(void) {
 
     CHECK_NULL_ARG("info", telenorid_token_info_active(NULL, &active));
     CHECK_WRONG_KIND(telenorid_token_info_active(AS(telenorid_token_info, rs), &active));
-    CHECK_NULL_ARG("info", telenorid_token_info_get(NULL, TELENORID_TOKEN_INFO_SUB, &text));
-    CHECK_WRONG_KIND(telenorid_token_info_get(AS(telenorid_token_info, rs), TELENORID_TOKEN_INFO_SUB, &text));
-    CHECK_NULL_ARG("info", telenorid_token_info_time(NULL, TELENORID_TOKEN_INFO_EXP, &when));
+    CHECK_NULL_ARG("info", telenorid_token_info_get(NULL, TELENORID_INFO_SUB, &text));
+    CHECK_WRONG_KIND(telenorid_token_info_get(AS(telenorid_token_info, rs), TELENORID_INFO_SUB, &text));
+    CHECK_NULL_ARG("info", telenorid_token_info_time(NULL, TELENORID_INFO_EXP, &when));
     CHECK_NULL_ARG("info", telenorid_token_info_member(NULL, "sub", &text));
     CHECK_NULL_ARG("info", telenorid_token_info_json(NULL, &text));
     CHECK(text == SENTINEL && when == 7 && active == 7);
@@ -194,17 +194,24 @@ static void test_django(void) {
             if (CHECK_STATUS(TELENORID_OK, telenorid_resource_server_introspect(rs, token, "access_token", &info))) {
                 int32_t active = 0;
                 int64_t exp = 0;
-                char *client_id = info_field(info, TELENORID_TOKEN_INFO_CLIENT_ID);
-                char *sub = info_field(info, TELENORID_TOKEN_INFO_SUB), *member = NULL, *json = NULL;
+                char *client_id = info_field(info, TELENORID_INFO_CLIENT_ID);
+                char *sub = info_field(info, TELENORID_INFO_SUB), *member = NULL, *json = NULL;
                 CHECK_STATUS(TELENORID_OK, telenorid_token_info_active(info, &active));
                 CHECK(active == 1);
                 CHECK_STR(machine_id, client_id);
                 CHECK(sub == NULL); /* django-oauth-toolkit names no subject for a machine's token */
-                CHECK_STATUS(TELENORID_OK, telenorid_token_info_time(info, TELENORID_TOKEN_INFO_EXP, &exp));
+                CHECK_STATUS(TELENORID_OK, telenorid_token_info_time(info, TELENORID_INFO_EXP, &exp));
                 CHECK((exp > expires_at ? exp - expires_at : expires_at - exp) <= 2);
                 CHECK_STATUS(TELENORID_OK, telenorid_token_info_member(info, "client_id", &member));
                 if (CHECK(member != NULL)) CHECK(strstr(member, machine_id) != NULL && member[0] == '"');
                 CHECK_STATUS(TELENORID_OK, telenorid_token_info_json(info, &json));
+                /* A time is no string and a string no time; the outputs stay untouched. */
+                char *untouched = SENTINEL;
+                int64_t unchanged = 7;
+                CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_token_info_get(info, TELENORID_INFO_EXP, &untouched));
+                CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_token_info_get(info, 0, &untouched));
+                CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_token_info_time(info, TELENORID_INFO_SUB, &unchanged));
+                CHECK(untouched == SENTINEL && unchanged == 7);
                 CHECK_CONTAINS(json, "\"active\":true");
                 telenorid_string_free(client_id);
                 telenorid_string_free(member);
@@ -257,13 +264,13 @@ static void test_glewlwyd(void) {
         CHECK_STATUS(TELENORID_OK, telenorid_resource_server_new(client, "https://elsewhere.example/", &elsewhere));
         if (CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_access_token(machine, &token))) {
             if (CHECK_STATUS(TELENORID_OK, telenorid_resource_server_verify_access_token(rs, token, &info))) {
-                char *client_id = info_field(info, TELENORID_TOKEN_INFO_CLIENT_ID);
-                char *aud = info_field(info, TELENORID_TOKEN_INFO_AUD), *iss = info_field(info, TELENORID_TOKEN_INFO_ISS);
+                char *client_id = info_field(info, TELENORID_INFO_CLIENT_ID);
+                char *aud = info_field(info, TELENORID_INFO_AUD), *iss = info_field(info, TELENORID_INFO_ISS);
                 int64_t iat = 0;
                 CHECK_STR(machine_id, client_id);
                 CHECK_STR(scope, aud);
                 CHECK_STR(issuer, iss);
-                CHECK_STATUS(TELENORID_OK, telenorid_token_info_time(info, TELENORID_TOKEN_INFO_IAT, &iat));
+                CHECK_STATUS(TELENORID_OK, telenorid_token_info_time(info, TELENORID_INFO_IAT, &iat));
                 CHECK(iat > 0);
                 telenorid_string_free(client_id);
                 telenorid_string_free(aud);
@@ -277,7 +284,7 @@ static void test_glewlwyd(void) {
             info = NULL;
             if (CHECK_STATUS(TELENORID_OK, telenorid_resource_server_introspect(rs, token, NULL, &info))) {
                 int32_t active = 0;
-                char *type = info_field(info, TELENORID_TOKEN_INFO_TOKEN_TYPE);
+                char *type = info_field(info, TELENORID_INFO_TOKEN_TYPE);
                 CHECK_STATUS(TELENORID_OK, telenorid_token_info_active(info, &active));
                 CHECK(active == 1);
                 CHECK_STR("bearer", type);

@@ -143,7 +143,6 @@ telenorid_device_field = c_int32
 telenorid_login_hint_form = c_int32
 telenorid_resource_server_option = c_int32
 telenorid_token_info_field = c_int32
-telenorid_token_info_time_field = c_int32
 
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
@@ -346,7 +345,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_resource_server_free": (None, [ResourceServerP]),
     "telenorid_token_info_active": (telenorid_status, [TokenInfoP, POINTER(c_int32)]),
     "telenorid_token_info_get": (telenorid_status, [TokenInfoP, telenorid_token_info_field, POINTER(c_void_p)]),
-    "telenorid_token_info_time": (telenorid_status, [TokenInfoP, telenorid_token_info_time_field, POINTER(c_int64)]),
+    "telenorid_token_info_time": (telenorid_status, [TokenInfoP, telenorid_token_info_field, POINTER(c_int64)]),
     "telenorid_token_info_member": (telenorid_status, [TokenInfoP, c_char_p, POINTER(c_void_p)]),
     "telenorid_token_info_json": (telenorid_status, [TokenInfoP, POINTER(c_void_p)]),
     "telenorid_token_info_free": (None, [TokenInfoP]),

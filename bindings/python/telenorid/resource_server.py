@@ -24,12 +24,13 @@ from .client import Client
 
 _c = _ffi.functions
 
-# include/telenorid.h: telenorid_resource_server_option, telenorid_token_info_field, _time_field.
+# include/telenorid.h: telenorid_resource_server_option (TELENORID_RESOURCE_SERVER_*) and
+# telenorid_token_info_field (TELENORID_INFO_*).
 RESOURCE_SERVER_OPTIONS = {"introspection_cache_max_age_s": 1, "access_token_signing_algs": 2,
                            "accept_typ_jwt": 3}
 TOKEN_INFO_FIELDS = {"scope": 1, "client_id": 2, "username": 3, "token_type": 4, "sub": 5, "aud": 6, "iss": 7,
                      "jti": 8, "cnf_jkt": 9}
-TOKEN_INFO_TIMES = {"exp": 1, "iat": 2, "nbf": 3}
+TOKEN_INFO_TIMES = {"exp": 10, "iat": 11, "nbf": 12}
 
 
 class TokenInfo(_Handle):
