@@ -2,8 +2,8 @@
  * the client credentials grant (RFC 6749 §4.4). First the contract of each function (NULL in every pointer,
  * a handle of the wrong kind, outputs untouched on failure, unknown options and fields), then against the
  * real test providers started here: django-oauth-toolkit (Tests/support/provider/oidc_provider.py: opaque
- * tokens from its client credentials client, introspected at the configured /o/introspect/, which its
- * discovery document does not name) and glewlwyd 2.7.5 (Tests/support/glewlwyd_provider.py serve: JWT access
+ * tokens from its client credentials client, introspected at /o/introspect/, configured here (its RFC 8414
+ * metadata names it too, its OpenID discovery document does not)) and glewlwyd 2.7.5 (Tests/support/glewlwyd_provider.py serve: JWT access
  * tokens of typ at+jwt, verified locally, and its discovered introspection endpoint). Ends with
  * "N passed, M failed"; leak-free under valgrind. */
 #define _POSIX_C_SOURCE 200809L

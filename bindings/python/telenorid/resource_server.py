@@ -112,6 +112,10 @@ class ResourceServer(_Handle):
                 self.set(name, value)
         return self
 
+    def __init__(self, client: Client, audience: str, *, introspection_cache_max_age_s: Optional[int] = None,
+                 access_token_signing_algs: Optional[str] = None, accept_typ_jwt: Optional[bool] = None) -> None:
+        pass  # made in __new__
+
     def set(self, option: str, value: Union[str, int, bool, None]) -> None:
         """Sets ``introspection_cache_max_age_s`` (seconds an answer is reused, never past the token's
         ``exp``; 0 is off), ``access_token_signing_algs`` (space-separated) or ``accept_typ_jwt`` (accept
@@ -161,6 +165,9 @@ class ClientCredentials(_Handle):
         self._parents = (client,)
         self._own(pointer, _c.telenorid_client_credentials_free)
         return self
+
+    def __init__(self, client: Client, scope: Optional[str] = None) -> None:
+        pass  # made in __new__
 
     def access_token(self) -> str:
         """An access token valid for at least the refresh margin (the one held, else a new one)."""
