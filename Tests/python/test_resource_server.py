@@ -4,7 +4,8 @@
 introspection endpoint at /o/introspect/ that only its RFC 8414 metadata names, not its OpenID one) and glewlwyd 2.7.5
 (Tests/support/glewlwyd_provider.py: access tokens are JWTs of typ at+jwt whose aud is the scope list, the
 introspection endpoint is discovered and takes client_secret_basic from a client of the client credentials
-grant)."""
+grant), and LemonLDAP::NG 2.16 (Tests/support/lemonldap_provider.py: JWT access tokens of typ JWT, accepted only
+by setting; introspection and the client credentials grant for a confidential relying party)."""
 import os
 import time
 
@@ -159,3 +160,27 @@ def test_glewlwyd_jwt_access_tokens_introspection_and_client_credentials():
             client_secret=glewlwyd.machine_client_secret, token_endpoint_auth_method="client_secret_post")
         with telenorid.Client(post) as client:
             assert telenorid.ClientCredentials(client, glewlwyd.machine_scope).access_token()
+
+
+def test_lemonldap_typ_jwt_access_tokens_introspection_and_client_credentials():
+    from lemonldap_provider import FASTCGI_SERVER, MACHINE_CLIENT_ID, MACHINE_CLIENT_SECRET, start_lemonldap
+
+    if not os.access(FASTCGI_SERVER, os.X_OK):
+        pytest.skip("LemonLDAP::NG is not installed (scripts/setup.sh)")
+    with start_lemonldap() as lemonldap:
+        config = telenorid.Config.from_settings(issuer=lemonldap.issuer, client_id=MACHINE_CLIENT_ID,
+                                                client_secret=MACHINE_CLIENT_SECRET)
+        with telenorid.Client(config) as client:
+            token = telenorid.ClientCredentials(client, "openid").access_token()
+            # LemonLDAP::NG 2.16 writes typ JWT, not at+jwt, and names the client as the audience.
+            server = telenorid.ResourceServer(client, MACHINE_CLIENT_ID)
+            with pytest.raises(telenorid.TokenInvalidError, match="accepting typ JWT is a setting"):
+                server.verify_access_token(token)
+            server.set("accept_typ_jwt", True)
+            info = server.verify_access_token(token)
+            assert info.client_id == MACHINE_CLIENT_ID and info.sub == MACHINE_CLIENT_ID and info.scope == "openid"
+            assert info.aud == [MACHINE_CLIENT_ID] and info.iss == lemonldap.issuer
+            # Introspection at the discovered endpoint (client_secret_basic).
+            answer = server.introspect(token)
+            assert answer.active and answer.client_id == MACHINE_CLIENT_ID and answer.exp == info.exp
+            assert not server.introspect("not-a-token").active
