@@ -1,7 +1,7 @@
 """The other side of the token through the ctypes binding, against the real test providers started on
 127.0.0.1: token introspection (RFC 7662), JWT access tokens (RFC 9068) and the client credentials grant
 (RFC 6749 §4.4) at django-oauth-toolkit (Tests/support/provider/oidc_provider.py: opaque access tokens, an
-introspection endpoint at /o/introspect/ that only its RFC 8414 metadata names, not its OpenID one) and glewlwyd 2.7.5
+introspection endpoint at /o/introspect/ that only its RFC 8414 metadata names, not its OpenID one), glewlwyd 2.7.5
 (Tests/support/glewlwyd_provider.py: access tokens are JWTs of typ at+jwt whose aud is the scope list, the
 introspection endpoint is discovered and takes client_secret_basic from a client of the client credentials
 grant), and LemonLDAP::NG 2.16 (Tests/support/lemonldap_provider.py: JWT access tokens of typ JWT, accepted only
