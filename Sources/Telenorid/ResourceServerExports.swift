@@ -64,7 +64,8 @@ public func telenorid_resource_server_free(_ server: OpaquePointer?) {
 }
 
 @c @implementation
-public func telenorid_token_info_active(_ info: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> telenorid_status {
+public func telenorid_token_info_active(_ info: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> telenorid_status
+{
     exportCall { () throws(TelenoridError) in
         let info = try borrow(info, as: TokenInfo.self, "info").value
         try outPointer(out).pointee = info.active ? 1 : 0

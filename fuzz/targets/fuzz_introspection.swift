@@ -36,7 +36,9 @@ public func fuzzIntrospection(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     for name in TokenInfo.timeMembers where info.claims[name] != nil && info.seconds(name) == nil {
         fail("\(name) accepted as a non-NumericDate", body)
     }
-    guard (try? JSON.parse(info.json).objectValue) == info.claims else { fail("the JSON text does not round-trip", body) }
+    guard (try? JSON.parse(info.json).objectValue) == info.claims else {
+        fail("the JSON text does not round-trip", body)
+    }
 
     let cache = IntrospectionCache()
     let key = Crypto.sha256(body)

@@ -35,7 +35,8 @@ extension ResourceServer {
 
         guard let iss = claims["iss"]?.stringValue, iss == client.configuration.settings[.issuer] else {
             throw fail(
-                "was issued by \(claims["iss"]?.stringValue.map(DisplayText.escaping) ?? "nobody"), not the configured issuer")
+                "was issued by \(claims["iss"]?.stringValue.map(DisplayText.escaping) ?? "nobody"), not the configured issuer"
+            )
         }
         let info = try TokenInfo(verifiedClaims: claims)
         guard info.audiences.contains(audience) else {

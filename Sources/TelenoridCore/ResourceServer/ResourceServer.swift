@@ -45,7 +45,8 @@ public final class ResourceServer: Sendable {
                 guard let number = Int64(value), number >= 0, number <= ResourceServer.maxCacheAge else {
                     throw TelenoridError(
                         .invalidArgument,
-                        "the introspection cache's max age is a whole number of seconds from 0 to \(ResourceServer.maxCacheAge)")
+                        "the introspection cache's max age is a whole number of seconds from 0 to \(ResourceServer.maxCacheAge)"
+                    )
                 }
                 seconds = number
             } else {

@@ -34,7 +34,8 @@ final class ClientCredentialsTests: XCTestCase {
 
     func testTheGrantIsAskedOnceAndRenewedWithinTheRefreshMargin() throws {
         let provider = provider()
-        let machine = try ClientCredentials(client: try client(provider), scope: "read write", resources: ["https://api.example/"])
+        let machine = try ClientCredentials(
+            client: try client(provider), scope: "read write", resources: ["https://api.example/"])
         XCTAssertNil(machine.expiresAt)
         let first = try machine.freshTokens()
         XCTAssertTrue(first.accessToken.string.hasPrefix("cc-"))
@@ -44,7 +45,8 @@ final class ClientCredentialsTests: XCTestCase {
         XCTAssertEqual(form["grant_type"], "client_credentials")
         XCTAssertEqual(form["scope"], "read write")
         XCTAssertEqual(form["resource"], "https://api.example/")
-        XCTAssertNotNil(provider.requests(to: .token).last?.authorization, "client_secret_basic (§4.4.2: MUST authenticate)")
+        XCTAssertNotNil(
+            provider.requests(to: .token).last?.authorization, "client_secret_basic (§4.4.2: MUST authenticate)")
 
         XCTAssertEqual(try machine.freshTokens().accessToken.string, first.accessToken.string)
         time.now.add(239, ordering: .relaxed)  // 61 s left: outside the default margin of 60 s
@@ -98,7 +100,9 @@ final class ClientCredentialsTests: XCTestCase {
             XCTAssertEqual(($0 as? TelenoridError)?.oauthError, "invalid_scope")
         }
         XCTAssertNil(machine.expiresAt)
-        provider.answer(.token, status: 200, body: #"{"access_token":"no-expiry","token_type":"Bearer","id_token":"x.y.z","refresh_token":"r"}"#)
+        provider.answer(
+            .token, status: 200,
+            body: #"{"access_token":"no-expiry","token_type":"Bearer","id_token":"x.y.z","refresh_token":"r"}"#)
         let kept = try machine.freshTokens()
         XCTAssertNil(kept.idToken, "nothing validated it: not kept")
         XCTAssertNil(kept.refreshToken)

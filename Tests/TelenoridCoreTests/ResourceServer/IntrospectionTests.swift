@@ -132,14 +132,19 @@ final class IntrospectionTests: XCTestCase {
             provider.answer.withLock { $0 = (200, body) }
             assertKind(.invalidResponse, try rs.introspect(token, hint: nil), body)
         }
-        provider.answer.withLock { $0 = (200, #"{"active":true,"cnf":{"jkt":"0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}}"#) }
+        provider.answer.withLock {
+            $0 = (200, #"{"active":true,"cnf":{"jkt":"0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}}"#)
+        }
         XCTAssertEqual(
-            try rs.introspect(token, hint: nil).confirmationKeyThumbprint, "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I")
+            try rs.introspect(token, hint: nil).confirmationKeyThumbprint, "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
+        )
         provider.answer.withLock { $0 = (401, #"{"error":"invalid_client"}"#) }
         assertKind(.clientRejected, try rs.introspect(token, hint: nil))
         provider.answer.withLock { $0 = (503, "") }
         assertKind(.temporarilyUnavailable, try rs.introspect(token, hint: nil))
-        provider.answer.withLock { $0 = (200, #"{"active":true,"pad":""# + String(repeating: "x", count: 70_000) + "\"}") }
+        provider.answer.withLock {
+            $0 = (200, #"{"active":true,"pad":""# + String(repeating: "x", count: 70_000) + "\"}")
+        }
         assertKind(.responseTooLarge, try rs.introspect(token, hint: nil))
     }
 
@@ -152,7 +157,8 @@ final class IntrospectionTests: XCTestCase {
 
         final class NoIntrospection: HTTPTransport {
             func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-                MemoryProvider.json(200, #"{"issuer":"https://id.example.com","token_endpoint":"https://id.example.com/t"}"#)
+                MemoryProvider.json(
+                    200, #"{"issuer":"https://id.example.com","token_endpoint":"https://id.example.com/t"}"#)
             }
         }
         var settings = ClientConfiguration.Settings()
@@ -162,7 +168,8 @@ final class IntrospectionTests: XCTestCase {
         let client = try OIDCClient(configuration: try ClientConfiguration(settings), transport: NoIntrospection())
         assertKind(.configuration, try ResourceServer(client: client, audience: "a").introspect(token, hint: nil))
         let insecure = #"{"issuer":"https://id.example.com","introspection_endpoint":"http://rs.example.com/i"}"#
-        assertKind(.insecure, try ProviderMetadata(json: Array(insecure.utf8), expectedIssuer: "https://id.example.com"))
+        assertKind(
+            .insecure, try ProviderMetadata(json: Array(insecure.utf8), expectedIssuer: "https://id.example.com"))
     }
 
     func testTheCacheKeepsAnAnswerForItsMaxAgeAndNeverPastExp() throws {

@@ -46,7 +46,9 @@ final class JWTAccessTokenTests: XCTestCase {
         XCTAssertThrowsError(try rs.verifyAccessToken(token), file: file, line: line) {
             let error = $0 as? TelenoridError
             XCTAssertEqual(error?.kind, .tokenInvalid, "\($0)", file: file, line: line)
-            XCTAssertTrue(error?.message.contains(message) == true, "\(error?.message ?? "") lacks \(message)", file: file, line: line)
+            XCTAssertTrue(
+                error?.message.contains(message) == true, "\(error?.message ?? "") lacks \(message)", file: file,
+                line: line)
         }
     }
 
@@ -132,8 +134,10 @@ final class JWTAccessTokenTests: XCTestCase {
         header.set("typ", .string("at+jwt"))
         let input = JWS.signingInput(header: header, payload: Array(claims().utf8))
         let mac = try XCTUnwrap(
-            JWS.hmac("HS256", secret: Array("a-shared-secret-of-enough-length-for-hs256".utf8), data: Array(input.utf8)))
-        try assertRefused(SecretBytes(Array((input + "." + Base64URL.encode(mac)).utf8)), "signed with HS256", server: withSecret)
+            JWS.hmac("HS256", secret: Array("a-shared-secret-of-enough-length-for-hs256".utf8), data: Array(input.utf8))
+        )
+        try assertRefused(
+            SecretBytes(Array((input + "." + Base64URL.encode(mac)).utf8)), "signed with HS256", server: withSecret)
     }
 
     func testTheKeySetIsTheClientsCachedOne() throws {
