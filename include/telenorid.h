@@ -1712,7 +1712,8 @@ telenorid_status telenorid_resource_server_set(telenorid_resource_server *server
  * the discovered introspection_endpoint; neither: TELENORID_E_CONFIGURATION) with the client's
  * authentication, the token and, when not NULL, `token_type_hint` ("access_token", "refresh_token"). An
  * inactive token is an answer, not an error: *out says active 0. The provider's refusal of the client is
- * TELENORID_E_CLIENT_REJECTED (RFC 7662 §2.3: 401), another OAuth error TELENORID_E_AUTHORIZATION_ERROR,
+ * TELENORID_E_CLIENT_REJECTED (RFC 7662 §2.3: 401 with invalid_client; a 4xx without an OAuth error, as
+ * django-oauth-toolkit's 403, TELENORID_E_HTTP_STATUS), another OAuth error TELENORID_E_AUTHORIZATION_ERROR,
  * 5xx and 429 TELENORID_E_TEMPORARILY_UNAVAILABLE; an answer that is not a JSON object with a boolean
  * `active`, or whose scope, client_id, username, token_type, sub, iss, jti, exp, iat, nbf, aud or cnf has
  * the wrong type: TELENORID_E_INVALID_RESPONSE; over 64 KiB: TELENORID_E_RESPONSE_TOO_LARGE. With the cache
