@@ -352,6 +352,8 @@ typedef int32_t telenorid_config_key;
 #define TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE 40 /* "poll" (default) or "ping" (CIBA Core §5): how a
                                                        backchannel authentication's result is learnt, as the
                                                        client is registered. Since 0.5.0 */
+#define TELENORID_CONFIG_INTROSPECTION_ENDPOINT 41 /* RFC 7662 §2; default: discovered
+                                                       introspection_endpoint (RFC 8414 §2). Since 0.7.0 */
 
 /* Creates an empty builder. The caller frees it with telenorid_config_builder_free(). */
 telenorid_status telenorid_config_builder_new(telenorid_config_builder **out);
@@ -1689,6 +1691,165 @@ telenorid_status telenorid_accounts_remove(telenorid_accounts *accounts, const c
 
 /* Frees the handle. NULL is a no-op. Since 0.5.0 */
 void telenorid_accounts_free(telenorid_accounts *accounts);
+
+/* ------------------------------------------------------------------------------------------------
+ * Resource servers: checking an access token (Since 0.7.0)
+ *
+ * An API that clients call with access tokens checks each token against the provider in one of two
+ * ways: it asks the provider's introspection endpoint (RFC 7662), or, for a JWT access token (RFC 9068),
+ * it verifies the token locally with the provider's key set. A telenorid_resource_server is made from a
+ * telenorid_client: the resource server's own registration at the provider (the introspection endpoint
+ * takes the same client authentication as the token endpoint: client_secret_basic, client_secret_post,
+ * client_secret_jwt, private_key_jwt or the host's client signer), whose metadata and key-set caches it
+ * shares. What either check learnt is a telenorid_token_info. Access tokens are secrets: the library reads
+ * them into memory it wipes, sends them only in an introspection request's body, keeps only their SHA-256
+ * (in the introspection cache), and never puts them in a message or the log.
+ *
+ * A telenorid_resource_server keeps its client alive, a telenorid_token_info nothing; free them in any
+ * order. Both are safe to share between threads; a token info never changes.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_resource_server telenorid_resource_server;
+typedef struct telenorid_token_info telenorid_token_info;
+
+/* What telenorid_resource_server_set() sets. Append-only. Since 0.7.0 */
+typedef int32_t telenorid_resource_server_option;
+#define TELENORID_RESOURCE_SERVER_INTROSPECTION_CACHE_MAX_AGE_S 1 /* seconds an introspection answer is
+                                                       reused for the same token, "0" to "86400"; default "0"
+                                                       (every call asks). An answer is never reused at or past
+                                                       the token's exp, so a revoked token can be accepted for
+                                                       at most this long. Keeps at most 1024 answers. */
+#define TELENORID_RESOURCE_SERVER_ACCESS_TOKEN_SIGNING_ALGS 2 /* space-separated allow-list of the JWS
+                                                       algorithms a JWT access token may be signed with, each
+                                                       one of RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384
+                                                       ES512 EdDSA (no HS*, no none); default all of them,
+                                                       narrowed by the FAPI 2.0 profile when it is set */
+#define TELENORID_RESOURCE_SERVER_ACCEPT_TYP_JWT 3      /* "true": also accept a JWT access token whose typ is
+                                                       "JWT" (providers that predate RFC 9068); such a token
+                                                       need not carry sub, client_id, iat or jti. Default
+                                                       "false": only at+jwt */
+
+/* Creates a resource server checking tokens with `client`'s provider. `audience` is this resource server's
+ * identifier, which a JWT access token's aud must contain (RFC 9068 §4); it is not checked on an
+ * introspection answer. Empty: TELENORID_E_INVALID_ARGUMENT. Free it with telenorid_resource_server_free().
+ * Any thread. Since 0.7.0 */
+telenorid_status telenorid_resource_server_new(telenorid_client *client, const char *audience,
+                                               telenorid_resource_server **out);
+
+/* Sets an option (see above); `value` NULL restores its default. An unknown option, or a value it does not
+ * take: TELENORID_E_INVALID_ARGUMENT. Applies to the checks that start after it. Setting the cache's max
+ * age to 0 empties the cache. Any thread. Since 0.7.0 */
+telenorid_status telenorid_resource_server_set(telenorid_resource_server *server,
+                                               telenorid_resource_server_option option, const char *value);
+
+/* Asks the provider about `token` (RFC 7662 §2.1): a POST to TELENORID_CONFIG_INTROSPECTION_ENDPOINT (else
+ * the discovered introspection_endpoint; neither: TELENORID_E_CONFIGURATION) with the client's
+ * authentication, the token and, when not NULL, `token_type_hint` ("access_token", "refresh_token"). An
+ * inactive token is an answer, not an error: *out says active 0. The provider's refusal of the client is
+ * TELENORID_E_CLIENT_REJECTED (RFC 7662 §2.3: 401 with invalid_client; a 4xx without an OAuth error, as
+ * django-oauth-toolkit's 403, TELENORID_E_HTTP_STATUS), another OAuth error TELENORID_E_AUTHORIZATION_ERROR,
+ * 5xx and 429 TELENORID_E_TEMPORARILY_UNAVAILABLE; an answer that is not a JSON object with a boolean
+ * `active`, or whose scope, client_id, username, token_type, sub, iss, jti, exp, iat, nbf, aud or cnf has
+ * the wrong type: TELENORID_E_INVALID_RESPONSE; over 64 KiB: TELENORID_E_RESPONSE_TOO_LARGE. With the cache
+ * on, an answer kept for the same token is handed out without a request. Blocks on the network;
+ * telenorid_client_cancel() on the client ends it. Any thread. Since 0.7.0 */
+telenorid_status telenorid_resource_server_introspect(telenorid_resource_server *server, const char *token,
+                                                      const char *token_type_hint, telenorid_token_info **out);
+
+/* Verifies a JWT access token locally (RFC 9068 §4) with the provider's key set (the client's jwks_uri,
+ * cached as for ID tokens: TELENORID_CONFIG_JWKS_MAX_AGE_S): a JWS in compact form whose typ is at+jwt or
+ * application/at+jwt (any case; "JWT" too with TELENORID_RESOURCE_SERVER_ACCEPT_TYP_JWT), signed with an
+ * allowed algorithm by a key of the set, with iss the configured issuer, aud containing the resource
+ * server's audience, exp not passed and nbf and iat not in the future (give or take
+ * TELENORID_CONFIG_CLOCK_TOLERANCE_S), and, for at+jwt, the sub, client_id, iat and jti RFC 9068 §2.2
+ * requires. Any refusal is TELENORID_E_TOKEN_INVALID with the last error saying which check failed (not a
+ * JWT; typ JWT or another typ; algorithm; signature; issuer; audience; times; a missing claim); a key set
+ * that can't be fetched is that fetch's failure. Blocks on the network only to fetch the key set. Any
+ * thread. Since 0.7.0 */
+telenorid_status telenorid_resource_server_verify_access_token(telenorid_resource_server *server,
+                                                               const char *token, telenorid_token_info **out);
+
+/* Frees a resource server. NULL is a no-op. Since 0.7.0 */
+void telenorid_resource_server_free(telenorid_resource_server *server);
+
+/* What telenorid_token_info_get() and telenorid_token_info_time() read: members of an introspection answer
+ * (RFC 7662 §2.2) or a JWT access token's claims (RFC 9068 §2.2). Append-only. Since 0.7.0 */
+typedef int32_t telenorid_token_info_field;
+#define TELENORID_INFO_SCOPE       1  /* space-separated scopes */
+#define TELENORID_INFO_CLIENT_ID   2  /* the client the token was issued to */
+#define TELENORID_INFO_USERNAME    3  /* introspection only: a name of the resource owner */
+#define TELENORID_INFO_TOKEN_TYPE  4  /* introspection only: e.g. "Bearer", "DPoP" */
+#define TELENORID_INFO_SUB         5  /* the subject */
+#define TELENORID_INFO_AUD         6  /* the audiences, separated by one space (exactly:
+                                         telenorid_token_info_member(info, "aud")) */
+#define TELENORID_INFO_ISS         7  /* the issuer */
+#define TELENORID_INFO_JTI         8  /* the token's identifier */
+#define TELENORID_INFO_CNF_JKT     9  /* the RFC 7638 thumbprint of the DPoP key the token is bound to
+                                         (cnf.jkt, RFC 9449 §6) */
+#define TELENORID_INFO_EXP        10  /* the times, read by telenorid_token_info_time() (NumericDate, RFC 7519 */
+#define TELENORID_INFO_IAT        11  /* §2, in whole seconds) */
+#define TELENORID_INFO_NBF        12
+
+/* 1 when the token is active (RFC 7662 §2.2; a verified JWT access token is), else 0. Since 0.7.0 */
+telenorid_status telenorid_token_info_active(const telenorid_token_info *info, int32_t *out);
+
+/* One string member (TELENORID_INFO_SCOPE to _CNF_JKT); *out = NULL when absent. Another field:
+ * TELENORID_E_INVALID_ARGUMENT. Since 0.7.0 */
+telenorid_status telenorid_token_info_get(const telenorid_token_info *info, telenorid_token_info_field field,
+                                          char **out);
+
+/* One time member (TELENORID_INFO_EXP, _IAT, _NBF) in Unix seconds; *out = 0 when absent. Another field:
+ * TELENORID_E_INVALID_ARGUMENT. Since 0.7.0 */
+telenorid_status telenorid_token_info_time(const telenorid_token_info *info, telenorid_token_info_field field,
+                                           int64_t *out);
+
+/* Any member by name, as JSON text (a string member comes quoted); *out = NULL when absent. Since 0.7.0 */
+telenorid_status telenorid_token_info_member(const telenorid_token_info *info, const char *name, char **out);
+
+/* The whole introspection answer, or the JWT access token's claims, as one JSON object. Since 0.7.0 */
+telenorid_status telenorid_token_info_json(const telenorid_token_info *info, char **out);
+
+/* Frees a token info. NULL is a no-op. Since 0.7.0 */
+void telenorid_token_info_free(telenorid_token_info *info);
+
+/* ------------------------------------------------------------------------------------------------
+ * Client credentials: a machine's own access token (RFC 6749 §4.4) (Since 0.7.0)
+ *
+ * A confidential client asks the token endpoint for a token in its own name, with its authentication (as
+ * configured) and no user. The handle keeps the token and asks again when it is about to expire
+ * (TELENORID_CONFIG_REFRESH_MARGIN_S) or a resource server refused it: one request at a time, whose outcome
+ * every thread waiting for a token shares. Tokens are bearer tokens (no DPoP proof is sent for this grant),
+ * kept in memory only. A telenorid_client_credentials keeps its client alive; safe to share between threads.
+ * --------------------------------------------------------------------------------------------- */
+
+typedef struct telenorid_client_credentials telenorid_client_credentials;
+
+/* Prepares the grant for `scope` (NULL: no scope parameter, the provider's default for the client; empty:
+ * TELENORID_E_INVALID_ARGUMENT). No request is made yet. A public client
+ * (TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD "none"): TELENORID_E_CONFIGURATION. Free it with
+ * telenorid_client_credentials_free(). Any thread. Since 0.7.0 */
+telenorid_status telenorid_client_credentials_new(telenorid_client *client, const char *scope,
+                                                  telenorid_client_credentials **out);
+
+/* An access token valid for at least the refresh margin: the one held, else a new one from the token
+ * endpoint (grant_type client_credentials). The provider's refusal is TELENORID_E_AUTHORIZATION_ERROR
+ * (invalid_scope...) or TELENORID_E_CLIENT_REJECTED (invalid_client, unauthorized_client). The caller frees
+ * *out with telenorid_string_free(). Blocks on the network; telenorid_client_cancel() ends it. Any thread.
+ * Since 0.7.0 */
+telenorid_status telenorid_client_credentials_access_token(telenorid_client_credentials *credentials, char **out);
+
+/* When the token held expires, in Unix seconds of the client's clock; 0 when none is held or the provider
+ * gave no expires_in. Any thread. Since 0.7.0 */
+telenorid_status telenorid_client_credentials_expires_at(const telenorid_client_credentials *credentials,
+                                                         int64_t *out);
+
+/* A resource server refused `access_token` (NULL: the one held): the next telenorid_client_credentials_
+ * access_token() asks for a new one. A token no longer held changes nothing. Any thread. Since 0.7.0 */
+telenorid_status telenorid_client_credentials_rejected(telenorid_client_credentials *credentials,
+                                                       const char *access_token);
+
+/* Frees the handle and the token it holds. NULL is a no-op. Since 0.7.0 */
+void telenorid_client_credentials_free(telenorid_client_credentials *credentials);
 
 /* ------------------------------------------------------------------------------------------------
  * Old names (aliases until 1.0)

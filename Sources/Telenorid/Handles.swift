@@ -19,6 +19,8 @@ import TelenoridCore
 //   telenorid_store           RecordStore                     telenorid_store_record  LoadedRecord
 //   telenorid_device_authorization  DeviceAuthorization
 //   telenorid_backchannel_auth BackchannelAuthentication  telenorid_accounts  AccountRegistry
+//   telenorid_resource_server ResourceServer     telenorid_token_info  TokenInfo
+//   telenorid_client_credentials  ClientCredentials
 
 final class Handle<Value> {
     /// Mutable only for the handles C fills in step by step (a configuration builder, key-value pairs).

@@ -47,10 +47,11 @@ void test_config_builder(void) {
         {TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT, "https://id.example.com/device"},
         {TELENORID_CONFIG_BACKCHANNEL_AUTHENTICATION_ENDPOINT, "https://id.example.com/bc-authorize"},
         {TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE, "ping"},
+        {TELENORID_CONFIG_INTROSPECTION_ENDPOINT, "https://id.example.com/introspect"},
     };
     const size_t count = sizeof every / sizeof every[0];
     /* Every key of the header but the security profile, each set and read back under its own number. */
-    CHECK(count == TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE - 1);
+    CHECK(count == TELENORID_CONFIG_INTROSPECTION_ENDPOINT - 1);
     for (size_t i = 0; i < count; i++) CHECK(every[i].key == (telenorid_config_key)(i < 35 ? i + 1 : i + 2));
     telenorid_config_builder *b = NULL;
     telenorid_config *config = SENTINEL;

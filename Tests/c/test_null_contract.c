@@ -2732,6 +2732,214 @@ static void null_accounts_free(void) {
     }
 }
 
+static void null_resource_server_new(void) {
+    {
+        telenorid_resource_server *out_out = SENTINEL;
+        current = "telenorid_resource_server_new: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_new(NULL, "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_new: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_resource_server_new: client NULL: output untouched");
+    }
+    {
+        telenorid_resource_server *out_out = SENTINEL;
+        current = "telenorid_resource_server_new: audience NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_new(fx.client, NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_new: audience NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_resource_server_new: audience NULL: output untouched");
+    }
+    {
+        current = "telenorid_resource_server_new: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_new(fx.client, "x", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_new: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_resource_server_set(void) {
+    {
+        current = "telenorid_resource_server_set: server NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_set(NULL, 1, "x");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_set: server NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_resource_server_introspect(void) {
+    {
+        telenorid_token_info *out_out = SENTINEL;
+        current = "telenorid_resource_server_introspect: server NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_introspect(NULL, "t", "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_introspect: server NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_resource_server_introspect: server NULL: output untouched");
+    }
+}
+
+static void null_resource_server_verify_access_token(void) {
+    {
+        telenorid_token_info *out_out = SENTINEL;
+        current = "telenorid_resource_server_verify_access_token: server NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_verify_access_token(NULL, "t", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_verify_access_token: server NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_resource_server_verify_access_token: server NULL: output untouched");
+    }
+}
+
+static void null_resource_server_free(void) {
+    {
+        current = "telenorid_resource_server_free: server NULL";
+        telenorid_resource_server_free(NULL);
+        check_case(1, "telenorid_resource_server_free: server NULL: returns");
+    }
+}
+
+static void null_token_info_active(void) {
+    {
+        int32_t out_out = 77;
+        current = "telenorid_token_info_active: info NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_info_active(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_info_active: info NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_out == 77, "telenorid_token_info_active: info NULL: output untouched");
+    }
+}
+
+static void null_token_info_get(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_token_info_get: info NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_info_get(NULL, 1, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_info_get: info NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_token_info_get: info NULL: output untouched");
+    }
+}
+
+static void null_token_info_time(void) {
+    {
+        int64_t out_out = 77;
+        current = "telenorid_token_info_time: info NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_info_time(NULL, 1, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_info_time: info NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_out == 77, "telenorid_token_info_time: info NULL: output untouched");
+    }
+}
+
+static void null_token_info_member(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_token_info_member: info NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_info_member(NULL, "contract", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_info_member: info NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_token_info_member: info NULL: output untouched");
+    }
+}
+
+static void null_token_info_json(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_token_info_json: info NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_info_json(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_info_json: info NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_token_info_json: info NULL: output untouched");
+    }
+}
+
+static void null_token_info_free(void) {
+    {
+        current = "telenorid_token_info_free: info NULL";
+        telenorid_token_info_free(NULL);
+        check_case(1, "telenorid_token_info_free: info NULL: returns");
+    }
+}
+
+static void null_client_credentials_new(void) {
+    {
+        telenorid_client_credentials *out_out = SENTINEL;
+        current = "telenorid_client_credentials_new: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_new(NULL, "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_credentials_new: client NULL: output untouched");
+    }
+    {
+        telenorid_client_credentials *out_out = SENTINEL;
+        current = "telenorid_client_credentials_new: scope NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_new(fx.client, NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new: scope NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_credentials_new: scope NULL: output untouched");
+    }
+    {
+        current = "telenorid_client_credentials_new: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_new(fx.client, "x", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_client_credentials_access_token(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_client_credentials_access_token: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_access_token(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_access_token: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_credentials_access_token: credentials NULL: output untouched");
+    }
+}
+
+static void null_client_credentials_expires_at(void) {
+    {
+        int64_t out_out = 77;
+        current = "telenorid_client_credentials_expires_at: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_expires_at(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_expires_at: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_out == 77, "telenorid_client_credentials_expires_at: credentials NULL: output untouched");
+    }
+}
+
+static void null_client_credentials_rejected(void) {
+    {
+        current = "telenorid_client_credentials_rejected: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_rejected(NULL, "x");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_rejected: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_client_credentials_free(void) {
+    {
+        current = "telenorid_client_credentials_free: credentials NULL";
+        telenorid_client_credentials_free(NULL);
+        check_case(1, "telenorid_client_credentials_free: credentials NULL: returns");
+    }
+}
+
 static void null_callback_code(void) {
     {
         char *out_out = SENTINEL;
@@ -2960,6 +3168,21 @@ static const char *const not_run[] = {
     "telenorid_backchannel_auth_handle_ping: authorization_header NULL (no live telenorid_backchannel_auth without a provider)",
     "telenorid_backchannel_auth_handle_ping: body NULL (no live telenorid_backchannel_auth without a provider)",
     "telenorid_backchannel_auth_wait: out NULL (no live telenorid_backchannel_auth without a provider)",
+    "telenorid_resource_server_set: value NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_introspect: token NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_introspect: token_type_hint NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_introspect: out NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_access_token: token NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_access_token: out NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_token_info_active: out NULL (no live telenorid_token_info without a provider)",
+    "telenorid_token_info_get: out NULL (no live telenorid_token_info without a provider)",
+    "telenorid_token_info_time: out NULL (no live telenorid_token_info without a provider)",
+    "telenorid_token_info_member: name NULL (no live telenorid_token_info without a provider)",
+    "telenorid_token_info_member: out NULL (no live telenorid_token_info without a provider)",
+    "telenorid_token_info_json: out NULL (no live telenorid_token_info without a provider)",
+    "telenorid_client_credentials_access_token: out NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_expires_at: out NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_rejected: access_token NULL (no live telenorid_client_credentials without a provider)",
 };
 
 static void make_fixtures(void) {
@@ -3181,6 +3404,22 @@ int main(void) {
     null_accounts_select();
     null_accounts_remove();
     null_accounts_free();
+    null_resource_server_new();
+    null_resource_server_set();
+    null_resource_server_introspect();
+    null_resource_server_verify_access_token();
+    null_resource_server_free();
+    null_token_info_active();
+    null_token_info_get();
+    null_token_info_time();
+    null_token_info_member();
+    null_token_info_json();
+    null_token_info_free();
+    null_client_credentials_new();
+    null_client_credentials_access_token();
+    null_client_credentials_expires_at();
+    null_client_credentials_rejected();
+    null_client_credentials_free();
     null_callback_code();
     null_callback_parameter();
     null_callback_free();

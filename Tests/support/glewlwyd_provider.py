@@ -68,6 +68,9 @@ DEVICE_INTERVAL = 1  # short, to keep tests quick; start_glewlwyd(device_interva
 CIBA_POLL_CLIENT_ID, CIBA_PING_CLIENT_ID, CIBA_CLIENT_SECRET = "ciba-poll-app", "ciba-ping-app", "ciba-secret"
 CIBA_LOGIN_HINT = '{"username":"alice"}'
 NOTIFICATION_ENDPOINT = "http://127.0.0.1:53683/ciba-notify"
+# RFC 6749 §4.4: a confidential client of the client credentials grant, whose tokens carry the scopes of its own
+# "scope" property (glewlwyd's scope table); it also introspects tokens (RFC 7662) issued to it.
+MACHINE_CLIENT_ID, MACHINE_CLIENT_SECRET, MACHINE_SCOPE = "machine-app", "machine-secret", "g_profile"
 PLUGIN = "oidc"  # the plugin's name is its URL segment: /api/oidc/...
 SCOPE = "openid"
 
@@ -100,6 +103,9 @@ class Glewlwyd:
     ciba_client_secret: str = CIBA_CLIENT_SECRET
     ciba_login_hint: str = CIBA_LOGIN_HINT
     client_notification_endpoint: str = NOTIFICATION_ENDPOINT
+    machine_client_id: str = MACHINE_CLIENT_ID
+    machine_client_secret: str = MACHINE_CLIENT_SECRET
+    machine_scope: str = MACHINE_SCOPE
     # approve_device(user_code) -> glewlwyd's redirect; approve_ciba(client_id) / deny_ciba(client_id) ->
     # glewlwyd's redirect, for the client's one pending request (waiting up to 10 s for it to appear).
     approve_device: Callable[[str], str] = field(default=lambda user_code: "", repr=False)
@@ -222,6 +228,9 @@ def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_requ
             "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
             # Only the authorization code grant and refreshing (the other grants are off when not enabled).
             "auth-type-code-enabled": True, "auth-type-refresh-enabled": True,
+            # RFC 6749 §4.4, for MACHINE_CLIENT_ID only; glewlwyd's OIDC plugin takes this OAuth 2.0 grant only
+            # with allow-non-oidc (OIDC.md, "Allow non OIDC but valid OAuth2 requests": no ID token is issued).
+            "auth-type-client-enabled": True, "allow-non-oidc": True,
             # Rotation on every use, as the OAuth 2.0 Security BCP (RFC 9700 §4.14.2) asks for public clients.
             "refresh-token-rolling": True, "refresh-token-one-use": "always",
             "pkce-allowed": True,  # RFC 7636, S256 only
@@ -282,6 +291,11 @@ def _configure(base_url: str, issuer: str, fapi_public_pem: str, dpop_nonce_requ
         "client_id": DEVICE_CLIENT_ID, "name": "TV app", "enabled": True, "confidential": False,
         "redirect_uri": [], "authorization_type": ["device_authorization", "refresh_token"],
         "token_endpoint_auth_method": ["none"], "scope": []}, timeout=10), "adding the device client")
+    _expect(admin.post(base_url + "/api/client/", json={
+        "client_id": MACHINE_CLIENT_ID, "name": "Machine", "enabled": True, "confidential": True,
+        "password": MACHINE_CLIENT_SECRET, "redirect_uri": [], "authorization_type": ["client_credentials"],
+        "token_endpoint_auth_method": ["client_secret_basic", "client_secret_post"], "scope": [MACHINE_SCOPE]},
+        timeout=10), "adding the client credentials client")
     for client_id, mode in ((CIBA_POLL_CLIENT_ID, "poll"), (CIBA_PING_CLIENT_ID, "ping")):
         ciba = {"client_id": client_id, "name": f"CIBA {mode} app", "enabled": True, "confidential": True,
                 "password": CIBA_CLIENT_SECRET, "redirect_uri": [],

@@ -51,6 +51,10 @@ PORTAL_TEMPLATES = "/usr/share/lemonldap-ng/portal/templates"
 USER = {"username": "dwho", "password": "dwho", "name": "Doctor Who", "email": "dwho@badwolf.org"}
 CLIENT_ID = "native-app"
 RP = "nativeapp"  # the relying party's configuration key (a name without '-')
+# A confidential relying party of the client credentials grant (RFC 6749 §4.4), authenticating with its secret,
+# whose access tokens are JWTs (LemonLDAP::NG 2.16 writes them with typ "JWT", not RFC 9068's at+jwt) and which
+# may introspect tokens (RFC 7662; public clients may not).
+MACHINE_RP, MACHINE_CLIENT_ID, MACHINE_CLIENT_SECRET = "machine", "machine-app", "machine-secret"
 # The same public client again, whose userinfo answers are signed JWTs (application/jwt, OIDC Core §5.3.2).
 SIGNED_USERINFO_CLIENT_ID, SIGNED_USERINFO_RP = "signed-userinfo-app", "signeduserinfoapp"
 # A loopback redirect URI on a port no other test uses (the others register 53682); LemonLDAP::NG allows only the
@@ -182,9 +186,14 @@ def _write_conf(workdir: Path, portal: str, private_key: str, public_key: str) -
         "oidcRPMetaDataOptions": {
             RP: dict(_RP_OPTIONS, oidcRPMetaDataOptionsClientID=CLIENT_ID),
             SIGNED_USERINFO_RP: dict(_RP_OPTIONS, oidcRPMetaDataOptionsClientID=SIGNED_USERINFO_CLIENT_ID,
-                                     oidcRPMetaDataOptionsUserInfoSignAlg="RS256")},
+                                     oidcRPMetaDataOptionsUserInfoSignAlg="RS256"),
+            MACHINE_RP: {"oidcRPMetaDataOptionsDisplayName": "Machine", "oidcRPMetaDataOptionsClientID": MACHINE_CLIENT_ID,
+                         "oidcRPMetaDataOptionsClientSecret": MACHINE_CLIENT_SECRET, "oidcRPMetaDataOptionsPublic": 0,
+                         "oidcRPMetaDataOptionsAllowClientCredentialsGrant": 1, "oidcRPMetaDataOptionsAccessTokenJWT": 1,
+                         "oidcRPMetaDataOptionsAccessTokenSignAlg": "RS256",
+                         "oidcRPMetaDataOptionsAccessTokenExpiration": 3600}},
         "oidcRPMetaDataExportedVars": {name: {"email": "mail", "name": "cn", "preferred_username": "uid"}
-                                       for name in (RP, SIGNED_USERINFO_RP)},
+                                       for name in (RP, SIGNED_USERINFO_RP, MACHINE_RP)},
         "oidcRPMetaDataOptionsExtraClaims": {},
     }
     (workdir / "conf").mkdir(exist_ok=True)

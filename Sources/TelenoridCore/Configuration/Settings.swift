@@ -16,7 +16,7 @@ extension ClientConfiguration {
         case pushedAuthorizationRequestEndpoint, pushAuthorizationRequests, dpopSigningAlgorithm
         case dpopBindAuthorizationCode, allowBearerDowngrade, signAuthorizationRequests, securityProfile
         case clientKeyID, deviceAuthorizationEndpoint, backchannelAuthenticationEndpoint
-        case backchannelTokenDeliveryMode
+        case backchannelTokenDeliveryMode, introspectionEndpoint
 
         /// What a setting's value is, and so how it is read and checked.
         public enum Kind: Equatable, Sendable {
@@ -83,6 +83,7 @@ extension ClientConfiguration {
             case .deviceAuthorizationEndpoint: (38, "device_authorization_endpoint", .discoveredEndpoint)
             case .backchannelAuthenticationEndpoint: (39, "backchannel_authentication_endpoint", .discoveredEndpoint)
             case .backchannelTokenDeliveryMode: (40, "backchannel_token_delivery_mode", .string)
+            case .introspectionEndpoint: (41, "introspection_endpoint", .discoveredEndpoint)
             }
         }
 

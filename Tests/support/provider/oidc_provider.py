@@ -24,6 +24,8 @@ CONFIDENTIAL_CLIENT, CONFIDENTIAL_SECRET = "backend-app", "backend-secret"
 # RFC 8628 clients: django-oauth-toolkit gives each application exactly one grant type.
 DEVICE_PUBLIC_CLIENT = "tv-app"
 DEVICE_CONFIDENTIAL_CLIENT, DEVICE_CONFIDENTIAL_SECRET = "tv-backend", "tv-backend-secret"
+# RFC 6749 §4.4: a confidential client of the client credentials grant (its own application, as above).
+MACHINE_CLIENT, MACHINE_SECRET = "machine-app", "machine-secret"
 DEVICE_INTERVAL = 1  # seconds between polls the provider asks for (RFC 8628 §3.2); short to keep tests quick
 REDIRECT_URIS = "http://127.0.0.1:53682/callback com.example.app:/oauth2redirect merchantapp://redirect-uri"
 
@@ -135,6 +137,9 @@ def serve(access_token_seconds: int = 300) -> None:
     Application.objects.create(name="tv-backend", client_id=DEVICE_CONFIDENTIAL_CLIENT,
                                client_secret=DEVICE_CONFIDENTIAL_SECRET, client_type=Application.CLIENT_CONFIDENTIAL,
                                **device)
+    Application.objects.create(name="machine", client_id=MACHINE_CLIENT, client_secret=MACHINE_SECRET,
+                               client_type=Application.CLIENT_CONFIDENTIAL, algorithm=Application.RS256_ALGORITHM,
+                               authorization_grant_type=Application.GRANT_CLIENT_CREDENTIALS)
 
     from socketserver import ThreadingMixIn
     from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -155,7 +160,8 @@ def serve(access_token_seconds: int = 300) -> None:
                                   "confidential": {"client_id": CONFIDENTIAL_CLIENT, "client_secret": CONFIDENTIAL_SECRET},
                                   "device_public": {"client_id": DEVICE_PUBLIC_CLIENT},
                                   "device_confidential": {"client_id": DEVICE_CONFIDENTIAL_CLIENT,
-                                                          "client_secret": DEVICE_CONFIDENTIAL_SECRET}},
+                                                          "client_secret": DEVICE_CONFIDENTIAL_SECRET},
+                                  "machine": {"client_id": MACHINE_CLIENT, "client_secret": MACHINE_SECRET}},
                       "user": USER, "second_user": SECOND_USER}), flush=True)
     server.serve_forever()
 

@@ -94,6 +94,18 @@ class telenorid_accounts(Structure):
     pass
 
 
+class telenorid_resource_server(Structure):
+    pass
+
+
+class telenorid_token_info(Structure):
+    pass
+
+
+class telenorid_client_credentials(Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -115,6 +127,9 @@ IdpResponseP = POINTER(telenorid_idp_response)
 DeviceAuthorizationP = POINTER(telenorid_device_authorization)
 BackchannelAuthP = POINTER(telenorid_backchannel_auth)
 AccountsP = POINTER(telenorid_accounts)
+ResourceServerP = POINTER(telenorid_resource_server)
+TokenInfoP = POINTER(telenorid_token_info)
+ClientCredentialsP = POINTER(telenorid_client_credentials)
 
 # Integer typedefs.
 telenorid_status = c_int32
@@ -125,6 +140,8 @@ telenorid_claim_target = c_int32
 telenorid_token_field = c_int32
 telenorid_device_field = c_int32
 telenorid_login_hint_form = c_int32
+telenorid_resource_server_option = c_int32
+telenorid_token_info_field = c_int32
 
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
@@ -318,6 +335,24 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_accounts_select": (telenorid_status, [AccountsP, c_char_p, POINTER(AuthStateP)]),
     "telenorid_accounts_remove": (telenorid_status, [AccountsP, c_char_p]),
     "telenorid_accounts_free": (None, [AccountsP]),
+    "telenorid_resource_server_new": (telenorid_status, [ClientP, c_char_p, POINTER(ResourceServerP)]),
+    "telenorid_resource_server_set": (telenorid_status, [ResourceServerP, telenorid_resource_server_option, c_char_p]),
+    "telenorid_resource_server_introspect": (telenorid_status, [ResourceServerP, c_char_p, c_char_p,
+                                                                POINTER(TokenInfoP)]),
+    "telenorid_resource_server_verify_access_token": (telenorid_status, [ResourceServerP, c_char_p,
+                                                                         POINTER(TokenInfoP)]),
+    "telenorid_resource_server_free": (None, [ResourceServerP]),
+    "telenorid_token_info_active": (telenorid_status, [TokenInfoP, POINTER(c_int32)]),
+    "telenorid_token_info_get": (telenorid_status, [TokenInfoP, telenorid_token_info_field, POINTER(c_void_p)]),
+    "telenorid_token_info_time": (telenorid_status, [TokenInfoP, telenorid_token_info_field, POINTER(c_int64)]),
+    "telenorid_token_info_member": (telenorid_status, [TokenInfoP, c_char_p, POINTER(c_void_p)]),
+    "telenorid_token_info_json": (telenorid_status, [TokenInfoP, POINTER(c_void_p)]),
+    "telenorid_token_info_free": (None, [TokenInfoP]),
+    "telenorid_client_credentials_new": (telenorid_status, [ClientP, c_char_p, POINTER(ClientCredentialsP)]),
+    "telenorid_client_credentials_access_token": (telenorid_status, [ClientCredentialsP, POINTER(c_void_p)]),
+    "telenorid_client_credentials_expires_at": (telenorid_status, [ClientCredentialsP, POINTER(c_int64)]),
+    "telenorid_client_credentials_rejected": (telenorid_status, [ClientCredentialsP, c_char_p]),
+    "telenorid_client_credentials_free": (None, [ClientCredentialsP]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
     "telenorid_callback_free": (None, [AuthorizationCallbackP]),

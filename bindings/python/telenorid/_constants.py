@@ -87,6 +87,7 @@ CONFIG_KEYS: Dict[str, int] = {
     "device_authorization_endpoint": 38,  # TELENORID_CONFIG_DEVICE_AUTHORIZATION_ENDPOINT
     "backchannel_authentication_endpoint": 39,  # TELENORID_CONFIG_BACKCHANNEL_AUTHENTICATION_ENDPOINT
     "backchannel_token_delivery_mode": 40,  # TELENORID_CONFIG_BACKCHANNEL_TOKEN_DELIVERY_MODE
+    "introspection_endpoint": 41,  # TELENORID_CONFIG_INTROSPECTION_ENDPOINT
 }
 
 AUTH_PARAMS: Dict[str, int] = {

@@ -67,6 +67,7 @@ class Settings(TypedDict, total=False):
     device_authorization_endpoint: _Text
     backchannel_authentication_endpoint: _Text
     backchannel_token_delivery_mode: _Text
+    introspection_endpoint: _Text
 
 
 class Config(_Handle):

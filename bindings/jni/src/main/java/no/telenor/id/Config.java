@@ -159,7 +159,9 @@ public final class Config extends NativeObject {
          * "poll" (default) or "ping" (CIBA Core §5): how a backchannel authentication's result is learnt, as the client
          * is registered. Since 0.5.0
          */
-        BACKCHANNEL_TOKEN_DELIVERY_MODE(40);
+        BACKCHANNEL_TOKEN_DELIVERY_MODE(40),
+        /** RFC 7662 §2; default: discovered introspection_endpoint (RFC 8414 §2). Since 0.7.0 */
+        INTROSPECTION_ENDPOINT(41);
         // END TELENORID_CONFIG_*
 
         private final int code;

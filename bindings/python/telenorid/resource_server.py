@@ -1,0 +1,189 @@
+"""ResourceServer and ClientCredentials: the other side of the token.
+
+A resource server (an API) checks the access tokens it is called with, by asking the provider (token
+introspection, RFC 7662) or by verifying a JWT access token with the provider's keys (RFC 9068); a machine
+gets its own access token with the client credentials grant (RFC 6749 §4.4):
+
+    server = ResourceServer(client, "https://api.example.com/")
+    info = server.introspect(token)            # info.active False: not an error
+    info = server.verify_access_token(token)   # raises TokenInvalidError, saying what failed
+    machine = ClientCredentials(client, "read")
+    token = machine.access_token()             # kept, renewed before it expires
+"""
+from __future__ import annotations
+
+import json
+from ctypes import byref, c_int32, c_int64
+from typing import Any, Dict, List, Optional, Union
+
+from . import _bindings, _ffi
+from ._convert import _opt_str, _str
+from ._handle import _call_on, _Handle
+from ._interruptible import interruptible
+from .client import Client
+
+_c = _ffi.functions
+
+# include/telenorid.h: telenorid_resource_server_option (TELENORID_RESOURCE_SERVER_*) and
+# telenorid_token_info_field (TELENORID_INFO_*).
+RESOURCE_SERVER_OPTIONS = {"introspection_cache_max_age_s": 1, "access_token_signing_algs": 2,
+                           "accept_typ_jwt": 3}
+TOKEN_INFO_FIELDS = {"scope": 1, "client_id": 2, "username": 3, "token_type": 4, "sub": 5, "aud": 6, "iss": 7,
+                     "jti": 8, "cnf_jkt": 9}
+TOKEN_INFO_TIMES = {"exp": 10, "iat": 11, "nbf": 12}
+
+
+class TokenInfo(_Handle):
+    """What a check learnt about an access token: the introspection answer (RFC 7662 §2.2) or a verified JWT
+    access token's claims (RFC 9068 §2.2). Immutable; read it from any thread."""
+
+    __slots__ = ()
+    _free = staticmethod(_c.telenorid_token_info_free)
+
+    @property
+    def active(self) -> bool:
+        """Whether the token is active (RFC 7662 §2.2); always True for a verified JWT access token."""
+        value = c_int32()
+        self._call(_c.telenorid_token_info_active, byref(value))
+        return value.value == 1
+
+    def _field(self, name: str) -> Optional[str]:
+        return self._string_call(_c.telenorid_token_info_get, TOKEN_INFO_FIELDS[name])
+
+    def _time(self, name: str) -> Optional[int]:
+        value = c_int64()
+        self._call(_c.telenorid_token_info_time, TOKEN_INFO_TIMES[name], byref(value))
+        return value.value or None
+
+    scope = property(lambda self: self._field("scope"), doc="Space-separated scopes, or None.")
+    client_id = property(lambda self: self._field("client_id"), doc="The client the token was issued to.")
+    username = property(lambda self: self._field("username"), doc="Introspection only: the resource owner's name.")
+    token_type = property(lambda self: self._field("token_type"), doc="Introspection only: Bearer, DPoP...")
+    sub = property(lambda self: self._field("sub"), doc="The subject.")
+    iss = property(lambda self: self._field("iss"), doc="The issuer.")
+    jti = property(lambda self: self._field("jti"), doc="The token's identifier.")
+    cnf_jkt = property(lambda self: self._field("cnf_jkt"),
+                       doc="The thumbprint of the DPoP key the token is bound to (cnf.jkt, RFC 9449 §6), or None.")
+    exp = property(lambda self: self._time("exp"), doc="Expiry, Unix seconds, or None.")
+    iat = property(lambda self: self._time("iat"), doc="Issued at, Unix seconds, or None.")
+    nbf = property(lambda self: self._time("nbf"), doc="Not before, Unix seconds, or None.")
+
+    @property
+    def aud(self) -> List[str]:
+        """The audiences (``aud`` as one string or a list), [] when absent."""
+        value = self.member("aud")
+        return [] if value is None else [value] if isinstance(value, str) else list(value)
+
+    def member(self, name: str) -> Any:
+        """Any member by name, decoded from JSON; None when absent."""
+        text = self._string_call(_c.telenorid_token_info_member, _str(name, "name"))
+        return None if text is None else json.loads(text)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The whole answer (or the token's claims) as a dict."""
+        result: Dict[str, Any] = json.loads(self._string_call(_c.telenorid_token_info_json) or "{}")
+        return result
+
+    def __repr__(self) -> str:
+        return f"<TokenInfo active={self.active} sub={self.sub!r} client_id={self.client_id!r}>"
+
+
+class ResourceServer(_Handle):
+    """Checks access tokens against ``client``'s provider: ``client`` is the resource server's own
+    registration (the introspection endpoint takes the client authentication the token endpoint does), and
+    ``audience`` its identifier, which a JWT access token's ``aud`` must name. Share it between threads."""
+
+    __slots__ = ()
+    _free = staticmethod(_c.telenorid_resource_server_free)
+
+    def __new__(cls, client: Client, audience: str, *, introspection_cache_max_age_s: Optional[int] = None,
+                access_token_signing_algs: Optional[str] = None,
+                accept_typ_jwt: Optional[bool] = None) -> "ResourceServer":
+        encoded = _str(audience, "audience")
+        pointer = _bindings.ResourceServerP()
+        _call_on(client, Client, "client", _c.telenorid_resource_server_new, encoded, byref(pointer))
+        self = object.__new__(cls)
+        self._parents = (client,)
+        self._own(pointer, _c.telenorid_resource_server_free)
+        for name, value in (("introspection_cache_max_age_s", introspection_cache_max_age_s),
+                            ("access_token_signing_algs", access_token_signing_algs),
+                            ("accept_typ_jwt", accept_typ_jwt)):
+            if value is not None:
+                self.set(name, value)
+        return self
+
+    def __init__(self, client: Client, audience: str, *, introspection_cache_max_age_s: Optional[int] = None,
+                 access_token_signing_algs: Optional[str] = None, accept_typ_jwt: Optional[bool] = None) -> None:
+        pass  # made in __new__
+
+    def set(self, option: str, value: Union[str, int, bool, None]) -> None:
+        """Sets ``introspection_cache_max_age_s`` (seconds an answer is reused, never past the token's
+        ``exp``; 0 is off), ``access_token_signing_algs`` (space-separated) or ``accept_typ_jwt`` (accept
+        JWT access tokens of ``typ`` JWT); None restores the default."""
+        if option not in RESOURCE_SERVER_OPTIONS:
+            raise TypeError(f"unknown resource server option {option!r}")
+        if isinstance(value, bool):
+            text: Optional[str] = "true" if value else "false"
+        elif isinstance(value, int):
+            text = str(value)
+        else:
+            text = value
+        self._call(_c.telenorid_resource_server_set, RESOURCE_SERVER_OPTIONS[option], _opt_str(text, "value"))
+
+    def introspect(self, token: str, token_type_hint: Optional[str] = None) -> TokenInfo:
+        """Asks the provider about ``token`` (RFC 7662). An inactive token gives ``active`` False; the
+        provider refusing the client raises :class:`ClientRejectedError`. Blocks on the network."""
+        encoded, hint = _str(token, "token"), _opt_str(token_type_hint, "token_type_hint")
+        client: Client = self._parents[0]
+        return interruptible(client, lambda: self._info(_c.telenorid_resource_server_introspect, encoded, hint))
+
+    def verify_access_token(self, token: str) -> TokenInfo:
+        """Verifies a JWT access token locally (RFC 9068) and returns its claims; raises
+        :class:`TokenInvalidError` saying which check failed (not a JWT, typ, signature, issuer, audience,
+        times, a missing claim)."""
+        encoded = _str(token, "token")
+        return self._info(_c.telenorid_resource_server_verify_access_token, encoded)
+
+    def _info(self, function: Any, *args: Any) -> TokenInfo:
+        pointer = _bindings.TokenInfoP()
+        self._call(function, *args, byref(pointer))
+        return TokenInfo._adopt(pointer)
+
+
+class ClientCredentials(_Handle):
+    """A machine's own access token (RFC 6749 §4.4) for a confidential ``client``, for ``scope`` (None: the
+    provider's default). Kept and asked for again before it expires; one request at a time across threads."""
+
+    __slots__ = ()
+    _free = staticmethod(_c.telenorid_client_credentials_free)
+
+    def __new__(cls, client: Client, scope: Optional[str] = None) -> "ClientCredentials":
+        encoded = _opt_str(scope, "scope")
+        pointer = _bindings.ClientCredentialsP()
+        _call_on(client, Client, "client", _c.telenorid_client_credentials_new, encoded, byref(pointer))
+        self = object.__new__(cls)
+        self._parents = (client,)
+        self._own(pointer, _c.telenorid_client_credentials_free)
+        return self
+
+    def __init__(self, client: Client, scope: Optional[str] = None) -> None:
+        pass  # made in __new__
+
+    def access_token(self) -> str:
+        """An access token valid for at least the refresh margin (the one held, else a new one)."""
+        client: Client = self._parents[0]
+        return interruptible(client, lambda: self._string_call(_c.telenorid_client_credentials_access_token) or "")
+
+    @property
+    def expires_at(self) -> Optional[int]:
+        """When the held token expires (Unix seconds), None when none is held or the provider did not say."""
+        value = c_int64()
+        self._call(_c.telenorid_client_credentials_expires_at, byref(value))
+        return value.value or None
+
+    def rejected(self, access_token: Optional[str] = None) -> None:
+        """A resource server refused ``access_token`` (None: the held one): the next call gets a new one."""
+        self._call(_c.telenorid_client_credentials_rejected, _opt_str(access_token, "access_token"))
+
+    def __repr__(self) -> str:
+        return f"<ClientCredentials expires_at={self.expires_at}>"
