@@ -1,11 +1,18 @@
-"""The reader of include/telenorid.h that every emitter of scripts/gen works from. Standard library only.
+"""The reader of include/telenorid.h that every emitter of scripts/gen works from: the one parser of the header.
+Standard library only.
+
+scan() is the one pass over the header's text: it gives comments, declarations (with the comment that starts on
+a declaration's line, and a struct's members' comments) and blank lines in order, skipping the include guard and
+the C++ guard. sections() arranges them as the C reference reads them (a banner comment starts a section, a
+comment directly above a run of declarations documents it), and parse() reads the declarations' C.
 
 The header is regular C99 and this reads only what it holds: `typedef struct x y;`, `typedef int32_t x;`,
 `typedef R (*x)(...);`, `typedef struct x { T a; U b; } y;` (a struct of scalars and callback types the host
 fills in), `typedef x y;` (another name for a handle or callback type: an old name kept as an alias),
-`R telenorid_x(...);` (one declaration per statement, every parameter named) and `#define TELENORID_X value
-/* comment */`. Anything else outside comments and preprocessor lines stops the generator with the statement
-it could not read, so a new kind of declaration is noticed here rather than mistranslated.
+`R telenorid_x(...);` (one declaration per statement, every parameter named), `#define TELENORID_X value
+/* comment */` and `#define TELENORID_X(a, b) ...`. Anything else outside comments stops the generator with the
+statement it could not read, so a new kind of declaration is noticed here rather than mistranslated or left out
+of the reference.
 """
 from __future__ import annotations
 
