@@ -99,7 +99,6 @@ pre { background: #f5f5f3; padding: .6em .8em; overflow-x: auto; border-radius: 
 pre.decl { background: #eef2f7; border-left: 3px solid #4a6fa5; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 2.5em; }
 .entry { margin: 1.6em 0; }
-.since { color: #666; font-size: 90%; }
 table { border-collapse: collapse; margin: .5em 0; }
 td, th { border: 1px solid #ddd; padding: .25em .6em; vertical-align: top; text-align: left; }
 td code { white-space: nowrap; }
