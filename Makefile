@@ -90,15 +90,15 @@ check-generated:
 	bash Tests/gen/test_check_generated.sh
 
 # Every declaration of include/telenorid.h has its comment, and every telenorid_* name the comments give is declared
-# (scripts/gen_c_reference.py, which `make docs` runs to write the reference).
+# (scripts/gen/emit_c_reference.py, the emitter of scripts/gen that `make docs` runs to write the reference).
 check-docs:
-	$(PYTHON) scripts/gen_c_reference.py --check
+	$(PYTHON) scripts/gen --check-docs
 
 # out/docs/c/index.html: the C API reference, made from the header's own comments; and
 # out/docs/man/man1/telenorid.1, the command's man page, made from its parser (scripts/gen_man.py; read it with
 # `man -M out/docs/man telenorid`).
 docs:
-	$(PYTHON) scripts/gen_c_reference.py --output $(OUT)/docs/c
+	$(PYTHON) scripts/gen --docs $(OUT)/docs/c
 	mkdir -p $(OUT)/docs/man/man1
 	$(PYTHON) scripts/gen_man.py --output $(OUT)/docs/man/man1/telenorid.1
 

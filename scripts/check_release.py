@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Iterator, List, Optional, Set, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from gen_c_reference import Declaration, scan  # noqa: E402  (the one reader of the header's declarations)
+sys.path.insert(0, str(ROOT / "scripts" / "gen"))
+from header import parse  # noqa: E402  (the one reader of the header's declarations)
 
 HEADER = ROOT / "include" / "telenorid.h"
 VERSION_SEGMENT = re.compile(r"\d+\.\d+\.\d+(?:[-.\w]*)?")
@@ -42,7 +42,7 @@ def header_facts() -> Tuple[str, Set[str]]:
     match = re.search(r'^#define TELENORID_VERSION_STRING "([^"]+)"$', text, re.M)
     if not match:
         sys.exit("check_release: no TELENORID_VERSION_STRING in include/telenorid.h")
-    functions = {item.name for item in scan(text) if isinstance(item, Declaration) and item.kind == "function"}
+    functions = {function.name for function in parse(text).functions}
     return match.group(1), functions
 
 

@@ -1,5 +1,6 @@
 """`make check-docs` catches what it is for: copies of include/telenorid.h, each with one thing taken away or
-added, make scripts/gen_c_reference.py --check fail naming it; the header itself passes.
+added, make `scripts/gen --check-docs` (the C reference's emitter, scripts/gen/emit_c_reference.py, over
+header.py's reading of the header) fail naming it; the header itself passes.
 
     python3 Tests/release/test_check_docs.py
 """
@@ -13,14 +14,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = (ROOT / "include" / "telenorid.h").read_text()
+sys.path.insert(0, str(ROOT / "scripts" / "gen"))
+
+import emit_c_reference  # noqa: E402
+from header import parse  # noqa: E402
 
 
 def check(text: str) -> "subprocess.CompletedProcess[str]":
     with tempfile.TemporaryDirectory() as work:
         header = Path(work) / "telenorid.h"
         header.write_text(text)
-        return subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_c_reference.py"), "--check", "--header",
-                               str(header)], capture_output=True, text=True)
+        return subprocess.run([sys.executable, str(ROOT / "scripts" / "gen"), "--check-docs", "--header", str(header)],
+                              capture_output=True, text=True)
 
 
 def fails_with(text: str, expected: str, what: str) -> None:
@@ -68,7 +73,20 @@ def main() -> int:
                            "void telenorid_string_free(char *string);\nextern int telenorid_flags[4];\n"))
     assert result.returncode != 0 and "cannot read" in result.stderr, result.stderr
     print("ok: a declaration of a kind it cannot read stops it")
-    print("check-docs: 8 passed, 0 failed")
+
+    # the page the header gives, spoilt: a declaration's anchor lost, an element closed out of order
+    found = parse(HEADER)
+    page = emit_c_reference.page(found)
+    assert emit_c_reference.problems(found, page, "telenorid.h") == []
+    anchor = '<span id="telenorid_client_new">'
+    assert page.count(anchor) == 1, anchor
+    problems = emit_c_reference.problems(found, page.replace(anchor, "<span>"), "telenorid.h")
+    assert problems == ["the page has no anchor for telenorid_client_new"], problems
+    print(f"ok: a page without a declaration's anchor: {problems[0]}")
+    problems = emit_c_reference.problems(found, page.replace("</table>", "", 1), "telenorid.h")
+    assert problems and problems[0] == "the page: </div> closes <table>", problems
+    print(f"ok: a page not well formed: {problems[0]}")
+    print("check-docs: 10 passed, 0 failed")
     return 0
 
 

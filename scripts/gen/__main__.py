@@ -3,11 +3,16 @@
     python3 scripts/gen            # `make generate`: rewrites every generated file and region
     python3 scripts/gen --check    # `make check-generated` (in `make test`): regenerates into a temporary
                                    # tree, prints the differences, exits 1 on any
+    python3 scripts/gen --docs DIR # `make docs`: the C API reference, DIR/index.html (emit_c_reference.py)
+    python3 scripts/gen --check-docs [--header FILE]
+                                   # `make check-docs` (in `make test`): every declaration of the header (or
+                                   # of FILE) has its comment, and the reference it gives is sound; writes nothing
 
 One emitter per mirror (emit_*.py), all reading the header through header.py. A generated file says so in its
 first line (output.GENERATED); a generated region of a hand-written file sits between a `// BEGIN <name>: ...`
 and an `// END <name>` line. So a hand edit of a generated file, and a header change not regenerated, both fail
-`make check-generated`. Standard library only.
+`make check-generated`. The C reference is built output (out/docs), not a committed mirror: --check does not
+compare it. Standard library only.
 """
 from __future__ import annotations
 
@@ -16,14 +21,15 @@ import difflib
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import emit_c_contract  # noqa: E402
+import emit_c_reference  # noqa: E402
 import emit_java  # noqa: E402
 import emit_python  # noqa: E402
-from header import ROOT, read  # noqa: E402
+from header import HEADER, ROOT, read  # noqa: E402
 from output import GENERATED  # noqa: E402
 
 EMITTERS = (emit_python, emit_java, emit_c_contract)
@@ -56,10 +62,38 @@ def stale(files: Dict[str, str]) -> List[str]:
     return found
 
 
+def reference(header: Path, output: Optional[Path]) -> int:
+    """Checks the C reference that `header` gives and, with an output directory, writes it there."""
+    found = read(header)
+    page = emit_c_reference.page(found)
+    problems = emit_c_reference.problems(found, page, header.name)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        print(f"scripts/gen: {len(problems)} problem(s) in the C reference; a declaration's comment goes directly "
+              "above it or on its line (see scripts/gen/emit_c_reference.py)", file=sys.stderr)
+        return 1
+    if output is None:
+        print(f"check-docs: every one of the header's {emit_c_reference.summary(found)} is documented")
+        return 0
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "index.html").write_text(page, encoding="utf-8")
+    print(f"{output / 'index.html'}: {emit_c_reference.summary(found)}, {len(page)} bytes")
+    return 0
+
+
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
+    modes.add_argument("--docs", type=Path, metavar="DIR", help="write the C reference, DIR/index.html")
+    modes.add_argument("--check-docs", action="store_true", help="check the C reference's sources; write nothing")
+    parser.add_argument("--header", type=Path, default=HEADER,
+                        help="with --docs or --check-docs: the header to read (default include/telenorid.h)")
     args = parser.parse_args(argv)
+    if args.docs is not None or args.check_docs:
+        return reference(args.header, args.docs)
+    if args.header != HEADER:
+        parser.error("--header goes with --docs or --check-docs: the mirrors are made from include/telenorid.h")
     files = emit()
     if not args.check:
         for path, text in files.items():

@@ -1,18 +1,26 @@
-"""The reader of include/telenorid.h that every emitter of scripts/gen works from. Standard library only.
+"""The reader of include/telenorid.h that every emitter of scripts/gen works from: the one parser of the header.
+Standard library only.
+
+scan() is the one pass over the header's text: it gives comments, declarations (with the comment that starts on
+a declaration's line, and a struct's members' comments) and blank lines in order, skipping the include guard and
+the C++ guard. sections() arranges them as the C reference reads them (a banner comment starts a section, a
+comment directly above a run of declarations documents it), and parse() reads the declarations' C.
 
 The header is regular C99 and this reads only what it holds: `typedef struct x y;`, `typedef int32_t x;`,
 `typedef R (*x)(...);`, `typedef struct x { T a; U b; } y;` (a struct of scalars and callback types the host
 fills in), `typedef x y;` (another name for a handle or callback type: an old name kept as an alias),
-`R telenorid_x(...);` (one declaration per statement, every parameter named) and `#define TELENORID_X value
-/* comment */`. Anything else outside comments and preprocessor lines stops the generator with the statement
-it could not read, so a new kind of declaration is noticed here rather than mistranslated.
+`R telenorid_x(...);` (one declaration per statement, every parameter named), `#define TELENORID_X value
+/* comment */` and `#define TELENORID_X(a, b) ...`. Anything else outside comments stops the generator with the
+statement it could not read, so a new kind of declaration is noticed here rather than mistranslated or left out
+of the reference.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import sys
 from pathlib import Path
-from typing import Dict, List, NamedTuple, NoReturn, Optional, Tuple
+from typing import Dict, List, NamedTuple, NoReturn, Optional, Tuple, Union
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HEADER = ROOT / "include" / "telenorid.h"
@@ -37,6 +45,7 @@ FAMILIES: Tuple[Tuple[str, str, Optional[str]], ...] = (
 )
 
 IDENT = r"[A-Za-z_]\w*"
+GUARD = "TELENORID_H"  # the include guard's macro, which is no declaration
 
 
 class CType(NamedTuple):
@@ -63,6 +72,41 @@ class Constant(NamedTuple):
     comment: str  # the comment on its line(s), without /* */ and joined into one line
 
 
+class Comment(NamedTuple):
+    text: str  # the comment's lines without the /* */ and the " * " that starts each continuation line
+    line: int
+    trailing: bool  # starts on a line that holds code before it
+
+
+class Statement(NamedTuple):
+    kind: str  # function, type, constant (a #define without parameters) or macro (one with parameters)
+    name: str
+    source: str  # the declaration as written, comments removed
+    line: int
+    note: Optional[Comment]  # the comment that starts on its line, if any
+    members: List[Tuple[str, str]]  # a struct's (member declaration, its comment)
+
+
+class Blank(NamedTuple):
+    line: int
+
+
+Item = Union[Comment, Statement, Blank]
+
+
+class Group(NamedTuple):
+    """A run of declarations (between blank lines and comments) and the comment directly above it."""
+    doc: Optional[Comment]
+    statements: List[Statement]
+
+
+class Section(NamedTuple):
+    """What follows a banner comment (`/* ----`): its title, its introduction, then prose and groups in order."""
+    title: str
+    intro: str
+    blocks: List[Union[Comment, Group]]
+
+
 class Declarations(NamedTuple):
     structs: List[str]
     integers: List[Tuple[str, str]]  # (typedef name, scalar)
@@ -72,7 +116,9 @@ class Declarations(NamedTuple):
     fields: List[Tuple[str, List[Tuple[str, CType]]]]  # (struct the host fills in, its (member, type)s)
     defines: Dict[str, str]  # every TELENORID_* macro without parameters: its text
     families: Dict[str, List[Constant]]  # family -> its constants in the header's order (OK among statuses)
-    comments: Dict[str, str]  # function name -> the doc comment just above its declaration
+    statements: List[Statement]  # every declaration (functions, typedefs, #defines) as written, in order
+    preamble: str  # the file's opening comment
+    sections: List[Section]  # what each banner comment introduces: prose and declarations with their comments
 
     def constant(self, name: str) -> int:
         for constants in self.families.values():
@@ -97,25 +143,235 @@ def evaluate(text: str, name: str) -> int:
     return int(eval(text, {"__builtins__": {}}))  # digits and operators only, checked above
 
 
-def statements(text: str) -> List[str]:
-    """The header's C statements, without comments, preprocessor lines and the C++ `extern "C"` guard."""
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    text = re.sub(r"//[^\n]*", " ", text)
-    text = re.sub(r"#ifdef __cplusplus.*?#endif", " ", text, flags=re.S)
-    # A struct's members end in `;` too: kept inside its one statement, separated by `|`.
-    text = re.sub(r"\{[^{}]*\}", lambda body: body.group(0).replace(";", "|"), text)
-    lines = []
-    continued = False
-    for line in text.splitlines():
-        directive = continued or line.lstrip().startswith("#")
-        continued = directive and line.rstrip().endswith("\\")
-        if not directive:
-            lines.append(line)
-    body = " ".join(lines)
-    parts = [" ".join(part.split()) for part in body.split(";")]
-    if parts[-1]:
-        fail(f"text after the last declaration: {parts[-1][:80]!r}")
-    return parts[:-1]
+def comment_text(raw: str) -> str:
+    """The text of a /* ... */ comment: the markers gone, and the " * " that starts its continuation lines."""
+    lines = raw[2:-2].split("\n")
+    out = [lines[0].strip()]
+    for line in lines[1:]:
+        stripped = line.lstrip()
+        if stripped.startswith("*"):
+            stripped = stripped[1:]
+            # keep the indentation after " * " beyond its one space: it marks lists and examples
+            stripped = stripped[1:] if stripped.startswith(" ") else stripped
+        # a continuation without " * " (a trailing comment's second line): its own indentation means nothing
+        out.append(stripped.rstrip())
+    while out and not out[-1]:
+        out.pop()
+    while out and not out[0]:
+        out.pop(0)
+    return "\n".join(out)
+
+
+def classify(statement: str, line: int) -> Tuple[str, str]:
+    """(kind, name) of one C statement or #define, comments removed."""
+    text = " ".join(statement.split())
+    match = re.fullmatch(rf"#define ({IDENT})\(.*", text)
+    if match:
+        return "macro", match.group(1)
+    match = re.fullmatch(rf"#define ({IDENT})(?: .*)?", text)
+    if match:
+        return "constant", match.group(1)
+    patterns = [
+        rf"typedef struct {IDENT} \{{.*\}} ({IDENT});",  # a struct the host fills in
+        rf"typedef struct {IDENT} ({IDENT});",  # an opaque handle, or another name of one
+        rf"typedef .+?\( ?\* ?({IDENT}) ?\) ?\(.*\);",  # a callback type
+        rf"typedef {IDENT} ({IDENT});",  # an integer type, or another name of a callback type
+    ]
+    for pattern in patterns:
+        match = re.fullmatch(pattern, text)
+        if match:
+            return "type", match.group(1)
+    match = re.fullmatch(rf"(?:const )?{IDENT}(?: ?\*)* ?({IDENT}) ?\(.*\);", text)
+    if match:
+        return "function", match.group(1)
+    fail(f"line {line}: a statement this generator cannot read: {text[:100]!r}")
+
+
+def scan(text: str) -> List[Item]:
+    """The header as comments, declarations and blank lines, in order: the one pass over its text. A comment
+    that starts on a declaration's line is that declaration's note; comments inside a struct are its members'."""
+    items: List[Item] = []
+    starts = [0]  # the offset of each line, for line numbers in messages
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(starts, offset)
+
+    i = 0
+    n = len(text)
+    code_on_line = False  # has this line held code (so a comment starting here is trailing)?
+    last: Optional[Statement] = None  # the declaration that ended on the current line
+    skipping_cplusplus = False
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            # a blank line: only whitespace since the previous newline
+            j = i + 1
+            while j < n and text[j] in " \t":
+                j += 1
+            if j < n and text[j] == "\n":
+                items.append(Blank(line_of(j)))
+                i = j
+                continue
+            code_on_line = False
+            last = None
+            i += 1
+            continue
+        if c in " \t":
+            i += 1
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                fail(f"line {line_of(i)}: an unterminated comment")
+            comment = Comment(comment_text(text[i:end + 2]), line_of(i), code_on_line)
+            i = end + 2
+            if skipping_cplusplus:
+                continue
+            if comment.trailing and last is not None and last.note is None:
+                index = len(items) - 1 - items[::-1].index(last)
+                last = last._replace(note=comment)
+                items[index] = last
+            elif not comment.trailing:
+                items.append(comment)
+            # else: a comment after a guard (`#endif /* TELENORID_H */`), which is no declaration
+            continue
+        if c == "#":
+            end = i
+            while True:
+                newline = text.find("\n", end)
+                newline = n if newline < 0 else newline
+                if text[end:newline].rstrip().endswith("\\"):
+                    end = newline + 1
+                    continue
+                break
+            directive = text[i:newline]
+            cut = directive.find("/*")  # a comment on the directive's line ends the directive
+            if cut >= 0:
+                directive = directive[:cut]
+                newline = i + cut
+            words = directive.split()
+            at = line_of(i)
+            i = newline
+            code_on_line = True
+            if words[0] == "#ifdef" and words[1:] == ["__cplusplus"]:
+                skipping_cplusplus = True
+                continue
+            if skipping_cplusplus:
+                if words[0] == "#endif":
+                    skipping_cplusplus = False
+                continue
+            if words[0] in ("#ifndef", "#endif", "#include") or words[:2] == ["#define", GUARD]:
+                last = None
+                continue
+            if words[0] != "#define":
+                fail(f"line {at}: a directive this generator cannot read: {directive.strip()!r}")
+            kind, name = classify(re.sub(r"\\\n\s*", " ", directive).strip(), at)
+            last = Statement(kind, name, directive.rstrip(), at, None, [])
+            items.append(last)
+            continue
+        if skipping_cplusplus:
+            i += 1
+            continue
+        # C code up to the `;` at brace depth 0; comments inside a struct body are its members' comments
+        start = i
+        depth = 0
+        pieces: List[str] = []
+        members: List[Tuple[str, str]] = []
+        member = ""
+        while True:
+            if i >= n:
+                fail(f"line {line_of(start)}: a declaration without its ';'")
+            if text.startswith("/*", i):
+                end = text.find("*/", i + 2)
+                if depth == 0 or end < 0:
+                    fail(f"line {line_of(i)}: a comment inside a declaration")
+                if members and not member.strip():
+                    members[-1] = (members[-1][0], comment_text(text[i:end + 2]))
+                i = end + 2
+                continue
+            ch = text[i]
+            pieces.append(ch)
+            if depth > 0 and ch not in "{}":
+                member += ch
+                if ch == ";":
+                    members.append((" ".join(member.split()), ""))
+                    member = ""
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+            elif ch == ";" and depth == 0:
+                i += 1
+                break
+            i += 1
+        source = "".join(pieces)
+        kind, name = classify(source, line_of(start))
+        last = Statement(kind, name, source, line_of(start), None, members)
+        items.append(last)
+        code_on_line = True
+    return items
+
+
+def sections(items: List[Item]) -> Tuple[str, List[Section]]:
+    """The file's opening comment and its sections. A comment directly above a run of declarations is its doc;
+    any other comment is prose of its section."""
+    preamble = ""
+    result: List[Section] = []
+    current = Section("", "", [])
+    pending: Optional[Comment] = None  # a comment not yet known to be prose or a doc
+    run: Optional[Group] = None
+    for index, item in enumerate(items):
+        if isinstance(item, Comment):
+            if pending is not None:
+                current.blocks.append(pending)
+            pending = None
+            run = None
+            if item.text.startswith("---"):
+                lines = item.text.split("\n")
+                body = [line for line in lines[1:] if not line.startswith("---")]
+                # the title is the banner's first paragraph up to its first ": " or ". " ("Accounts: the users
+                # signed in through one client"); the rest of it, and the paragraphs after, its introduction
+                ends = body.index("") if "" in body else len(body)
+                first = " ".join(line.strip() for line in body[:ends])
+                cut = re.search(r"[.:] ", first)
+                title = (first[:cut.start()] if cut else first).rstrip(".")
+                lead = first[cut.end():] if cut else ""
+                lead = lead[:1].upper() + lead[1:]
+                current = Section(title, (lead + "\n\n" + "\n".join(body[ends:])).strip(), [])
+                result.append(current)
+            elif index == 0:
+                preamble = item.text
+            else:
+                pending = item
+        elif isinstance(item, Blank):
+            if pending is not None:
+                current.blocks.append(pending)
+            pending = None
+            run = None
+        else:
+            if run is None:
+                run = Group(pending, [])
+                pending = None
+                current.blocks.append(run)
+            run.statements.append(item)
+    if pending is not None:
+        current.blocks.append(pending)
+    if current.blocks and not result:
+        fail("declarations before the first section banner")
+    return preamble, result
+
+
+def statements(items: List[Item]) -> List[str]:
+    """The C statements (not the #defines) on one line each, without their `;`. A struct's members end in `;`
+    too: they stay inside its one statement, separated by `|`."""
+    found = []
+    for item in items:
+        if isinstance(item, Statement) and item.kind in ("function", "type"):
+            source = re.sub(r"\{[^{}]*\}", lambda body: body.group(0).replace(";", "|"), item.source)
+            found.append(" ".join(source.split()).rstrip(";").rstrip())
+    return found
 
 
 def parse_type(text: str, where: str) -> CType:
@@ -148,15 +404,15 @@ def parse_parameters(text: str, where: str) -> List[Parameter]:
     return parameters
 
 
-def parse_defines(text: str) -> Tuple[Dict[str, str], Dict[str, List[Constant]]]:
+def parse_defines(items: List[Item]) -> Tuple[Dict[str, str], Dict[str, List[Constant]]]:
     """Every parameterless TELENORID_* macro, and the constants of each family with their comments."""
     defines: Dict[str, str] = {}
     found: Dict[str, List[Constant]] = {family: [] for family, _, _ in FAMILIES}
-    # A definition, continued over `\` lines, then a comment that may run over several lines.
-    pattern = re.compile(r"^#define[ \t]+(TELENORID_\w+)(?![\w(])((?:[^\n/]|/(?!\*)|\\\n)*)(/\*.*?\*/)?", re.M | re.S)
-    for match in pattern.finditer(text):
-        name, value = match.group(1), " ".join(match.group(2).replace("\\\n", " ").split())
-        comment = " ".join((match.group(3) or "")[2:-2].split())
+    for item in items:
+        if not isinstance(item, Statement) or item.kind != "constant" or not item.name.startswith("TELENORID_"):
+            continue
+        name, value = item.name, " ".join(item.source.replace("\\\n", " ").split()[2:])
+        comment = " ".join(item.note.text.split()) if item.note else ""
         defines[name] = value
         for family, prefix, _ in FAMILIES:
             statuses = family == "statuses" and name == "TELENORID_OK"
@@ -170,21 +426,14 @@ def parse_defines(text: str) -> Tuple[Dict[str, str], Dict[str, List[Constant]]]
     return defines, found
 
 
-def parse_comments(text: str) -> Dict[str, str]:
-    """Each function's doc comment: the comment that ends just before its declaration (blank lines between
-    are allowed, other declarations are not)."""
-    comments: Dict[str, str] = {}
-    for match in re.finditer(r"/\*((?:(?!\*/).)*)\*/\s*\n(?:[^\n;]*?\n)??[^\n;/]*?\b(telenorid_\w+)\s*\(", text, re.S):
-        comments.setdefault(match.group(2), " ".join(line.strip().lstrip("*").strip()
-                                                       for line in match.group(1).splitlines()).strip())
-    return comments
-
-
 def parse(header: str) -> Declarations:
-    defines, families = parse_defines(header)
-    found = Declarations([], [], [], [], [], [], defines, families, parse_comments(header))
+    items = scan(header)
+    defines, families = parse_defines(items)
+    preamble, layout = sections(items)
+    found = Declarations([], [], [], [], [], [], defines, families,
+                         [item for item in items if isinstance(item, Statement)], preamble, layout)
     tags = {}  # struct tag -> the first typedef name of that struct, the one its Python class takes
-    for statement in statements(header):
+    for statement in statements(items):
         match = re.fullmatch(rf"typedef struct ({IDENT}) \{{(.*)\}} ({IDENT})", statement)
         if match and match.group(1) == match.group(3):
             members = []
