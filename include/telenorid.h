@@ -80,11 +80,15 @@ extern "C" {
  *          Request headers only for https or loopback http URLs; a refresh whose write to the store fails
  *          returns TELENORID_E_STORE_FAILED with the new tokens kept, and telenorid_auth_state_save writes
  *          them when the host asks; a refresh or code exchange cancelled after its request was sent
- *          finishes first and keeps its tokens (telenorid_client_cancel). Nothing removed. */
+ *          finishes first and keeps its tokens (telenorid_client_cancel). Nothing removed.
+ *   0.7.0  Resource servers and machines: token introspection (RFC 7662) and JWT access tokens (RFC 9068)
+ *          through telenorid_resource_server_* and telenorid_token_info_* (TELENORID_RESOURCE_SERVER_*,
+ *          TELENORID_INFO_*), the client credentials grant (telenorid_client_credentials_*),
+ *          TELENORID_CONFIG_INTROSPECTION_ENDPOINT. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
-#define TELENORID_VERSION_MINOR 6
+#define TELENORID_VERSION_MINOR 7
 #define TELENORID_VERSION_PATCH 0
-#define TELENORID_VERSION_STRING "0.6.0"
+#define TELENORID_VERSION_STRING "0.7.0"
 
 /* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
 #define TELENORID_VERSION_NUMBER \
@@ -1709,7 +1713,9 @@ void telenorid_accounts_free(telenorid_accounts *accounts);
  * order. Both are safe to share between threads; a token info never changes.
  * --------------------------------------------------------------------------------------------- */
 
+/* A resource server's checks of access tokens, bound to its client. Since 0.7.0 */
 typedef struct telenorid_resource_server telenorid_resource_server;
+/* What one check learnt about one access token: immutable. Since 0.7.0 */
 typedef struct telenorid_token_info telenorid_token_info;
 
 /* What telenorid_resource_server_set() sets. Append-only. Since 0.7.0 */
@@ -1786,9 +1792,10 @@ typedef int32_t telenorid_token_info_field;
 #define TELENORID_INFO_JTI         8  /* the token's identifier */
 #define TELENORID_INFO_CNF_JKT     9  /* the RFC 7638 thumbprint of the DPoP key the token is bound to
                                          (cnf.jkt, RFC 9449 §6) */
-#define TELENORID_INFO_EXP        10  /* the times, read by telenorid_token_info_time() (NumericDate, RFC 7519 */
-#define TELENORID_INFO_IAT        11  /* §2, in whole seconds) */
-#define TELENORID_INFO_NBF        12
+#define TELENORID_INFO_EXP        10  /* expiry; the times are read by telenorid_token_info_time() (NumericDate,
+                                         RFC 7519 §2, in whole seconds) */
+#define TELENORID_INFO_IAT        11  /* issued at */
+#define TELENORID_INFO_NBF        12  /* not before */
 
 /* 1 when the token is active (RFC 7662 §2.2; a verified JWT access token is), else 0. Since 0.7.0 */
 telenorid_status telenorid_token_info_active(const telenorid_token_info *info, int32_t *out);
@@ -1822,6 +1829,7 @@ void telenorid_token_info_free(telenorid_token_info *info);
  * kept in memory only. A telenorid_client_credentials keeps its client alive; safe to share between threads.
  * --------------------------------------------------------------------------------------------- */
 
+/* A machine's access token from the client credentials grant, kept and renewed. Since 0.7.0 */
 typedef struct telenorid_client_credentials telenorid_client_credentials;
 
 /* Prepares the grant for `scope` (NULL: no scope parameter, the provider's default for the client; empty:
@@ -1843,8 +1851,8 @@ telenorid_status telenorid_client_credentials_access_token(telenorid_client_cred
 telenorid_status telenorid_client_credentials_expires_at(const telenorid_client_credentials *credentials,
                                                          int64_t *out);
 
-/* A resource server refused `access_token` (NULL: the one held): the next telenorid_client_credentials_
- * access_token() asks for a new one. A token no longer held changes nothing. Any thread. Since 0.7.0 */
+/* A resource server refused `access_token` (NULL: the one held): the next
+ * telenorid_client_credentials_access_token() asks for a new one. A token no longer held changes nothing. Any thread. Since 0.7.0 */
 telenorid_status telenorid_client_credentials_rejected(telenorid_client_credentials *credentials,
                                                        const char *access_token);
 

@@ -2764,7 +2764,7 @@ static void null_resource_server_set(void) {
     {
         current = "telenorid_resource_server_set: server NULL";
         prime_last_error();
-        telenorid_status status = telenorid_resource_server_set(NULL, 1, "x");
+        telenorid_status status = telenorid_resource_server_set(NULL, TELENORID_RESOURCE_SERVER_INTROSPECTION_CACHE_MAX_AGE_S, "x");
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_set: server NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
     }
@@ -2819,7 +2819,7 @@ static void null_token_info_get(void) {
         char *out_out = SENTINEL;
         current = "telenorid_token_info_get: info NULL";
         prime_last_error();
-        telenorid_status status = telenorid_token_info_get(NULL, 1, &out_out);
+        telenorid_status status = telenorid_token_info_get(NULL, TELENORID_INFO_SCOPE, &out_out);
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_info_get: info NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
         check_case((void *)out_out == SENTINEL, "telenorid_token_info_get: info NULL: output untouched");
@@ -2831,7 +2831,7 @@ static void null_token_info_time(void) {
         int64_t out_out = 77;
         current = "telenorid_token_info_time: info NULL";
         prime_last_error();
-        telenorid_status status = telenorid_token_info_time(NULL, 1, &out_out);
+        telenorid_status status = telenorid_token_info_time(NULL, TELENORID_INFO_SCOPE, &out_out);
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_info_time: info NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
         check_case(out_out == 77, "telenorid_token_info_time: info NULL: output untouched");

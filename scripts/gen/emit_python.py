@@ -120,7 +120,8 @@ def bindings(found: Declarations) -> str:
 TABLES = (("STATUS", "statuses"), ("CONFIG_KEYS", "config keys"), ("AUTH_PARAMS", "authorization parameters"),
           ("CLAIM_TARGETS", "claim targets"), ("TOKEN_FIELDS", "token fields"), ("PKCE_METHODS", "PKCE methods"),
           ("SOCKET_VERDICTS", "socket verdicts"), ("DEVICE_FIELDS", "device fields"),
-          ("LOGIN_HINT_FORMS", "login hint forms"), ("LOG_LEVELS", "log levels"))
+          ("LOGIN_HINT_FORMS", "login hint forms"), ("LOG_LEVELS", "log levels"),
+          ("RESOURCE_SERVER_OPTIONS", "resource server options"), ("TOKEN_INFO_FIELDS", "token info fields"))
 
 # The keys that are not the lower-case suffix, each with its reason.
 KEY_NAMES = {

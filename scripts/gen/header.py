@@ -42,6 +42,8 @@ FAMILIES: Tuple[Tuple[str, str, Optional[str]], ...] = (
     ("device fields", "TELENORID_DEVICE_", "telenorid_device_field"),
     ("login hint forms", "TELENORID_LOGIN_HINT_", "telenorid_login_hint_form"),
     ("log levels", "TELENORID_LOG_", None),
+    ("resource server options", "TELENORID_RESOURCE_SERVER_", "telenorid_resource_server_option"),
+    ("token info fields", "TELENORID_INFO_", "telenorid_token_info_field"),
 )
 
 IDENT = r"[A-Za-z_]\w*"

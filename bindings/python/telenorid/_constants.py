@@ -7,7 +7,7 @@ from typing import Dict
 # The header this package was made from (TELENORID_VERSION_MAJOR, _MINOR, _PATCH): the library loaded must
 # have the same major and at least this minor.
 VERSION_MAJOR = 0
-VERSION_MINOR = 6
+VERSION_MINOR = 7
 VERSION_PATCH = 0
 MAX_INPUT = 1048576  # TELENORID_MAX_INPUT
 OK = 0  # TELENORID_OK
@@ -151,4 +151,25 @@ LOG_LEVELS: Dict[str, int] = {
     "info": 20,  # TELENORID_LOG_INFO
     "warning": 30,  # TELENORID_LOG_WARNING
     "error": 40,  # TELENORID_LOG_ERROR
+}
+
+RESOURCE_SERVER_OPTIONS: Dict[str, int] = {
+    "introspection_cache_max_age_s": 1,  # TELENORID_RESOURCE_SERVER_INTROSPECTION_CACHE_MAX_AGE_S
+    "access_token_signing_algs": 2,  # TELENORID_RESOURCE_SERVER_ACCESS_TOKEN_SIGNING_ALGS
+    "accept_typ_jwt": 3,  # TELENORID_RESOURCE_SERVER_ACCEPT_TYP_JWT
+}
+
+TOKEN_INFO_FIELDS: Dict[str, int] = {
+    "scope": 1,  # TELENORID_INFO_SCOPE
+    "client_id": 2,  # TELENORID_INFO_CLIENT_ID
+    "username": 3,  # TELENORID_INFO_USERNAME
+    "token_type": 4,  # TELENORID_INFO_TOKEN_TYPE
+    "sub": 5,  # TELENORID_INFO_SUB
+    "aud": 6,  # TELENORID_INFO_AUD
+    "iss": 7,  # TELENORID_INFO_ISS
+    "jti": 8,  # TELENORID_INFO_JTI
+    "cnf_jkt": 9,  # TELENORID_INFO_CNF_JKT
+    "exp": 10,  # TELENORID_INFO_EXP
+    "iat": 11,  # TELENORID_INFO_IAT
+    "nbf": 12,  # TELENORID_INFO_NBF
 }

@@ -16,7 +16,7 @@ import json
 from ctypes import byref, c_int32, c_int64
 from typing import Any, Dict, List, Optional, Union
 
-from . import _bindings, _ffi
+from . import _bindings, _constants, _ffi
 from ._convert import _opt_str, _str
 from ._handle import _call_on, _Handle
 from ._interruptible import interruptible
@@ -24,14 +24,13 @@ from .client import Client
 
 _c = _ffi.functions
 
-# include/telenorid.h: telenorid_resource_server_option (TELENORID_RESOURCE_SERVER_*) and
-# telenorid_token_info_field (TELENORID_INFO_*).
-RESOURCE_SERVER_OPTIONS = {"introspection_cache_max_age_s": 1, "access_token_signing_algs": 2,
-                           "accept_typ_jwt": 3}
-TOKEN_INFO_FIELDS = {"scope": 1, "client_id": 2, "username": 3, "token_type": 4, "sub": 5, "aud": 6, "iss": 7,
-                     "jti": 8, "cnf_jkt": 9}
-TOKEN_INFO_TIMES = {"exp": 10, "iat": 11, "nbf": 12}
-
+# include/telenorid.h's TELENORID_INFO_* fields: the times are read by telenorid_token_info_time, the rest by
+# telenorid_token_info_get.
+TOKEN_INFO_TIMES = {name: number for name, number in _constants.TOKEN_INFO_FIELDS.items()
+                    if name in ("exp", "iat", "nbf")}
+TOKEN_INFO_FIELDS = {name: number for name, number in _constants.TOKEN_INFO_FIELDS.items()
+                     if name not in TOKEN_INFO_TIMES}
+RESOURCE_SERVER_OPTIONS = _constants.RESOURCE_SERVER_OPTIONS
 
 class TokenInfo(_Handle):
     """What a check learnt about an access token: the introspection answer (RFC 7662 §2.2) or a verified JWT
