@@ -22,16 +22,15 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 import xml.etree.ElementTree as ET
-import zipfile
 from pathlib import Path
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import List, Optional, Set, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts" / "gen"))
+sys.path[:0] = [str(ROOT / "scripts" / "gen"), str(ROOT / "scripts")]
 from header import parse  # noqa: E402  (the one reader of the header's declarations)
+from sbom import members  # noqa: E402  (the files inside a wheel, jar or tarball)
 
 HEADER = ROOT / "include" / "telenorid.h"
 VERSION_SEGMENT = re.compile(r"\d+\.\d+\.\d+(?:[-.\w]*)?")
@@ -44,21 +43,6 @@ def header_facts() -> Tuple[str, Set[str]]:
         sys.exit("check_release: no TELENORID_VERSION_STRING in include/telenorid.h")
     functions = {function.name for function in parse(text).functions}
     return match.group(1), functions
-
-
-def members(path: Path) -> Iterator[Tuple[str, bytes]]:
-    if path.suffix in (".whl", ".jar", ".zip"):
-        with zipfile.ZipFile(path) as archive:
-            for info in archive.infolist():
-                if not info.is_dir():
-                    yield info.filename, archive.read(info)
-    elif path.name.endswith(".tar.gz"):
-        with tarfile.open(path) as tar:
-            for entry in tar.getmembers():
-                if entry.isfile():
-                    handle = tar.extractfile(entry)
-                    assert handle is not None
-                    yield entry.name, handle.read()
 
 
 def exported(data: bytes) -> Set[str]:

@@ -97,7 +97,7 @@ class Elf:
 
 def members(path: Path) -> Iterator[Tuple[str, bytes]]:
     """(name, bytes) of each regular file in a zip (wheel, jar) or tar.gz artifact."""
-    if path.suffix in (".whl", ".jar"):
+    if path.suffix in (".whl", ".jar", ".zip"):
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 if not info.is_dir():
