@@ -19,7 +19,8 @@
      telenorid_pkce_generate; again after the unpacked tree is moved (the .pc file is relocatable);
    - the jars alone: the API jar and the linux-x86_64 natives jar on the class path, javac and java, the
      library's version and an authorization URL as above.
-Exits non-zero at the first failure; prints one "ok:" line per check, then "release: 7 passed, 0 failed".
+5. README.md's install commands, run as written (`<version>` put in) beside the artifact each names.
+Exits non-zero at the first failure; prints one "ok:" line per check, then "release: 8 passed, 0 failed".
 """
 from __future__ import annotations
 
@@ -333,6 +334,49 @@ def check_jars(api: Path, natives: Path, work: Path) -> None:
        "whose PKCE challenge is right")
 
 
+def readme_install_blocks() -> List[str]:
+    """The ```sh blocks of README.md's "## Install" section, in order: Python, C, Java."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("\n## Install\n"):]
+    section = section[:section.index("\n## ", 1)]
+    return re.findall(r"```sh\n(.*?)```", section, re.S)
+
+
+def check_readme_install(found: Dict[str, Path], work: Path) -> None:
+    """README's install commands run as written, `<version>` put in, each in a directory holding only the
+    artifact it names (and the user's own app.c or App.java), with a HOME of its own."""
+    blocks = readme_install_blocks()
+    assert len(blocks) == 3, f"README's Install section has {len(blocks)} sh blocks, expected Python, C and Java"
+    home = work / "readme-home"
+    home.mkdir()
+    env = clean_env(HOME=str(home))
+    env["PATH"] = os.pathsep.join([str(JAVA_HOME / "bin"), env["PATH"]])
+    python_block, c_block, java_block = (block.replace("<version>", VERSION) for block in blocks)
+
+    def run_block(name: str, block: str, files: Dict[str, Path], text: Dict[str, str]) -> str:
+        where = work / f"readme-{name}"
+        where.mkdir()
+        for file_name, path in files.items():
+            shutil.copy(path, where / file_name)
+        for file_name, content in text.items():
+            (where / file_name).write_text(content)
+        return run(["bash", "-euo", "pipefail", "-c", block], where, env)
+
+    out = run_block("python", python_block, {found["wheel"].name: found["wheel"]}, {})
+    assert VERSION in out, f"README's Python install printed {out!r}"
+    run_block("c", c_block, {found["c"].name: found["c"]}, {"app.c": C_PROGRAM})
+    version, verifier, challenge = run([str(work / "readme-c" / "a.out")], work / "readme-c", clean_env()).split()
+    assert version == VERSION and challenge == s256(verifier), (version, verifier, challenge)
+    api, natives = found["api"], found["-linux-x86_64"]
+    out = run_block("java", java_block, {api.name: api, natives.name: natives},
+                    {"App.java": JAVA_PROGRAM.replace("class UseRelease", "class App")})
+    lines = out.split("\n")
+    assert lines[0] == VERSION, lines
+    check_challenge(lines[1], lines[2], lines[3], "README's Java install")
+    ok("README's install commands as written: the wheel in a venv (telenorid --version), the C tarball with "
+       "pkg-config and cc (the program runs), the two jars with javac and java")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     dist = Path(args[0]).resolve() if args else ROOT / "dist"
@@ -346,7 +390,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         library = check_c(found["c"], work)
         check_sdist(found["sdist"], library, work)
         check_jars(found["api"], found["-linux-x86_64"], work)
-    print("release: 7 passed, 0 failed")
+        check_readme_install(found, work)
+    print("release: 8 passed, 0 failed")
     return 0
 
 
