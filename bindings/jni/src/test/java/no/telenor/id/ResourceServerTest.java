@@ -13,11 +13,14 @@ import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * (RFC 6749 §4.4) at django-oauth-toolkit (Tests/support/provider/oidc_provider.py: opaque access tokens, its
  * machine-app client of the client credentials grant, an introspection endpoint at /o/introspect/) and glewlwyd
  * (Tests/support/glewlwyd_provider.py serve: access tokens are JWTs of typ at+jwt whose aud is the scope list;
- * the introspection endpoint is discovered and takes the machine client's client_secret_basic).
+ * the introspection endpoint is discovered and takes the machine client's client_secret_basic), and, in its own
+ * test, LemonLDAP::NG 2.16 (Tests/support/lemonldap_provider.py serve: JWT access tokens of typ JWT, accepted
+ * only by setting).
  */
 class ResourceServerTest {
     private static Process django;
@@ -296,6 +301,46 @@ class ResourceServerTest {
             try (TokenInfo answer = server.introspect("not-a-token")) {
                 assertFalse(answer.active());
             }
+        }
+    }
+
+    @Test
+    void typJwtAccessTokensAtLemonLdapOnlyBySetting() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Paths.get("/usr/sbin/llng-fastcgi-server")),
+                "LemonLDAP::NG is not installed (scripts/setup.sh)");
+        // Its machine relying party (MACHINE_CLIENT_ID, MACHINE_CLIENT_SECRET in lemonldap_provider.py): the
+        // serve line names only the issuer and the public client.
+        String clientId = "machine-app";
+        Process[] started = new Process[1];
+        String line = PythonProcess.startServer("Tests/support/lemonldap_provider.py", started, "serve");
+        String issuer = field(line, "issuer");
+        try (Config config = Config.builder().issuer(issuer).clientId(clientId).clientSecret("machine-secret").build();
+             Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, "openid");
+             ResourceServer server = new ResourceServer(client, clientId)) {
+            String token = credentials.accessToken();
+            // LemonLDAP::NG 2.16 writes typ JWT, not at+jwt, and names the client as the audience.
+            TokenInvalidException typ = assertThrows(TokenInvalidException.class, () -> server.verifyAccessToken(token));
+            assertTrue(typ.getMessage().contains("accepting typ JWT is a setting"), typ.getMessage());
+            server.setAcceptTypJwt(true);
+            try (TokenInfo info = server.verifyAccessToken(token); TokenInfo answer = server.introspect(token)) {
+                assertEquals(clientId, info.clientId());
+                assertEquals(clientId, info.subject());
+                assertEquals("openid", info.scope());
+                assertEquals(clientId, info.audience());
+                assertEquals(issuer, info.issuer());
+                // Introspection at the discovered endpoint (client_secret_basic).
+                assertTrue(answer.active());
+                assertEquals(clientId, answer.clientId());
+                assertEquals(info.expiresAt(), answer.expiresAt());
+            }
+            server.setAcceptTypJwt(false);
+            assertThrows(TokenInvalidException.class, () -> server.verifyAccessToken(token));
+            try (TokenInfo answer = server.introspect("not-a-token")) {
+                assertFalse(answer.active());
+            }
+        } finally {
+            started[0].destroy();
+            started[0].waitFor(15, TimeUnit.SECONDS);
         }
     }
 }
