@@ -1164,6 +1164,216 @@ static jint n_login_hint_get_form(JNIEnv *env, jclass cls, jbyteArray hint_bytes
     return result;
 }
 
+/* telenorid_resource_server_new */
+static jlong n_resource_server_new(JNIEnv *env, jclass cls, jlong client, jbyteArray audience_bytes)
+{
+    (void)cls;
+    telenorid_resource_server *out = NULL;
+    in_string audience = {0};
+    jlong result = 0;
+    if (in_string_get(env, audience_bytes, "audience", &audience)) {
+        telenorid_status status = telenorid_resource_server_new(HANDLE(telenorid_client, client), audience.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&audience);
+    return result;
+}
+
+/* telenorid_resource_server_set */
+static void n_resource_server_set(JNIEnv *env, jclass cls, jlong server, jint option, jbyteArray value_bytes)
+{
+    (void)cls;
+    in_string value = {0};
+    if (in_string_get(env, value_bytes, "value", &value)) {
+        telenorid_status status = telenorid_resource_server_set(HANDLE(telenorid_resource_server, server),
+                                                                (telenorid_resource_server_option)option, value.chars);
+        void_result(env, status);
+    }
+    in_string_release(&value);
+}
+
+/* telenorid_resource_server_introspect */
+static jlong n_resource_server_introspect(JNIEnv *env, jclass cls, jlong server, jbyteArray token_bytes,
+                                          jbyteArray token_type_hint_bytes)
+{
+    (void)cls;
+    telenorid_token_info *out = NULL;
+    in_string token = {0}, token_type_hint = {0};
+    jlong result = 0;
+    if (in_string_get(env, token_bytes, "token", &token) &&
+        in_string_get(env, token_type_hint_bytes, "tokenTypeHint", &token_type_hint)) {
+        telenorid_status status = telenorid_resource_server_introspect(HANDLE(telenorid_resource_server, server),
+                                                                       token.chars, token_type_hint.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&token);
+    in_string_release(&token_type_hint);
+    return result;
+}
+
+/* telenorid_resource_server_verify_access_token */
+static jlong n_resource_server_verify_access_token(JNIEnv *env, jclass cls, jlong server, jbyteArray token_bytes)
+{
+    (void)cls;
+    telenorid_token_info *out = NULL;
+    in_string token = {0};
+    jlong result = 0;
+    if (in_string_get(env, token_bytes, "token", &token)) {
+        telenorid_status status = telenorid_resource_server_verify_access_token(
+            HANDLE(telenorid_resource_server, server), token.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&token);
+    return result;
+}
+
+/* telenorid_resource_server_free */
+static void n_resource_server_free(JNIEnv *env, jclass cls, jlong server)
+{
+    (void)env;
+    (void)cls;
+    telenorid_resource_server_free(HANDLE(telenorid_resource_server, server));
+}
+
+/* telenorid_token_info_active */
+static jint n_token_info_active(JNIEnv *env, jclass cls, jlong info)
+{
+    (void)cls;
+    int32_t out = 0;
+    jint result = 0;
+    telenorid_status status = telenorid_token_info_active(HANDLE(const telenorid_token_info, info), &out);
+    void_result(env, status);
+    if (status == TELENORID_OK) {
+        result = (jint)out;
+    }
+    return result;
+}
+
+/* telenorid_token_info_get */
+static jbyteArray n_token_info_get(JNIEnv *env, jclass cls, jlong info, jint field)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_token_info_get(HANDLE(const telenorid_token_info, info),
+                                                       (telenorid_token_info_field)field, &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_token_info_time */
+static jlong n_token_info_time(JNIEnv *env, jclass cls, jlong info, jint field)
+{
+    (void)cls;
+    int64_t out = 0;
+    jlong result = 0;
+    telenorid_status status = telenorid_token_info_time(HANDLE(const telenorid_token_info, info),
+                                                        (telenorid_token_info_field)field, &out);
+    void_result(env, status);
+    if (status == TELENORID_OK) {
+        result = (jlong)out;
+    }
+    return result;
+}
+
+/* telenorid_token_info_member */
+static jbyteArray n_token_info_member(JNIEnv *env, jclass cls, jlong info, jbyteArray name_bytes)
+{
+    (void)cls;
+    char *out = NULL;
+    in_string name = {0};
+    jbyteArray result = NULL;
+    if (in_string_get(env, name_bytes, "name", &name)) {
+        telenorid_status status = telenorid_token_info_member(HANDLE(const telenorid_token_info, info), name.chars,
+                                                              &out);
+        result = string_result(env, status, out);
+    }
+    in_string_release(&name);
+    return result;
+}
+
+/* telenorid_token_info_json */
+static jbyteArray n_token_info_json(JNIEnv *env, jclass cls, jlong info)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_token_info_json(HANDLE(const telenorid_token_info, info), &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_token_info_free */
+static void n_token_info_free(JNIEnv *env, jclass cls, jlong info)
+{
+    (void)env;
+    (void)cls;
+    telenorid_token_info_free(HANDLE(telenorid_token_info, info));
+}
+
+/* telenorid_client_credentials_new */
+static jlong n_client_credentials_new(JNIEnv *env, jclass cls, jlong client, jbyteArray scope_bytes)
+{
+    (void)cls;
+    telenorid_client_credentials *out = NULL;
+    in_string scope = {0};
+    jlong result = 0;
+    if (in_string_get(env, scope_bytes, "scope", &scope)) {
+        telenorid_status status = telenorid_client_credentials_new(HANDLE(telenorid_client, client), scope.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&scope);
+    return result;
+}
+
+/* telenorid_client_credentials_access_token */
+static jbyteArray n_client_credentials_access_token(JNIEnv *env, jclass cls, jlong credentials)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_client_credentials_access_token(
+        HANDLE(telenorid_client_credentials, credentials), &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_client_credentials_expires_at */
+static jlong n_client_credentials_expires_at(JNIEnv *env, jclass cls, jlong credentials)
+{
+    (void)cls;
+    int64_t out = 0;
+    jlong result = 0;
+    telenorid_status status = telenorid_client_credentials_expires_at(
+        HANDLE(const telenorid_client_credentials, credentials), &out);
+    void_result(env, status);
+    if (status == TELENORID_OK) {
+        result = (jlong)out;
+    }
+    return result;
+}
+
+/* telenorid_client_credentials_rejected */
+static void n_client_credentials_rejected(JNIEnv *env, jclass cls, jlong credentials, jbyteArray access_token_bytes)
+{
+    (void)cls;
+    in_string access_token = {0};
+    if (in_string_get(env, access_token_bytes, "accessToken", &access_token)) {
+        telenorid_status status = telenorid_client_credentials_rejected(
+            HANDLE(telenorid_client_credentials, credentials), access_token.chars);
+        void_result(env, status);
+    }
+    in_string_release(&access_token);
+}
+
+/* telenorid_client_credentials_free */
+static void n_client_credentials_free(JNIEnv *env, jclass cls, jlong credentials)
+{
+    (void)env;
+    (void)cls;
+    telenorid_client_credentials_free(HANDLE(telenorid_client_credentials, credentials));
+}
+
 const JNINativeMethod natives[] = {
     NATIVE("registeredNatives", "()I", n_registered_natives),
     NATIVE("version", "()I", n_version),
@@ -1295,6 +1505,22 @@ const JNINativeMethod natives[] = {
     NATIVE("dpopSignerFree", "(J)V", n_dpop_signer_free),
     NATIVE("authStateRequestHeaders", "(J[B[B[B)[[B", n_auth_state_request_headers),
     NATIVE("authStateResourceAnswered", "(J[BI[B[B[B)Z", n_auth_state_resource_answered),
+    NATIVE("resourceServerNew", "(J[B)J", n_resource_server_new),
+    NATIVE("resourceServerSet", "(JI[B)V", n_resource_server_set),
+    NATIVE("resourceServerIntrospect", "(J[B[B)J", n_resource_server_introspect),
+    NATIVE("resourceServerVerifyAccessToken", "(J[B)J", n_resource_server_verify_access_token),
+    NATIVE("resourceServerFree", "(J)V", n_resource_server_free),
+    NATIVE("tokenInfoActive", "(J)I", n_token_info_active),
+    NATIVE("tokenInfoGet", "(JI)[B", n_token_info_get),
+    NATIVE("tokenInfoTime", "(JI)J", n_token_info_time),
+    NATIVE("tokenInfoMember", "(J[B)[B", n_token_info_member),
+    NATIVE("tokenInfoJson", "(J)[B", n_token_info_json),
+    NATIVE("tokenInfoFree", "(J)V", n_token_info_free),
+    NATIVE("clientCredentialsNew", "(J[B)J", n_client_credentials_new),
+    NATIVE("clientCredentialsAccessToken", "(J)[B", n_client_credentials_access_token),
+    NATIVE("clientCredentialsExpiresAt", "(J)J", n_client_credentials_expires_at),
+    NATIVE("clientCredentialsRejected", "(J[B)V", n_client_credentials_rejected),
+    NATIVE("clientCredentialsFree", "(J)V", n_client_credentials_free),
 };
 const jint natives_count = (jint)(sizeof natives / sizeof natives[0]);
 

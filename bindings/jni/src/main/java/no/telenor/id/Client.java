@@ -332,7 +332,16 @@ public final class Client extends NativeObject {
      * can't be freed meanwhile, so the count never drops to zero while the new state may still sign.
      */
     AuthState newAuthState(Call<Long> make) {
-        long handle = call(h -> {
+        return AuthState.create(newSignerOwner(make), this, signers);
+    }
+
+    /**
+     * Makes, under the client's lock, a native object that keeps the native client alive and may sign with
+     * its signers (an auth state, a resource server, client credentials), counting it as an owner of the
+     * signers first; freeing it must call {@link Signers#release()} on {@link #signers()}.
+     */
+    long newSignerOwner(Call<Long> make) {
+        return call(h -> {
             signers.retain();
             try {
                 return make.call(h);
@@ -341,6 +350,10 @@ public final class Client extends NativeObject {
                 throw e;
             }
         });
-        return AuthState.create(handle, this, signers);
+    }
+
+    /** The signers' owner count, for the free action of what {@link #newSignerOwner} made. */
+    Signers signers() {
+        return signers;
     }
 }

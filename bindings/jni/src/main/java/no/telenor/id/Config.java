@@ -458,6 +458,14 @@ public final class Config extends NativeObject {
         }
 
         /**
+         * The token introspection endpoint (RFC 7662 §2) {@link ResourceServer#introspect} asks; null for the
+         * discovered one ({@code introspection_endpoint}, RFC 8414 §2).
+         */
+        public @NonNull Builder introspectionEndpoint(@Nullable String url) {
+            return set(Key.INTROSPECTION_ENDPOINT, url);
+        }
+
+        /**
          * Checks the settings and creates a configuration. The builder stays usable.
          *
          * @throws ConfigurationException when a required setting is missing or a value is not valid

@@ -221,4 +221,24 @@ final class Native {
     static native byte[][] authStateRequestHeaders(long state, byte[] method, byte[] url, byte[] resourceNonce);
     static native boolean authStateResourceAnswered(long state, byte[] url, int status, byte[] wwwAuthenticate,
             byte[] dpopNonce, byte[] authorizationSent);
+
+    // Resource servers: token introspection (RFC 7662) and JWT access tokens (RFC 9068).
+    static native long resourceServerNew(long client, byte[] audience);
+    static native void resourceServerSet(long server, int option, byte[] value);
+    static native long resourceServerIntrospect(long server, byte[] token, byte[] tokenTypeHint);
+    static native long resourceServerVerifyAccessToken(long server, byte[] token);
+    static native void resourceServerFree(long server);
+    static native int tokenInfoActive(long info);
+    static native byte[] tokenInfoGet(long info, int field);
+    static native long tokenInfoTime(long info, int field);
+    static native byte[] tokenInfoMember(long info, byte[] name);
+    static native byte[] tokenInfoJson(long info);
+    static native void tokenInfoFree(long info);
+
+    // Client credentials grant (RFC 6749 §4.4).
+    static native long clientCredentialsNew(long client, byte[] scope);
+    static native byte[] clientCredentialsAccessToken(long credentials);
+    static native long clientCredentialsExpiresAt(long credentials);
+    static native void clientCredentialsRejected(long credentials, byte[] accessToken);
+    static native void clientCredentialsFree(long credentials);
 }
