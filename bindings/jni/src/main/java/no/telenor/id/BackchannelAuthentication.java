@@ -13,7 +13,7 @@ public final class BackchannelAuthentication extends NativeObject {
     private final Client client;
 
     BackchannelAuthentication(long handle, Client client) {
-        super(handle, Native::backchannelAuthFree);
+        super(handle, client.signers().releasingAfter(Native::backchannelAuthFree));
         this.client = client;
     }
 

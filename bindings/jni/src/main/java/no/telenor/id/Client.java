@@ -35,6 +35,17 @@ public final class Client extends NativeObject {
             owners++;
         }
 
+        /**
+         * The free action of a native owner: {@code free} on its handle, then {@link #release()} (a cleaner's
+         * action, so it holds the signers and never the Java object).
+         */
+        NativeObject.Free releasingAfter(NativeObject.Free free) {
+            return h -> {
+                free.free(h);
+                release();
+            };
+        }
+
         /** A native owner was freed; the last one releases every signer. */
         synchronized void release() {
             if (--owners == 0) {
@@ -152,7 +163,7 @@ public final class Client extends NativeObject {
      * @throws TransportException when the provider can't be reached
      */
     public @NonNull DeviceAuthorization startDeviceAuthorization(@Nullable AuthorizationRequest request) {
-        long handle = HostCallFailure.attach(() -> call(h -> request == null
+        long handle = HostCallFailure.attach(() -> newSignerOwner(h -> request == null
                 ? Native.clientStartDeviceAuthorization(h, 0)
                 : request.call(r -> Native.clientStartDeviceAuthorization(h, r))));
         return new DeviceAuthorization(handle, this);
@@ -178,7 +189,7 @@ public final class Client extends NativeObject {
      */
     public @NonNull BackchannelAuthentication startBackchannelAuthentication(@NonNull AuthorizationRequest request) {
         Objects.requireNonNull(request, "request");
-        long handle = HostCallFailure.attach(() -> call(h -> request.call(
+        long handle = HostCallFailure.attach(() -> newSignerOwner(h -> request.call(
                 r -> Native.clientStartBackchannelAuthentication(h, r))));
         return new BackchannelAuthentication(handle, this);
     }
@@ -337,8 +348,9 @@ public final class Client extends NativeObject {
 
     /**
      * Makes, under the client's lock, a native object that keeps the native client alive and may sign with
-     * its signers (an auth state, a resource server, client credentials), counting it as an owner of the
-     * signers first; freeing it must call {@link Signers#release()} on {@link #signers()}.
+     * its signers (an auth state, a resource server, client credentials, a device or backchannel
+     * authentication, which authenticate their polls), counting it as an owner of the signers first; its free
+     * action is {@link Signers#releasingAfter} on {@link #signers()}.
      */
     long newSignerOwner(Call<Long> make) {
         return call(h -> {

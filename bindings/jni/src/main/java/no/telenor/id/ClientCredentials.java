@@ -27,16 +27,10 @@ public final class ClientCredentials extends NativeObject {
 
     private ClientCredentials(Client client, long handle) {
         // The free action releases the client's signers with the handle (the cleaner must not reach `this`).
-        super(handle, free(client.signers()));
+        super(handle, client.signers().releasingAfter(Native::clientCredentialsFree));
         this.client = client;
     }
 
-    private static NativeObject.Free free(Client.Signers signers) {
-        return h -> {
-            Native.clientCredentialsFree(h);
-            signers.release();
-        };
-    }
 
     private static long newHandle(Client client, String scope) {
         byte[] bytes = Utf8.encode(scope);

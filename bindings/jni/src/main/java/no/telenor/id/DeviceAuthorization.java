@@ -23,7 +23,7 @@ public final class DeviceAuthorization extends NativeObject {
     private final Client client;
 
     DeviceAuthorization(long handle, Client client) {
-        super(handle, Native::deviceAuthorizationFree);
+        super(handle, client.signers().releasingAfter(Native::deviceAuthorizationFree));
         this.client = client;
     }
 

@@ -41,16 +41,10 @@ public final class ResourceServer extends NativeObject {
 
     private ResourceServer(Client client, long handle) {
         // The free action releases the client's signers with the handle (the cleaner must not reach `this`).
-        super(handle, free(client.signers()));
+        super(handle, client.signers().releasingAfter(Native::resourceServerFree));
         this.client = client;
     }
 
-    private static NativeObject.Free free(Client.Signers signers) {
-        return h -> {
-            Native.resourceServerFree(h);
-            signers.release();
-        };
-    }
 
     private static long newHandle(Client client, String audience) {
         byte[] bytes = Utf8.encode(Objects.requireNonNull(audience, "audience"));
