@@ -80,7 +80,7 @@ def test_the_man_page_names_every_subcommand_and_option(man_page):
             for flag in action.option_strings:
                 assert "\\fB" + flag.replace("-", "\\-") + "\\fR" in roff, f"{words} {flag} is not in the man page"
     assert sections == ["login", "status", "token", "userinfo", "refresh", "revoke", "logout", "accounts", "verify",
-                        "completion"]
+                        "introspect", "verify-access-token", "completion"]
     for code, _ in cli.EXIT_CODES:
         assert f".TP\n\\fB{code}\\fR\n" in roff, f"exit status {code}"
     assert "/root" not in roff and str(Path.home()) not in roff, "the state file is the reader's, not ours"
