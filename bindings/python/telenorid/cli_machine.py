@@ -89,8 +89,10 @@ def machine_token(args: argparse.Namespace) -> None:
 
 def add_commands(commands: Any, common: argparse.ArgumentParser) -> None:
     asked = commands.add_parser("introspect", parents=[common],
-                                help="ask the provider whether an access or refresh token is active and what it "
-                                     "grants (RFC 7662), as a resource server would; exit 1 when it is not active")
+                                help="ask the provider whether a token is active and what it grants (RFC 7662)",
+                                description="Asks the provider's introspection endpoint about a token, as a "
+                                            "resource server would (RFC 7662), with this client's authentication; "
+                                            "prints the answer, and exits 1 when the token is not active.")
     asked.add_argument("token", metavar="TOKEN",
                        help="the token, or - to read it from standard input (an argument shows in ps)")
     asked.add_argument("--token-type-hint", choices=("access_token", "refresh_token"),
@@ -99,8 +101,11 @@ def add_commands(commands: Any, common: argparse.ArgumentParser) -> None:
                        help="the provider's introspection endpoint (default: discovered)")
     asked.set_defaults(run=introspect)
     checked = commands.add_parser("verify-access-token", parents=[common],
-                                  help="a JWT access token's claims, verified with the provider's keys (RFC 9068) "
-                                       "for the resource server --audience names; exit 1 when a check fails")
+                                  help="a JWT access token's claims, verified with the provider's keys (RFC 9068)",
+                                  description="Verifies a JWT access token here, with the provider's keys (RFC "
+                                              "9068): typ at+jwt, signature, issuer, the audience --audience "
+                                              "names, the times; prints its claims, and exits 1 when a check "
+                                              "fails, saying which.")
     checked.add_argument("token", metavar="TOKEN",
                          help="the access token (a JWT), or - to read it from standard input")
     checked.add_argument("--audience", required=True, metavar="ID",
