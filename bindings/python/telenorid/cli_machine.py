@@ -41,6 +41,8 @@ def given_token(args: argparse.Namespace) -> str:
     """The token given on the command line, or, for "-", read from standard input (an argument shows in ps)."""
     if args.token != "-":
         return str(args.token)
+    if sys.stdin.isatty():
+        say("reading the token from standard input (paste it, then Ctrl-D)")
     read = sys.stdin.read().strip()
     if not read:
         raise Failed("no token on standard input")
