@@ -142,3 +142,22 @@ def test_verify_access_token_at_glewlwyd(tmp_path):
         asked = telenorid("introspect", token, "--json", *flags, secret=glewlwyd.machine_client_secret)
         assert asked.returncode == 0, asked.stderr
         assert json.loads(asked.stdout)["client_id"] == glewlwyd.machine_client_id
+
+
+def test_accept_typ_jwt_at_lemonldap(tmp_path):
+    from lemonldap_provider import FASTCGI_SERVER, MACHINE_CLIENT_ID, MACHINE_CLIENT_SECRET, start_lemonldap
+
+    if not os.access(FASTCGI_SERVER, os.X_OK):
+        pytest.skip("LemonLDAP::NG is not installed (scripts/setup.sh)")
+    with start_lemonldap() as lemonldap:
+        machine = {"client_id": MACHINE_CLIENT_ID, "client_secret": MACHINE_CLIENT_SECRET}
+        state = tmp_path / "state.json"
+        token = machine_token(lemonldap.issuer, machine, state, "--scope", "openid")["access_token"]
+        flags = ("--issuer", lemonldap.issuer, "--client-id", MACHINE_CLIENT_ID, "--state-file", str(state),
+                 "--audience", MACHINE_CLIENT_ID)
+        # LemonLDAP::NG 2.16 writes typ JWT, not at+jwt: refused, the message naming the flag's setting.
+        refused = telenorid("verify-access-token", token, *flags)
+        assert refused.returncode == 1 and "accepting typ JWT is a setting" in refused.stderr
+        accepted = telenorid("verify-access-token", token, "--accept-typ-jwt", "--json", *flags)
+        assert accepted.returncode == 0, accepted.stderr
+        assert json.loads(accepted.stdout)["client_id"] == MACHINE_CLIENT_ID
