@@ -10,6 +10,8 @@ the sign-ins (accounts) and prints.
                                      authentication (OpenID CIBA): the user approves on their own device
     telenorid status                 signed in or not: subject, issuer, expiry, scopes, token type (no request)
     telenorid token                  a fresh access token (refreshing first when needed)
+    telenorid token --client-credentials   the client's own access token, no one signed in (RFC 6749
+                                     section 4.4): for scripts, with a confidential client's secret
     telenorid userinfo               the userinfo claims
     telenorid refresh                refresh now
     telenorid revoke                 revoke the refresh token at the provider and sign out (settings kept)
@@ -22,6 +24,10 @@ the sign-ins (accounts) and prints.
                                      recently used; status only reads it, the others make it so)
     telenorid verify ID_TOKEN        an ID token's header and claims, verified with the provider's keys
                                      (decode is an alias of verify)
+    telenorid introspect TOKEN       whether the provider says a token is active, and what it grants (RFC 7662)
+    telenorid verify-access-token TOKEN --audience ID   a JWT access token's claims, verified with the
+                                     provider's keys (RFC 9068); both take - for TOKEN to read it from
+                                     standard input, and exit 1 when the token does not pass
     telenorid completion bash|zsh    a shell completion script; install it with
         telenorid completion bash > ~/.local/share/bash-completion/completions/telenorid
         telenorid completion zsh > ~/.zfunc/_telenorid     (a directory in $fpath)
@@ -60,6 +66,7 @@ from .cli_browser import Browser, check_browser
 from .cli_ciba import add_arguments as add_ciba_arguments, check_arguments as check_ciba_arguments, login_ciba
 from .cli_completion import SHELLS, completion
 from .cli_device import add_arguments as add_device_arguments, login_with_device
+from .cli_machine import add_commands as add_machine_commands, add_token_flag
 from .cli_output import expiry, signed_in, status, token_type, when
 from .cli_settings import (Failed, UsageError, client_for, emit, login_settings, printable, say, settings_path,
                            settings_from)
@@ -352,11 +359,13 @@ def parser() -> argparse.ArgumentParser:
                             ("refresh", refresh, "refresh the tokens now"), ("revoke", revoke, "revoke and sign out"),
                             ("logout", logout, "revoke, print the end-session URL, remove the account")):
         commands.add_parser(name, parents=[common, chosen_account], help=text).set_defaults(run=run)
+    add_token_flag(commands.choices["token"], token)
     add_accounts_command(commands, common)
     check = commands.add_parser("verify", aliases=["decode"], parents=[common],
                                 help="an ID token's header and claims, verified with the provider's keys")
     check.add_argument("id_token", metavar="ID_TOKEN", help="the ID token (a JWT) to verify")
     check.set_defaults(run=verify)
+    add_machine_commands(commands, common)
     complete = commands.add_parser("completion", help="print a bash or zsh completion script")
     complete.add_argument("shell", choices=SHELLS, help="the shell to complete for")
     complete.set_defaults(run=lambda args: print(completion(top, args.shell), end=""))

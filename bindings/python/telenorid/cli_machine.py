@@ -1,0 +1,151 @@
+"""The `telenorid` commands for the other side of the token, where no one signs in: a machine's own access token
+for scripts (`token --client-credentials`, the client credentials grant, RFC 6749 §4.4), and an operator's
+checks of an access token someone presented: `introspect` asks the provider (RFC 7662), `verify-access-token`
+verifies a JWT access token with the provider's keys (RFC 9068). All through resource_server.py.
+
+The client is a confidential one: its secret comes from the Secret Service (where `login` kept it for the state
+file's client) or TELENORID_CLIENT_SECRET, never from the command line. The state file's settings, and the secret
+kept with them, are used only when the command line names no other client (no --config, and --issuer and
+--client-id absent or the same): a secret kept for one client is never sent as another's."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, Callable, Dict, Optional
+
+import telenorid
+
+from ._interruptible import interruptible
+from .cli_output import when
+from .cli_settings import SECRET_KEY, SECRET_VARIABLE, Failed, UsageError, client_for, emit, load_settings, say
+from .cli_settings import settings_from, settings_path
+from .cli_store import saved_settings
+
+# cli.py's EXIT_CODES (importing cli.py from here would be a circle).
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+def machine_settings(args: argparse.Namespace) -> Dict[str, Any]:
+    """The settings of the client these commands act as (see the module's docstring for whose)."""
+    saved: Optional[Dict[str, Any]] = None
+    if args.config is None and settings_path(args.state_file).exists():
+        kept = load_settings(args.state_file)
+        if all(getattr(args, flag) in (None, kept.get(flag)) for flag in ("issuer", "client_id")):
+            saved = saved_settings(args)
+    return settings_from(args, saved)
+
+
+def given_token(args: argparse.Namespace) -> str:
+    """The token given on the command line, or, for "-", read from standard input (an argument shows in ps)."""
+    if args.token != "-":
+        return str(args.token)
+    if sys.stdin.isatty():
+        say("reading the token from standard input (paste it, then Ctrl-D)")
+    read = sys.stdin.read().strip()
+    if not read:
+        raise Failed("no token on standard input")
+    return read
+
+
+# ---- token --client-credentials -----------------------------------------------------------------------------
+
+def add_token_flag(token_parser: argparse.ArgumentParser, signed_in_token: Callable[[argparse.Namespace], Any]) -> None:
+    """`telenorid token --client-credentials`: the flag, and the choice between the two kinds of token."""
+    token_parser.add_argument("--client-credentials", action="store_true",
+                              help="print the client's own access token (the client credentials grant, RFC 6749 "
+                                   "section 4.4), for scripts: no sign-in, a confidential client whose secret is "
+                                   f"kept in the Secret Service or in {SECRET_VARIABLE}; --scope asks for scopes (default: "
+                                   "the provider's); a new token each run; with --json the token, expires_at and "
+                                   "expires_in")
+
+    def run(args: argparse.Namespace) -> Any:
+        return machine_token(args) if args.client_credentials else signed_in_token(args)
+
+    token_parser.set_defaults(run=run)
+
+
+def machine_token(args: argparse.Namespace) -> None:
+    if args.account:
+        raise UsageError("--account names a sign-in; --client-credentials uses none")
+    settings = machine_settings(args)
+    # The scope asked for is --scope's alone: the settings' scope is the one a user signs in with (openid...).
+    with client_for(settings) as client:
+        try:
+            machine = telenorid.ClientCredentials(client, args.scope)
+        except telenorid.ConfigurationError as error:
+            if settings.get(SECRET_KEY):
+                raise
+            raise Failed(f"{error.message}: the client credentials grant is a confidential client's; set its "
+                         f"secret in {SECRET_VARIABLE}") from None
+        with machine:
+            say(f"asking {settings['issuer']} for an access token of {settings['client_id']}")
+            access_token = machine.access_token()
+            expires_at = machine.expires_at
+    left = None if expires_at is None else max(0, expires_at - int(time.time()))
+    emit(args, {"access_token": access_token, "expires_at": expires_at, "expires_in": left}, access_token)
+
+
+# ---- introspect, verify-access-token ------------------------------------------------------------------------
+
+def add_commands(commands: Any, common: argparse.ArgumentParser) -> None:
+    asked = commands.add_parser("introspect", parents=[common],
+                                help="ask the provider whether a token is active and what it grants (RFC 7662)",
+                                description="Asks the provider's introspection endpoint about a token, as a "
+                                            "resource server would (RFC 7662), with this client's authentication; "
+                                            "prints the answer, and exits 1 when the token is not active.")
+    asked.add_argument("token", metavar="TOKEN",
+                       help="the token, or - to read it from standard input (an argument shows in ps)")
+    asked.add_argument("--token-type-hint", choices=("access_token", "refresh_token"),
+                       help="what the token is, to help the provider look it up")
+    asked.add_argument("--introspection-endpoint", metavar="URL",
+                       help="the provider's introspection endpoint (default: discovered)")
+    asked.set_defaults(run=introspect)
+    checked = commands.add_parser("verify-access-token", parents=[common],
+                                  help="a JWT access token's claims, verified with the provider's keys (RFC 9068)",
+                                  description="Verifies a JWT access token here, with the provider's keys (RFC "
+                                              "9068): typ at+jwt, signature, issuer, the audience --audience "
+                                              "names, the times; prints its claims, and exits 1 when a check "
+                                              "fails, saying which.")
+    checked.add_argument("token", metavar="TOKEN",
+                         help="the access token (a JWT), or - to read it from standard input")
+    checked.add_argument("--audience", required=True, metavar="ID",
+                         help="the resource server's identifier, which the token's aud must name")
+    checked.add_argument("--algorithms", metavar="ALGS",
+                         help='the signing algorithms to accept, space-separated (e.g. "RS256 ES256"; default: '
+                              "every asymmetric one)")
+    checked.add_argument("--accept-typ-jwt", action="store_true",
+                         help="also accept a token whose typ is JWT rather than at+jwt (providers older than "
+                              "RFC 9068)")
+    checked.set_defaults(run=verify_access_token)
+
+
+def introspect(args: argparse.Namespace) -> int:
+    settings = machine_settings(args)
+    if args.introspection_endpoint:
+        settings["introspection_endpoint"] = args.introspection_endpoint
+    # The audience is not checked on an introspection answer: the client's own id stands for it.
+    with client_for(settings) as client, telenorid.ResourceServer(client, settings["client_id"]) as server:
+        info = server.introspect(given_token(args), args.token_type_hint)
+        answer = info.to_dict()
+        active, expires = info.active, info.exp
+    emit(args, answer, json.dumps(answer, indent=2, sort_keys=True))
+    if not active:
+        say("not active: expired, revoked, or not a token this provider issued (RFC 7662 section 2.2)")
+        return EXIT_FAILED
+    say("active" + (f"; {when(expires)}" if expires else ""))
+    return EXIT_OK
+
+
+def verify_access_token(args: argparse.Namespace) -> None:
+    settings = machine_settings(args)
+    with client_for(settings) as client, telenorid.ResourceServer(
+            client, args.audience, access_token_signing_algs=args.algorithms,
+            accept_typ_jwt=True if args.accept_typ_jwt else None) as server:
+        token = given_token(args)
+        # Blocks on the network only to fetch the key set: Ctrl-C cancels that.
+        info = interruptible(client, lambda: server.verify_access_token(token))
+        claims, expires = info.to_dict(), info.exp
+    emit(args, claims, json.dumps(claims, indent=2, sort_keys=True))
+    say(f"verified for {args.audience}" + (f"; {when(expires)}" if expires else ""))
