@@ -38,8 +38,10 @@ final class ValidUTF8Tests: XCTestCase {
     /// lead, continuation, invalid) at every position up to 24, and a valid sequence straddling each
     /// eight-byte boundary.
     func testLongASCIIRunsWithABreakAtEveryPosition() {
-        let breaks: [[UInt8]] = [[0x41], [0x00], [0x7F], [0x80], [0xC3, 0xA5], [0xC3], [0xE2, 0x82, 0xAC], [0xED, 0xA0, 0x80],
-                                 [0xF0, 0x9F, 0x98, 0x80], [0xFF]]
+        let breaks: [[UInt8]] = [
+            [0x41], [0x00], [0x7F], [0x80], [0xC3, 0xA5], [0xC3], [0xE2, 0x82, 0xAC], [0xED, 0xA0, 0x80],
+            [0xF0, 0x9F, 0x98, 0x80], [0xFF]
+        ]
         for length in [0, 7, 8, 9, 15, 16, 17, 24] {
             for position in 0...length {
                 for inserted in breaks {
