@@ -41,7 +41,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["Store", "DirectoryStore"], "store"),
     **dict.fromkeys(["DeviceAuthorization"], "device"),
     **dict.fromkeys(["IdPAppRequest", "IdPAppResponse", "IdPAppInitiation"], "idp_app"),
-    **dict.fromkeys(["library_version", "library_version_number"], "library"),
+    **dict.fromkeys(["library_version", "library_version_number"], "_ffi"),
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
     **dict.fromkeys(["LoopbackListener"], "loopback"),
     **dict.fromkeys(["Pkce"], "pkce"),
@@ -90,8 +90,8 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
                          TemporarilyUnavailable as TemporarilyUnavailable, Timeout as Timeout,
                          TokenInvalid as TokenInvalid, Unsupported as Unsupported)
     from .httpx_auth import HttpxAuth
+    from ._ffi import library_version, library_version_number
     from .idp_app import IdPAppInitiation, IdPAppRequest, IdPAppResponse
-    from .library import library_version, library_version_number
     from .line_auth import LineAuthenticator
     from .loopback import LoopbackListener
     from .pkce import Pkce

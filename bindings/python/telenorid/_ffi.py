@@ -61,3 +61,14 @@ def _declare() -> SimpleNamespace:
 
 functions = _declare()
 
+
+def library_version() -> str:
+    """The loaded library's version string, e.g. "0.7.0"."""
+    text: bytes = functions.telenorid_version_string()
+    return text.decode()
+
+
+def library_version_number() -> int:
+    """The loaded library's version as 0xMMmmpp."""
+    return int(functions.telenorid_version())
+

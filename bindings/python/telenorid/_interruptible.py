@@ -6,12 +6,17 @@ request was already sent is finished first (its answer kept), which may take up 
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
-
-if TYPE_CHECKING:
-    from .client import Client
+from typing import Any, Callable, List, Optional, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class Cancellable(Protocol):
+    """What a call is stopped through: a Client (telenorid_client_cancel), named by its one method so that this
+    module needs none of the modules that use it."""
+
+    def cancel(self) -> None: ...
+
 
 # How often the caller's thread looks up from the worker: Ctrl-C is seen within this.
 _SLICE_S = 0.25
@@ -23,7 +28,7 @@ _CANCEL_RETRY_S = 0.05
 _FINISHING_AFTER_S = 0.3
 
 
-def interruptible(client: "Client", call: Callable[[], T], finishing: Optional[Callable[[], None]] = None) -> T:
+def interruptible(client: Cancellable, call: Callable[[], T], finishing: Optional[Callable[[], None]] = None) -> T:
     """``call()`` (a blocking call of ``client`` or of an auth state it made), stopped by Ctrl-C. ``finishing``
     is called once when, after Ctrl-C, the call goes on finishing a request it had already sent."""
     outcome: List[Any] = []

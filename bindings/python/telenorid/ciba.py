@@ -11,17 +11,14 @@ to :meth:`BackchannelAuthentication.handle_ping`, which wakes the wait.
 from __future__ import annotations
 
 from ctypes import byref, c_int32, c_int64
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
 from . import _bindings, _constants, _ffi
 from ._convert import _str, _string_call
 from ._handle import _Handle
-from ._interruptible import interruptible
+from ._interruptible import Cancellable, interruptible
 from .auth_state import AuthState
 from .errors import InvalidArgumentError, _int, _raise
-
-if TYPE_CHECKING:
-    from .client import Client
 
 _c = _ffi.functions
 
@@ -77,7 +74,7 @@ class BackchannelAuthentication(_Handle):
         (``oauth_error`` ``access_denied``) when the user refused, :class:`ExpiredError` when the request
         expired, :class:`Cancelled` after :meth:`Client.cancel`. Ctrl-C (KeyboardInterrupt) cancels it within
         0.25 s. A failed wait may be started again; after a successful one, :class:`Consumed`."""
-        client: "Client" = self._parents[0]
+        client: Cancellable = self._parents[0]  # the Client that made it
         return interruptible(client, self._wait)
 
     def _wait(self) -> AuthState:

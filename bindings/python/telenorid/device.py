@@ -7,15 +7,12 @@
 from __future__ import annotations
 
 from ctypes import byref, c_int32, c_int64
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from . import _bindings, _constants, _ffi
 from ._handle import _Handle
-from ._interruptible import interruptible
+from ._interruptible import Cancellable, interruptible
 from .auth_state import AuthState
-
-if TYPE_CHECKING:
-    from .client import Client
 
 _c = _ffi.functions
 
@@ -72,7 +69,7 @@ class DeviceAuthorization(_Handle):
         ``access_denied``) when the user refused, :class:`ExpiredError` when the code expired,
         :class:`CancelledError` after :meth:`Client.cancel`. Ctrl-C (KeyboardInterrupt) cancels it within 0.25 s.
         A failed wait may be started again; after a successful one, :class:`ConsumedError`."""
-        client: "Client" = self._parents[0]
+        client: Cancellable = self._parents[0]  # the Client that made it
         return interruptible(client, self._wait)
 
     def _wait(self) -> AuthState:

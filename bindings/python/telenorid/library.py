@@ -59,17 +59,3 @@ def load() -> Tuple[ctypes.CDLL, str]:
         return library, candidate if is_path else f"{candidate} (as the system's dynamic loader found it; see `ldconfig -p`)"
     raise ImportError("telenorid: could not load libtelenorid. " + HINT + "\nTried:\n  " + "\n  ".join(tried))
 
-
-def library_version() -> str:
-    """The loaded library's version string, e.g. "0.3.0"."""
-    from ._ffi import functions  # loads the library on first use
-
-    text: bytes = functions.telenorid_version_string()
-    return text.decode()
-
-
-def library_version_number() -> int:
-    """The loaded library's version as 0xMMmmpp."""
-    from ._ffi import functions
-
-    return int(functions.telenorid_version())
