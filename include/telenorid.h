@@ -1944,7 +1944,9 @@ void telenorid_logout_token_free(telenorid_logout_token *token);
  * account of the token's issuer and sub when the token has no sid; with a sid, an account whose record
  * holds a sign-in whose ID token has that sid (and that sub, when the token has one). Each account's record
  * is signed out first, so a telenorid_auth_state bound to it (from telenorid_accounts_select(), in this
- * process or another) takes the sign-out up at its next use and its change callback runs then. *out is a
+ * process or another) takes the sign-out up when it next reads the record (its next refresh,
+ * telenorid_auth_state_save(), a revoke), and its change callback runs then; a host holding such a state
+ * may call telenorid_auth_state_backchannel_logout() on it to sign it out at once. *out is a
  * JSON array of the ids dropped ("[]" when none was named), freed with telenorid_string_free(). A record
  * that can't be opened leaves its account as it is and returns that error (TELENORID_E_STORE_FAILED...)
  * after the others are done; *out is then not written. Blocks on the store. Any thread. Since 0.7.0 */

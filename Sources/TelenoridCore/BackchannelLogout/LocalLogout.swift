@@ -1,7 +1,7 @@
 /// The local sign-out a validated logout token asks for (Back-Channel Logout 1.0 §2.7): the client forgets
 /// the sign-ins it names. Nothing is revoked at the provider (the provider ended the session itself), and
-/// the change is announced as any sign-out is: the auth state's change callback, and the store record that
-/// every state bound to it takes up.
+/// the change is announced as any sign-out is: the auth state's change callback, and the store record, which
+/// every state bound to it takes up (with its callback) when it next reads it.
 extension AuthState {
     /// Signs the state out (`signOut()`: no revocation) when `token` names its sign-in: the ID token's
     /// `iss`, and `sub` and `sid` as the token gives them. Gives whether it did; a state signed out

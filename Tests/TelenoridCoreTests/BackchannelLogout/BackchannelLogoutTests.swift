@@ -132,7 +132,10 @@ final class BackchannelLogoutTests: XCTestCase {
         // A jti refused for another reason is not used up, and a replay is accepted again once out of its window.
         try assertRefused(try token(claims(["jti": .string("j"), "nonce": .string("n")])), "nonce", by: logout)
         _ = try logout.validate(try token(claims(["jti": .string("j")])))
+        // Remembered for the max age and the clock tolerance (120 s) after its iat.
         time.now.add(400, ordering: .relaxed)
+        try assertRefused(try token(claims(["jti": .string("j")])), "was received before", by: logout)
+        time.now.add(100, ordering: .relaxed)
         _ = try logout.validate(try token(claims(["jti": .string("j")])))
     }
 
@@ -140,11 +143,14 @@ final class BackchannelLogoutTests: XCTestCase {
         let seen = SeenTokenIDs()
         for index in 0..<SeenTokenIDs.capacity { XCTAssertTrue(seen.insert(issuer: "i", jti: "\(index)", until: 100 + Int64(index), now: 0)) }
         XCTAssertFalse(seen.insert(issuer: "i", jti: "5", until: 200, now: 0))
-        XCTAssertTrue(seen.insert(issuer: "other", jti: "5", until: 200, now: 0))
         XCTAssertEqual(seen.count, SeenTokenIDs.capacity)
-        // Full: the one whose window ends soonest (jti 0) was pushed out; the others are still refused.
+        // Full: a new jti pushes out the one whose window ends soonest (jti 0); the others are still refused.
+        XCTAssertTrue(seen.insert(issuer: "other", jti: "5", until: 200, now: 0))
         XCTAssertTrue(seen.insert(issuer: "i", jti: "0", until: 300, now: 1))
-        XCTAssertFalse(seen.insert(issuer: "i", jti: "1", until: 300, now: 1))
+        XCTAssertFalse(seen.insert(issuer: "i", jti: "2", until: 300, now: 1))
+        // Out of its window, a jti is taken again, and the ones out of theirs make room first.
+        XCTAssertTrue(seen.insert(issuer: "i", jti: "2", until: 5000, now: 103))
+        XCTAssertFalse(seen.insert(issuer: "i", jti: "4000", until: 5000, now: 103))
         XCTAssertEqual(seen.count, SeenTokenIDs.capacity)
     }
 
@@ -185,7 +191,8 @@ final class BackchannelLogoutTests: XCTestCase {
         let alice = try accounts.add(signedIn(client, "alice", sid: "s-alice"))
         let bob = try accounts.add(signedIn(client, "bob", sid: "s-bob"))
         let carol = try accounts.add(signedIn(client, "carol", sid: nil))
-        // A state selected from the registry sees the sign-out its record took, and announces it.
+        // A state selected from the registry takes up the sign-out its record took when it next reads the
+        // record (here: save), and announces it.
         let bobsState = try accounts.select(bob)
         let changes = Atomic<Int>(0)
         bobsState.state.setObserver { changes.add(1, ordering: .relaxed) }
@@ -195,7 +202,7 @@ final class BackchannelLogoutTests: XCTestCase {
         // By sid alone: bob's session.
         XCTAssertEqual(try accounts.signOut(for: try logout.validate(try token(claims(["jti": .string("2"), "sub": nil, "sid": .string("s-bob")])))), [bob])
         XCTAssertEqual(try accounts.accounts().compactMap { $0["id"]?.stringValue }, [carol, alice])
-        XCTAssertThrowsError(try bobsState.state.freshTokens())
+        try bobsState.state.save()
         XCTAssertFalse(bobsState.state.isSignedIn)
         XCTAssertEqual(changes.load(ordering: .relaxed), 1)
         // By sub and a sid that is not the account's session: not named.
