@@ -72,7 +72,7 @@ static void logout_token(const char *jti, long age, const char *claims, char *ou
     long now = (long)time(NULL);
     snprintf(payload, sizeof payload,
              "{\"iss\":\"" ISSUER "\",\"aud\":\"" CLIENT_ID "\",\"iat\":%ld,\"exp\":%ld,\"jti\":\"%s\"," EVENT "%s%s}",
-             now - age, now - age + 120, jti, claims[0] ? "," : "", claims);
+             now - age, now + 120, jti, claims[0] ? "," : "", claims);
     sign("{\"alg\":\"HS256\",\"typ\":\"logout+jwt\"}", payload, SECRET, out);
 }
 

@@ -141,7 +141,9 @@ final class BackchannelLogoutTests: XCTestCase {
 
     func testTheReplayCacheIsBounded() {
         let seen = SeenTokenIDs()
-        for index in 0..<SeenTokenIDs.capacity { XCTAssertTrue(seen.insert(issuer: "i", jti: "\(index)", until: 100 + Int64(index), now: 0)) }
+        for index in 0..<SeenTokenIDs.capacity {
+            XCTAssertTrue(seen.insert(issuer: "i", jti: "\(index)", until: 100 + Int64(index), now: 0))
+        }
         XCTAssertFalse(seen.insert(issuer: "i", jti: "5", until: 200, now: 0))
         XCTAssertEqual(seen.count, SeenTokenIDs.capacity)
         // Full: a new jti pushes out the one whose window ends soonest (jti 0); the others are still refused.
@@ -172,11 +174,16 @@ final class BackchannelLogoutTests: XCTestCase {
         let changes = Atomic<Int>(0)
         session.state.setObserver { changes.add(1, ordering: .relaxed) }
         // Another session of the same user, or another user, is not this one.
-        XCTAssertFalse(session.state.signOut(for: try logout.validate(try token(claims(["jti": .string("a"), "sid": .string("other")])))))
-        XCTAssertFalse(session.state.signOut(for: try logout.validate(try token(claims(["jti": .string("b"), "sub": .string("bob"), "sid": nil])))))
+        XCTAssertFalse(
+            session.state.signOut(
+                for: try logout.validate(try token(claims(["jti": .string("a"), "sid": .string("other")])))))
+        XCTAssertFalse(
+            session.state.signOut(
+                for: try logout.validate(try token(claims(["jti": .string("b"), "sub": .string("bob"), "sid": nil])))))
         XCTAssertTrue(session.state.isSignedIn)
         XCTAssertEqual(changes.load(ordering: .relaxed), 0)
-        XCTAssertTrue(session.state.signOut(for: try logout.validate(try token(claims(["jti": .string("c"), "sid": nil])))))
+        XCTAssertTrue(
+            session.state.signOut(for: try logout.validate(try token(claims(["jti": .string("c"), "sid": nil])))))
         XCTAssertFalse(session.state.isSignedIn)
         XCTAssertEqual(changes.load(ordering: .relaxed), 1)
         // Signed out already: not named again, nothing announced.
@@ -198,22 +205,35 @@ final class BackchannelLogoutTests: XCTestCase {
         bobsState.state.setObserver { changes.add(1, ordering: .relaxed) }
 
         // A sid no account's ID token has names nobody.
-        XCTAssertEqual(try accounts.signOut(for: try logout.validate(try token(claims(["jti": .string("1"), "sub": nil, "sid": .string("s-nobody")])))), [])
+        XCTAssertEqual(
+            try accounts.signOut(
+                for: try logout.validate(
+                    try token(claims(["jti": .string("1"), "sub": nil, "sid": .string("s-nobody")])))), [])
         // By sid alone: bob's session.
-        XCTAssertEqual(try accounts.signOut(for: try logout.validate(try token(claims(["jti": .string("2"), "sub": nil, "sid": .string("s-bob")])))), [bob])
+        XCTAssertEqual(
+            try accounts.signOut(
+                for: try logout.validate(try token(claims(["jti": .string("2"), "sub": nil, "sid": .string("s-bob")])))),
+            [bob])
         XCTAssertEqual(try accounts.accounts().compactMap { $0["id"]?.stringValue }, [carol, alice])
         try bobsState.state.save()
         XCTAssertFalse(bobsState.state.isSignedIn)
         XCTAssertEqual(changes.load(ordering: .relaxed), 1)
         // By sub and a sid that is not the account's session: not named.
-        XCTAssertEqual(try accounts.signOut(for: try logout.validate(try token(claims(["jti": .string("3"), "sub": .string("alice"), "sid": .string("s-old")])))), [])
+        XCTAssertEqual(
+            try accounts.signOut(
+                for: try logout.validate(
+                    try token(claims(["jti": .string("3"), "sub": .string("alice"), "sid": .string("s-old")])))), [])
         // By sub alone: every session of carol's.
-        XCTAssertEqual(try accounts.signOut(for: try logout.validate(try token(claims(["jti": .string("4"), "sub": .string("carol"), "sid": nil])))), [carol])
+        XCTAssertEqual(
+            try accounts.signOut(
+                for: try logout.validate(try token(claims(["jti": .string("4"), "sub": .string("carol"), "sid": nil])))),
+            [carol])
         XCTAssertEqual(try accounts.accounts().compactMap { $0["id"]?.stringValue }, [alice])
         // The dropped accounts' records are signed out: reopened, they hold no tokens.
         let store = RecordStore.directory(directory)
         for id in [bob, carol] {
-            let state = try client.openAuthState(try store.authStateStore(key: "app." + id, lockTimeoutMilliseconds: 1000))
+            let state = try client.openAuthState(
+                try store.authStateStore(key: "app." + id, lockTimeoutMilliseconds: 1000))
             XCTAssertFalse(state.isSignedIn, id)
         }
     }
