@@ -57,7 +57,9 @@ class LogoutToken(_Handle):
         if isinstance(target, Accounts):
             entered = _enter_argument(self, LogoutToken, "token")
             try:
-                return json.loads(target._string_call(_c.telenorid_accounts_backchannel_logout, entered) or "[]")
+                ids: List[str] = json.loads(
+                    target._string_call(_c.telenorid_accounts_backchannel_logout, entered) or "[]")
+                return ids
             finally:
                 _leave(self._native)
         if isinstance(target, AuthState):
@@ -102,7 +104,7 @@ class BackchannelLogout(_Handle):
             raise TypeError(f"unknown back-channel logout option {option!r}")
         text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
         self._call(_c.telenorid_backchannel_logout_set, BACKCHANNEL_LOGOUT_OPTIONS[option],
-                   _opt_str(text, "value"))  # type: ignore[arg-type]
+                   _opt_str(text, "value"))
 
     def validate(self, logout_token: str) -> LogoutToken:
         """Validates ``logout_token``; raises :class:`TokenInvalidError` naming the rule it broke (typ,
