@@ -22,8 +22,10 @@ from fapi_provider import start_fapi_provider  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore:Do not use the \"UserPassJinja2\"")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture()
 def provider():
+    # One provider per test: idpyoidc's logout_all_clients signs a token for the first of the user's sessions
+    # at the client, so a session an earlier test signed in would be the one named.
     with start_fapi_provider() as running:
         # The client's registration names where its logout tokens go (§2.2); idpyoidc signs one only then.
         running.server.context.cdb[running.client_id]["backchannel_logout_uri"] = "https://rp.example/logout"
