@@ -51,6 +51,7 @@ EXCEPTIONS: Dict[Tuple[str, str], str] = {
     ("telenorid_idp_request_new", "user_hint"): "`login_host` and `user_hint` may be NULL (not sent)",
     ("telenorid_pending_auth_handle_idp_response_url", "allowed_login_hosts"): "count 0 allows NULL",
     ("telenorid_resource_server_set", "value"): "`value` NULL restores its default",
+    ("telenorid_backchannel_logout_set", "value"): "`value` NULL restores its default",
     ("telenorid_resource_server_introspect", "token_type_hint"): "when not NULL, `token_type_hint`",
     ("telenorid_client_credentials_new", "scope"): "NULL: no scope parameter, the provider's default for the client",
     ("telenorid_client_credentials_rejected", "access_token"): "`access_token` NULL: the one held",
