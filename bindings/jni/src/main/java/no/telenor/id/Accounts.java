@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
  * user signing in again replaces theirs. Safe to share between threads. Keeps its client alive.
  */
 public final class Accounts extends NativeObject {
+    /** An account id in the library's JSON array of them: base64url (RFC 4648 §5), so never escaped. */
+    private static final Pattern ID = Pattern.compile("\"([A-Za-z0-9_-]+)\"");
+
     private final Client client;
 
     Accounts(long handle, Client client) {
@@ -88,9 +91,6 @@ public final class Accounts extends NativeObject {
                 () -> call(a -> Utf8.decode(token.call(t -> Native.accountsBackchannelLogout(a, t)))));
         return ids(dropped == null ? "[]" : dropped);
     }
-
-    /** An account id in the library's JSON array of them: base64url (RFC 4648 §5), so never escaped. */
-    private static final Pattern ID = Pattern.compile("\"([A-Za-z0-9_-]+)\"");
 
     /** The ids in the library's JSON array of account ids, in its order. */
     private static List<String> ids(String array) {
