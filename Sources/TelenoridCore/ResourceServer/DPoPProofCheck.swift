@@ -164,7 +164,7 @@ extension ResourceServer {
             throw .dpopRefusal("the proof has no htu (RFC 9449 §4.3 check 3)")
         }
         guard let iat = OIDCClient.seconds(claims["iat"]) else {
-            throw .dpopRefusal("the proof has no numeric iat (RFC 9449 §4.3 check 3)")
+            throw .dpopRefusal("the proof has no iat that is a NumericDate (RFC 9449 §4.3 check 3)")
         }
         guard let ath = claims["ath"]?.stringValue else {
             throw .dpopRefusal("the proof has no ath, which a request with an access token needs (RFC 9449 §7.1)")
