@@ -2940,6 +2940,36 @@ static void null_client_credentials_free(void) {
     }
 }
 
+static void null_dpop_replay_cache_new(void) {
+    {
+        current = "telenorid_dpop_replay_cache_new: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_dpop_replay_cache_new(1, 1, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_dpop_replay_cache_new: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_dpop_replay_cache_free(void) {
+    {
+        current = "telenorid_dpop_replay_cache_free: cache NULL";
+        telenorid_dpop_replay_cache_free(NULL);
+        check_case(1, "telenorid_dpop_replay_cache_free: cache NULL: returns");
+    }
+}
+
+static void null_resource_server_dpop_nonce(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_resource_server_dpop_nonce: server NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_dpop_nonce(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_dpop_nonce: server NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_resource_server_dpop_nonce: server NULL: output untouched");
+    }
+}
+
 static void null_callback_code(void) {
     {
         char *out_out = SENTINEL;
@@ -3183,6 +3213,16 @@ static const char *const not_run[] = {
     "telenorid_client_credentials_access_token: out NULL (no live telenorid_client_credentials without a provider)",
     "telenorid_client_credentials_expires_at: out NULL (no live telenorid_client_credentials without a provider)",
     "telenorid_client_credentials_rejected: access_token NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_resource_server_set_dpop_replay_cache: server NULL (no live telenorid_dpop_replay_cache without a provider)",
+    "telenorid_resource_server_set_dpop_replay_cache: cache NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_dpop_nonce: out NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: server NULL (no live telenorid_token_info without a provider)",
+    "telenorid_resource_server_verify_dpop: proof NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: method NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: url NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: access_token NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: jkt NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: info NULL (no live telenorid_resource_server without a provider)",
 };
 
 static void make_fixtures(void) {
@@ -3420,6 +3460,9 @@ int main(void) {
     null_client_credentials_expires_at();
     null_client_credentials_rejected();
     null_client_credentials_free();
+    null_dpop_replay_cache_new();
+    null_dpop_replay_cache_free();
+    null_resource_server_dpop_nonce();
     null_callback_code();
     null_callback_parameter();
     null_callback_free();
