@@ -45,7 +45,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
     **dict.fromkeys(["LoopbackListener"], "loopback"),
     **dict.fromkeys(["Pkce"], "pkce"),
-    **dict.fromkeys(["ClientCredentials", "ResourceServer", "TokenInfo"], "resource_server"),
+    **dict.fromkeys(["ClientCredentials", "DPoPReplayCache", "ResourceServer", "TokenInfo"], "resource_server"),
     # The HTTP clients' auths, each needing its optional extra (telenorid[requests], telenorid[httpx]); not
     # in __all__, so that `from telenorid import *` works without them.
     **dict.fromkeys(["RequestsAuth"], "requests_auth"),
@@ -96,7 +96,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .loopback import LoopbackListener
     from .pkce import Pkce
     from .requests_auth import RequestsAuth
-    from .resource_server import ClientCredentials, ResourceServer, TokenInfo
+    from .resource_server import ClientCredentials, DPoPReplayCache, ResourceServer, TokenInfo
 
 
 __all__ = [
@@ -107,7 +107,7 @@ __all__ = [
     "Store", "DirectoryStore", "Accounts", "Account",
     "DeviceAuthorization",
     "BackchannelAuthentication",
-    "ResourceServer", "TokenInfo", "ClientCredentials",
+    "ResourceServer", "TokenInfo", "ClientCredentials", "DPoPReplayCache",
     # types
     "HostKeySigner",
     # errors: the base, the four families, one class per status code (and the callback mismatch group)
