@@ -26,7 +26,8 @@ public final class DPoPReplayCache: Sendable {
         }
         guard capacity >= 1, capacity <= DPoPReplayCache.maxCapacity else {
             throw TelenoridError(
-                .invalidArgument, "the DPoP replay cache holds 1 to \(DPoPReplayCache.maxCapacity) proofs, not \(capacity)")
+                .invalidArgument,
+                "the DPoP replay cache holds 1 to \(DPoPReplayCache.maxCapacity) proofs, not \(capacity)")
         }
         self.window = window
         self.capacity = capacity
@@ -133,7 +134,8 @@ extension ResourceServer {
         // Check 5: an asymmetric algorithm on the allow-list (never none, never a MAC).
         guard JWS.asymmetric[jws.algorithm] != nil, algorithms.contains(jws.algorithm) else {
             throw .dpopRefusal(
-                "alg \(DisplayText.escaping(jws.algorithm)) is not an allowed asymmetric algorithm (RFC 9449 §4.3 check 5)")
+                "alg \(DisplayText.escaping(jws.algorithm)) is not an allowed asymmetric algorithm (RFC 9449 §4.3 check 5)"
+            )
         }
         // Check 7: a public key, and check 6: the signature verifies with it.
         guard let jwkObject = jws.header["jwk"]?.objectValue else {
@@ -181,7 +183,8 @@ extension ResourceServer {
         // Check 10: the server's nonce, when it wants one (§9); a missing or old one asks for the current.
         if requireNonce {
             guard let nonce = claims["nonce"]?.stringValue else {
-                throw .dpopRefusal("the proof has no nonce and this server requires one (RFC 9449 §9)", code: "use_dpop_nonce")
+                throw .dpopRefusal(
+                    "the proof has no nonce and this server requires one (RFC 9449 §9)", code: "use_dpop_nonce")
             }
             guard cache.accepts(nonce: nonce, now: now) else {
                 throw .dpopRefusal("the nonce is not this server's current one (RFC 9449 §9)", code: "use_dpop_nonce")
@@ -191,7 +194,8 @@ extension ResourceServer {
         let tolerance = client.configuration.clockToleranceSeconds
         guard iat >= now &- cache.window, iat <= now &+ tolerance else {
             throw .dpopRefusal(
-                "iat \(iat) is outside the accepted window (\(cache.window) s back, \(tolerance) s ahead of \(now)) (RFC 9449 §4.3 check 11)")
+                "iat \(iat) is outside the accepted window (\(cache.window) s back, \(tolerance) s ahead of \(now)) (RFC 9449 §4.3 check 11)"
+            )
         }
         // Check 12 (§7.1): ath is the hash of the token the request presents.
         guard Crypto.constantTimeEquals(Array(ath.utf8), Array(DPoPProof.accessTokenHash(accessToken).utf8)) else {
@@ -199,7 +203,8 @@ extension ResourceServer {
         }
         // Check 12 (§7.1): the proof's key is the one the token is bound to (RFC 7638 thumbprints).
         guard Crypto.constantTimeEquals(Array(thumbprint.utf8), Array(jkt.utf8)) else {
-            throw .dpopRefusal("the proof's key is not the one the access token is bound to (cnf.jkt, RFC 9449 §4.3 check 12)")
+            throw .dpopRefusal(
+                "the proof's key is not the one the access token is bound to (cnf.jkt, RFC 9449 §4.3 check 12)")
         }
         // §11.1: a jti seen within the window is a replay. Checked last, so a refused proof takes no place.
         var replayKey = Array(thumbprint.utf8)
@@ -219,7 +224,8 @@ extension ResourceServer {
         _ proof: String, method: String, url: String, accessToken: SecretBytes, tokenInfo: TokenInfo
     ) throws(TelenoridError) -> String {
         guard let jkt = tokenInfo.confirmationKeyThumbprint else {
-            throw .dpopRefusal("the access token is not bound to a DPoP key (no cnf.jkt, RFC 9449 §6)", code: "invalid_token")
+            throw .dpopRefusal(
+                "the access token is not bound to a DPoP key (no cnf.jkt, RFC 9449 §6)", code: "invalid_token")
         }
         return try verifyDPoPProof(proof, method: method, url: url, accessToken: accessToken, jkt: jkt)
     }

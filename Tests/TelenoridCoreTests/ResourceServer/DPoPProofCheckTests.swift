@@ -47,7 +47,8 @@ final class DPoPProofCheckTests: XCTestCase {
     ) throws {
         let rs = try server ?? self.server()
         XCTAssertThrowsError(
-            try rs.verifyDPoPProof(proof, method: method, url: url ?? self.url, accessToken: token, jkt: key.thumbprint),
+            try rs.verifyDPoPProof(
+                proof, method: method, url: url ?? self.url, accessToken: token, jkt: key.thumbprint),
             file: file, line: line
         ) {
             let error = $0 as? TelenoridError
@@ -103,7 +104,8 @@ final class DPoPProofCheckTests: XCTestCase {
         try assertRefused(try proof(key), "check 5", server: edOnly, key: key)
         // Check 6: a signature that does not verify (the header of one key, the signature of another).
         let other = try DPoPKey.generate()
-        let forged = try proof(key).split(separator: ".").prefix(2).joined(separator: ".") + "."
+        let forged =
+            try proof(key).split(separator: ".").prefix(2).joined(separator: ".") + "."
             + String(try proof(other).split(separator: ".")[2])
         try assertRefused(forged, "check 6", key: key)
         // Check 7: no jwk, a private member, a key that is no key.
@@ -126,9 +128,12 @@ final class DPoPProofCheckTests: XCTestCase {
             try proof(key, iat: now - DPoPReplayCache.defaultWindow), method: "GET", url: url, accessToken: token,
             jkt: key.thumbprint)
         // Check 12: ath of another token, a key other than the token's.
-        try assertRefused(try crafted(key, claims: ["ath": .string(Base64URL.encode(Crypto.sha256("other".utf8)))]), "check 12", key: key)
+        try assertRefused(
+            try crafted(key, claims: ["ath": .string(Base64URL.encode(Crypto.sha256("other".utf8)))]), "check 12",
+            key: key)
         XCTAssertThrowsError(
-            try server().verifyDPoPProof(try proof(key), method: "GET", url: url, accessToken: token, jkt: other.thumbprint)
+            try server().verifyDPoPProof(
+                try proof(key), method: "GET", url: url, accessToken: token, jkt: other.thumbprint)
         ) {
             XCTAssertEqual(($0 as? TelenoridError)?.oauthError, "invalid_dpop_proof")
             XCTAssertTrue(($0 as? TelenoridError)?.oauthErrorDescription?.contains("cnf.jkt") == true)
@@ -156,15 +161,21 @@ final class DPoPProofCheckTests: XCTestCase {
         let key = try DPoPKey.generate()
         let rs = try server()
         rs.useDPoPReplayCache(try DPoPReplayCache(window: 10, capacity: 2))
-        for _ in 0..<2 { try rs.verifyDPoPProof(try proof(key), method: "GET", url: url, accessToken: token, jkt: key.thumbprint) }
+        for _ in 0..<2 {
+            try rs.verifyDPoPProof(try proof(key), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
+        }
         XCTAssertThrowsError(
             try rs.verifyDPoPProof(try proof(key), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
         ) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .temporarilyUnavailable) }
         // Once the window has passed the stale ones make room.
         time.now.add(11, ordering: .relaxed)
         try rs.verifyDPoPProof(try proof(key), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
-        XCTAssertThrowsError(try DPoPReplayCache(window: 0)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument) }
-        XCTAssertThrowsError(try DPoPReplayCache(capacity: 0)) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument) }
+        XCTAssertThrowsError(try DPoPReplayCache(window: 0)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument)
+        }
+        XCTAssertThrowsError(try DPoPReplayCache(capacity: 0)) {
+            XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument)
+        }
     }
 
     func testNoncesAreHandedOutRotatedAndChecked() throws {
@@ -177,11 +188,13 @@ final class DPoPProofCheckTests: XCTestCase {
         let nonce = rs.dpopNonce()
         XCTAssertEqual(DPoPNonces.parseHeader(nonce), nonce)
         try assertRefused(try proof(key, nonce: "made-up"), "current", code: "use_dpop_nonce", server: rs, key: key)
-        try rs.verifyDPoPProof(try proof(key, nonce: nonce), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
+        try rs.verifyDPoPProof(
+            try proof(key, nonce: nonce), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
         // The next window has a new nonce; the one before is still taken, the one before that is not.
         time.now.add(60, ordering: .relaxed)
         XCTAssertNotEqual(rs.dpopNonce(), nonce)
-        try rs.verifyDPoPProof(try proof(key, nonce: nonce), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
+        try rs.verifyDPoPProof(
+            try proof(key, nonce: nonce), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
         time.now.add(60, ordering: .relaxed)
         try assertRefused(try proof(key, nonce: nonce), "current", code: "use_dpop_nonce", server: rs, key: key)
         // A server sharing the cache makes and takes the same nonces; one with its own cache does not.
@@ -206,7 +219,8 @@ final class DPoPProofCheckTests: XCTestCase {
         claims.set("active", .bool(true))
         let unbound = try TokenInfo(introspection: claims, what: "test")
         XCTAssertThrowsError(
-            try server().verifyDPoPProof(try proof(key), method: "GET", url: url, accessToken: token, tokenInfo: unbound)
+            try server().verifyDPoPProof(
+                try proof(key), method: "GET", url: url, accessToken: token, tokenInfo: unbound)
         ) { XCTAssertEqual(($0 as? TelenoridError)?.oauthError, "invalid_token") }
     }
 
@@ -214,7 +228,8 @@ final class DPoPProofCheckTests: XCTestCase {
         let key = try DPoPKey.generate()
         for (method, url) in [("", url), ("G T", url), ("GET", "/api/items"), ("GET", "ftp://rs.example.com/")] {
             XCTAssertThrowsError(
-                try server().verifyDPoPProof(try proof(key), method: method, url: url, accessToken: token, jkt: key.thumbprint)
+                try server().verifyDPoPProof(
+                    try proof(key), method: method, url: url, accessToken: token, jkt: key.thumbprint)
             ) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .invalidArgument) }
         }
     }
@@ -240,6 +255,7 @@ final class DPoPProofCheckTests: XCTestCase {
         ) { XCTAssertTrue(($0 as? TelenoridError)?.oauthErrorDescription?.contains("replayed") == true) }
         XCTAssertThrowsError(
             try server().verifyDPoPProof(
-                Self.rfcProof, method: "GET", url: rfcURL, accessToken: SecretBytes(Array("other".utf8)), jkt: Self.rfcJKT))
+                Self.rfcProof, method: "GET", url: rfcURL, accessToken: SecretBytes(Array("other".utf8)),
+                jkt: Self.rfcJKT))
     }
 }
