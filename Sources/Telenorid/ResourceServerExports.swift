@@ -93,7 +93,7 @@ public func telenorid_resource_server_dpop_nonce(
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let server = try borrow(server, as: ResourceServer.self, "server").value
-        try writeString(server.dpopNonce(), to: try outPointer(out))
+        try writeString(try server.dpopNonce(), to: try outPointer(out))
     }
 }
 

@@ -58,23 +58,33 @@ public final class DPoPReplayCache: Sendable {
 
     /// The nonce to send in `DPoP-Nonce` now (§8.1: 1*NQCHAR, here 43 base64url characters): the window's
     /// number since the epoch and a MAC of it under this cache's random key, so it changes every window and
-    /// needs no list of issued nonces to check.
-    public func nonce(now: Int64) -> String { nonce(slot: slot(now)) }
+    /// needs no list of issued nonces to check. Fails only when OpenSSL's HMAC does.
+    public func nonce(now: Int64) throws(TelenoridError) -> String {
+        guard let nonce = nonce(slot: slot(now)) else {
+            throw TelenoridError(.unsupported, "the DPoP nonce could not be made (HMAC-SHA256 failed)")
+        }
+        return nonce
+    }
 
     /// Whether `nonce` is the one of this window or the one before (a client that just fetched one near the
-    /// change is not sent round again). Compared in constant time.
+    /// change is not sent round again). Compared in constant time; nothing is accepted when no MAC can be made.
     func accepts(nonce: String, now: Int64) -> Bool {
         let current = slot(now)
-        return Crypto.constantTimeEquals(Array(nonce.utf8), Array(self.nonce(slot: current).utf8))
-            || Crypto.constantTimeEquals(Array(nonce.utf8), Array(self.nonce(slot: current &- 1).utf8))
+        let given = Array(nonce.utf8)
+        for candidate in [current, current &- 1] {
+            if let expected = self.nonce(slot: candidate), Crypto.constantTimeEquals(given, Array(expected.utf8)) {
+                return true
+            }
+        }
+        return false
     }
 
     private func slot(_ now: Int64) -> Int64 { now >= 0 ? now / window : (now &- window &+ 1) / window }
 
-    private func nonce(slot: Int64) -> String {
+    private func nonce(slot: Int64) -> String? {
         var bytes: [UInt8] = []
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: slot >> shift)) }
-        let mac = JWS.hmac("HS256", secret: nonceKey, data: bytes) ?? []
+        guard let mac = JWS.hmac("HS256", secret: nonceKey, data: bytes), mac.count == 32 else { return nil }
         return Base64URL.encode(bytes + mac.prefix(24))
     }
 }
@@ -96,7 +106,9 @@ extension ResourceServer {
 
     /// The nonce to send in the `DPoP-Nonce` header (RFC 9449 §9): with a 401 `use_dpop_nonce` challenge,
     /// or on any answer, so the client has it for its next proof.
-    public func dpopNonce() -> String { dpopCache.withLock { $0 }.nonce(now: client.clock()) }
+    public func dpopNonce() throws(TelenoridError) -> String {
+        try dpopCache.withLock { $0 }.nonce(now: client.clock())
+    }
 
     /// Checks the DPoP proof of a request to this resource server (RFC 9449 §4.3 and §7.1): `proof` is the
     /// request's one `DPoP` header value, `method` and `url` the request as the server received it

@@ -185,14 +185,14 @@ final class DPoPProofCheckTests: XCTestCase {
         rs.useDPoPReplayCache(cache)
         try rs.set(.dpopRequireNonce, "true")
         try assertRefused(try proof(key), "no nonce", code: "use_dpop_nonce", server: rs, key: key)
-        let nonce = rs.dpopNonce()
+        let nonce = try rs.dpopNonce()
         XCTAssertEqual(DPoPNonces.parseHeader(nonce), nonce)
         try assertRefused(try proof(key, nonce: "made-up"), "current", code: "use_dpop_nonce", server: rs, key: key)
         try rs.verifyDPoPProof(
             try proof(key, nonce: nonce), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
         // The next window has a new nonce; the one before is still taken, the one before that is not.
         time.now.add(60, ordering: .relaxed)
-        XCTAssertNotEqual(rs.dpopNonce(), nonce)
+        XCTAssertNotEqual(try rs.dpopNonce(), nonce)
         try rs.verifyDPoPProof(
             try proof(key, nonce: nonce), method: "GET", url: url, accessToken: token, jkt: key.thumbprint)
         time.now.add(60, ordering: .relaxed)
@@ -200,9 +200,9 @@ final class DPoPProofCheckTests: XCTestCase {
         // A server sharing the cache makes and takes the same nonces; one with its own cache does not.
         let sharing = try server()
         sharing.useDPoPReplayCache(cache)
-        XCTAssertEqual(sharing.dpopNonce(), rs.dpopNonce())
+        XCTAssertEqual(try sharing.dpopNonce(), try rs.dpopNonce())
         let own = try server()
-        XCTAssertNotEqual(own.dpopNonce(), rs.dpopNonce())
+        XCTAssertNotEqual(try own.dpopNonce(), try rs.dpopNonce())
         XCTAssertThrowsError(try rs.set(.dpopRequireNonce, "yes"))
     }
 
