@@ -1950,6 +1950,115 @@ telenorid_status telenorid_resource_server_verify_dpop(telenorid_resource_server
                                                        const telenorid_token_info *info);
 
 /* ------------------------------------------------------------------------------------------------
+ * Back-channel logout: the provider ends a session (OpenID Connect Back-Channel Logout 1.0) (Since 0.7.0)
+ *
+ * A provider that ends a user's session POSTs a logout_token (form field "logout_token", §2.5) to the
+ * client's backchannel_logout_uri, which the host serves. The host hands the token to
+ * telenorid_backchannel_logout_validate(), answers 200 when it is valid and 400 when not (§2.8), and signs
+ * out locally what it names: telenorid_accounts_backchannel_logout() for an account registry,
+ * telenorid_auth_state_backchannel_logout() for one auth state. Nothing is revoked at the provider (it
+ * ended the session itself). telenorid_auth_state_sign_out() is the same local sign-out without a token,
+ * for hosts that need one.
+ *
+ * A telenorid_backchannel_logout keeps its client alive, a telenorid_logout_token nothing; free them in
+ * any order. Both are safe to share between threads; a logout token never changes.
+ * --------------------------------------------------------------------------------------------- */
+
+/* Validates logout tokens for one client, remembering the jti of each it accepted. Since 0.7.0 */
+typedef struct telenorid_backchannel_logout telenorid_backchannel_logout;
+/* A validated logout token: whom it signs out. Immutable. Since 0.7.0 */
+typedef struct telenorid_logout_token telenorid_logout_token;
+
+/* What telenorid_backchannel_logout_set() sets. Append-only. Since 0.7.0 */
+typedef int32_t telenorid_backchannel_logout_option;
+#define TELENORID_BACKCHANNEL_LOGOUT_MAX_AGE_S 1      /* seconds after its iat a logout token is accepted,
+                                                       "1" to "86400"; default "300". A jti is remembered for
+                                                       as long (give or take the clock tolerance), so a token
+                                                       is accepted once: its replay within the window is
+                                                       refused, and after it the token is too old */
+
+/* Creates a validator of `client`'s logout tokens: signed by its provider (the client's jwks_uri and key-set
+ * cache, TELENORID_CONFIG_JWKS_MAX_AGE_S; an HS* token with the client secret) with an algorithm its ID
+ * tokens may use (TELENORID_CONFIG_ID_TOKEN_SIGNING_ALGS, else the provider's advertised ones; narrowed by
+ * the FAPI 2.0 profile), for its issuer and client id. Free it with telenorid_backchannel_logout_free().
+ * Any thread. Since 0.7.0 */
+telenorid_status telenorid_backchannel_logout_new(telenorid_client *client, telenorid_backchannel_logout **out);
+
+/* Sets an option (see above); `value` NULL restores its default. An unknown option, or a value it does not
+ * take: TELENORID_E_INVALID_ARGUMENT. Applies to the validations that start after it. Any thread.
+ * Since 0.7.0 */
+telenorid_status telenorid_backchannel_logout_set(telenorid_backchannel_logout *logout,
+                                                  telenorid_backchannel_logout_option option, const char *value);
+
+/* Validates `logout_token` as Back-Channel Logout 1.0 §2.6 lists: a JWS in compact form (an encrypted one is
+ * refused) whose typ, when present, is logout+jwt (or application/logout+jwt, any case; the generic "JWT"
+ * is taken too, another typ is not, §2.4), signed as the client's ID tokens are (never alg none), with iss
+ * the configured issuer, aud containing the client id, iat neither in the future nor older than
+ * TELENORID_BACKCHANNEL_LOGOUT_MAX_AGE_S (give or take TELENORID_CONFIG_CLOCK_TOLERANCE_S), exp (when
+ * present) not passed, a jti, an "events" object whose member
+ * "http://schemas.openid.net/event/backchannel-logout" is a JSON object, a sub or a sid or both (non-empty
+ * strings), and no nonce; last, a jti this handle accepted within the window is refused (§2.6 step 8). The
+ * handle remembers at most 4096 jtis: past that, the one whose window ends soonest is forgotten. Any refusal
+ * is TELENORID_E_TOKEN_INVALID with the last error naming the rule (encrypted; not a JWS; typ; algorithm;
+ * signature; iss; aud; iat in the future or too old; exp; jti; events; neither sub nor sid; nonce; replayed);
+ * only an accepted token's jti is remembered. A key set that can't be fetched is that fetch's failure.
+ * Blocks on the network only to fetch the key set (or discover it). Any thread. Since 0.7.0 */
+telenorid_status telenorid_backchannel_logout_validate(telenorid_backchannel_logout *logout,
+                                                       const char *logout_token, telenorid_logout_token **out);
+
+/* Frees a validator and the jtis it remembers. NULL is a no-op. Since 0.7.0 */
+void telenorid_backchannel_logout_free(telenorid_backchannel_logout *logout);
+
+/* What telenorid_logout_token_get() reads. Append-only. Since 0.7.0 */
+typedef int32_t telenorid_logout_token_field;
+#define TELENORID_LOGOUT_TOKEN_SUB 1  /* the end-user signed out at the provider: all their sessions end */
+#define TELENORID_LOGOUT_TOKEN_SID 2  /* the provider's session that ended (the sid of the ID tokens issued
+                                         in it): only that one ends */
+#define TELENORID_LOGOUT_TOKEN_ISS 3  /* the issuer */
+#define TELENORID_LOGOUT_TOKEN_JTI 4  /* the token's identifier */
+
+/* One claim of a validated logout token; *out = NULL when the token has none (a token has a sub, a sid or
+ * both). Another field: TELENORID_E_INVALID_ARGUMENT. The caller frees *out with telenorid_string_free().
+ * Any thread. Since 0.7.0 */
+telenorid_status telenorid_logout_token_get(const telenorid_logout_token *token, telenorid_logout_token_field field,
+                                            char **out);
+
+/* The token's claims as one JSON object. The caller frees *out with telenorid_string_free(). Any thread.
+ * Since 0.7.0 */
+telenorid_status telenorid_logout_token_json(const telenorid_logout_token *token, char **out);
+
+/* Frees a logout token. NULL is a no-op. Since 0.7.0 */
+void telenorid_logout_token_free(telenorid_logout_token *token);
+
+/* Signs out the accounts `token` names and drops them from the registry (§2.7), revoking nothing: an
+ * account of the token's issuer and sub when the token has no sid; with a sid, an account whose record
+ * holds a sign-in whose ID token has that sid (and that sub, when the token has one). Each account's record
+ * is signed out first, so a telenorid_auth_state bound to it (from telenorid_accounts_select(), in this
+ * process or another) takes the sign-out up when it next reads the record (its next refresh,
+ * telenorid_auth_state_save(), a revoke), and its change callback runs then; a host holding such a state
+ * may call telenorid_auth_state_backchannel_logout() on it to sign it out at once. *out is a
+ * JSON array of the ids dropped ("[]" when none was named), freed with telenorid_string_free(). A record
+ * that can't be opened leaves its account as it is and returns that error (TELENORID_E_STORE_FAILED...)
+ * after the others are done; *out is then not written. Blocks on the store. Any thread. Since 0.7.0 */
+telenorid_status telenorid_accounts_backchannel_logout(telenorid_accounts *accounts,
+                                                       const telenorid_logout_token *token, char **out);
+
+/* Signs `state` out as telenorid_auth_state_sign_out() does when `token` names its sign-in (the ID token's
+ * iss, and the token's sub and sid, each when it has one, equal to the ID token's), and says whether it did
+ * in *out (1, else 0; a state signed out already, or without an ID token, is not named). Any thread.
+ * Since 0.7.0 */
+telenorid_status telenorid_auth_state_backchannel_logout(telenorid_auth_state *state,
+                                                         const telenorid_logout_token *token, int32_t *out);
+
+/* Signs the state out here, revoking nothing at the provider (telenorid_auth_state_revoke() revokes): the
+ * tokens are wiped from memory, a refresh in flight loses to the sign-out (its tokens are neither kept nor
+ * announced), and a state bound to a file or store records the sign-out there under its update lock, so
+ * other processes take it up (when the record can't be written, the state signs out in memory only). The
+ * change callback runs once when the state was signed in; a state signed out already stays so, and this
+ * returns TELENORID_OK. Any thread. Since 0.7.0 */
+telenorid_status telenorid_auth_state_sign_out(telenorid_auth_state *state);
+
+/* ------------------------------------------------------------------------------------------------
  * Old names (aliases until 1.0)
  *
  * The names of 0.4 and before, deprecated and removed at 1.0: use the names above. Each type is the same

@@ -10,7 +10,7 @@
 #      test_null_contract (the header's NULL rule for every function, generated from the header by scripts/gen), test_line_auth (against the Aloha stand-in), test_store (the host's store), test_accounts (accounts),
 #      test_flows (Vipps app-to-app and the identity-provider app against the real provider), test_device_grant
 #      (RFC 8628 against django-oauth-toolkit and glewlwyd) test_ciba (CIBA poll and ping against glewlwyd) and test_resource_server (introspection, JWT access tokens and
-#      client credentials against django-oauth-toolkit and glewlwyd), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
+#      client credentials against django-oauth-toolkit and glewlwyd), test_backchannel_logout (logout tokens it signs, the local sign-out), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
 #   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider),
 #      test_pg_store.py (bindings/c/examples/pg_store.c, a store in PostgreSQL, against a throwaway server)
@@ -120,6 +120,13 @@ step "compile test_dpop_rs" "$cc" "${cflags[@]}" Tests/c/test_dpop_rs.c "${link[
 step "compile test_dpop_rs with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_dpop_rs.c "${link[@]}" \
     -o "$out/test_dpop_rs_asan"
+# Back-channel logout: logout tokens the test signs (HMAC from OpenSSL's libcrypto), the local sign-out.
+rm -f "$out/test_backchannel_logout" "$out/test_backchannel_logout_asan"
+step "compile test_backchannel_logout" "$cc" "${cflags[@]}" Tests/c/test_backchannel_logout.c "${link[@]}" -lcrypto \
+    -o "$out/test_backchannel_logout"
+step "compile test_backchannel_logout with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
+    -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_backchannel_logout.c "${link[@]}" -lcrypto \
+    -o "$out/test_backchannel_logout_asan"
 # test_dlopen must not link the library.
 if [ -x "$out/test_dlopen" ] && readelf -d "$out/test_dlopen" | grep -q 'libtelenorid'; then
     echo "run.sh: test_dlopen links libtelenorid"; failed+=("test_dlopen not linked")
@@ -168,6 +175,7 @@ three_ways test_device_grant
 three_ways test_ciba
 three_ways test_resource_server
 three_ways test_dpop_rs
+three_ways test_backchannel_logout
 # Plain only: valgrind's and ASan's shadow copies of the heap would be found by the scan. Run even when
 # its compile failed, so the test shows as failed, never as skipped.
 step "test_secrets" "$out/test_secrets"

@@ -2881,15 +2881,6 @@ static void null_client_credentials_new(void) {
         check_case((void *)out_out == SENTINEL, "telenorid_client_credentials_new: client NULL: output untouched");
     }
     {
-        telenorid_client_credentials *out_out = SENTINEL;
-        current = "telenorid_client_credentials_new: scope NULL";
-        prime_last_error();
-        telenorid_status status = telenorid_client_credentials_new(fx.client, NULL, &out_out);
-        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new: scope NULL: INVALID_ARGUMENT");
-        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
-        check_case((void *)out_out == SENTINEL, "telenorid_client_credentials_new: scope NULL: output untouched");
-    }
-    {
         current = "telenorid_client_credentials_new: out NULL";
         prime_last_error();
         telenorid_status status = telenorid_client_credentials_new(fx.client, "x", NULL);
@@ -2967,6 +2958,121 @@ static void null_resource_server_dpop_nonce(void) {
         check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_dpop_nonce: server NULL: INVALID_ARGUMENT");
         if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
         check_case((void *)out_out == SENTINEL, "telenorid_resource_server_dpop_nonce: server NULL: output untouched");
+    }
+}
+
+static void null_backchannel_logout_new(void) {
+    {
+        telenorid_backchannel_logout *out_out = SENTINEL;
+        current = "telenorid_backchannel_logout_new: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_backchannel_logout_new(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_backchannel_logout_new: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_backchannel_logout_new: client NULL: output untouched");
+    }
+    {
+        current = "telenorid_backchannel_logout_new: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_backchannel_logout_new(fx.client, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_backchannel_logout_new: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_backchannel_logout_set(void) {
+    {
+        current = "telenorid_backchannel_logout_set: logout NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_backchannel_logout_set(NULL, TELENORID_BACKCHANNEL_LOGOUT_MAX_AGE_S, "x");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_backchannel_logout_set: logout NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_backchannel_logout_validate(void) {
+    {
+        telenorid_logout_token *out_out = SENTINEL;
+        current = "telenorid_backchannel_logout_validate: logout NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_backchannel_logout_validate(NULL, "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_backchannel_logout_validate: logout NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_backchannel_logout_validate: logout NULL: output untouched");
+    }
+}
+
+static void null_backchannel_logout_free(void) {
+    {
+        current = "telenorid_backchannel_logout_free: logout NULL";
+        telenorid_backchannel_logout_free(NULL);
+        check_case(1, "telenorid_backchannel_logout_free: logout NULL: returns");
+    }
+}
+
+static void null_logout_token_get(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_logout_token_get: token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_logout_token_get(NULL, TELENORID_LOGOUT_TOKEN_SUB, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_logout_token_get: token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_logout_token_get: token NULL: output untouched");
+    }
+}
+
+static void null_logout_token_json(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_logout_token_json: token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_logout_token_json(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_logout_token_json: token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_logout_token_json: token NULL: output untouched");
+    }
+}
+
+static void null_logout_token_free(void) {
+    {
+        current = "telenorid_logout_token_free: token NULL";
+        telenorid_logout_token_free(NULL);
+        check_case(1, "telenorid_logout_token_free: token NULL: returns");
+    }
+}
+
+static void null_accounts_backchannel_logout(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_accounts_backchannel_logout: token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_accounts_backchannel_logout(fx.accounts, NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_accounts_backchannel_logout: token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_accounts_backchannel_logout: token NULL: output untouched");
+    }
+}
+
+static void null_auth_state_backchannel_logout(void) {
+    {
+        int32_t out_out = 77;
+        current = "telenorid_auth_state_backchannel_logout: token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_auth_state_backchannel_logout(fx.auth_state, NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_auth_state_backchannel_logout: token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_out == 77, "telenorid_auth_state_backchannel_logout: token NULL: output untouched");
+    }
+}
+
+static void null_auth_state_sign_out(void) {
+    {
+        current = "telenorid_auth_state_sign_out: state NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_auth_state_sign_out(NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_auth_state_sign_out: state NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
     }
 }
 
@@ -3198,9 +3304,7 @@ static const char *const not_run[] = {
     "telenorid_backchannel_auth_handle_ping: authorization_header NULL (no live telenorid_backchannel_auth without a provider)",
     "telenorid_backchannel_auth_handle_ping: body NULL (no live telenorid_backchannel_auth without a provider)",
     "telenorid_backchannel_auth_wait: out NULL (no live telenorid_backchannel_auth without a provider)",
-    "telenorid_resource_server_set: value NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_introspect: token NULL (no live telenorid_resource_server without a provider)",
-    "telenorid_resource_server_introspect: token_type_hint NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_introspect: out NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_verify_access_token: token NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_verify_access_token: out NULL (no live telenorid_resource_server without a provider)",
@@ -3212,7 +3316,6 @@ static const char *const not_run[] = {
     "telenorid_token_info_json: out NULL (no live telenorid_token_info without a provider)",
     "telenorid_client_credentials_access_token: out NULL (no live telenorid_client_credentials without a provider)",
     "telenorid_client_credentials_expires_at: out NULL (no live telenorid_client_credentials without a provider)",
-    "telenorid_client_credentials_rejected: access_token NULL (no live telenorid_client_credentials without a provider)",
     "telenorid_resource_server_set_dpop_replay_cache: server NULL (no live telenorid_dpop_replay_cache without a provider)",
     "telenorid_resource_server_set_dpop_replay_cache: cache NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_dpop_nonce: out NULL (no live telenorid_resource_server without a provider)",
@@ -3221,8 +3324,14 @@ static const char *const not_run[] = {
     "telenorid_resource_server_verify_dpop: method NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_verify_dpop: url NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_verify_dpop: access_token NULL (no live telenorid_resource_server without a provider)",
-    "telenorid_resource_server_verify_dpop: jkt NULL (no live telenorid_resource_server without a provider)",
-    "telenorid_resource_server_verify_dpop: info NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_backchannel_logout_validate: logout_token NULL (no live telenorid_backchannel_logout without a provider)",
+    "telenorid_backchannel_logout_validate: out NULL (no live telenorid_backchannel_logout without a provider)",
+    "telenorid_logout_token_get: out NULL (no live telenorid_logout_token without a provider)",
+    "telenorid_logout_token_json: out NULL (no live telenorid_logout_token without a provider)",
+    "telenorid_accounts_backchannel_logout: accounts NULL (no live telenorid_logout_token without a provider)",
+    "telenorid_accounts_backchannel_logout: out NULL (no live telenorid_logout_token without a provider)",
+    "telenorid_auth_state_backchannel_logout: state NULL (no live telenorid_logout_token without a provider)",
+    "telenorid_auth_state_backchannel_logout: out NULL (no live telenorid_logout_token without a provider)",
 };
 
 static void make_fixtures(void) {
@@ -3463,6 +3572,16 @@ int main(void) {
     null_dpop_replay_cache_new();
     null_dpop_replay_cache_free();
     null_resource_server_dpop_nonce();
+    null_backchannel_logout_new();
+    null_backchannel_logout_set();
+    null_backchannel_logout_validate();
+    null_backchannel_logout_free();
+    null_logout_token_get();
+    null_logout_token_json();
+    null_logout_token_free();
+    null_accounts_backchannel_logout();
+    null_auth_state_backchannel_logout();
+    null_auth_state_sign_out();
     null_callback_code();
     null_callback_parameter();
     null_callback_free();

@@ -107,6 +107,8 @@ class FapiProvider:
     seen: list[dict] = field(default_factory=list)
     # The requests pushed to /par, as idpyoidc stored them, by request_uri.
     pushed: dict[str, dict] = field(default_factory=dict)
+    # idpyoidc's Server itself, for tests that drive the provider's own side (its back-channel logout).
+    server: Any = None
 
     def at(self, endpoint: str) -> list[dict]:
         return [entry for entry in self.seen if entry["endpoint"] == endpoint]
@@ -375,7 +377,7 @@ def start_fapi_provider() -> Iterator[FapiProvider]:
             server = _build_server(workdir, issuer, public_jwk)
         provider = FapiProvider(issuer=issuer, client_id=CLIENT_ID, redirect_uri=REDIRECT_URI,
                                 client_private_key_pem=pem, client_private_jwk=private_jwk, user=USER,
-                                login=lambda url: _login(issuer, REDIRECT_URI, url))
+                                login=lambda url: _login(issuer, REDIRECT_URI, url), server=server)
 
         class Threading(ThreadingMixIn, WSGIServer):
             daemon_threads = True

@@ -121,7 +121,8 @@ TABLES = (("STATUS", "statuses"), ("CONFIG_KEYS", "config keys"), ("AUTH_PARAMS"
           ("CLAIM_TARGETS", "claim targets"), ("TOKEN_FIELDS", "token fields"), ("PKCE_METHODS", "PKCE methods"),
           ("SOCKET_VERDICTS", "socket verdicts"), ("DEVICE_FIELDS", "device fields"),
           ("LOGIN_HINT_FORMS", "login hint forms"), ("LOG_LEVELS", "log levels"),
-          ("RESOURCE_SERVER_OPTIONS", "resource server options"), ("TOKEN_INFO_FIELDS", "token info fields"))
+          ("RESOURCE_SERVER_OPTIONS", "resource server options"), ("TOKEN_INFO_FIELDS", "token info fields"),
+          ("BACKCHANNEL_LOGOUT_OPTIONS", "back-channel logout options"), ("LOGOUT_TOKEN_FIELDS", "logout token fields"))
 
 # The keys that are not the lower-case suffix, each with its reason.
 KEY_NAMES = {

@@ -44,6 +44,8 @@ FAMILIES: Tuple[Tuple[str, str, Optional[str]], ...] = (
     ("log levels", "TELENORID_LOG_", None),
     ("resource server options", "TELENORID_RESOURCE_SERVER_", "telenorid_resource_server_option"),
     ("token info fields", "TELENORID_INFO_", "telenorid_token_info_field"),
+    ("back-channel logout options", "TELENORID_BACKCHANNEL_LOGOUT_", "telenorid_backchannel_logout_option"),
+    ("logout token fields", "TELENORID_LOGOUT_TOKEN_", "telenorid_logout_token_field"),
 )
 
 IDENT = r"[A-Za-z_]\w*"

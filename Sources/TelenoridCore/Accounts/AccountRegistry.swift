@@ -146,7 +146,7 @@ public final class AccountRegistry: Sendable {
         if let failure { throw failure }
     }
 
-    private func update(_ change: (inout [JSONObject]) throws(TelenoridError) -> Void) throws(TelenoridError) {
+    func update(_ change: (inout [JSONObject]) throws(TelenoridError) -> Void) throws(TelenoridError) {
         try registry.withExclusiveAccess { () throws(TelenoridError) in
             var entries = try accounts()
             try change(&entries)
@@ -166,7 +166,7 @@ public final class AccountRegistry: Sendable {
         entries.firstIndex { $0["id"]?.stringValue == id }
     }
 
-    private func accountRecord(_ id: String) throws(TelenoridError) -> any AuthStateStore {
+    func accountRecord(_ id: String) throws(TelenoridError) -> any AuthStateStore {
         try store.authStateStore(key: name + "." + id, lockTimeoutMilliseconds: client.lockTimeout)
     }
 

@@ -22,8 +22,7 @@ extension OIDCClient {
     }
 
     func validateIDToken(_ jws: JWS, expectations: IDTokenExpectations) throws(TelenoridError) -> JSONObject {
-        let allowed = configuration.acceptedAlgorithms(advertised: try advertisement()?.idTokenSigningAlgorithms ?? [])
-        let claims = try verifiedClaims(jws, allowed: allowed, what: "ID token")
+        let claims = try verifiedClaims(jws, allowed: try idTokenAlgorithms(), what: "ID token")
         let now = clock()
         let tolerance = configuration.clockToleranceSeconds
         func fail(_ message: String) -> TelenoridError { TelenoridError(.tokenInvalid, "ID token \(message)") }
@@ -150,6 +149,13 @@ extension OIDCClient {
         text += jws.payload
         text.append(UInt8(ascii: "}"))
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The algorithms an ID token may be signed with: the host's list, else the defaults narrowed by what
+    /// the provider advertises (and by the FAPI 2.0 profile). Back-Channel Logout 1.0 §2.6 holds logout
+    /// tokens to the same rules.
+    func idTokenAlgorithms() throws(TelenoridError) -> Set<String> {
+        configuration.acceptedAlgorithms(advertised: try advertisement()?.idTokenSigningAlgorithms ?? [])
     }
 
     /// A signed userinfo response (OIDC Core §5.3.2): signature, and iss/aud when present.

@@ -46,6 +46,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["LoopbackListener"], "loopback"),
     **dict.fromkeys(["Pkce"], "pkce"),
     **dict.fromkeys(["ClientCredentials", "DPoPReplayCache", "ResourceServer", "TokenInfo"], "resource_server"),
+    **dict.fromkeys(["BackchannelLogout", "LogoutToken"], "backchannel_logout"),
     # The HTTP clients' auths, each needing its optional extra (telenorid[requests], telenorid[httpx]); not
     # in __all__, so that `from telenorid import *` works without them.
     **dict.fromkeys(["RequestsAuth"], "requests_auth"),
@@ -61,6 +62,7 @@ _EXPORTS: Dict[str, str] = {
 if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .accounts import Account, Accounts
     from .auth_state import AuthState
+    from .backchannel_logout import BackchannelLogout, LogoutToken
     from .authorization import AppCallback, AuthorizationCallback, AuthorizationRequest, PendingAuthorization
     from .ciba import (BackchannelAuthentication, login_hint_form, login_hint_ip_port, login_hint_operator_token,
                        login_hint_phone_number)
@@ -108,6 +110,7 @@ __all__ = [
     "DeviceAuthorization",
     "BackchannelAuthentication",
     "ResourceServer", "TokenInfo", "ClientCredentials", "DPoPReplayCache",
+    "BackchannelLogout", "LogoutToken",
     # types
     "HostKeySigner",
     # errors: the base, the four families, one class per status code (and the callback mismatch group)

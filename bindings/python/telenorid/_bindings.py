@@ -110,6 +110,14 @@ class telenorid_dpop_replay_cache(Structure):
     pass
 
 
+class telenorid_backchannel_logout(Structure):
+    pass
+
+
+class telenorid_logout_token(Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -135,6 +143,8 @@ ResourceServerP = POINTER(telenorid_resource_server)
 TokenInfoP = POINTER(telenorid_token_info)
 ClientCredentialsP = POINTER(telenorid_client_credentials)
 DpopReplayCacheP = POINTER(telenorid_dpop_replay_cache)
+BackchannelLogoutP = POINTER(telenorid_backchannel_logout)
+LogoutTokenP = POINTER(telenorid_logout_token)
 
 # Integer typedefs.
 telenorid_status = c_int32
@@ -147,6 +157,8 @@ telenorid_device_field = c_int32
 telenorid_login_hint_form = c_int32
 telenorid_resource_server_option = c_int32
 telenorid_token_info_field = c_int32
+telenorid_backchannel_logout_option = c_int32
+telenorid_logout_token_field = c_int32
 
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
@@ -364,6 +376,17 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_resource_server_dpop_nonce": (telenorid_status, [ResourceServerP, POINTER(c_void_p)]),
     "telenorid_resource_server_verify_dpop": (telenorid_status, [ResourceServerP, c_char_p, c_char_p, c_char_p,
                                                                  c_char_p, c_char_p, TokenInfoP]),
+    "telenorid_backchannel_logout_new": (telenorid_status, [ClientP, POINTER(BackchannelLogoutP)]),
+    "telenorid_backchannel_logout_set": (telenorid_status, [BackchannelLogoutP, telenorid_backchannel_logout_option,
+                                                            c_char_p]),
+    "telenorid_backchannel_logout_validate": (telenorid_status, [BackchannelLogoutP, c_char_p, POINTER(LogoutTokenP)]),
+    "telenorid_backchannel_logout_free": (None, [BackchannelLogoutP]),
+    "telenorid_logout_token_get": (telenorid_status, [LogoutTokenP, telenorid_logout_token_field, POINTER(c_void_p)]),
+    "telenorid_logout_token_json": (telenorid_status, [LogoutTokenP, POINTER(c_void_p)]),
+    "telenorid_logout_token_free": (None, [LogoutTokenP]),
+    "telenorid_accounts_backchannel_logout": (telenorid_status, [AccountsP, LogoutTokenP, POINTER(c_void_p)]),
+    "telenorid_auth_state_backchannel_logout": (telenorid_status, [AuthStateP, LogoutTokenP, POINTER(c_int32)]),
+    "telenorid_auth_state_sign_out": (telenorid_status, [AuthStateP]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
     "telenorid_callback_free": (None, [AuthorizationCallbackP]),

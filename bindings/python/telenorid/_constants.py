@@ -175,3 +175,14 @@ TOKEN_INFO_FIELDS: Dict[str, int] = {
     "iat": 11,  # TELENORID_INFO_IAT
     "nbf": 12,  # TELENORID_INFO_NBF
 }
+
+BACKCHANNEL_LOGOUT_OPTIONS: Dict[str, int] = {
+    "max_age_s": 1,  # TELENORID_BACKCHANNEL_LOGOUT_MAX_AGE_S
+}
+
+LOGOUT_TOKEN_FIELDS: Dict[str, int] = {
+    "sub": 1,  # TELENORID_LOGOUT_TOKEN_SUB
+    "sid": 2,  # TELENORID_LOGOUT_TOKEN_SID
+    "iss": 3,  # TELENORID_LOGOUT_TOKEN_ISS
+    "jti": 4,  # TELENORID_LOGOUT_TOKEN_JTI
+}

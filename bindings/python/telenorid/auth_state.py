@@ -127,6 +127,11 @@ class AuthState(_Handle):
         """Signs out, then revokes the grant at the provider; the state stays signed out if that fails."""
         self._call(_c.telenorid_auth_state_revoke)
 
+    def sign_out(self) -> None:
+        """Signs out here, revoking nothing at the provider (a bound file or store records it); the change
+        callback runs when the state was signed in."""
+        self._call(_c.telenorid_auth_state_sign_out)
+
     def bind_file(self, path: str) -> None:
         """Keeps the state in the file at ``path`` from now on (0600, replaced atomically); every refresh
         locks it (``path + ".lock"``) and uses another process's refresh instead of redeeming one refresh
