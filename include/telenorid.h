@@ -1872,7 +1872,9 @@ void telenorid_client_credentials_free(telenorid_client_credentials *credentials
  * `WWW-Authenticate: DPoP error="...", error_description="..."`: telenorid_error_oauth_error() is
  * "invalid_dpop_proof" or "use_dpop_nonce" (RFC 9449 §7.1, §12.2; "invalid_token", RFC 6750 §3.1, for a
  * token info without cnf.jkt), and telenorid_error_oauth_description() names the rule that failed (e.g.
- * "htu is not the request's URL (RFC 9449 §4.3 check 9)"); it never quotes the token. With use_dpop_nonce
+ * "htu is not the request's URL (RFC 9449 section 4.3 check 9)"), in printable ASCII without '"' and '\'
+ * (RFC 6750 §3), ready for the header; it never quotes the token or the proof (telenorid_error_message()
+ * adds what the proof said, escaped). With use_dpop_nonce
  * the server also sends `DPoP-Nonce: <telenorid_resource_server_dpop_nonce()>` (RFC 9449 §9).
  *
  * What a server must remember between requests — the jti of each proof it accepted within the window (RFC

@@ -91,11 +91,16 @@ public final class DPoPReplayCache: Sendable {
 
 /// A DPoP proof refused by a resource server: `.tokenInvalid` whose OAuth `error` is the error code the
 /// server puts in its `WWW-Authenticate: DPoP` challenge (RFC 9449 §7.1, §12.2) and whose
-/// `error_description` names the rule, for the challenge's `error_description`.
+/// `error_description` names the rule, for the challenge's `error_description`. That text is the library's
+/// own printable ASCII without `"` and `\` (RFC 6750 §3's error_description characters), so a host can put it
+/// in the header as it is; what the proof itself said (`detail`) goes only into the message.
 extension TelenoridError {
-    static func dpopRefusal(_ rule: String, code: String = "invalid_dpop_proof") -> TelenoridError {
+    static func dpopRefusal(_ rule: String, code: String = "invalid_dpop_proof", detail: String? = nil)
+        -> TelenoridError
+    {
         TelenoridError(
-            .tokenInvalid, "DPoP proof refused (\(code)): \(rule)", oauthError: code, oauthErrorDescription: rule)
+            .tokenInvalid, "DPoP proof refused (\(code)): \(rule)" + (detail.map { ": \($0)" } ?? ""),
+            oauthError: code, oauthErrorDescription: rule)
     }
 }
 
@@ -133,28 +138,30 @@ extension ResourceServer {
         // Check 2: a well-formed JWT (a JWS in compact form, RFC 7515 §7.1).
         let jws: JWS
         do { jws = try JWS(compact: proof) } catch {
-            throw .dpopRefusal("the proof is not a JWS in compact form (RFC 9449 §4.3 check 2): \(error.message)")
+            throw .dpopRefusal(
+                "the proof is not a JWS in compact form (RFC 9449 section 4.3 check 2)", detail: error.message)
         }
         guard let claimsValue = try? JSON.parse(jws.payload, limits: JSONLimits(maxDepth: 8)),
             let claims = claimsValue.objectValue
-        else { throw .dpopRefusal("the proof's claims are not a JSON object (RFC 9449 §4.3 check 2)") }
+        else { throw .dpopRefusal("the proof's claims are not a JSON object (RFC 9449 section 4.3 check 2)") }
         // Check 4: typ dpop+jwt (a media type: any case, with or without application/, RFC 7515 §4.1.9).
         let typ = jws.header["typ"]?.stringValue.map { ASCII.lowercased($0.utf8) }
         guard typ == "dpop+jwt" || typ == "application/dpop+jwt" else {
-            throw .dpopRefusal("typ is not dpop+jwt (RFC 9449 §4.3 check 4)")
+            throw .dpopRefusal("typ is not dpop+jwt (RFC 9449 section 4.3 check 4)")
         }
         // Check 5: an asymmetric algorithm on the allow-list (never none, never a MAC).
         guard JWS.asymmetric[jws.algorithm] != nil, algorithms.contains(jws.algorithm) else {
             throw .dpopRefusal(
-                "alg \(DisplayText.escaping(jws.algorithm)) is not an allowed asymmetric algorithm (RFC 9449 §4.3 check 5)"
+                "alg is not an allowed asymmetric algorithm (RFC 9449 section 4.3 check 5)",
+                detail: DisplayText.escaping(jws.algorithm)
             )
         }
         // Check 7: a public key, and check 6: the signature verifies with it.
         guard let jwkObject = jws.header["jwk"]?.objectValue else {
-            throw .dpopRefusal("the header has no jwk object (RFC 9449 §4.3 check 7)")
+            throw .dpopRefusal("the header has no jwk object (RFC 9449 section 4.3 check 7)")
         }
         for name in ResourceServer.privateJWKMembers where jwkObject[name] != nil {
-            throw .dpopRefusal("the jwk holds a private key member (\(name)) (RFC 9449 §4.3 check 7)")
+            throw .dpopRefusal("the jwk holds a private key member, \(name) (RFC 9449 section 4.3 check 7)")
         }
         let key: JWK
         let thumbprint: String
@@ -162,68 +169,73 @@ extension ResourceServer {
             key = try JWK(jwkObject)
             thumbprint = try JWKThumbprint.sha256(of: jwkObject)
         } catch {
-            throw .dpopRefusal("the jwk is not a usable public key (RFC 9449 §4.3 check 7): \(error.message)")
+            throw .dpopRefusal(
+                "the jwk is not a usable public key (RFC 9449 section 4.3 check 7)", detail: error.message)
         }
         do { try jws.verify(with: key) } catch {
-            throw .dpopRefusal("the signature does not verify with the jwk (RFC 9449 §4.3 check 6)")
+            throw .dpopRefusal("the signature does not verify with the jwk (RFC 9449 section 4.3 check 6)")
         }
         // Check 3: the claims a proof to a resource server must have (§4.2, and ath by §7.1).
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else {
-            throw .dpopRefusal("the proof has no jti (RFC 9449 §4.3 check 3)")
+            throw .dpopRefusal("the proof has no jti (RFC 9449 section 4.3 check 3)")
         }
         guard let htm = claims["htm"]?.stringValue else {
-            throw .dpopRefusal("the proof has no htm (RFC 9449 §4.3 check 3)")
+            throw .dpopRefusal("the proof has no htm (RFC 9449 section 4.3 check 3)")
         }
         guard let htu = claims["htu"]?.stringValue else {
-            throw .dpopRefusal("the proof has no htu (RFC 9449 §4.3 check 3)")
+            throw .dpopRefusal("the proof has no htu (RFC 9449 section 4.3 check 3)")
         }
         guard let iat = OIDCClient.seconds(claims["iat"]) else {
-            throw .dpopRefusal("the proof has no iat that is a NumericDate (RFC 9449 §4.3 check 3)")
+            throw .dpopRefusal("the proof has no iat that is a NumericDate (RFC 9449 section 4.3 check 3)")
         }
         guard let ath = claims["ath"]?.stringValue else {
-            throw .dpopRefusal("the proof has no ath, which a request with an access token needs (RFC 9449 §7.1)")
+            throw .dpopRefusal(
+                "the proof has no ath, which a request with an access token needs (RFC 9449 section 7.1)")
         }
         // Check 8: htm is the method (methods are case-sensitive, RFC 9110 §9.1).
         guard htm == method else {
-            throw .dpopRefusal("htm \(DisplayText.escaping(htm)) is not the request's method (RFC 9449 §4.3 check 8)")
+            throw .dpopRefusal(
+                "htm is not the request's method (RFC 9449 section 4.3 check 8)", detail: DisplayText.escaping(htm))
         }
         // Check 9: htu is the request's URI without query and fragment, both normalised (RFC 3986 §6.2.2,
         // §6.2.3) as DPoPProof writes it.
         guard let proofTarget = try? DPoPProof.targetURI(htu), proofTarget == target else {
-            throw .dpopRefusal("htu is not the request's URL (RFC 9449 §4.3 check 9)")
+            throw .dpopRefusal("htu is not the request's URL (RFC 9449 section 4.3 check 9)")
         }
         // Check 10: the server's nonce, when it wants one (§9); a missing or old one asks for the current.
         if requireNonce {
             guard let nonce = claims["nonce"]?.stringValue else {
                 throw .dpopRefusal(
-                    "the proof has no nonce and this server requires one (RFC 9449 §9)", code: "use_dpop_nonce")
+                    "the proof has no nonce and this server requires one (RFC 9449 section 9)", code: "use_dpop_nonce")
             }
             guard cache.accepts(nonce: nonce, now: now) else {
-                throw .dpopRefusal("the nonce is not this server's current one (RFC 9449 §9)", code: "use_dpop_nonce")
+                throw .dpopRefusal(
+                    "the nonce is not this server's current one (RFC 9449 section 9)", code: "use_dpop_nonce")
             }
         }
         // Check 11: iat within the window: at most the window old, at most the clock tolerance ahead.
         let tolerance = client.configuration.clockToleranceSeconds
         guard iat >= now &- cache.window, iat <= now &+ tolerance else {
             throw .dpopRefusal(
-                "iat \(iat) is outside the accepted window (\(cache.window) s back, \(tolerance) s ahead of \(now)) (RFC 9449 §4.3 check 11)"
+                "iat is outside the accepted window (RFC 9449 section 4.3 check 11)",
+                detail: "iat \(iat), \(cache.window) s back and \(tolerance) s ahead of \(now)"
             )
         }
         // Check 12 (§7.1): ath is the hash of the token the request presents.
         guard Crypto.constantTimeEquals(Array(ath.utf8), Array(DPoPProof.accessTokenHash(accessToken).utf8)) else {
-            throw .dpopRefusal("ath is not the hash of the access token (RFC 9449 §4.3 check 12)")
+            throw .dpopRefusal("ath is not the hash of the access token (RFC 9449 section 4.3 check 12)")
         }
         // Check 12 (§7.1): the proof's key is the one the token is bound to (RFC 7638 thumbprints).
         guard Crypto.constantTimeEquals(Array(thumbprint.utf8), Array(jkt.utf8)) else {
             throw .dpopRefusal(
-                "the proof's key is not the one the access token is bound to (cnf.jkt, RFC 9449 §4.3 check 12)")
+                "the proof's key is not the one the access token is bound to (cnf.jkt, RFC 9449 section 4.3 check 12)")
         }
         // §11.1: a jti seen within the window is a replay. Checked last, so a refused proof takes no place.
         var replayKey = Array(thumbprint.utf8)
         replayKey.append(UInt8(ascii: "."))
         replayKey += Array(jti.utf8)
         guard try cache.remember(Crypto.sha256(replayKey), until: iat &+ cache.window, now: now) else {
-            throw .dpopRefusal("the jti was seen before: a replayed proof (RFC 9449 §11.1)")
+            throw .dpopRefusal("the jti was seen before: a replayed proof (RFC 9449 section 11.1)")
         }
         return thumbprint
     }
@@ -237,7 +249,7 @@ extension ResourceServer {
     ) throws(TelenoridError) -> String {
         guard let jkt = tokenInfo.confirmationKeyThumbprint else {
             throw .dpopRefusal(
-                "the access token is not bound to a DPoP key (no cnf.jkt, RFC 9449 §6)", code: "invalid_token")
+                "the access token is not bound to a DPoP key (no cnf.jkt, RFC 9449 section 6)", code: "invalid_token")
         }
         return try verifyDPoPProof(proof, method: method, url: url, accessToken: accessToken, jkt: jkt)
     }

@@ -54,6 +54,10 @@ final class DPoPProofCheckTests: XCTestCase {
             let error = $0 as? TelenoridError
             XCTAssertEqual(error?.kind, .tokenInvalid, "\($0)", file: file, line: line)
             XCTAssertEqual(error?.oauthError, code, file: file, line: line)
+            // RFC 6750 §3: error_description is printable ASCII without `"` and `\`, ready for the challenge.
+            XCTAssertTrue(
+                error?.oauthErrorDescription?.utf8.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C }
+                    == true, "\(error?.oauthErrorDescription ?? "")", file: file, line: line)
             XCTAssertTrue(
                 error?.oauthErrorDescription?.contains(rule) == true, "\(error?.message ?? "") lacks \(rule)",
                 file: file, line: line)
@@ -112,7 +116,7 @@ final class DPoPProofCheckTests: XCTestCase {
         try assertRefused(try crafted(key, header: ["jwk": nil]), "check 7", key: key)
         var withPrivate = key.publicJWK
         withPrivate.set("d", .string("AAAA"))
-        try assertRefused(try crafted(key, header: ["jwk": .object(withPrivate)]), "private key member (d)", key: key)
+        try assertRefused(try crafted(key, header: ["jwk": .object(withPrivate)]), "private key member, d", key: key)
         var notAKey = key.publicJWK
         notAKey.set("x", .string("AAAA"))
         try assertRefused(try crafted(key, header: ["jwk": .object(notAKey)]), "check 7", key: key)
