@@ -114,6 +114,12 @@ step "compile test_resource_server" "$cc" "${cflags[@]}" Tests/c/test_resource_s
 step "compile test_resource_server with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
     -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_resource_server.c "${link[@]}" \
     -o "$out/test_resource_server_asan"
+# DPoP proofs checked at a resource server (RFC 9449 §4.3, §7.1): no network.
+rm -f "$out/test_dpop_rs" "$out/test_dpop_rs_asan"
+step "compile test_dpop_rs" "$cc" "${cflags[@]}" Tests/c/test_dpop_rs.c "${link[@]}" -o "$out/test_dpop_rs"
+step "compile test_dpop_rs with ASan/UBSan" "$cc" "${cflags[@]}" -fsanitize=address,undefined \
+    -fno-omit-frame-pointer -fno-sanitize-recover=undefined Tests/c/test_dpop_rs.c "${link[@]}" \
+    -o "$out/test_dpop_rs_asan"
 # Back-channel logout: logout tokens the test signs (HMAC from OpenSSL's libcrypto), the local sign-out.
 rm -f "$out/test_backchannel_logout" "$out/test_backchannel_logout_asan"
 step "compile test_backchannel_logout" "$cc" "${cflags[@]}" Tests/c/test_backchannel_logout.c "${link[@]}" -lcrypto \
@@ -168,6 +174,7 @@ three_ways test_accounts
 three_ways test_device_grant
 three_ways test_ciba
 three_ways test_resource_server
+three_ways test_dpop_rs
 three_ways test_backchannel_logout
 # Plain only: valgrind's and ASan's shadow copies of the heap would be found by the scan. Run even when
 # its compile failed, so the test shows as failed, never as skipped.
