@@ -86,7 +86,9 @@ extern "C" {
  *          TELENORID_INFO_*), the client credentials grant (telenorid_client_credentials_*),
  *          TELENORID_CONFIG_INTROSPECTION_ENDPOINT, DPoP proofs checked at a resource server
  *          (telenorid_resource_server_verify_dpop, _dpop_nonce, _set_dpop_replay_cache,
- *          telenorid_dpop_replay_cache_*). Nothing removed. */
+ *          telenorid_dpop_replay_cache_*), back-channel logout (telenorid_backchannel_logout_*,
+ *          telenorid_logout_token_*, telenorid_accounts_backchannel_logout,
+ *          telenorid_auth_state_backchannel_logout), telenorid_auth_state_sign_out. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 7
 #define TELENORID_VERSION_PATCH 0
