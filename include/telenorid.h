@@ -84,7 +84,11 @@ extern "C" {
  *   0.7.0  Resource servers and machines: token introspection (RFC 7662) and JWT access tokens (RFC 9068)
  *          through telenorid_resource_server_* and telenorid_token_info_* (TELENORID_RESOURCE_SERVER_*,
  *          TELENORID_INFO_*), the client credentials grant (telenorid_client_credentials_*),
- *          TELENORID_CONFIG_INTROSPECTION_ENDPOINT. Nothing removed. */
+ *          TELENORID_CONFIG_INTROSPECTION_ENDPOINT, DPoP proofs checked at a resource server
+ *          (telenorid_resource_server_verify_dpop, _dpop_nonce, _set_dpop_replay_cache,
+ *          telenorid_dpop_replay_cache_*), back-channel logout (telenorid_backchannel_logout_*,
+ *          telenorid_logout_token_*, telenorid_accounts_backchannel_logout,
+ *          telenorid_auth_state_backchannel_logout), telenorid_auth_state_sign_out. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 7
 #define TELENORID_VERSION_PATCH 0
@@ -1858,6 +1862,96 @@ telenorid_status telenorid_client_credentials_rejected(telenorid_client_credenti
 
 /* Frees the handle and the token it holds. NULL is a no-op. Since 0.7.0 */
 void telenorid_client_credentials_free(telenorid_client_credentials *credentials);
+
+/* ------------------------------------------------------------------------------------------------
+ * DPoP at a resource server: checking a request's proof (RFC 9449 §4.3, §7) (Since 0.7.0)
+ *
+ * A client holding a DPoP-bound access token (its cnf.jkt names a key, RFC 9449 §6) sends with each request
+ * `Authorization: DPoP <token>` and a `DPoP` header: a proof signed with that key for this one request.
+ * telenorid_resource_server_verify_dpop() runs RFC 9449 §4.3's checks and §7.1's on the proof against the
+ * method and URL the server received. A refusal is TELENORID_E_TOKEN_INVALID whose last error
+ * (telenorid_error_last()) carries what the server answers in its 401 challenge
+ * `WWW-Authenticate: DPoP error="...", error_description="..."`: telenorid_error_oauth_error() is
+ * "invalid_dpop_proof" or "use_dpop_nonce" (RFC 9449 §7.1, §12.2; "invalid_token", RFC 6750 §3.1, for a
+ * token info without cnf.jkt), and telenorid_error_oauth_description() names the rule that failed (e.g.
+ * "htu is not the request's URL (RFC 9449 section 4.3 check 9)"), in printable ASCII without '"' and '\'
+ * (RFC 6750 §3), ready for the header; it never quotes the token or the proof (telenorid_error_message()
+ * adds what the proof said, escaped). With use_dpop_nonce
+ * the server also sends `DPoP-Nonce: <telenorid_resource_server_dpop_nonce()>` (RFC 9449 §9).
+ *
+ * What a server must remember between requests — the jti of each proof it accepted within the window (RFC
+ * 9449 §11.1) and the key its nonces are made with — is a telenorid_dpop_replay_cache. Each resource server
+ * has one of its own (window 60 s, 65536 proofs); resource servers that are one server to their clients
+ * (one API checking tokens of several providers, several handles of one service in a process) share one
+ * with telenorid_resource_server_set_dpop_replay_cache(), so that a proof accepted by one is a replay to
+ * all and a nonce handed out by one is taken by all. The cache is its own handle, not an option, because it
+ * is what is shared: the window lives with it, so every server sharing it keeps each jti for exactly as
+ * long as any of them accepts the proof. It keeps SHA-256 digests, never proofs or tokens. A
+ * telenorid_resource_server keeps its cache alive; free them in any order. Safe to share between threads.
+ * --------------------------------------------------------------------------------------------- */
+
+/* What the resource servers checking DPoP proofs of one server remember: the proofs seen, and the nonce
+ * key. Since 0.7.0 */
+typedef struct telenorid_dpop_replay_cache telenorid_dpop_replay_cache;
+
+/* More telenorid_resource_server_set() options, for DPoP proofs. Since 0.7.0 */
+#define TELENORID_RESOURCE_SERVER_DPOP_SIGNING_ALGS 4 /* space-separated allow-list of the JWS algorithms a
+                                                       DPoP proof may be signed with (RFC 9449 §4.3 check 5),
+                                                       each one of RS256 RS384 RS512 PS256 PS384 PS512 ES256
+                                                       ES384 ES512 EdDSA; default all of them */
+#define TELENORID_RESOURCE_SERVER_DPOP_REQUIRE_NONCE 5 /* "true": every DPoP proof must carry this server's
+                                                       current nonce (RFC 9449 §9), else use_dpop_nonce.
+                                                       Default "false" */
+
+/* Creates a replay cache whose proofs are accepted for `window_s` seconds after their iat (1 to 3600) and
+ * which holds at most `capacity` of them at once (1 to 4194304; about 100 bytes each). The nonces of
+ * telenorid_resource_server_dpop_nonce() change every `window_s` seconds; the current one and the one
+ * before are accepted. Another value: TELENORID_E_INVALID_ARGUMENT. Free it with
+ * telenorid_dpop_replay_cache_free(). Any thread. Since 0.7.0 */
+telenorid_status telenorid_dpop_replay_cache_new(int64_t window_s, int32_t capacity,
+                                                 telenorid_dpop_replay_cache **out);
+
+/* Frees the host's reference to a replay cache; resource servers using it keep it. NULL is a no-op.
+ * Since 0.7.0 */
+void telenorid_dpop_replay_cache_free(telenorid_dpop_replay_cache *cache);
+
+/* Makes `server` check DPoP proofs with `cache` from now on (its own cache, and the proofs it saw, are
+ * dropped). Any thread. Since 0.7.0 */
+telenorid_status telenorid_resource_server_set_dpop_replay_cache(telenorid_resource_server *server,
+                                                                 telenorid_dpop_replay_cache *cache);
+
+/* The nonce to send now in the `DPoP-Nonce` response header (RFC 9449 §9): 43 base64url characters made
+ * from the time and the cache's random key, changing every window. Send it with a use_dpop_nonce refusal,
+ * or with any answer so clients have it for their next proof. The caller frees *out with
+ * telenorid_string_free(). Any thread. Since 0.7.0 */
+telenorid_status telenorid_resource_server_dpop_nonce(telenorid_resource_server *server, char **out);
+
+/* Checks the DPoP proof of one request (RFC 9449 §4.3 and §7.1). `proof` is the value of the request's
+ * `DPoP` header (a request with none, or more than one, is refused by the host before: §4.3 check 1);
+ * `method` and `url` are the request as the server received it, the URL as its clients address it
+ * (scheme, host, port, path; query and fragment are ignored); `access_token` is the token of its
+ * `Authorization: DPoP` header. The key the token is bound to comes from `jkt` (its RFC 7638 thumbprint, as
+ * the host learnt it) or, when `jkt` is NULL, from `info` (TELENORID_INFO_CNF_JKT of what
+ * telenorid_resource_server_verify_access_token() or _introspect() returned); one of them must be given.
+ *
+ * Accepted when the proof is a JWS in compact form (check 2) with jti, htm, htu, iat and ath (check 3), typ
+ * dpop+jwt (check 4), alg an asymmetric algorithm of TELENORID_RESOURCE_SERVER_DPOP_SIGNING_ALGS (check 5),
+ * a jwk header that is a public key without private members (check 7) and verifies the signature (check 6),
+ * htm equal to `method` (check 8), htu equal to `url` once both are normalised (RFC 3986 §6.2.2, §6.2.3:
+ * case of scheme and host, default port, percent-escapes, dot segments) (check 9), the server's current or
+ * previous nonce when TELENORID_RESOURCE_SERVER_DPOP_REQUIRE_NONCE is set (check 10), iat at most the
+ * cache's window in the past and at most TELENORID_CONFIG_CLOCK_TOLERANCE_S ahead (check 11), ath the
+ * base64url SHA-256 of `access_token` and the jwk's thumbprint equal to the token's (check 12), and its jti
+ * not seen by the cache within the window (RFC 9449 §11.1); an accepted proof's jti is then remembered.
+ * Refused: TELENORID_E_TOKEN_INVALID with the error code and rule in the last error (see the section
+ * above). A cache full of live proofs: TELENORID_E_TEMPORARILY_UNAVAILABLE (answer 503; it refuses rather
+ * than forget a proof that could then be replayed). A `method` that is no HTTP method, a `url` that is no
+ * http(s) URL, or neither `jkt` nor `info`: TELENORID_E_INVALID_ARGUMENT. No network. Any thread.
+ * Since 0.7.0 */
+telenorid_status telenorid_resource_server_verify_dpop(telenorid_resource_server *server, const char *proof,
+                                                       const char *method, const char *url,
+                                                       const char *access_token, const char *jkt,
+                                                       const telenorid_token_info *info);
 
 /* ------------------------------------------------------------------------------------------------
  * Back-channel logout: the provider ends a session (OpenID Connect Back-Channel Logout 1.0) (Since 0.7.0)

@@ -20,7 +20,7 @@ import TelenoridCore
 //   telenorid_device_authorization  DeviceAuthorization
 //   telenorid_backchannel_auth BackchannelAuthentication  telenorid_accounts  AccountRegistry
 //   telenorid_resource_server ResourceServer     telenorid_token_info  TokenInfo
-//   telenorid_client_credentials  ClientCredentials
+//   telenorid_client_credentials  ClientCredentials   telenorid_dpop_replay_cache  DPoPReplayCache
 
 final class Handle<Value> {
     /// Mutable only for the handles C fills in step by step (a configuration builder, key-value pairs).

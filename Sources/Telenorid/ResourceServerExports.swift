@@ -26,6 +26,8 @@ public func telenorid_resource_server_set(
         case TELENORID_RESOURCE_SERVER_INTROSPECTION_CACHE_MAX_AGE_S: which = .introspectionCacheMaxAge
         case TELENORID_RESOURCE_SERVER_ACCESS_TOKEN_SIGNING_ALGS: which = .accessTokenAlgorithms
         case TELENORID_RESOURCE_SERVER_ACCEPT_TYP_JWT: which = .acceptTypJWT
+        case TELENORID_RESOURCE_SERVER_DPOP_SIGNING_ALGS: which = .dpopAlgorithms
+        case TELENORID_RESOURCE_SERVER_DPOP_REQUIRE_NONCE: which = .dpopRequireNonce
         default: throw TelenoridError(.invalidArgument, "unknown resource server option \(option)")
         }
         try server.set(which, try optionalInputString(value, "value"))
@@ -55,6 +57,65 @@ public func telenorid_resource_server_verify_access_token(
         let token = try inputSecret(token, "token")
         let out = try outPointer(out)
         out.pointee = retainedHandle(try server.verifyAccessToken(token))
+    }
+}
+
+// DPoP proofs at a resource server (RFC 9449 §4.3, §7.1).
+
+@c @implementation
+public func telenorid_dpop_replay_cache_new(
+    _ window: Int64, _ capacity: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let out = try outPointer(out)
+        out.pointee = retainedHandle(try DPoPReplayCache(window: window, capacity: Int(capacity)))
+    }
+}
+
+@c @implementation
+public func telenorid_dpop_replay_cache_free(_ cache: OpaquePointer?) {
+    release(cache)
+}
+
+@c @implementation
+public func telenorid_resource_server_set_dpop_replay_cache(_ server: OpaquePointer?, _ cache: OpaquePointer?)
+    -> telenorid_status
+{
+    exportCall { () throws(TelenoridError) in
+        let server = try borrow(server, as: ResourceServer.self, "server").value
+        server.useDPoPReplayCache(try borrow(cache, as: DPoPReplayCache.self, "cache").value)
+    }
+}
+
+@c @implementation
+public func telenorid_resource_server_dpop_nonce(
+    _ server: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let server = try borrow(server, as: ResourceServer.self, "server").value
+        try writeString(try server.dpopNonce(), to: try outPointer(out))
+    }
+}
+
+@c @implementation
+public func telenorid_resource_server_verify_dpop(
+    _ server: OpaquePointer?, _ proof: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+    _ url: UnsafePointer<CChar>?, _ accessToken: UnsafePointer<CChar>?, _ jkt: UnsafePointer<CChar>?,
+    _ info: OpaquePointer?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let server = try borrow(server, as: ResourceServer.self, "server").value
+        let proof = try inputString(proof, "proof")
+        let method = try inputString(method, "method")
+        let url = try inputString(url, "url")
+        let token = try inputSecret(accessToken, "access_token")
+        if let jkt = try optionalInputString(jkt, "jkt") {
+            try server.verifyDPoPProof(proof, method: method, url: url, accessToken: token, jkt: jkt)
+        } else {
+            guard info != nil else { throw TelenoridError(.invalidArgument, "neither jkt nor info is given") }
+            let info = try borrow(info, as: TokenInfo.self, "info").value
+            try server.verifyDPoPProof(proof, method: method, url: url, accessToken: token, tokenInfo: info)
+        }
     }
 }
 

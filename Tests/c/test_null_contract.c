@@ -2931,6 +2931,36 @@ static void null_client_credentials_free(void) {
     }
 }
 
+static void null_dpop_replay_cache_new(void) {
+    {
+        current = "telenorid_dpop_replay_cache_new: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_dpop_replay_cache_new(1, 1, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_dpop_replay_cache_new: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_dpop_replay_cache_free(void) {
+    {
+        current = "telenorid_dpop_replay_cache_free: cache NULL";
+        telenorid_dpop_replay_cache_free(NULL);
+        check_case(1, "telenorid_dpop_replay_cache_free: cache NULL: returns");
+    }
+}
+
+static void null_resource_server_dpop_nonce(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_resource_server_dpop_nonce: server NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_resource_server_dpop_nonce(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_resource_server_dpop_nonce: server NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_resource_server_dpop_nonce: server NULL: output untouched");
+    }
+}
+
 static void null_backchannel_logout_new(void) {
     {
         telenorid_backchannel_logout *out_out = SENTINEL;
@@ -3286,6 +3316,14 @@ static const char *const not_run[] = {
     "telenorid_token_info_json: out NULL (no live telenorid_token_info without a provider)",
     "telenorid_client_credentials_access_token: out NULL (no live telenorid_client_credentials without a provider)",
     "telenorid_client_credentials_expires_at: out NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_resource_server_set_dpop_replay_cache: server NULL (no live telenorid_dpop_replay_cache without a provider)",
+    "telenorid_resource_server_set_dpop_replay_cache: cache NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_dpop_nonce: out NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: server NULL (no live telenorid_token_info without a provider)",
+    "telenorid_resource_server_verify_dpop: proof NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: method NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: url NULL (no live telenorid_resource_server without a provider)",
+    "telenorid_resource_server_verify_dpop: access_token NULL (no live telenorid_resource_server without a provider)",
     "telenorid_backchannel_logout_validate: logout_token NULL (no live telenorid_backchannel_logout without a provider)",
     "telenorid_backchannel_logout_validate: out NULL (no live telenorid_backchannel_logout without a provider)",
     "telenorid_logout_token_get: out NULL (no live telenorid_logout_token without a provider)",
@@ -3531,6 +3569,9 @@ int main(void) {
     null_client_credentials_expires_at();
     null_client_credentials_rejected();
     null_client_credentials_free();
+    null_dpop_replay_cache_new();
+    null_dpop_replay_cache_free();
+    null_resource_server_dpop_nonce();
     null_backchannel_logout_new();
     null_backchannel_logout_set();
     null_backchannel_logout_validate();

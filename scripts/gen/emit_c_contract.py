@@ -55,6 +55,8 @@ EXCEPTIONS: Dict[Tuple[str, str], str] = {
     ("telenorid_resource_server_introspect", "token_type_hint"): "when not NULL, `token_type_hint`",
     ("telenorid_client_credentials_new", "scope"): "NULL: no scope parameter, the provider's default for the client",
     ("telenorid_client_credentials_rejected", "access_token"): "`access_token` NULL: the one held",
+    ("telenorid_resource_server_verify_dpop", "jkt"): "when `jkt` is NULL, from `info`",
+    ("telenorid_resource_server_verify_dpop", "info"): "or, when `jkt` is NULL, from `info`",
     ("telenorid_pending_auth_handle_idp_response_params", "allowed_login_hosts"): "count 0 allows NULL",
     ("telenorid_idp_request_parse_url", "caller_redirect_uris"): "NULL allowed for 0",
     ("telenorid_idp_request_parse_params", "caller_redirect_uris"): "NULL allowed for 0",

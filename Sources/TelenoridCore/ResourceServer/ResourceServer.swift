@@ -15,6 +15,10 @@ public final class ResourceServer: Sendable {
         case accessTokenAlgorithms
         /// Accept a JWT access token whose `typ` is `JWT` (providers that predate RFC 9068).
         case acceptTypJWT
+        /// The JWS algorithms a DPoP proof may be signed with, space-separated (RFC 9449 §4.3 check 5).
+        case dpopAlgorithms
+        /// Require the server's nonce in every DPoP proof (RFC 9449 §9): "true" or "false".
+        case dpopRequireNonce
     }
 
     struct Options {
@@ -23,15 +27,25 @@ public final class ResourceServer: Sendable {
         /// secret the resource server shares with the provider): the client's defaults, as for ID tokens.
         var algorithms: Set<String> = ClientConfiguration.defaultAlgorithms
         var acceptTypJWT = false
+        /// Asymmetric only (RFC 9449 §4.3 check 5): every one this library verifies.
+        var dpopAlgorithms: Set<String> = ClientConfiguration.defaultAlgorithms
+        var dpopRequireNonce = false
     }
     let options = Locked(Options())
     let cache = IntrospectionCache()
+    /// The DPoP proofs seen and the nonce key (`DPoPReplayCache`): this server's own until the host shares
+    /// one (`useDPoPReplayCache`).
+    let dpopCache: Locked<DPoPReplayCache>
 
     public init(client: OIDCClient, audience: String) throws(TelenoridError) {
         guard !audience.isEmpty else { throw TelenoridError(.invalidArgument, "audience is empty") }
         self.client = client
         self.audience = audience
+        dpopCache = Locked(try DPoPReplayCache())
     }
+
+    /// Checks DPoP proofs with `cache` from now on, shared with the other resource servers that use it.
+    public func useDPoPReplayCache(_ cache: DPoPReplayCache) { dpopCache.withLock { $0 = cache } }
 
     /// The most seconds an introspection answer may be reused (a token revoked at the provider is still
     /// accepted for that long).
@@ -55,28 +69,40 @@ public final class ResourceServer: Sendable {
             options.withLock { $0.cacheMaxAge = seconds }
             if seconds == 0 { cache.clear() }
         case .accessTokenAlgorithms:
-            let algorithms: Set<String>
-            if let value {
-                algorithms = Set(value.split(separator: " ").map { String($0) })
-                guard !algorithms.isEmpty else { throw TelenoridError(.invalidArgument, "no algorithm named") }
-                for algorithm in algorithms where !ClientConfiguration.defaultAlgorithms.contains(algorithm) {
-                    throw TelenoridError(
-                        .invalidArgument,
-                        "\(DisplayText.escaping(algorithm)) is no asymmetric JWS algorithm this library verifies "
-                            + "(\(ClientConfiguration.defaultAlgorithms.sorted().joined(separator: " ")))")
-                }
-            } else {
-                algorithms = ClientConfiguration.defaultAlgorithms
-            }
+            let algorithms = try ResourceServer.algorithmList(value)
             options.withLock { $0.algorithms = algorithms }
+        case .dpopAlgorithms:
+            let algorithms = try ResourceServer.algorithmList(value)
+            options.withLock { $0.dpopAlgorithms = algorithms }
         case .acceptTypJWT:
-            let accept: Bool
-            switch value {
-            case nil, "false": accept = false
-            case "true": accept = true
-            default: throw TelenoridError(.invalidArgument, "accept typ JWT is \"true\" or \"false\"")
-            }
+            let accept = try ResourceServer.flag(value, "accept typ JWT")
             options.withLock { $0.acceptTypJWT = accept }
+        case .dpopRequireNonce:
+            let require = try ResourceServer.flag(value, "require DPoP nonce")
+            options.withLock { $0.dpopRequireNonce = require }
+        }
+    }
+
+    /// A space-separated allow-list of asymmetric JWS algorithms; nil: all of them.
+    private static func algorithmList(_ value: String?) throws(TelenoridError) -> Set<String> {
+        guard let value else { return ClientConfiguration.defaultAlgorithms }
+        let algorithms = Set(value.split(separator: " ").map { String($0) })
+        guard !algorithms.isEmpty else { throw TelenoridError(.invalidArgument, "no algorithm named") }
+        for algorithm in algorithms where !ClientConfiguration.defaultAlgorithms.contains(algorithm) {
+            throw TelenoridError(
+                .invalidArgument,
+                "\(DisplayText.escaping(algorithm)) is no asymmetric JWS algorithm this library verifies "
+                    + "(\(ClientConfiguration.defaultAlgorithms.sorted().joined(separator: " ")))")
+        }
+        return algorithms
+    }
+
+    /// "true" or "false"; nil: false.
+    private static func flag(_ value: String?, _ what: String) throws(TelenoridError) -> Bool {
+        switch value {
+        case nil, "false": return false
+        case "true": return true
+        default: throw TelenoridError(.invalidArgument, "\(what) is \"true\" or \"false\"")
         }
     }
 }

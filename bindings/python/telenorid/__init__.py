@@ -45,7 +45,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["LineAuthenticator"], "line_auth"),
     **dict.fromkeys(["LoopbackListener"], "loopback"),
     **dict.fromkeys(["Pkce"], "pkce"),
-    **dict.fromkeys(["ClientCredentials", "ResourceServer", "TokenInfo"], "resource_server"),
+    **dict.fromkeys(["ClientCredentials", "DPoPReplayCache", "ResourceServer", "TokenInfo"], "resource_server"),
     **dict.fromkeys(["BackchannelLogout", "LogoutToken"], "backchannel_logout"),
     # The HTTP clients' auths, each needing its optional extra (telenorid[requests], telenorid[httpx]); not
     # in __all__, so that `from telenorid import *` works without them.
@@ -98,7 +98,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .loopback import LoopbackListener
     from .pkce import Pkce
     from .requests_auth import RequestsAuth
-    from .resource_server import ClientCredentials, ResourceServer, TokenInfo
+    from .resource_server import ClientCredentials, DPoPReplayCache, ResourceServer, TokenInfo
 
 
 __all__ = [
@@ -109,7 +109,7 @@ __all__ = [
     "Store", "DirectoryStore", "Accounts", "Account",
     "DeviceAuthorization",
     "BackchannelAuthentication",
-    "ResourceServer", "TokenInfo", "ClientCredentials",
+    "ResourceServer", "TokenInfo", "ClientCredentials", "DPoPReplayCache",
     "BackchannelLogout", "LogoutToken",
     # types
     "HostKeySigner",

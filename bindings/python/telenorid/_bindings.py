@@ -106,6 +106,10 @@ class telenorid_client_credentials(Structure):
     pass
 
 
+class telenorid_dpop_replay_cache(Structure):
+    pass
+
+
 class telenorid_backchannel_logout(Structure):
     pass
 
@@ -138,6 +142,7 @@ AccountsP = POINTER(telenorid_accounts)
 ResourceServerP = POINTER(telenorid_resource_server)
 TokenInfoP = POINTER(telenorid_token_info)
 ClientCredentialsP = POINTER(telenorid_client_credentials)
+DpopReplayCacheP = POINTER(telenorid_dpop_replay_cache)
 BackchannelLogoutP = POINTER(telenorid_backchannel_logout)
 LogoutTokenP = POINTER(telenorid_logout_token)
 
@@ -365,6 +370,12 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_client_credentials_expires_at": (telenorid_status, [ClientCredentialsP, POINTER(c_int64)]),
     "telenorid_client_credentials_rejected": (telenorid_status, [ClientCredentialsP, c_char_p]),
     "telenorid_client_credentials_free": (None, [ClientCredentialsP]),
+    "telenorid_dpop_replay_cache_new": (telenorid_status, [c_int64, c_int32, POINTER(DpopReplayCacheP)]),
+    "telenorid_dpop_replay_cache_free": (None, [DpopReplayCacheP]),
+    "telenorid_resource_server_set_dpop_replay_cache": (telenorid_status, [ResourceServerP, DpopReplayCacheP]),
+    "telenorid_resource_server_dpop_nonce": (telenorid_status, [ResourceServerP, POINTER(c_void_p)]),
+    "telenorid_resource_server_verify_dpop": (telenorid_status, [ResourceServerP, c_char_p, c_char_p, c_char_p,
+                                                                 c_char_p, c_char_p, TokenInfoP]),
     "telenorid_backchannel_logout_new": (telenorid_status, [ClientP, POINTER(BackchannelLogoutP)]),
     "telenorid_backchannel_logout_set": (telenorid_status, [BackchannelLogoutP, telenorid_backchannel_logout_option,
                                                             c_char_p]),

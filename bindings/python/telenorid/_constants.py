@@ -157,6 +157,8 @@ RESOURCE_SERVER_OPTIONS: Dict[str, int] = {
     "introspection_cache_max_age_s": 1,  # TELENORID_RESOURCE_SERVER_INTROSPECTION_CACHE_MAX_AGE_S
     "access_token_signing_algs": 2,  # TELENORID_RESOURCE_SERVER_ACCESS_TOKEN_SIGNING_ALGS
     "accept_typ_jwt": 3,  # TELENORID_RESOURCE_SERVER_ACCEPT_TYP_JWT
+    "dpop_signing_algs": 4,  # TELENORID_RESOURCE_SERVER_DPOP_SIGNING_ALGS
+    "dpop_require_nonce": 5,  # TELENORID_RESOURCE_SERVER_DPOP_REQUIRE_NONCE
 }
 
 TOKEN_INFO_FIELDS: Dict[str, int] = {

@@ -9,6 +9,12 @@ gets its own access token with the client credentials grant (RFC 6749 §4.4):
     info = server.verify_access_token(token)   # raises TokenInvalidError, saying what failed
     machine = ClientCredentials(client, "read")
     token = machine.access_token()             # kept, renewed before it expires
+
+and, for a DPoP-bound token (RFC 9449 §7), the request's ``DPoP`` proof:
+
+    server.verify_dpop(proof, "GET", "https://api.example.com/items", token, info=info)
+    # TokenInvalidError: e.oauth_error is "invalid_dpop_proof" or "use_dpop_nonce" for the
+    # WWW-Authenticate: DPoP challenge, e.oauth_error_description the rule; server.dpop_nonce() for DPoP-Nonce
 """
 from __future__ import annotations
 
@@ -18,9 +24,10 @@ from typing import Any, Dict, List, Optional, Union
 
 from . import _bindings, _constants, _ffi
 from ._convert import _opt_str, _str
-from ._handle import _call_on, _Handle
+from ._handle import _call_on, _enter_argument, _Handle, _leave
 from ._interruptible import interruptible
 from .client import Client
+from .errors import InvalidArgumentError, _int, _raise
 
 _c = _ffi.functions
 
@@ -87,6 +94,32 @@ class TokenInfo(_Handle):
         return f"<TokenInfo active={self.active} sub={self.sub!r} client_id={self.client_id!r}>"
 
 
+class DPoPReplayCache(_Handle):
+    """What resource servers checking DPoP proofs of one server remember (RFC 9449 §11.1, §9): the ``jti`` of
+    each proof accepted within ``window_s`` seconds of its ``iat`` (at most ``capacity`` at once), and the
+    key its nonces are made with. Share one between the ResourceServers that are one server to clients, with
+    :meth:`ResourceServer.set_dpop_replay_cache`. Safe to share between threads."""
+
+    __slots__ = ()
+    _free = staticmethod(_c.telenorid_dpop_replay_cache_free)
+
+    def __new__(cls, window_s: int = 60, capacity: int = 65536) -> "DPoPReplayCache":
+        if not -2**31 <= _int(capacity, "capacity") < 2**31:
+            raise InvalidArgumentError(f"capacity must be 1 to 4194304, not {capacity}")
+        pointer = _bindings.DpopReplayCacheP()
+        status = _c.telenorid_dpop_replay_cache_new(_int(window_s, "window_s"), _int(capacity, "capacity"),
+                                                    byref(pointer))
+        if status:
+            _raise(status)
+        self = object.__new__(cls)
+        self._parents = ()
+        self._own(pointer, _c.telenorid_dpop_replay_cache_free)
+        return self
+
+    def __init__(self, window_s: int = 60, capacity: int = 65536) -> None:
+        pass  # made in __new__
+
+
 class ResourceServer(_Handle):
     """Checks access tokens against ``client``'s provider: ``client`` is the resource server's own
     registration (the introspection endpoint takes the client authentication the token endpoint does), and
@@ -97,7 +130,8 @@ class ResourceServer(_Handle):
 
     def __new__(cls, client: Client, audience: str, *, introspection_cache_max_age_s: Optional[int] = None,
                 access_token_signing_algs: Optional[str] = None,
-                accept_typ_jwt: Optional[bool] = None) -> "ResourceServer":
+                accept_typ_jwt: Optional[bool] = None, dpop_signing_algs: Optional[str] = None,
+                dpop_require_nonce: Optional[bool] = None) -> "ResourceServer":
         encoded = _str(audience, "audience")
         pointer = _bindings.ResourceServerP()
         _call_on(client, Client, "client", _c.telenorid_resource_server_new, encoded, byref(pointer))
@@ -106,19 +140,22 @@ class ResourceServer(_Handle):
         self._own(pointer, _c.telenorid_resource_server_free)
         for name, value in (("introspection_cache_max_age_s", introspection_cache_max_age_s),
                             ("access_token_signing_algs", access_token_signing_algs),
-                            ("accept_typ_jwt", accept_typ_jwt)):
+                            ("accept_typ_jwt", accept_typ_jwt), ("dpop_signing_algs", dpop_signing_algs),
+                            ("dpop_require_nonce", dpop_require_nonce)):
             if value is not None:
                 self.set(name, value)
         return self
 
     def __init__(self, client: Client, audience: str, *, introspection_cache_max_age_s: Optional[int] = None,
-                 access_token_signing_algs: Optional[str] = None, accept_typ_jwt: Optional[bool] = None) -> None:
+                 access_token_signing_algs: Optional[str] = None, accept_typ_jwt: Optional[bool] = None,
+                 dpop_signing_algs: Optional[str] = None, dpop_require_nonce: Optional[bool] = None) -> None:
         pass  # made in __new__
 
     def set(self, option: str, value: Union[str, int, bool, None]) -> None:
         """Sets ``introspection_cache_max_age_s`` (seconds an answer is reused, never past the token's
-        ``exp``; 0 is off), ``access_token_signing_algs`` (space-separated) or ``accept_typ_jwt`` (accept
-        JWT access tokens of ``typ`` JWT); None restores the default."""
+        ``exp``; 0 is off), ``access_token_signing_algs`` (space-separated), ``accept_typ_jwt`` (accept
+        JWT access tokens of ``typ`` JWT), ``dpop_signing_algs`` (space-separated, for DPoP proofs) or
+        ``dpop_require_nonce`` (every DPoP proof must carry :meth:`dpop_nonce`); None restores the default."""
         if option not in RESOURCE_SERVER_OPTIONS:
             raise TypeError(f"unknown resource server option {option!r}")
         if isinstance(value, bool):
@@ -142,6 +179,40 @@ class ResourceServer(_Handle):
         times, a missing claim)."""
         encoded = _str(token, "token")
         return self._info(_c.telenorid_resource_server_verify_access_token, encoded)
+
+    def verify_dpop(self, proof: str, method: str, url: str, access_token: str, *, jkt: Optional[str] = None,
+                    info: Optional[TokenInfo] = None) -> None:
+        """Checks a request's ``DPoP`` proof (RFC 9449 §4.3, §7.1) against the ``method`` and ``url`` the
+        server received and the ``access_token`` it came with, bound to the key ``jkt`` names (else ``info``'s
+        ``cnf_jkt``; one of them is required). A refusal raises :class:`TokenInvalidError` whose
+        ``oauth_error`` is the WWW-Authenticate error to answer with (``invalid_dpop_proof``,
+        ``use_dpop_nonce``, or ``invalid_token`` for a token not bound to a key) and whose
+        ``oauth_error_description`` names the rule; a replay cache full of live proofs raises
+        :class:`TemporarilyUnavailableError`."""
+        arguments = (_str(proof, "proof"), _str(method, "method"), _str(url, "url"),
+                     _str(access_token, "access_token"), _opt_str(jkt, "jkt"))
+        if info is None:
+            self._call(_c.telenorid_resource_server_verify_dpop, *arguments, None)
+            return
+        pointer = _enter_argument(info, TokenInfo, "info")
+        try:
+            self._call(_c.telenorid_resource_server_verify_dpop, *arguments, pointer)
+        finally:
+            _leave(info._native)
+
+    def dpop_nonce(self) -> str:
+        """The nonce to send now in the ``DPoP-Nonce`` response header (RFC 9449 §9); it changes every window
+        of the replay cache."""
+        return self._string_call(_c.telenorid_resource_server_dpop_nonce) or ""
+
+    def set_dpop_replay_cache(self, cache: DPoPReplayCache) -> None:
+        """Checks DPoP proofs with ``cache`` from now on, shared with the other resource servers using it (a
+        proof one accepted is a replay to all; a nonce one handed out is taken by all)."""
+        pointer = _enter_argument(cache, DPoPReplayCache, "cache")
+        try:
+            self._call(_c.telenorid_resource_server_set_dpop_replay_cache, pointer)
+        finally:
+            _leave(cache._native)
 
     def _info(self, function: Any, *args: Any) -> TokenInfo:
         pointer = _bindings.TokenInfoP()

@@ -1311,6 +1311,70 @@ static void n_token_info_free(JNIEnv *env, jclass cls, jlong info)
     telenorid_token_info_free(HANDLE(telenorid_token_info, info));
 }
 
+/* telenorid_dpop_replay_cache_new */
+static jlong n_dpop_replay_cache_new(JNIEnv *env, jclass cls, jlong window_s, jint capacity)
+{
+    (void)cls;
+    telenorid_dpop_replay_cache *out = NULL;
+    jlong result = 0;
+    telenorid_status status = telenorid_dpop_replay_cache_new((int64_t)window_s, (int32_t)capacity, &out);
+    result = handle_result(env, status, out);
+    return result;
+}
+
+/* telenorid_dpop_replay_cache_free */
+static void n_dpop_replay_cache_free(JNIEnv *env, jclass cls, jlong cache)
+{
+    (void)env;
+    (void)cls;
+    telenorid_dpop_replay_cache_free(HANDLE(telenorid_dpop_replay_cache, cache));
+}
+
+/* telenorid_resource_server_set_dpop_replay_cache */
+static void n_resource_server_set_dpop_replay_cache(JNIEnv *env, jclass cls, jlong server, jlong cache)
+{
+    (void)cls;
+    telenorid_status status = telenorid_resource_server_set_dpop_replay_cache(
+        HANDLE(telenorid_resource_server, server), HANDLE(telenorid_dpop_replay_cache, cache));
+    void_result(env, status);
+}
+
+/* telenorid_resource_server_dpop_nonce */
+static jbyteArray n_resource_server_dpop_nonce(JNIEnv *env, jclass cls, jlong server)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_resource_server_dpop_nonce(HANDLE(telenorid_resource_server, server), &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_resource_server_verify_dpop */
+static void n_resource_server_verify_dpop(JNIEnv *env, jclass cls, jlong server, jbyteArray proof_bytes,
+                                          jbyteArray method_bytes, jbyteArray url_bytes, jbyteArray access_token_bytes,
+                                          jbyteArray jkt_bytes, jlong info)
+{
+    (void)cls;
+    in_string proof = {0}, method = {0}, url = {0}, access_token = {0}, jkt = {0};
+    if (in_string_get(env, proof_bytes, "proof", &proof) &&
+        in_string_get(env, method_bytes, "method", &method) &&
+        in_string_get(env, url_bytes, "url", &url) &&
+        in_string_get(env, access_token_bytes, "accessToken", &access_token) &&
+        in_string_get(env, jkt_bytes, "jkt", &jkt)) {
+        telenorid_status status = telenorid_resource_server_verify_dpop(HANDLE(telenorid_resource_server, server),
+                                                                        proof.chars, method.chars, url.chars,
+                                                                        access_token.chars, jkt.chars,
+                                                                        HANDLE(const telenorid_token_info, info));
+        void_result(env, status);
+    }
+    in_string_release(&proof);
+    in_string_release(&method);
+    in_string_release(&url);
+    in_string_release(&access_token);
+    in_string_release(&jkt);
+}
+
 /* telenorid_client_credentials_new */
 static jlong n_client_credentials_new(JNIEnv *env, jclass cls, jlong client, jbyteArray scope_bytes)
 {
@@ -1632,6 +1696,11 @@ const JNINativeMethod natives[] = {
     NATIVE("tokenInfoMember", "(J[B)[B", n_token_info_member),
     NATIVE("tokenInfoJson", "(J)[B", n_token_info_json),
     NATIVE("tokenInfoFree", "(J)V", n_token_info_free),
+    NATIVE("dpopReplayCacheNew", "(JI)J", n_dpop_replay_cache_new),
+    NATIVE("dpopReplayCacheFree", "(J)V", n_dpop_replay_cache_free),
+    NATIVE("resourceServerSetDpopReplayCache", "(JJ)V", n_resource_server_set_dpop_replay_cache),
+    NATIVE("resourceServerDpopNonce", "(J)[B", n_resource_server_dpop_nonce),
+    NATIVE("resourceServerVerifyDpop", "(J[B[B[B[B[BJ)V", n_resource_server_verify_dpop),
     NATIVE("clientCredentialsNew", "(J[B)J", n_client_credentials_new),
     NATIVE("clientCredentialsAccessToken", "(J)[B", n_client_credentials_access_token),
     NATIVE("clientCredentialsExpiresAt", "(J)J", n_client_credentials_expires_at),

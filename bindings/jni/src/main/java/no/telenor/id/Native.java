@@ -235,6 +235,14 @@ final class Native {
     static native byte[] tokenInfoJson(long info);
     static native void tokenInfoFree(long info);
 
+    // DPoP proofs checked at a resource server (RFC 9449 §4.3, §7.1).
+    static native long dpopReplayCacheNew(long windowS, int capacity);
+    static native void dpopReplayCacheFree(long cache);
+    static native void resourceServerSetDpopReplayCache(long server, long cache);
+    static native byte[] resourceServerDpopNonce(long server);
+    static native void resourceServerVerifyDpop(long server, byte[] proof, byte[] method, byte[] url,
+            byte[] accessToken, byte[] jkt, long info);
+
     // Client credentials grant (RFC 6749 §4.4).
     static native long clientCredentialsNew(long client, byte[] scope);
     static native byte[] clientCredentialsAccessToken(long credentials);

@@ -16,7 +16,9 @@ public final class ResourceServer extends NativeObject {
     enum Option {
         INTROSPECTION_CACHE_MAX_AGE_S(1),
         ACCESS_TOKEN_SIGNING_ALGS(2),
-        ACCEPT_TYP_JWT(3);
+        ACCEPT_TYP_JWT(3),
+        DPOP_SIGNING_ALGS(4),
+        DPOP_REQUIRE_NONCE(5);
 
         final int code;
 
@@ -154,5 +156,92 @@ public final class ResourceServer extends NativeObject {
     public @NonNull TokenInfo verifyAccessToken(@NonNull String token) {
         byte[] tokenBytes = Utf8.encode(Objects.requireNonNull(token, "token"));
         return new TokenInfo(call(h -> Native.resourceServerVerifyAccessToken(h, tokenBytes)));
+    }
+
+    /**
+     * The JWS algorithms a DPoP proof may be signed with (RFC 9449 §4.3 check 5), separated by spaces, each
+     * one of RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384 ES512 EdDSA; null for the default, all of them.
+     *
+     * @throws InvalidArgumentException when the list is empty or names another algorithm
+     */
+    public void setDPoPSigningAlgorithms(@Nullable String algorithms) {
+        set(Option.DPOP_SIGNING_ALGS, algorithms);
+    }
+
+    /**
+     * Whether every DPoP proof must carry this server's current nonce ({@link #dpopNonce()}, RFC 9449 §9);
+     * a proof without it, or with an old one, is refused with {@code use_dpop_nonce}. Default false.
+     */
+    public void setDPoPRequireNonce(boolean require) {
+        set(Option.DPOP_REQUIRE_NONCE, require ? "true" : "false");
+    }
+
+    /**
+     * Checks DPoP proofs with {@code cache} from now on, shared with the other resource servers using it (its
+     * own cache, and the proofs it saw, are dropped).
+     */
+    public void setDPoPReplayCache(@NonNull DPoPReplayCache cache) {
+        Objects.requireNonNull(cache, "cache").withHandle(c -> call(h -> {
+            Native.resourceServerSetDpopReplayCache(h, c);
+            return null;
+        }));
+    }
+
+    /**
+     * The nonce to send now in the {@code DPoP-Nonce} response header (RFC 9449 §9): with a
+     * {@code use_dpop_nonce} refusal, or with any answer so the client has it for its next proof. It changes
+     * every window of the replay cache.
+     */
+    public @NonNull String dpopNonce() {
+        return Utf8.decode(call(Native::resourceServerDpopNonce));
+    }
+
+    /**
+     * Checks the DPoP proof of one request (RFC 9449 §4.3, §7.1) bound to the key whose RFC 7638 thumbprint is
+     * {@code jkt} (the access token's {@code cnf.jkt}). {@code proof} is the request's one {@code DPoP}
+     * header, {@code method} and {@code url} the request as the server received it (query and fragment are
+     * ignored; both URLs are compared after RFC 3986 normalisation), {@code accessToken} the token of its
+     * {@code Authorization: DPoP} header. An accepted proof's {@code jti} is remembered; no network.
+     *
+     * @throws TokenInvalidException when the proof is refused: {@link TelenoridException#oauthError()} is the
+     *     error for the {@code WWW-Authenticate: DPoP} challenge ({@code invalid_dpop_proof} or
+     *     {@code use_dpop_nonce}) and {@link TelenoridException#oauthErrorDescription()} names the rule
+     * @throws TemporarilyUnavailableException when the replay cache is full of live proofs (answer 503)
+     * @throws InvalidArgumentException when {@code method} is no HTTP method or {@code url} no http(s) URL
+     * @throws IllegalArgumentException when a string contains a NUL character
+     */
+    public void verifyDPoP(@NonNull String proof, @NonNull String method, @NonNull String url,
+            @NonNull String accessToken, @NonNull String jkt) {
+        byte[] jktBytes = Utf8.encode(Objects.requireNonNull(jkt, "jkt"));
+        verifyDPoP(proof, method, url, accessToken, jktBytes, 0);
+    }
+
+    /**
+     * {@link #verifyDPoP(String, String, String, String, String)} with the key the token is bound to taken from
+     * {@code info} ({@link TokenInfo}'s {@code cnf.jkt}, from {@link #verifyAccessToken} or {@link #introspect}).
+     *
+     * @throws TokenInvalidException as above, and with {@code invalid_token} when the token is not bound to a
+     *     key (no {@code cnf.jkt})
+     * @throws TemporarilyUnavailableException when the replay cache is full of live proofs (answer 503)
+     * @throws InvalidArgumentException when {@code method} is no HTTP method or {@code url} no http(s) URL
+     * @throws IllegalArgumentException when a string contains a NUL character
+     */
+    public void verifyDPoP(@NonNull String proof, @NonNull String method, @NonNull String url,
+            @NonNull String accessToken, @NonNull TokenInfo info) {
+        Objects.requireNonNull(info, "info").withHandle(i -> {
+            verifyDPoP(proof, method, url, accessToken, null, i);
+            return null;
+        });
+    }
+
+    private void verifyDPoP(String proof, String method, String url, String accessToken, byte[] jkt, long info) {
+        byte[] proofBytes = Utf8.encode(Objects.requireNonNull(proof, "proof"));
+        byte[] methodBytes = Utf8.encode(Objects.requireNonNull(method, "method"));
+        byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
+        byte[] tokenBytes = Utf8.encode(Objects.requireNonNull(accessToken, "accessToken"));
+        call(h -> {
+            Native.resourceServerVerifyDpop(h, proofBytes, methodBytes, urlBytes, tokenBytes, jkt, info);
+            return null;
+        });
     }
 }

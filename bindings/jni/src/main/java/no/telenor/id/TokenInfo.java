@@ -133,4 +133,9 @@ public final class TokenInfo extends NativeObject {
         String json = call(h -> Utf8.decode(Native.tokenInfoJson(h)));
         return json == null ? "{}" : json;
     }
+
+    /** Runs {@code body} with the native handle, open for its duration. */
+    <T> T withHandle(Call<T> body) {
+        return call(body);
+    }
 }
