@@ -1438,6 +1438,122 @@ static void n_client_credentials_free(JNIEnv *env, jclass cls, jlong credentials
     telenorid_client_credentials_free(HANDLE(telenorid_client_credentials, credentials));
 }
 
+/* telenorid_backchannel_logout_new */
+static jlong n_backchannel_logout_new(JNIEnv *env, jclass cls, jlong client)
+{
+    (void)cls;
+    telenorid_backchannel_logout *out = NULL;
+    jlong result = 0;
+    telenorid_status status = telenorid_backchannel_logout_new(HANDLE(telenorid_client, client), &out);
+    result = handle_result(env, status, out);
+    return result;
+}
+
+/* telenorid_backchannel_logout_set */
+static void n_backchannel_logout_set(JNIEnv *env, jclass cls, jlong logout, jint option, jbyteArray value_bytes)
+{
+    (void)cls;
+    in_string value = {0};
+    if (in_string_get(env, value_bytes, "value", &value)) {
+        telenorid_status status = telenorid_backchannel_logout_set(HANDLE(telenorid_backchannel_logout, logout),
+                                                                   (telenorid_backchannel_logout_option)option,
+                                                                   value.chars);
+        void_result(env, status);
+    }
+    in_string_release(&value);
+}
+
+/* telenorid_backchannel_logout_validate */
+static jlong n_backchannel_logout_validate(JNIEnv *env, jclass cls, jlong logout, jbyteArray logout_token_bytes)
+{
+    (void)cls;
+    telenorid_logout_token *out = NULL;
+    in_string logout_token = {0};
+    jlong result = 0;
+    if (in_string_get(env, logout_token_bytes, "logoutToken", &logout_token)) {
+        telenorid_status status = telenorid_backchannel_logout_validate(HANDLE(telenorid_backchannel_logout, logout),
+                                                                        logout_token.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&logout_token);
+    return result;
+}
+
+/* telenorid_backchannel_logout_free */
+static void n_backchannel_logout_free(JNIEnv *env, jclass cls, jlong logout)
+{
+    (void)env;
+    (void)cls;
+    telenorid_backchannel_logout_free(HANDLE(telenorid_backchannel_logout, logout));
+}
+
+/* telenorid_logout_token_get */
+static jbyteArray n_logout_token_get(JNIEnv *env, jclass cls, jlong token, jint field)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_logout_token_get(HANDLE(const telenorid_logout_token, token),
+                                                         (telenorid_logout_token_field)field, &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_logout_token_json */
+static jbyteArray n_logout_token_json(JNIEnv *env, jclass cls, jlong token)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_logout_token_json(HANDLE(const telenorid_logout_token, token), &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_logout_token_free */
+static void n_logout_token_free(JNIEnv *env, jclass cls, jlong token)
+{
+    (void)env;
+    (void)cls;
+    telenorid_logout_token_free(HANDLE(telenorid_logout_token, token));
+}
+
+/* telenorid_accounts_backchannel_logout */
+static jbyteArray n_accounts_backchannel_logout(JNIEnv *env, jclass cls, jlong accounts, jlong token)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_accounts_backchannel_logout(HANDLE(telenorid_accounts, accounts),
+                                                                    HANDLE(const telenorid_logout_token, token), &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_auth_state_backchannel_logout */
+static jint n_auth_state_backchannel_logout(JNIEnv *env, jclass cls, jlong state, jlong token)
+{
+    (void)cls;
+    int32_t out = 0;
+    jint result = 0;
+    telenorid_status status = telenorid_auth_state_backchannel_logout(HANDLE(telenorid_auth_state, state),
+                                                                      HANDLE(const telenorid_logout_token, token),
+                                                                      &out);
+    void_result(env, status);
+    if (status == TELENORID_OK) {
+        result = (jint)out;
+    }
+    return result;
+}
+
+/* telenorid_auth_state_sign_out */
+static void n_auth_state_sign_out(JNIEnv *env, jclass cls, jlong state)
+{
+    (void)cls;
+    telenorid_status status = telenorid_auth_state_sign_out(HANDLE(telenorid_auth_state, state));
+    void_result(env, status);
+}
+
 const JNINativeMethod natives[] = {
     NATIVE("registeredNatives", "()I", n_registered_natives),
     NATIVE("version", "()I", n_version),
@@ -1590,6 +1706,16 @@ const JNINativeMethod natives[] = {
     NATIVE("clientCredentialsExpiresAt", "(J)J", n_client_credentials_expires_at),
     NATIVE("clientCredentialsRejected", "(J[B)V", n_client_credentials_rejected),
     NATIVE("clientCredentialsFree", "(J)V", n_client_credentials_free),
+    NATIVE("backchannelLogoutNew", "(J)J", n_backchannel_logout_new),
+    NATIVE("backchannelLogoutSet", "(JI[B)V", n_backchannel_logout_set),
+    NATIVE("backchannelLogoutValidate", "(J[B)J", n_backchannel_logout_validate),
+    NATIVE("backchannelLogoutFree", "(J)V", n_backchannel_logout_free),
+    NATIVE("logoutTokenGet", "(JI)[B", n_logout_token_get),
+    NATIVE("logoutTokenJson", "(J)[B", n_logout_token_json),
+    NATIVE("logoutTokenFree", "(J)V", n_logout_token_free),
+    NATIVE("accountsBackchannelLogout", "(JJ)[B", n_accounts_backchannel_logout),
+    NATIVE("authStateBackchannelLogout", "(JJ)I", n_auth_state_backchannel_logout),
+    NATIVE("authStateSignOut", "(J)V", n_auth_state_sign_out),
 };
 const jint natives_count = (jint)(sizeof natives / sizeof natives[0]);
 

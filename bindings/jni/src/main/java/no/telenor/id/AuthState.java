@@ -244,6 +244,33 @@ public final class AuthState extends NativeObject {
     }
 
     /**
+     * Signs the state out here, revoking nothing at the provider ({@link #revoke} revokes): the tokens are wiped
+     * from memory, a refresh in flight loses to the sign-out (its tokens are neither kept nor announced), and a
+     * state bound to a file or store records the sign-out there under its update lock, so other processes take
+     * it up (when the record can't be written, the state signs out in memory only). The change listener runs
+     * once when the state was signed in; a state signed out already stays so. Makes no network call. Since
+     * 0.7.0.
+     */
+    public void signOut() {
+        HostCallFailure.attach(() -> call(h -> {
+            Native.authStateSignOut(h);
+            return null;
+        }));
+    }
+
+    /**
+     * Signs the state out as {@link #signOut()} does when {@code token} names its sign-in (OpenID Connect
+     * Back-Channel Logout 1.0 §2.7): the ID token's {@code iss}, and the token's {@code sub} and {@code sid},
+     * each when it has one, equal to the ID token's. Returns whether it did; a state signed out already, or
+     * without an ID token, is not named. Revokes nothing. Since 0.7.0.
+     */
+    public boolean backchannelLogout(@NonNull LogoutToken token) {
+        Objects.requireNonNull(token, "token");
+        return HostCallFailure.attach(
+                () -> call(s -> token.call(t -> Native.authStateBackchannelLogout(s, t)))) == 1;
+    }
+
+    /**
      * The RP-initiated logout URL to open in the browser; either argument may be null. Does not sign the
      * state out.
      */

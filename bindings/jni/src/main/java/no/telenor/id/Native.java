@@ -249,4 +249,16 @@ final class Native {
     static native long clientCredentialsExpiresAt(long credentials);
     static native void clientCredentialsRejected(long credentials, byte[] accessToken);
     static native void clientCredentialsFree(long credentials);
+
+    // Back-channel logout (OpenID Connect Back-Channel Logout 1.0) and the local sign-out.
+    static native long backchannelLogoutNew(long client);
+    static native void backchannelLogoutSet(long logout, int option, byte[] value);
+    static native long backchannelLogoutValidate(long logout, byte[] logoutToken);
+    static native void backchannelLogoutFree(long logout);
+    static native byte[] logoutTokenGet(long token, int field);
+    static native byte[] logoutTokenJson(long token);
+    static native void logoutTokenFree(long token);
+    static native byte[] accountsBackchannelLogout(long accounts, long token);
+    static native int authStateBackchannelLogout(long state, long token);
+    static native void authStateSignOut(long state);
 }
