@@ -31,6 +31,9 @@ def provider():
 def registered_port_taken():
     """Port 53682 in use by something else: a quick start that still listened there would fail."""
     with socket.socket() as taken:
+        # The suites before this one sign in through 53682, and their closed connections wait out TIME_WAIT
+        # there: SO_REUSEADDR binds through those, and listen() still keeps every other socket off the port.
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         taken.bind(("127.0.0.1", 53682))
         taken.listen(1)
         yield
