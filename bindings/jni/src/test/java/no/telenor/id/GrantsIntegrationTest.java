@@ -89,17 +89,7 @@ class GrantsIntegrationTest {
 
     @AfterAll
     static void stop() {
-        // SIGTERM: glewlwyd_provider.py then stops glewlwyd and removes its directory.
-        for (Process process : new Process[] {glewlwyd, django}) {
-            if (process != null) {
-                process.destroy();
-                try {
-                    process.waitFor(15, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        PythonProcess.stopAll(glewlwyd, django);
         receiver.stop(0);
     }
 

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The test helpers written in Python (providers, the Aloha stand-in, the headless browser), started with the
@@ -67,6 +68,23 @@ final class PythonProcess {
             throw new IOException(script + " did not start with " + interpreter() + ": " + firstError(errors));
         }
         return line;
+    }
+
+    /**
+     * Stops servers started by {@link #startServer} (null ones skipped): SIGTERM, then up to 15 s each to end (a
+     * provider script such as glewlwyd_provider.py stops its server and removes its directory on SIGTERM).
+     */
+    static void stopAll(Process... processes) {
+        for (Process process : processes) {
+            if (process != null) {
+                process.destroy();
+                try {
+                    process.waitFor(15, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
     }
 
     /** The line naming the error (a traceback's last line, "ModuleNotFoundError: ..."), else the first line. */

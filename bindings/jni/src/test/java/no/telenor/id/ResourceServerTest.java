@@ -60,17 +60,7 @@ class ResourceServerTest {
 
     @AfterAll
     static void stop() {
-        // SIGTERM: glewlwyd_provider.py then stops glewlwyd and removes its directory.
-        for (Process process : new Process[] {glewlwyd, django}) {
-            if (process != null) {
-                process.destroy();
-                try {
-                    process.waitFor(15, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        PythonProcess.stopAll(glewlwyd, django);
     }
 
     /** The first string member {@code name} of a server's JSON line ({@code json.dumps}' spacing). */
