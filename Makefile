@@ -12,6 +12,13 @@ export PYTHON
 # finds the venv's interpreter first: a bare python3 means the project's, never one that happens to hold
 # a package on this machine. Harmless before `make setup` creates the venv.
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
+# The arm64 JVM of the aarch64 JNI smoke run and the linux-aarch64 natives jar's load (under qemu-aarch64):
+# an installed openjdk-17-jre-headless:arm64, else the one scripts/setup.sh unpacks into .jvm-arm64. The scripts
+# that use it skip that step, saying so, when neither exists.
+ARM64_JAVA_HOME ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-arm64/bin/java $(CURDIR)/.jvm-arm64/usr/lib/jvm/java-17-openjdk-arm64/bin/java))
+ifneq ($(ARM64_JAVA_HOME),)
+export ARM64_JAVA_HOME := $(patsubst %/bin/java,%,$(ARM64_JAVA_HOME))
+endif
 VERSION := $(shell sed -n 's/^\#define TELENORID_VERSION_STRING "\(.*\)"$$/\1/p' include/telenorid.h)
 
 .PHONY: all setup build build-arm64 install demo check-facts check-tree check-format format generate check-generated check-docs docs release test-release test test-swift test-c test-arm64 test-python test-wheel test-jni test-jar jni jar dist wheel \

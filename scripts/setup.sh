@@ -58,6 +58,18 @@ command -v swift >/dev/null || { echo "setup: Swift 6.3 is needed (swift.org too
 # filtered, and pipefail keeps pip's exit status.
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
+
+# An arm64 JVM for the aarch64 JNI smoke run and the linux-aarch64 natives jar's load (both under qemu-aarch64):
+# Debian's openjdk-17-jre-headless:arm64 unpacked into .jvm-arm64 (ignored by git), not installed, since
+# Multi-Arch: same would tie it to the amd64 JDK's version and pull in its desktop libraries. The Makefile hands
+# it to the tests as ARM64_JAVA_HOME unless one is installed.
+if [ ! -x /usr/lib/jvm/java-17-openjdk-arm64/bin/java ] && [ ! -x .jvm-arm64/usr/lib/jvm/java-17-openjdk-arm64/bin/java ]; then
+    jvm_download="$(mktemp -d)"
+    (cd "$jvm_download" && apt-get download -qq openjdk-17-jre-headless:arm64 2>&1 | { grep -v "unsandboxed" || true; })
+    dpkg-deb -x "$jvm_download"/openjdk-17-jre-headless_*_arm64.deb .jvm-arm64
+    rm -rf "$jvm_download"
+fi
+
 # idpyoidc: the FAPI 2.0 provider of Tests/support/fapi_provider.py, pinned with its JOSE library (the
 # harness adapts two of its internals, see there). psycopg: telenorid.postgres_store (its binary wheel
 # carries its own libpq).

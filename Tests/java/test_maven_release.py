@@ -162,7 +162,7 @@ def check_aarch64_natives_load() -> None:
     java = ARM64_JAVA_HOME / "bin" / "java"
     if not java.exists() or shutil.which("qemu-aarch64") is None:
         print(f"skipped: the linux-aarch64 natives jar is not run: no arm64 JVM at {ARM64_JAVA_HOME} or no qemu-aarch64 "
-              "(bindings/jni/build_bridge_arm64.sh says how to unpack one)")
+              "(scripts/setup.sh unpacks one into .jvm-arm64; the Makefile passes it as ARM64_JAVA_HOME)")
         return
     with tempfile.TemporaryDirectory(prefix="telenorid-aarch64-") as work:
         work_dir = Path(work)

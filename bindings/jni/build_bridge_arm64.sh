@@ -9,7 +9,8 @@
 #      junit5 jar, the JVM the arm64 one, loading the arm64 bridge and library. ARM64_JAVA_HOME names that JVM;
 #      by default Debian's openjdk-17-jre-headless:arm64 where it is installed. It need not be installed: it
 #      runs from an unpacked package as well (it must not be installed beside the amd64 one of another
-#      version: Multi-Arch: same wants both at one version), e.g.
+#      version: Multi-Arch: same wants both at one version). scripts/setup.sh unpacks one into .jvm-arm64 and
+#      the Makefile passes it; by hand:
 #          apt-get download openjdk-17-jre-headless:arm64 && dpkg-deb -x openjdk-17-jre-headless_*_arm64.deb DIR
 #          ARM64_JAVA_HOME=DIR/usr/lib/jvm/java-17-openjdk-arm64 bash bindings/jni/build_bridge_arm64.sh
 #      Without one, step 2 says it is skipped, and the script still succeeds.
