@@ -9,18 +9,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
+from conftest import follow_command
 
-from oidc_provider import start_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def telenorid(*args):
@@ -33,7 +25,7 @@ def login(provider, user, state_file):
     done = telenorid("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
                      "--scope", "openid profile email", "--port", "53682", "--timeout", "60",
                      "--state-file", str(state_file), "--json", "--browser-command",
-                     f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+                     follow_command(user))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)["sub"]
 
