@@ -9,17 +9,14 @@
  * old ones; libcurl alone only moves the bytes. The figure is CPU time per round trip, this process's
  * (every thread of it) plus the server's (its schedstat run time), so neither waiting on the loopback nor
  * other load counts; wall clock is printed beside it. Best round of several with the two interleaved round
- * by round; the goal is the library at >= 0.7x libcurl's speed. */
+ * by round; the goal is the library at >= 0.7x libcurl's speed. "libcurl alone" is bench/libcurl_floor.h
+ * over libcurl.so.4, the libcurl libtelenorid itself is linked against: the floor bench_refresh.py uses. */
 #define _GNU_SOURCE
-#include <curl/curl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <telenorid.h>
 #include <time.h>
 
 #include "bench_results.h"
+#include "libcurl_floor.h"
 
 #define CLIENT_ID "bench-client"
 #define REFRESH_TOKEN "rt-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -38,25 +35,13 @@ static void check(telenorid_status status, const char *what) {
     exit(1);
 }
 
-/* The server's CPU time so far: the first field of /proc/<pid>/schedstat, nanoseconds on a CPU (the
- * clock-tick counts of /proc/<pid>/stat are too coarse for a few thousand short requests). */
-static char server_schedstat[64];
-
-static uint64_t server_ns(void) {
-    FILE *file = fopen(server_schedstat, "r");
-    unsigned long long ns = 0;
-    if (!file || fscanf(file, "%llu", &ns) != 1) { perror(server_schedstat); exit(1); }
-    fclose(file);
-    return ns;
-}
-
 typedef struct { double wall_us, cpu_us; } timing;
 
 static timing timed(void (*operation)(int), int n) {
-    uint64_t wall = now_ns(CLOCK_MONOTONIC), cpu = now_ns(CLOCK_PROCESS_CPUTIME_ID) + server_ns();
+    uint64_t wall = now_ns(CLOCK_MONOTONIC), cpu = now_ns(CLOCK_PROCESS_CPUTIME_ID) + floor_server_ns();
     operation(n);
     return (timing){(double)(now_ns(CLOCK_MONOTONIC) - wall) / n / 1000.0,
-                    (double)(now_ns(CLOCK_PROCESS_CPUTIME_ID) + server_ns() - cpu) / n / 1000.0};
+                    (double)(now_ns(CLOCK_PROCESS_CPUTIME_ID) + floor_server_ns() - cpu) / n / 1000.0};
 }
 
 /* ---- libtelenorid ---------------------------------------------------------------------------------- */
@@ -67,30 +52,7 @@ static void lib_refresh(int n) {
 }
 
 /* ---- libcurl alone --------------------------------------------------------------------------------- */
-static CURL *easy;
-static char response[4096];
-static size_t response_length;
-
-static size_t collect(char *data, size_t size, size_t count, void *user) {
-    (void)user;
-    size_t bytes = size * count;
-    if (response_length + bytes > sizeof response) return 0;
-    memcpy(response + response_length, data, bytes);
-    response_length += bytes;
-    return bytes;
-}
-
-static void curl_refresh(int n) {
-    for (int i = 0; i < n; i++) {
-        response_length = 0;
-        long status = 0;
-        if (curl_easy_perform(easy) != CURLE_OK || curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status) != CURLE_OK ||
-            status != 200 || response_length == 0) {
-            fprintf(stderr, "bench_refresh: libcurl round trip failed\n");
-            exit(1);
-        }
-    }
-}
+static void curl_refresh(int n) { floor_round_trips(n); }
 
 int main(int argc, char **argv) {
     if (argc < 3) {
@@ -98,7 +60,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *endpoint = argv[1];
-    snprintf(server_schedstat, sizeof server_schedstat, "/proc/%d/schedstat", atoi(argv[2]));
+    floor_watch_server(argv[2]);
     int n = argc > 3 ? atoi(argv[3]) : 2000;
     int rounds = argc > 4 ? atoi(argv[4]) : 5;
     if (n <= 0 || rounds <= 0) return 2;
@@ -124,14 +86,7 @@ int main(int argc, char **argv) {
              "\"token_type\":\"Bearer\",\"expires_at\":1,\"refresh_token\":\"" REFRESH_TOKEN "\"}", issuer);
     check(telenorid_auth_state_restore(client, saved, &state), "auth_state_restore");
 
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    easy = curl_easy_init();
-    if (!easy) return 1;
-    curl_easy_setopt(easy, CURLOPT_URL, endpoint);
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDS,
-                     "grant_type=refresh_token&refresh_token=" REFRESH_TOKEN "&client_id=" CLIENT_ID);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    floor_open("libcurl.so.4", endpoint, "grant_type=refresh_token&refresh_token=" REFRESH_TOKEN "&client_id=" CLIENT_ID);
 
     /* Warm both up: connections open, caches filled. */
     lib_refresh(50);
@@ -151,8 +106,7 @@ int main(int argc, char **argv) {
     printf("  %-44s %10.2f %18.2f\n", "speed libtelenorid / libcurl", raw.wall_us / lib.wall_us, raw.cpu_us / lib.cpu_us);
     bench_record("c_refresh", lib.cpu_us, raw.cpu_us);
 
-    curl_easy_cleanup(easy);
-    curl_global_cleanup();
+    floor_close();
     telenorid_auth_state_free(state);
     telenorid_client_free(client);
     telenorid_config_free(config);

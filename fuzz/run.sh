@@ -57,10 +57,14 @@ else
 fi
 
 # --- the targets ---
+# What several targets share (fuzz/support/*.swift, its names under one namespace each) is compiled into every
+# target.
+mapfile -t support_sources < <(find fuzz/support -maxdepth 1 -name '*.swift' | LC_ALL=C sort)
 targets=()
 for source in fuzz/targets/*.swift; do
     name=$(basename "$source" .swift)
-    if ! "$swiftc" "${common[@]}" "${linker[@]}" -module-name "Fuzz_$name" -I "$build" -I fuzz/support/FuzzOpenSSLUI "$source" \
+    if ! "$swiftc" "${common[@]}" "${linker[@]}" -module-name "Fuzz_$name" -I "$build" -I fuzz/support/FuzzOpenSSLUI \
+            "$source" "${support_sources[@]}" \
             "$build/libTelenoridCore.a" "${libs[@]}" -o "$out/$name" >"$build/$name.log" 2>&1; then
         quiet <"$build/$name.log"; echo "fuzz: $name did not build"; exit 1
     fi

@@ -23,10 +23,19 @@
 #                                         of these sources and Native.java: a library older than the header
 #                                         fails that link, one of another version the check below. They need
 #                                         the system's libcurl4 and libssl3, as the system-libs wheel does;
-#   telenorid-<version>.pom               the coordinates, licence, and (description and a comment) which
-#                                         classifier a desktop program adds; the natives are not dependencies
-#                                         of the POM, since which one a program needs is its platform's
-#                                         (Android takes neither: the AAR links its own);
+#   telenorid-<version>.pom               the coordinates, name, licence (LICENSE's, checked), and
+#                                         (description and a comment) which classifier a desktop program adds;
+#                                         the natives are not dependencies of the POM, since which one a
+#                                         program needs is its platform's (Android takes neither: the AAR links
+#                                         its own). Maven Central also asks for url, developers and scm
+#                                         (central.sonatype.org/publish/requirements): this tree states neither
+#                                         the project's public address nor its developers, so they are given
+#                                         when a release is made, never guessed here:
+#                                           TELENORID_URL         the project's web page, a git repository's
+#                                                                 (its clone URL is that address with .git)
+#                                           TELENORID_DEVELOPERS  "Name <email>", several separated by ";"
+#                                         Without both the POM has none of the three, and jar.sh says that
+#                                         Central will refuse it;
 #   each with .sha1 and .md5 beside it (what Maven's resolver checks, and Maven Central asks for);
 # and out/jar/no/telenor/id/telenorid/maven-metadata.xml (with checksums) listing the version, as
 # `mvn deploy` writes it. Needs out/lib and out/jni (`make jar` builds both first). JAVA_HOME defaults to
@@ -139,6 +148,39 @@ for platform in "${platforms[@]}"; do
         <scope>runtime</scope>
       </dependency>"
 done
+# The licence the POM names is the one LICENSE holds.
+grep -q "Apache License" LICENSE && grep -q "Version 2.0, January 2004" LICENSE ||
+    { echo "jar.sh: LICENSE is not the Apache License 2.0 the POM names" >&2; exit 1; }
+xml() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' <<<"$1"; }
+central=""
+if [ -n "${TELENORID_URL:-}" ] && [ -n "${TELENORID_DEVELOPERS:-}" ]; then
+    url=$(xml "${TELENORID_URL%/}")
+    central="
+  <url>$url</url>
+  <developers>"
+    IFS=';' read -ra developers <<<"$TELENORID_DEVELOPERS"
+    for developer in "${developers[@]}"; do
+        developer_name=$(sed -e 's/<.*//' -e 's/^ *//' -e 's/ *$//' <<<"$developer")
+        developer_email=$(sed -n 's/.*<\(.*\)>.*/\1/p' <<<"$developer")
+        [ -n "$developer_name" ] && [ -n "$developer_email" ] ||
+            { echo "jar.sh: TELENORID_DEVELOPERS: \"$developer\" is not \"Name <email>\"" >&2; exit 1; }
+        central+="
+    <developer>
+      <name>$(xml "$developer_name")</name>
+      <email>$(xml "$developer_email")</email>
+    </developer>"
+    done
+    central+="
+  </developers>
+  <scm>
+    <url>$url</url>
+    <connection>scm:git:$url.git</connection>
+    <developerConnection>scm:git:$url.git</developerConnection>
+  </scm>"
+else
+    echo "jar.sh: TELENORID_URL and TELENORID_DEVELOPERS are not both set: the POM has no url, developers or scm," \
+        "which Maven Central requires (this tree states neither)" >&2
+fi
 cat >"$out/$name.pom" <<POM
 <?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0"
@@ -150,7 +192,7 @@ cat >"$out/$name.pom" <<POM
   <version>$version</version>
   <packaging>jar</packaging>
   <name>telenorid</name>
-  <description>OpenID Connect / OAuth 2.0 client for native apps: the Java API over libtelenorid (JNI). This jar holds no native code. On a desktop JVM add the natives of your platform too, the same coordinates with a classifier: $(printf '%s, ' "${platforms[@]}" | sed 's/, $//') (they need the system's libcurl4 and libssl3). On Android the AAR carries its own.</description>
+  <description>OpenID Connect / OAuth 2.0 client for native apps: the Java API over libtelenorid (JNI). This jar holds no native code. On a desktop JVM add the natives of your platform too, the same coordinates with a classifier: $(printf '%s, ' "${platforms[@]}" | sed 's/, $//') (they need the system's libcurl4 and libssl3). On Android the AAR carries its own.</description>$central
   <licenses>
     <license>
       <name>Apache-2.0</name>

@@ -14,11 +14,10 @@
 #include <stdlib.h>
 #include <time.h>
 #include <telenorid.h>
+/* The refused-argument checks of status_checks.h (CHECK_NULL_ARG, CHECK_WRONG_KIND) prime the last error first. */
+#define CHECK_BEFORE_REFUSAL() prime_last_error()
 #include "status_checks.h"
 #include "stub_server.h"
-
-#define SENTINEL ((void *)0x1)
-#define AS(type, handle) ((type *)(void *)(handle))
 
 /* RFC 7636 appendix B. */
 #define RFC7636_VERIFIER "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
@@ -41,17 +40,7 @@
 /* Makes the last error a MALFORMED one, so a check that follows sees only what the next call records. */
 void prime_last_error(void);
 
-/* NULL for the parameter `name`: INVALID_ARGUMENT, and a fresh last error that says "<name> is NULL". */
-#define CHECK_NULL_ARG(name, call) do { \
-    prime_last_error(); \
-    if (CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, call)) CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, name " is NULL"); \
-} while (0)
-
-/* A handle of another kind: INVALID_ARGUMENT, and a last error that says so. */
-#define CHECK_WRONG_KIND(call) do { \
-    prime_last_error(); \
-    if (CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, call)) CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, "another kind"); \
-} while (0)
+/* CHECK_NULL_ARG and CHECK_WRONG_KIND (SENTINEL, AS): status_checks.h, each after prime_last_error(). */
 
 /* Expects `expected` (not OK) from `call` with `out` (a pointer variable) left at SENTINEL. */
 #define CHECK_FAILS_UNTOUCHED(expected, out, call) do { \

@@ -12,7 +12,11 @@ The token endpoint takes the client's secret by client_secret_basic or client_se
 token for every grant and rotates the refresh token (RFC 6749 §6), as DPoP-bound tokens (token_type DPoP,
 RFC 9449 §5) when the request carried a proof, which must verify, and by the key the authorization request
 named in dpop_jkt (§10) when it named one; userinfo wants the current access
-token as a bearer (RFC 6750 §2.1); revocation (RFC 7009) wants the client's secret too."""
+token as a bearer (RFC 6750 §2.1); revocation (RFC 7009) wants the client's secret too.
+
+Access tokens are JWTs (RFC 9068: typ at+jwt, signed with the provider's key of its jwks_uri, for the
+resource server <issuer>/api, with a random jti, so no two are alike), which a resource server verifies
+locally; a DPoP-bound one carries its key's thumbprint (RFC 9449 §6.1)."""
 from __future__ import annotations
 
 import base64
@@ -48,8 +52,17 @@ def serve() -> None:
                     (unquote(client), unquote(password)) == (CLIENT_ID, secret)
             return (form.get("client_id"), form.get("client_secret")) == (CLIENT_ID, secret)
 
+        def access_token() -> str:
+            now = int(time.time())
+            claims = {"iss": provider.issuer, "sub": "alice", "aud": provider.issuer + "/api", "client_id": CLIENT_ID,
+                      "iat": now, "exp": now + 300, "jti": secrets.token_urlsafe(40)}
+            proof = provider.seen[-1].proof
+            if proof is not None:
+                claims["cnf"] = {"jkt": jwk_thumbprint(proof[0]["jwk"])}
+            return provider.keys[0].sign(claims, {"typ": "at+jwt"})
+
         def fresh_tokens(nonce) -> Response:
-            access, refresh = "at-" + secrets.token_urlsafe(40), "rt-" + secrets.token_urlsafe(40)
+            access, refresh = access_token(), "rt-" + secrets.token_urlsafe(40)
             issued["access"].add(access)
             issued["refresh"].add(refresh)
             token_type = "DPoP" if provider.seen[-1].dpop is not None else "Bearer"

@@ -36,4 +36,28 @@ static inline int check_last_error_at(telenorid_status status, const char *conta
     telenorid_error_free(e);
     return ok;
 }
+
+/* An output pointer's value before a call that must leave it untouched when it fails (outputs are written only
+ * on success), and a handle of one kind passed where another kind is expected. */
+#define SENTINEL ((void *)0x1)
+#define AS(type, handle) ((type *)(void *)(handle))
+
+/* Run before each check of a refused argument below. A test that can first make the last error a known other
+ * one, so that the check sees only what the call records, defines it before including this header (test_api:
+ * prime_last_error, api_support.h). */
+#ifndef CHECK_BEFORE_REFUSAL
+#define CHECK_BEFORE_REFUSAL() ((void)0)
+#endif
+
+/* NULL for the parameter `name`: INVALID_ARGUMENT, and a last error that says "<name> is NULL". */
+#define CHECK_NULL_ARG(name, call) do { \
+    CHECK_BEFORE_REFUSAL(); \
+    if (CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, call)) CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, name " is NULL"); \
+} while (0)
+
+/* A handle of another kind: INVALID_ARGUMENT, and a last error that says so. */
+#define CHECK_WRONG_KIND(call) do { \
+    CHECK_BEFORE_REFUSAL(); \
+    if (CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, call)) CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, "another kind"); \
+} while (0)
 #endif

@@ -19,15 +19,6 @@
 #include "check.h"
 #include "status_checks.h"
 
-#define SENTINEL ((void *)0x1)
-#define AS(type, handle) ((type *)(void *)(handle))
-#define CHECK_NULL_ARG(name, call) do { \
-    if (CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, call)) CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, name " is NULL"); \
-} while (0)
-#define CHECK_WRONG_KIND(call) do { \
-    if (CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, call)) CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, "another kind"); \
-} while (0)
-
 static void stop(pid_t pid) {
     if (pid > 0) {
         kill(pid, SIGTERM);

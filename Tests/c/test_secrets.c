@@ -1,8 +1,9 @@
 /* Secrets leave no copies behind. A confidential client signs in against a provider in another process
  * (Tests/c/secrets_provider.py), once with client_secret_basic and once with client_secret_post
  * (RFC 6749 §2.3.1): code exchange with the PKCE verifier, a refresh, userinfo with the access token as
- * a bearer; the state serialized and restored, bound to a file, opened from it and refreshed through it
- * (the file is read and rewritten); revocation. A third sign-in binds its code and tokens to a DPoP key
+ * a bearer, the access token (an RFC 9068 JWT) verified by a resource server; the state serialized and
+ * restored, bound to a file, opened from it and refreshed through it (the file is read and rewritten);
+ * revocation. A third sign-in binds its code and tokens to a DPoP key
  * (RFC 9449): its pending authorization, which holds the verifier and the key, is serialized while the
  * browser is open and restored, and the restored one takes the callback and proves possession of the key
  * in the code exchange (dpop_jkt, §10); the state is serialized, the key's private d read out of it, and
@@ -49,7 +50,7 @@
 
 #define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
 #define REDIRECT "http://127.0.0.1:53682/callback"
-#define MAX_SECRET 256
+#define MAX_SECRET 1024 /* an RS256 access token of secrets_provider.py is some 700 bytes */
 #define MAX_SECRETS 32
 #define CHUNK (4u << 20)
 #define MAPS_SIZE (1u << 20)
@@ -498,6 +499,27 @@ static void dpop_sign_in(void) {
     telenorid_config_builder_free(builder);
 }
 
+/* The access token is an RFC 9068 JWT of the provider's: a resource server for <issuer>/api verifies it,
+ * which parses the token where the call put it, in storage the library wipes; the claims it gives are no
+ * secret. The token is then released (it is known already: remember() finds it), wiped. */
+static void verify_access_token(telenorid_client *client, telenorid_auth_state *state, const char *method) {
+    char audience[300], what[64], *access = NULL, *client_id = NULL;
+    telenorid_resource_server *server = NULL;
+    telenorid_token_info *info = NULL;
+    snprintf(audience, sizeof audience, "%s/api", provider.issuer);
+    S(TELENORID_OK, telenorid_resource_server_new(client, audience, &server));
+    S(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_ACCESS_TOKEN, &access));
+    if (server && access && S(TELENORID_OK, telenorid_resource_server_verify_access_token(server, access, &info))) {
+        S(TELENORID_OK, telenorid_token_info_get(info, TELENORID_INFO_CLIENT_ID, &client_id));
+        CHECK_STR(provider.client_id, client_id);
+        telenorid_string_free(client_id);
+    }
+    snprintf(what, sizeof what, "the verified access token (%s)", method);
+    take(what, access);
+    telenorid_token_info_free(info);
+    telenorid_resource_server_free(server);
+}
+
 static void sign_in(const char *method) {
     telenorid_config_builder *builder = NULL;
     telenorid_config *config = NULL, *discovered = NULL;
@@ -531,6 +553,7 @@ static void sign_in(const char *method) {
         take_tokens(state, "first", method);
         S(TELENORID_OK, telenorid_auth_state_refresh(state));
         take_tokens(state, "refreshed", method);
+        verify_access_token(client, state, method);
         S(TELENORID_OK, telenorid_auth_state_userinfo(state, &userinfo));
         CHECK_CONTAINS(userinfo, "\"sub\":\"alice\"");
         telenorid_auth_state *opened = save_and_restore(client, state, method);

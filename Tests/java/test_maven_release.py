@@ -2,8 +2,10 @@
 - out/jar is a Maven repository: no/telenor/id/telenorid/maven-metadata.xml names the version, and <version>/
   holds exactly the API jar, -sources.jar, -javadoc.jar, the natives jars (linux-x86_64; linux-aarch64 when
   out/lib-arm64 exists) and the .pom, each with a .sha1 and .md5 that match it;
-- the POM is well-formed XML (Python's parser) with the coordinates and licence, and names every natives
-  classifier in its description and in its comment's dependency snippet;
+- the POM is well-formed XML (Python's parser) with the coordinates, the name and the licence (LICENSE's),
+  and names every natives classifier in its description and in its comment's dependency snippet; what else
+  Maven Central requires (url, developers, scm) is there exactly as TELENORID_URL and TELENORID_DEVELOPERS
+  gave it to `make jar`, and without them not at all (nothing guessed), which is said;
 - the API jar holds the classes and no native code, with its version in the manifest; the sources jar every
   .java file of bindings/jni/src/main/java; the javadoc jar index.html and a page per public class;
 - each natives jar holds no class: only no/telenor/id/native/<platform>/ (libtelenorid.so.0 and
@@ -72,7 +74,13 @@ def check_pom() -> None:
                                                                "packaging")}
     assert fields == {"modelVersion": "4.0.0", "groupId": "no.telenor.id", "artifactId": "telenorid",
                       "version": v, "packaging": "jar"}, fields
-    assert pom.findtext(f"{POM}licenses/{POM}license/{POM}name") == "Apache-2.0"
+    assert pom.findtext(f"{POM}name") == "telenorid"
+    licence = (root / "LICENSE").read_text()
+    assert "Apache License" in licence and "Version 2.0, January 2004" in licence, "LICENSE is not Apache-2.0"
+    assert [(node.findtext(f"{POM}name"), node.findtext(f"{POM}url"))
+            for node in pom.iterfind(f"{POM}licenses/{POM}license")] == [
+        ("Apache-2.0", "https://www.apache.org/licenses/LICENSE-2.0.txt")]
+    check_central_fields(pom)
     description = pom.findtext(f"{POM}description") or ""
     comments = [node.text or "" for node in pom if node.tag is ElementTree.Comment]
     assert len(comments) == 1, comments
@@ -86,6 +94,27 @@ def check_pom() -> None:
         assert platform in description, description
     assert f'runtimeOnly("no.telenor.id:telenorid:{v}:linux-x86_64")' in comments[0], comments[0]
     print(f"ok: the POM is well-formed, no.telenor.id:telenorid:{v}, names the classifiers {', '.join(platforms())}")
+
+
+def check_central_fields(pom: ElementTree.Element) -> None:
+    """url, developers and scm, which Maven Central requires of a POM
+    (https://central.sonatype.org/publish/requirements/#required-pom-metadata): the ones `make jar` was given
+    (scripts/jar.sh: TELENORID_URL, TELENORID_DEVELOPERS "Name <email>; ..."), else none of them."""
+    url = os.environ.get("TELENORID_URL", "").rstrip("/")
+    developers = [(entry.split("<")[0].strip(), entry.split("<", 1)[1].split(">")[0])
+                  for entry in os.environ.get("TELENORID_DEVELOPERS", "").split(";") if entry.strip()]
+    found = {"url": pom.findtext(f"{POM}url"),
+             "developers": [(node.findtext(f"{POM}name"), node.findtext(f"{POM}email"))
+                            for node in pom.iterfind(f"{POM}developers/{POM}developer")],
+             "scm": [pom.findtext(f"{POM}scm/{POM}{name}") for name in ("url", "connection", "developerConnection")]}
+    if not (url and developers):
+        assert found == {"url": None, "developers": [], "scm": [None, None, None]}, found
+        print("note: the POM has no url, developers or scm (TELENORID_URL and TELENORID_DEVELOPERS unset): "
+              "Maven Central refuses it as it is")
+        return
+    assert found == {"url": url, "developers": developers,
+                     "scm": [url, f"scm:git:{url}.git", f"scm:git:{url}.git"]}, found
+    print(f"ok: the POM has what Maven Central requires: url {url}, {len(developers)} developer(s), scm")
 
 
 def check_jars() -> None:

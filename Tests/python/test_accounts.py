@@ -12,7 +12,6 @@ import requests
 import telenorid
 
 from browser import complete_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIRECT = "http://127.0.0.1:53682/callback"
@@ -29,12 +28,6 @@ with telenorid.Client(config) as client:
         time.sleep(0.005)
     print(accounts.add(state))
 """
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def client_for(provider):

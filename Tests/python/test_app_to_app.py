@@ -14,16 +14,9 @@ import requests
 import telenorid
 
 from browser import _fields, complete_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 REDIRECT = "merchantapp://redirect-uri"  # registered exactly so in oidc_provider.py
 APP_CALLBACK = "merchantapp://app-callback"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def backend_client(provider, redirect=REDIRECT):

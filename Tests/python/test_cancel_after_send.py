@@ -13,16 +13,13 @@ import pytest
 import telenorid
 
 from background_call import run_in_thread  # noqa: E402
-from fault_provider import FaultProvider, Response  # noqa: E402
+from fault_provider import Response  # noqa: E402
 
 CLIENT = "fault-client"
 REDIRECT = "http://127.0.0.1:53682/callback"
 
 
-@pytest.fixture(scope="module")
-def provider():
-    with FaultProvider() as provider:
-        yield provider
+pytestmark = pytest.mark.provider("fault")
 
 
 @pytest.fixture

@@ -12,18 +12,10 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
+from conftest import BROWSER, follow_command
 
-from oidc_provider import start_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def telenorid(*args, env=None):
@@ -89,7 +81,7 @@ def test_login_token_userinfo_refresh_verify_revoke_logout(provider, tmp_path):
     common = ["--state-file", str(state_file)]
     login = telenorid("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
                       "--scope", "openid profile email", "--port", "53682", "--timeout", "60", *common,
-                      "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+                      "--browser-command", follow_command(user))
     assert login.returncode == 0, login.stderr
     claims = json.loads(login.stdout)
     assert claims["iss"] == provider["issuer"] and claims["sub"]
@@ -129,7 +121,7 @@ def test_verify_needs_no_redirect_uri_and_decode_is_its_alias(provider, tmp_path
     user = provider["user"]
     login = telenorid("login", "--issuer", provider["issuer"], "--client-id", client_id, "--port", "53682",
                       "--timeout", "60", "--state-file", str(tmp_path / "signed-in.json"),
-                      "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+                      "--browser-command", follow_command(user))
     assert login.returncode == 0, login.stderr
     id_token = json.loads(account_record(tmp_path / "signed-in.json").read_text())["id_token"]
     nothing_kept = ["--state-file", str(tmp_path / "none.json")]
@@ -159,7 +151,7 @@ def test_logout_revokes_and_deletes_the_state(provider, tmp_path):
     user = provider["user"]
     login = telenorid("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
                       "--port", "53682", "--timeout", "60", "--state-file", str(state_file),
-                      "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+                      "--browser-command", follow_command(user))
     assert login.returncode == 0, login.stderr
     logout = telenorid("logout", "--state-file", str(state_file))
     assert logout.returncode == 0, logout.stderr
@@ -417,7 +409,7 @@ def test_a_confidential_client_secret_comes_from_the_environment_and_json_everyw
     login = telenorid("login", "--issuer", provider["issuer"], "--client-id", client["client_id"],
                       "--client-secret", secret, "--scope", "openid profile", "--port", "53682", "--timeout", "60",
                       *common, "--browser-command",
-                      f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+                      follow_command(user))
     assert login.returncode == 0, login.stderr
     claims = json.loads(login.stdout)
     assert claims["iss"] == provider["issuer"] and claims["aud"] in (client["client_id"], [client["client_id"]])

@@ -9,18 +9,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
+from conftest import follow_command
 
-from oidc_provider import start_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def telenorid(*args):
@@ -33,7 +25,7 @@ def login(provider, user, state_file):
     done = telenorid("login", "--issuer", provider["issuer"], "--client-id", provider["clients"]["public"]["client_id"],
                      "--scope", "openid profile email", "--port", "53682", "--timeout", "60",
                      "--state-file", str(state_file), "--json", "--browser-command",
-                     f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}")
+                     follow_command(user))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)["sub"]
 
@@ -141,3 +133,23 @@ def test_status_of_an_account_reads_it_without_making_it_the_default(provider, t
     # Using the account is what selects it.
     assert telenorid("token", "--account", ids[alice], *common).returncode == 0
     assert json.loads(telenorid("status", "--json", *common).stdout)["subject"] == alice
+
+
+def test_an_account_id_that_starts_with_a_dash_is_given_joined_or_after_double_dash(provider, tmp_path):
+    """An account id is base64url, so one starts with "-" now and then, which argparse reads as an option: the
+    id is given as --account=-ID, or after "--" to `accounts remove`, and the help says so. An id no account
+    has shows that it reached the command: "no account" (exit 3), not a usage error (exit 2)."""
+    state_file = tmp_path / "state.json"
+    common = ["--state-file", str(state_file)]
+    alice = login(provider, provider["user"], state_file)
+    dashed = "-" + "A" * 11  # 12 characters, as an id is; no account has it
+    joined = telenorid("token", f"--account={dashed}", *common)
+    assert joined.returncode == 3 and f"no account {dashed!r}" in joined.stderr, joined.stderr
+    apart = telenorid("token", "--account", dashed, *common)
+    assert apart.returncode == 2 and "expected one argument" in apart.stderr
+    removed = telenorid("accounts", *common, "remove", "--", dashed)  # after "--" every word is a positional
+    assert removed.returncode == 3 and f"no account {dashed!r}" in removed.stderr, removed.stderr
+    assert [account["subject"] for account in json.loads(telenorid("accounts", "--json", *common).stdout)] == [alice]
+    assert "--account=-ID" in " ".join(telenorid("token", "--help").stdout.split())
+    assert "remove -- -ID" in " ".join(telenorid("accounts", "--help").stdout.split())
+    assert "--account=-ID" in " ".join(telenorid("--help").stdout.split())

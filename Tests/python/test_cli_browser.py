@@ -11,18 +11,10 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
+from conftest import BROWSER
 
-from oidc_provider import start_provider
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def headless(**extra):

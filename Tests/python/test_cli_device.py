@@ -8,18 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from browser import approve_device
-from oidc_provider import start_provider
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def environment():

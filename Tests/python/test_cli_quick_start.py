@@ -14,17 +14,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from oidc_provider import start_provider
+from conftest import BROWSER
+
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
 EXAMPLE = ROOT / "bindings" / "python" / "examples" / "login.py"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 @pytest.fixture()

@@ -9,15 +9,12 @@ import pytest
 import telenorid
 import telenorid.aio
 
-from fault_provider import FaultProvider, Response  # noqa: E402
+from fault_provider import Response  # noqa: E402
 
 CLIENT = "device-client"
 
 
-@pytest.fixture(scope="module")
-def provider():
-    with FaultProvider() as provider:
-        yield provider
+pytestmark = pytest.mark.provider("fault")
 
 
 @pytest.fixture

@@ -12,17 +12,14 @@ import pytest
 
 import telenorid
 
-from fault_provider import FaultProvider, Response, b64, jwk_thumbprint, verify_proof  # noqa: E402
+from fault_provider import Response, b64, jwk_thumbprint, verify_proof  # noqa: E402
 
 CLIENT = "dpop-client"
 REDIRECT = "http://127.0.0.1:53682/callback"
 USE_NONCE = {"error": "use_dpop_nonce", "error_description": "Authorization server requires nonce in DPoP proof"}
 
 
-@pytest.fixture(scope="module")
-def provider():
-    with FaultProvider() as provider:
-        yield provider
+pytestmark = pytest.mark.provider("fault")
 
 
 @pytest.fixture(autouse=True)

@@ -12,16 +12,13 @@ import pytest
 
 import telenorid
 
-from fault_provider import FaultProvider, Response, SigningKey, b64  # noqa: E402
+from fault_provider import Response, SigningKey, b64  # noqa: E402
 
 CLIENT = "fault-client"
 REDIRECT = "http://127.0.0.1:53682/callback"
 
 
-@pytest.fixture(scope="module")
-def provider():
-    with FaultProvider() as provider:
-        yield provider
+pytestmark = pytest.mark.provider("fault")
 
 
 @pytest.fixture

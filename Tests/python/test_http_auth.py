@@ -19,7 +19,6 @@ import telenorid
 
 from browser import complete_login  # noqa: E402
 from glewlwyd_provider import start_glewlwyd  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 REDIRECT = "http://127.0.0.1:53682/callback"
 CLIENTS = ["requests", "httpx", "httpx-async"]
@@ -75,12 +74,6 @@ def jwt_payload(token):
 
 
 # --- django-oauth-toolkit: Bearer -----------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def signed_in(provider):

@@ -15,16 +15,9 @@ import requests
 import telenorid
 
 from browser import complete_login, deny_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 SP_REDIRECT = "com.example.app:/oauth2redirect"  # registered for the public client in oidc_provider.py
 IDP_APP_URI = "idpapp://authorize"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def sp_client(provider):

@@ -13,15 +13,8 @@ import requests
 import telenorid
 
 from browser import complete_login, deny_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 REDIRECT = "http://127.0.0.1:53682/callback"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def make_client(provider, **extra):

@@ -13,7 +13,6 @@ import telenorid
 
 from aloha_server import UUID4, start_aloha  # noqa: E402
 from browser import complete_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 REDIRECT = "http://127.0.0.1:53682/callback"
 
@@ -21,12 +20,6 @@ REDIRECT = "http://127.0.0.1:53682/callback"
 @pytest.fixture(scope="module")
 def aloha():
     with start_aloha() as info:
-        yield info
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
         yield info
 
 

@@ -17,18 +17,11 @@ import telenorid
 import telenorid.logs
 
 from browser import complete_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIRECT = "http://127.0.0.1:53682/callback"
 # A JWS header naming a key the provider does not have ({"alg":"RS256","kid":"none"}), an empty payload.
 FOREIGN_JWS = "eyJhbGciOiJSUzI1NiIsImtpZCI6Im5vbmUifQ.e30.AAAA"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 @pytest.fixture

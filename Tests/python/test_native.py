@@ -18,11 +18,10 @@ import requests
 import telenorid
 
 from browser import complete_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
+from conftest import BROWSER
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "bindings" / "python"
-BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
 REDIRECT = "http://127.0.0.1:53682/callback"
 
 
@@ -141,12 +140,9 @@ def _quick_start() -> str:
     return match.group(1)
 
 
-@pytest.fixture(scope="module")
-def provider():
-    # Access tokens shorter than the refresh margin (60 s): every fresh_access_token() refreshes, so a later
-    # run shows the saved state being refreshed and saved again.
-    with start_provider(access_token_seconds=30) as info:
-        yield info
+# Access tokens shorter than the refresh margin (60 s): every fresh_access_token() refreshes, so a later run
+# shows the saved state being refreshed and saved again.
+pytestmark = pytest.mark.provider(access_token_seconds=30)
 
 
 FOLLOW = """#!{python}

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import follow_command
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = "dbus-daemon gnome-keyring libsecret-1-0"
 KEYRING_PASSWORD = "keyring-password-for-tests"
@@ -282,14 +284,6 @@ def test_available_only_where_a_secret_service_answers(keyring, tmp_path):
 
 # ---- the `telenorid` command ------------------------------------------------------------------------------
 
-BROWSER = ROOT / "Tests" / "support" / "provider" / "browser.py"
-
-
-@pytest.fixture(scope="module")
-def provider():
-    from oidc_provider import start_provider
-    with start_provider() as info:
-        yield info
 
 
 def telenorid(session, *args, **env):
@@ -301,7 +295,7 @@ def login_arguments(provider, client):
     user = provider["user"]
     return ["login", "--issuer", provider["issuer"], "--client-id", client["client_id"], "--scope", "openid profile",
             "--port", "53682", "--timeout", "60",
-            "--browser-command", f"{sys.executable} {BROWSER} --follow {user['username']} {user['password']}"]
+            "--browser-command", follow_command(user)]
 
 
 def kept_record(session, key):

@@ -12,16 +12,13 @@ import pytest
 import telenorid
 from telenorid import _constants
 
-from fault_provider import FaultProvider, Response  # noqa: E402
+from fault_provider import Response  # noqa: E402
 
 CLIENT = "truth-client"
 REDIRECT = "http://127.0.0.1:53682/callback"
 
 
-@pytest.fixture(scope="module")
-def provider():
-    with FaultProvider() as provider:
-        yield provider
+pytestmark = pytest.mark.provider("fault")
 
 
 def make_client(provider, **extra):

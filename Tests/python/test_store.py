@@ -17,7 +17,6 @@ import pytest
 import telenorid
 
 from browser import complete_login  # noqa: E402
-from oidc_provider import start_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIRECT = "http://127.0.0.1:53682/callback"
@@ -111,12 +110,6 @@ with telenorid.Client(config) as client:
     except telenorid.TelenoridError as error:
         print(type(error).__name__, error.message)
 """
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with start_provider() as info:
-        yield info
 
 
 def client_for(provider):

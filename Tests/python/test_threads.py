@@ -13,11 +13,13 @@ import pytest
 
 import telenorid
 
-from fault_provider import FaultProvider, Response  # noqa: E402
+from fault_provider import Response  # noqa: E402
 
 CLIENT = "thread-client"
 REDIRECT = "http://127.0.0.1:53682/callback"
 PATIENCE = 60.0  # seconds before a test calls a wait hung (valgrind is slow)
+
+pytestmark = pytest.mark.provider("fault")
 
 
 def count_frees(handle):
@@ -88,12 +90,6 @@ def test_close_while_another_thread_is_blocked_in_c_defers_the_free():
     del listener
     gc.collect()
     assert frees == [waiter]
-
-
-@pytest.fixture(scope="module")
-def provider():
-    with FaultProvider() as provider:
-        yield provider
 
 
 def make_client(provider):

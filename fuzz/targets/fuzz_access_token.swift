@@ -9,39 +9,12 @@
 // are the payload's.
 @testable import TelenoridCore
 
-private let issuer = "https://id.example.com"
+private let issuer = SignedTokens.issuer
 private let audience = "https://rs.example.com/"
-private let now: Int64 = 1_700_000_000
-
-private let key: DPoPKey = {
-    guard let key = try? DPoPKey.generate(algorithm: "ES256") else { fatalError("fuzz_access_token: no key") }
-    return key
-}()
-
-private final class Provider: HTTPTransport, Sendable {
-    func send(_ request: HTTPRequest) throws(TelenoridError) -> HTTPResponse {
-        let body: String
-        switch request.url {
-        case issuer + "/.well-known/openid-configuration":
-            body = #"{"issuer":"\#(issuer)","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks"}"#
-        case issuer + "/jwks":
-            var jwk = key.publicJWK
-            jwk.set("kid", .string("k1"))
-            body = #"{"keys":[\#(JSON.serialize(.object(jwk)))]}"#
-        default:
-            return HTTPResponse(status: 404, headers: [], body: [])
-        }
-        return HTTPResponse(status: 200, headers: [("content-type", "application/json")], body: Array(body.utf8))
-    }
-}
+private let now = SignedTokens.now
 
 private let server: ResourceServer = {
-    var settings = ClientConfiguration.Settings()
-    settings[.issuer] = issuer
-    settings[.clientID] = "rs"
-    guard let configuration = try? ClientConfiguration(settings),
-        let client = try? OIDCClient(configuration: configuration, transport: Provider(), clock: { now }),
-        let server = try? ResourceServer(client: client, audience: audience)
+    guard let client = SignedTokens.client("rs"), let server = try? ResourceServer(client: client, audience: audience)
     else { fatalError("fuzz_access_token: no resource server") }
     return server
 }()
@@ -50,33 +23,12 @@ private func fail(_ what: String, _ input: [UInt8]) -> Never {
     fatalError("fuzz_access_token: \(what); input: \(String(decoding: input.prefix(512), as: UTF8.self))")
 }
 
-private func signed(header: [UInt8], payload: [UInt8]) -> String? {
-    let input = Base64URL.encode(header) + "." + Base64URL.encode(payload)
-    guard let signature = try? JWS.signature(over: input, key: key.privateKey) else { return nil }
-    return input + "." + Base64URL.encode(signature)
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAccessToken(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size > 0 else { return 0 }
-    let mode = data[0] % 3
-    let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let token: String
-    var payload: [UInt8] = []
-    switch mode {
-    case 0:
-        token = String(decoding: input, as: UTF8.self)
-    case 1:
-        guard let nul = input.firstIndex(of: 0) else { return 0 }
-        payload = Array(input[(nul + 1)...])
-        guard let made = signed(header: Array(input[..<nul]), payload: payload) else { return 0 }
-        token = made
-    default:
-        payload = input
-        guard let made = signed(header: Array(#"{"alg":"ES256","kid":"k1","typ":"at+jwt"}"#.utf8), payload: payload)
-        else { return 0 }
-        token = made
+    guard let made = SignedTokens.input(data, size, header: #"{"alg":"ES256","kid":"k1","typ":"at+jwt"}"#) else {
+        return 0
     }
+    let (mode, input, token, payload) = (made.mode, made.input, made.token, made.payload)
     let info: TokenInfo
     do { info = try server.verifyAccessToken(SecretBytes(Array(token.utf8))) } catch {
         guard error.kind == .tokenInvalid else { fail("refused as \(error.kind): \(error.message)", input) }

@@ -150,16 +150,21 @@ public final class AccountRegistry: Sendable {
         try registry.withExclusiveAccess { () throws(TelenoridError) in
             var entries = try accounts()
             try change(&entries)
-            var document = JSONObject()
-            document.set("version", .number(JSONNumber(1)))
-            document.set("accounts", .array(entries.map { .object($0) }))
-            let bytes = Array(JSON.serialize(.object(document)).utf8)
-            guard bytes.count <= AccountRegistry.maximumBytes else {
-                throw TelenoridError(
-                    .invalidArgument, "the registry would grow over \(AccountRegistry.maximumBytes) bytes")
-            }
-            try registry.save(SecretBytes(bytes))
+            try save(entries)
         }
+    }
+
+    /// Writes `entries` as the registry; the caller holds the registry's exclusive lock.
+    func save(_ entries: [JSONObject]) throws(TelenoridError) {
+        var document = JSONObject()
+        document.set("version", .number(JSONNumber(1)))
+        document.set("accounts", .array(entries.map { .object($0) }))
+        let bytes = Array(JSON.serialize(.object(document)).utf8)
+        guard bytes.count <= AccountRegistry.maximumBytes else {
+            throw TelenoridError(
+                .invalidArgument, "the registry would grow over \(AccountRegistry.maximumBytes) bytes")
+        }
+        try registry.save(SecretBytes(bytes))
     }
 
     static func index(of id: String, in entries: [JSONObject]) -> Int? {

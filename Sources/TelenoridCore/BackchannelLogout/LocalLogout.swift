@@ -20,28 +20,38 @@ extension AccountRegistry {
     /// account's record is signed out (as `AuthState.signOut()`, nothing revoked) before the registry drops
     /// it; an account whose record can't be opened is left as it is and the error thrown once the others
     /// are done.
+    ///
+    /// Finding, signing out and dropping are one step under the registry's exclusive lock, as every other
+    /// change of the registry is: otherwise the same user signing in again between the sign-out and the
+    /// drop (`add` binds the new sign-in to the record, then puts the account first) would lose the new
+    /// sign-in's account, its record live and its entry gone. Locks nest registry first, then an account's
+    /// record (opening it, then its update lock for the sign-out); no operation takes them the other way
+    /// round. The states opened here are the registry's own, with no observer, so no change callback of
+    /// the host runs under the lock: states the host holds on these records take the sign-out up, with
+    /// their callbacks, when they next read their record, as after `remove`.
     public func signOut(for token: LogoutToken) throws(TelenoridError) -> [String] {
         guard let issuer = token.issuer else { return [] }
         var named: [String] = []
         var failure: TelenoridError? = nil
-        for entry in try accounts() {
-            guard entry["issuer"]?.stringValue == issuer, let id = entry["id"]?.stringValue else { continue }
-            if let subject = token.subject, entry["subject"]?.stringValue != subject { continue }
-            let state: AuthState
-            do throws(TelenoridError) { state = try client.openAuthState(try accountRecord(id)) } catch {
-                failure = failure ?? error
-                continue
+        try registry.withExclusiveAccess { () throws(TelenoridError) in
+            let entries = try accounts()
+            for entry in entries {
+                guard entry["issuer"]?.stringValue == issuer, let id = entry["id"]?.stringValue else { continue }
+                if let subject = token.subject, entry["subject"]?.stringValue != subject { continue }
+                let state: AuthState
+                do throws(TelenoridError) { state = try client.openAuthState(try accountRecord(id)) } catch {
+                    failure = failure ?? error
+                    continue
+                }
+                if state.signOut(for: token) {
+                    named.append(id)
+                } else if token.sessionID == nil && !state.isSignedIn {
+                    // Named by sub alone and signed out already: dropped all the same.
+                    named.append(id)
+                }
             }
-            if state.signOut(for: token) {
-                named.append(id)
-            } else if token.sessionID == nil && !state.isSignedIn {
-                // Named by sub alone and signed out already: dropped all the same.
-                named.append(id)
-            }
-        }
-        if !named.isEmpty {
-            try update { (entries: inout [JSONObject]) throws(TelenoridError) in
-                entries.removeAll { entry in named.contains { $0 == entry["id"]?.stringValue } }
+            if !named.isEmpty {
+                try save(entries.filter { entry in !named.contains { $0 == entry["id"]?.stringValue } })
             }
         }
         if let failure { throw failure }

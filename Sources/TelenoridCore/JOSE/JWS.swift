@@ -16,9 +16,24 @@ public struct JWS: Sendable {
     public init(compact text: String) throws(TelenoridError) {
         var text = text
         // Native strings are contiguous already; this copies only a bridged or foreign one.
-        let parts = try text.withUTF8 { bytes in
-            Result { () throws(TelenoridError) in try JWS.split(UnsafeRawBufferPointer(bytes)) }
-        }.get()
+        try self.init(
+            parts: try text.withUTF8 { bytes in
+                Result { () throws(TelenoridError) in try JWS.split(UnsafeRawBufferPointer(bytes)) }
+            }.get())
+    }
+
+    /// A token that is a credential (a JWT access token, RFC 9068), parsed from its wiping storage in place:
+    /// its text is never copied into a String or an array nobody wipes.
+    public init(compact token: SecretBytes) throws(TelenoridError) {
+        try self.init(
+            parts: try token.withUnsafeBytes { bytes in
+                Result { () throws(TelenoridError) in try JWS.split(bytes) }
+            }.get())
+    }
+
+    private init(
+        parts: (header: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8])
+    ) throws(TelenoridError) {
         let headerBytes = parts.header
         let parsed: JSONValue
         do { parsed = try JSON.parse(headerBytes, limits: JSONLimits(maxDepth: 8)) } catch {

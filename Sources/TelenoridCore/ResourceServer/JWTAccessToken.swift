@@ -10,7 +10,8 @@ extension ResourceServer {
         let options = options.withLock { $0 }
         func fail(_ message: String) -> TelenoridError { TelenoridError(.tokenInvalid, "the access token \(message)") }
         let jws: JWS
-        do { jws = try JWS(compact: token.string) } catch {
+        // Parsed from the wiping storage the export put the token in: no String of it is made.
+        do { jws = try JWS(compact: token) } catch {
             // RFC 9068 §2.1: a JWT access token is a JWS in compact serialization; an opaque token (or an
             // encrypted one, five parts) is for introspection.
             throw fail("is not a JWT (RFC 9068 §2.1): \(error.message)")

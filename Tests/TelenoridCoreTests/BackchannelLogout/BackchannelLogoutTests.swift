@@ -237,4 +237,82 @@ final class BackchannelLogoutTests: XCTestCase {
             XCTAssertFalse(state.isSignedIn, id)
         }
     }
+
+    /// The same user signing in again while a logout token's sign-out of their account is under way: the
+    /// new sign-in's account stays (Back-Channel Logout 1.0 §2.7 ends the sessions the token names, not a
+    /// later one). The host store starts the sign-in on another thread right after the logout wrote the
+    /// account's record signed out, and waits until the sign-in has either finished (the registry not
+    /// locked: the logout's drop then lands after the new account and takes it) or waits at the registry's
+    /// lock (the logout holds it to the end: the new account goes in after the drop).
+    func testASignInAgainDuringTheLocalSignOutKeepsItsAccount() throws {
+        let client = try provider.client(time)
+        let logout = BackchannelLogout(client: client)
+        let memory = MemoryRecordStore()
+        let registryLock = "app.accounts"
+        let registryHolders = Atomic<Int>(0)
+        let waiting = Atomic<Bool>(false)
+        let signInAtRegistryLock = Atomic<Bool>(false)
+        let signInDone = Atomic<Bool>(false)
+        let armedRecord = Locked<String?>(nil)
+        let registryBox = Locked<AccountRegistry?>(nil)
+        let again = signedIn(client, "alice", sid: "s-alice-2")
+        let inner = memory.functions
+        let hooked = HostStoreFunctions(
+            load: inner.load,
+            store: { key, data in
+                let outcome = inner.store(key, data)
+                let armed = armedRecord.withLock { armed in
+                    defer { if armed == key { armed = nil } }
+                    return armed == key
+                }
+                guard armed, let accounts = registryBox.withLock({ $0 }) else { return outcome }
+                let registryHeld = registryHolders.load(ordering: .sequentiallyConsistent) > 0
+                waiting.store(true, ordering: .sequentiallyConsistent)
+                Thread {
+                    _ = try? accounts.add(again)
+                    signInDone.store(true, ordering: .sequentiallyConsistent)
+                }.start()
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline && !signInDone.load(ordering: .sequentiallyConsistent)
+                    && !(registryHeld && signInAtRegistryLock.load(ordering: .sequentiallyConsistent))
+                {
+                    usleep(1000)
+                }
+                waiting.store(false, ordering: .sequentiallyConsistent)
+                return outcome
+            },
+            lock: { name, timeout in
+                // While the store waits above, the only other caller is the sign-in's thread.
+                if name == registryLock && waiting.load(ordering: .sequentiallyConsistent) {
+                    signInAtRegistryLock.store(true, ordering: .sequentiallyConsistent)
+                }
+                let outcome = inner.lock(name, timeout)
+                if name == registryLock && outcome == .done {
+                    registryHolders.add(1, ordering: .sequentiallyConsistent)
+                }
+                return outcome
+            },
+            unlock: { name in
+                if name == registryLock { registryHolders.subtract(1, ordering: .sequentiallyConsistent) }
+                return inner.unlock(name)
+            })
+        let accounts = try AccountRegistry(client: client, store: .host(hooked), name: "app")
+        registryBox.withLock { $0 = accounts }
+        let alice = try accounts.add(signedIn(client, "alice", sid: "s-alice"))
+        armedRecord.withLock { $0 = "app." + alice }
+        XCTAssertEqual(
+            try accounts.signOut(
+                for: try logout.validate(
+                    try token(claims(["jti": .string("r"), "sub": nil, "sid": .string("s-alice")])))),
+            [alice])
+        XCTAssertNil(armedRecord.withLock { $0 }, "the sign-out wrote the account's record")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline && !signInDone.load(ordering: .sequentiallyConsistent) { usleep(1000) }
+        XCTAssertTrue(signInDone.load(ordering: .sequentiallyConsistent))
+
+        XCTAssertEqual(try accounts.accounts().compactMap { $0["id"]?.stringValue }, [alice])
+        let record = try client.openAuthState(
+            try RecordStore.host(memory.functions).authStateStore(key: "app." + alice, lockTimeoutMilliseconds: 1000))
+        XCTAssertEqual(record.tokens?.idTokenClaims?["sid"]?.stringValue, "s-alice-2")
+    }
 }

@@ -21,7 +21,9 @@ the sign-ins (accounts) and prints.
                                      until it expires)
     telenorid accounts [remove ID]   the accounts signed in (each login adds its user's), or revoke and
                                      remove one; the commands above take --account ID (default: the most
-                                     recently used; status only reads it, the others make it so)
+                                     recently used; status only reads it, the others make it so). An id
+                                     may start with "-" (it is base64url): give it as --account=-ID, and
+                                     to remove it, telenorid accounts [options] remove -- -ID
     telenorid verify ID_TOKEN        an ID token's header and claims, verified with the provider's keys
                                      (decode is an alias of verify)
     telenorid introspect TOKEN       whether the provider says a token is active, and what it grants (RFC 7662)

@@ -23,9 +23,13 @@ from .cli_settings import (SECRET_KEY, STORE_KEY, UsageError, client_for, emit, 
 from .cli_store import Place, saved_settings
 
 
+# An account id is base64url (AccountRegistry.id), so one in 64 starts with "-", which argparse takes for an
+# option: such an id is given joined to its option (--account=-ID) or after "--" (accounts remove -- -ID, the
+# options before it: after "--" every word is a positional).
 def add_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--account", metavar="ID", help="the account to use (telenorid accounts lists them; "
-                                                        "default: the most recently used)")
+                                                        "default: the most recently used); an ID that starts "
+                                                        "with - is given as --account=-ID")
 
 
 def open_registry(place: Place, client: telenorid.Client) -> telenorid.Accounts:
@@ -177,6 +181,8 @@ def add_command(commands: Any, common: argparse.ArgumentParser) -> None:
     listing = commands.add_parser("accounts", parents=[common], help="list the accounts signed in, or remove one")
     listing.add_argument("action", nargs="?", choices=("list", "remove"), default="list",
                          help="list the accounts (the default), or remove one")
-    listing.add_argument("account_id", nargs="?", metavar="ID", help="with remove: the account to revoke and remove")
+    listing.add_argument("account_id", nargs="?", metavar="ID",
+                         help="with remove: the account to revoke and remove (an ID that starts with -: "
+                              "remove -- -ID, after every option)")
     listing.set_defaults(run=list_accounts)
 
