@@ -24,7 +24,6 @@
 #include "check.h"
 #include "status_checks.h"
 
-#define SENTINEL ((void *)0x1)
 #define LOGIN_HINT "{\"username\":\"alice\"}" /* glewlwyd takes only its own JSON form */
 
 static struct {

@@ -9,10 +9,10 @@
 #include <telenorid.h>
 #include "check.h"
 #include "params.h"
+#include "status_checks.h"
 
 #define SP_REDIRECT "com.example.sp:/oauth2redirect"
 #define IDP_APP_URI "idpapp://authorize"
-#define SENTINEL ((void *)0x1)
 #define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
 
 static telenorid_pending_auth *sp_pending_at(const char *redirect_uri) {
