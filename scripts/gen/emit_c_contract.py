@@ -6,8 +6,9 @@ TELENORID_E_INVALID_ARGUMENT, record a last error saying what is NULL, and leave
 (the header's conventions: "Every pointer parameter may be NULL: the call then fails with
 TELENORID_E_INVALID_ARGUMENT", "a failed call writes no outputs"). Every `_free(NULL)` and every function that
 returns no status is called with NULL too, and must return. The parameters where the header gives NULL a
-meaning are in EXCEPTIONS, each with the header's reason; a case that needs a handle no test can make without
-a provider is listed, not run, in NOT_RUN."""
+meaning are in EXCEPTIONS, each with the header's reason. Every handle comes from FIXTURES (those only a
+provider gives from Tests/c/null_contract_provider.py, started by the test) or IN_CALLBACK; a case whose handle
+has neither is printed as not run, naming the handle it lacks."""
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
@@ -64,9 +65,9 @@ EXCEPTIONS: Dict[Tuple[str, str], str] = {
     ("telenorid_set_log_callback", "callback"): "NULL `callback` removes it",
 }
 
-# How the test makes one live handle of each type, none going to the network (the configuration's issuer is
-# a closed loopback port, so a call that wrongly went there would fail at once). Types without a line here
-# (a device authorization, a backchannel authentication, a store record) need a provider or a store's load.
+# How the test makes one live handle of each type, in this order. fx.client's issuer is a closed loopback port,
+# so a call that wrongly went there would fail at once; the handles only a provider gives come from
+# fx.provider_client, whose issuer is Tests/c/null_contract_provider.py (make_provider), and its tokens.
 FIXTURES: Dict[str, str] = {
     "telenorid_config_builder": "telenorid_config_builder_new(&fx.config_builder)",
     "telenorid_config": "make_config(&fx.config)",
@@ -85,7 +86,26 @@ FIXTURES: Dict[str, str] = {
     "telenorid_idp_request": "make_idp_request(&fx.idp_request)",
     "telenorid_idp_response": "make_idp_response(&fx.idp_response)",
     "telenorid_error": "make_error(&fx.error)",
+    "telenorid_device_authorization":
+        "telenorid_client_start_device_authorization(fx.provider_client, NULL, &fx.device_authorization)",
+    "telenorid_backchannel_auth": "make_backchannel_auth(&fx.backchannel_auth)",
+    "telenorid_resource_server": "telenorid_resource_server_new(fx.provider_client, AUDIENCE, &fx.resource_server)",
+    "telenorid_token_info":
+        "telenorid_resource_server_verify_access_token(fx.resource_server, fx.access_token, &fx.token_info)",
+    "telenorid_client_credentials": "telenorid_client_credentials_new(fx.provider_client, NULL, &fx.client_credentials)",
+    "telenorid_dpop_replay_cache": "telenorid_dpop_replay_cache_new(60, 16, &fx.dpop_replay_cache)",
+    "telenorid_backchannel_logout": "telenorid_backchannel_logout_new(fx.provider_client, &fx.backchannel_logout)",
+    "telenorid_logout_token":
+        "telenorid_backchannel_logout_validate(fx.backchannel_logout, fx.logout_token_jwt, &fx.logout_token)",
 }
+# The free functions whose names are not the type's with _free.
+FREES: Dict[str, str] = {"telenorid_line_auth": "telenorid_line_authenticator_free",
+                         "telenorid_loopback": "telenorid_loopback_listener_free",
+                         "telenorid_callback": "telenorid_authorization_callback_free"}
+
+# Handles that live only inside a host callback: the type -> the helper that runs a case function there
+# (setting fx.<name> for it). A store record is valid only during the host's load (telenorid_store_record_set).
+IN_CALLBACK: Dict[str, str] = {"telenorid_store_record": "in_store_load"}
 
 # Arguments that must hold a particular value for the rest of the call to be valid, by parameter name.
 VALUES: Dict[str, str] = {
@@ -162,7 +182,7 @@ def argument(found: Declarations, function: Function, parameter: Parameter, firs
             return "&store_functions", None
         fixture = fixture_name(found, base)
         if fixture is None:
-            return None, f"no live {ctype.base} without a provider"
+            return None, f"no line of scripts/gen/emit_c_contract.py's FIXTURES makes a live {ctype.base}"
         return f"fx.{fixture}", None
     if base in callbacks and ctype.depth == 0:
         return callbacks[base], None
@@ -180,9 +200,18 @@ def argument(found: Declarations, function: Function, parameter: Parameter, firs
 
 
 def fixture_name(found: Declarations, base: str) -> Optional[str]:
-    for struct, _ in FIXTURES.items():
+    for struct in [*FIXTURES, *IN_CALLBACK]:
         if resolve(found, struct) == base:
             return struct[len("telenorid_"):]
+    return None
+
+
+def in_callback(found: Declarations, function: Function) -> Optional[str]:
+    """The IN_CALLBACK helper a function's cases must run in, when one of its handles lives only there."""
+    for parameter in function.parameters:
+        for struct, helper in IN_CALLBACK.items():
+            if resolve(found, struct) == resolve(found, parameter.ctype.base):
+                return helper
     return None
 
 
@@ -207,25 +236,33 @@ HEAD = r'''/* {generated}
  * The header's NULL rule for every function of include/telenorid.h: each pointer parameter NULL in turn, every
  * other argument valid, gives TELENORID_E_INVALID_ARGUMENT, a last error saying what is NULL, and no output
  * written; every function that returns no status returns when given NULL. The parameters where the header
- * gives NULL a meaning are scripts/gen/emit_c_contract.py's EXCEPTIONS; the cases it cannot run without a
- * provider are listed at the end. Built and run by Tests/c/run.sh (plain, valgrind, ASan/UBSan). */
+ * gives NULL a meaning are scripts/gen/emit_c_contract.py's EXCEPTIONS. The handles only a provider gives
+ * (a device authorization, a backchannel authentication, token infos, logout tokens) come from
+ * Tests/c/null_contract_provider.py, started here; a store record is live only inside the host's load, so its
+ * cases run there. Built and run by Tests/c/run.sh (plain, valgrind, ASan/UBSan). */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <telenorid.h>
 #include "check.h"
+#include "child_process.h"
+#include "status_checks.h"
 
-#define SENTINEL ((void *)0x1)
 #define REDIRECT "com.example.sp:/oauth2redirect"
 #define APP_CALLBACK "merchantapp://app-callback"
 #define VERIFIER "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 #define PUBLIC_JWK "{{\"kty\":\"EC\",\"crv\":\"P-256\",\"x\":\"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU\"," \
     "\"y\":\"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0\"}}"
+/* The client and resource server Tests/c/null_contract_provider.py issues its tokens for. */
+#define PROVIDER_CLIENT_ID "null-contract"
+#define AUDIENCE "https://api.example.com/"
 #define STATE_JSON "{{\"version\":1,\"access_token\":\"at\",\"token_type\":\"Bearer\",\"refresh_token\":\"rt\"}}"
 
 static const char *const one_string[] = {{"x"}};
@@ -243,19 +280,31 @@ static void on_signal(int signal_number) {{
     raise(signal_number);
 }}
 
-/* One live handle of every kind the test can make without a provider. */
+/* One live handle of every kind, and the provider the ones only it gives come from. */
 static struct {{
     char directory[64];
     char file[96];
+    pid_t provider_pid;
+    char issuer[64];
+    char access_token[2048];
+    char logout_token_jwt[2048];
+    telenorid_config *provider_config;
+    telenorid_client *provider_client;
 {fields}
 }} fx;
 
 '''
 
-HELPERS = r'''/* A failure the case's own must replace: MALFORMED, recorded just before. */
+HELPERS = r'''/* Set while a case runs inside a host callback (IN_CALLBACK), where every export that returns a status
+ * refuses to run (the header's store functions). */
+static int inside_callback;
+
+/* A failure the case's own must replace, recorded just before: MALFORMED, or inside a host callback the
+ * refusal to run there (INVALID_ARGUMENT saying where it was called from, not what is NULL). */
 static void prime_last_error(void) {
     telenorid_config *config = NULL;
-    if (telenorid_config_from_json("{", NULL, &config) != TELENORID_E_MALFORMED) {
+    telenorid_status expected = inside_callback ? TELENORID_E_INVALID_ARGUMENT : TELENORID_E_MALFORMED;
+    if (telenorid_config_from_json("{", NULL, &config) != expected) {
         CHECK(!"priming the last error");
     }
 }
@@ -362,6 +411,107 @@ static telenorid_status make_idp_response(telenorid_idp_response **out) {
     return telenorid_idp_request_respond(fx.idp_request, url, "login.example.com", out);
 }
 
+/* Tests/c/null_contract_provider.py, and a confidential client of it (found by discovery). */
+static telenorid_status make_provider(void) {
+    char *argv[] = {"python3", "Tests/c/null_contract_provider.py", NULL};
+    char line[4096];
+    if (!first_line(argv, line, sizeof line, &fx.provider_pid) ||
+        !field(line, "\"issuer\": \"", fx.issuer, sizeof fx.issuer) ||
+        !field(line, "\"access_token\": \"", fx.access_token, sizeof fx.access_token) ||
+        !field(line, "\"logout_token\": \"", fx.logout_token_jwt, sizeof fx.logout_token_jwt)) {
+        return TELENORID_E_NETWORK;
+    }
+    const struct { telenorid_config_key key; const char *value; } settings[] = {
+        {TELENORID_CONFIG_ISSUER, fx.issuer},
+        {TELENORID_CONFIG_CLIENT_ID, PROVIDER_CLIENT_ID},
+        {TELENORID_CONFIG_CLIENT_SECRET, "null-contract-secret"},
+        {TELENORID_CONFIG_REDIRECT_URI, REDIRECT},
+        {TELENORID_CONFIG_SCOPE, "openid"},
+    };
+    telenorid_config_builder *builder = NULL;
+    telenorid_status status = telenorid_config_builder_new(&builder);
+    for (size_t i = 0; status == TELENORID_OK && i < sizeof settings / sizeof settings[0]; i++) {
+        status = telenorid_config_builder_set(builder, settings[i].key, settings[i].value);
+    }
+    if (status == TELENORID_OK) status = telenorid_config_builder_build(builder, &fx.provider_config);
+    if (status == TELENORID_OK) status = telenorid_client_new(fx.provider_config, &fx.provider_client);
+    telenorid_config_builder_free(builder);
+    return status;
+}
+
+static void stop_provider(void) {
+    telenorid_client_free(fx.provider_client);
+    telenorid_config_free(fx.provider_config);
+    if (fx.provider_pid > 0) {
+        kill(fx.provider_pid, SIGTERM);
+        waitpid(fx.provider_pid, NULL, 0);
+    }
+}
+
+/* A poll-mode backchannel authentication for a login hint (CIBA Core §7.1: exactly one hint). */
+static telenorid_status make_backchannel_auth(telenorid_backchannel_auth **out) {
+    telenorid_auth_request *request = NULL;
+    telenorid_status status = telenorid_auth_request_new(fx.provider_config, &request);
+    if (status == TELENORID_OK) status = telenorid_auth_request_set(request, TELENORID_AUTH_LOGIN_HINT, "alice");
+    if (status == TELENORID_OK) status = telenorid_client_start_backchannel_authentication(fx.provider_client, request, out);
+    telenorid_auth_request_free(request);
+    return status;
+}
+
+/* in_store_load: runs one function's cases inside a host store's load, with fx.store_record the record it
+ * was handed (valid only during that call), as the library loads the record of a state it opens. */
+static void (*load_cases)(void);
+static int loads;
+
+static int32_t load_running_cases(void *user_data, const char *key, telenorid_store_record *record) {
+    (void)user_data;
+    (void)key;
+    loads++;
+    fx.store_record = record;
+    inside_callback = 1;
+    load_cases();
+    inside_callback = 0;
+    fx.store_record = NULL;
+    return TELENORID_OK;
+}
+
+static int32_t store_accepts_save(void *user_data, const char *key, const uint8_t *data, size_t len) {
+    (void)user_data;
+    (void)key;
+    (void)data;
+    (void)len;
+    return TELENORID_OK;
+}
+
+static int32_t store_accepts_lock(void *user_data, const char *lock_name, int32_t timeout_ms) {
+    (void)user_data;
+    (void)lock_name;
+    (void)timeout_ms;
+    return TELENORID_OK;
+}
+
+static int32_t store_accepts_unlock(void *user_data, const char *lock_name) {
+    (void)user_data;
+    (void)lock_name;
+    return TELENORID_OK;
+}
+
+static void in_store_load(void (*cases)(void)) {
+    static const telenorid_store_functions functions = {
+        sizeof(telenorid_store_functions), load_running_cases, store_accepts_save, store_accepts_lock,
+        store_accepts_unlock, NULL};
+    telenorid_store *store = NULL;
+    telenorid_auth_state *state = NULL;
+    load_cases = cases;
+    loads = 0;
+    CHECK(telenorid_store_new(&functions, NULL, &store) == TELENORID_OK);
+    /* The load's outcome is the cases' (a record refused fails it): only that it ran is checked here. */
+    telenorid_status status = telenorid_auth_state_open_store(fx.client, store, "contract", &state);
+    check_case(loads == 1, "the store's load ran the cases once");
+    if (status == TELENORID_OK) telenorid_auth_state_free(state);
+    telenorid_store_free(store);
+}
+
 static telenorid_status make_error(telenorid_error **out) {
     prime_last_error();
     *out = telenorid_error_last();
@@ -376,12 +526,12 @@ def files(found: Declarations) -> Dict[str, str]:
     stubs = callback_stubs(found)
     callbacks = {name: stub for name, (stub, _) in stubs.items()}
     order = list(FIXTURES)
-    fields = "\n".join(f"    {struct} *{struct[len('telenorid_'):]};" for struct in order)
+    fields = "\n".join(f"    {struct} *{struct[len('telenorid_'):]};" for struct in [*order, *IN_CALLBACK])
     out = [HEAD.format(generated=GENERATED, fields=fields), "@STUBS@", HELPERS]
     cases: List[str] = []
     not_run: List[str] = []
     used_exceptions = set()
-    tested: List[str] = []
+    tested: List[str] = []  # the calls of main that run each function's cases
     for function in found.functions:
         pointers = [p for p in function.parameters if p.ctype.depth > 0 or resolve(found, p.ctype.base) in callbacks]
         if not pointers:
@@ -452,35 +602,40 @@ def files(found: Declarations) -> Dict[str, str]:
                 body.append(f'        check_case(1, "{label}: returns");')
             body.append("    }")
         if body:
-            cases += [f"static void null_{function.name[len('telenorid_'):]}(void) {{", *body, "}", ""]
-            tested.append(function.name)
+            case = f"null_{function.name[len('telenorid_'):]}"
+            cases += [f"static void {case}(void) {{", *body, "}", ""]
+            helper = in_callback(found, function)
+            tested.append(f"    {helper}({case});" if helper else f"    {case}();")
     unused = sorted(set(EXCEPTIONS) - used_exceptions)
     if unused:
         raise SystemExit(f"scripts/gen: emit_c_contract.py: EXCEPTIONS names no such parameter: {unused}")
     out += cases
     used = "\n".join(cases) + HELPERS
     out[1] = "\n".join(line for stub, lines in stubs.values() if stub in used for line in lines)
-    out += ["/* Needs a handle only a provider or a store's load can give: not run here (the flows' tests cover",
-            " * these functions with real handles). */",
-            "static const char *const not_run[] = {"] + [f'    "{line}",' for line in not_run] + ["};", ""]
-    calls = [f"    null_{name[len('telenorid_'):]}();" for name in tested]
+    report_not_run: List[str] = []
+    if not_run:  # a handle type the header gained and FIXTURES not yet: said, case by case, at the end
+        out += ["/* Cases whose handle no line of FIXTURES makes: not run. */",
+                "static const char *const not_run[] = {"] + [f'    "{line}",' for line in not_run] + ["};", ""]
+        report_not_run = [
+            '    printf("not run: %zu\\n", sizeof not_run / sizeof not_run[0]);',
+            "    for (size_t i = 0; i < sizeof not_run / sizeof not_run[0]; i++) printf(\"  %s\\n\", not_run[i]);"]
     out += [
         "static void make_fixtures(void) {",
         '    snprintf(fx.directory, sizeof fx.directory, "/tmp/telenorid-null-contract-XXXXXX");',
         '    CHECK(mkdtemp(fx.directory) != NULL);',
         '    snprintf(fx.file, sizeof fx.file, "%s/state.json", fx.directory);',
     ]
+    out.append('    current = "starting Tests/c/null_contract_provider.py";')
+    out.append("    CHECK(make_provider() == TELENORID_OK);")
     for struct in order:
         out.append(f'    current = "making a {struct}";')
         out.append(f"    CHECK({FIXTURES[struct]} == TELENORID_OK);")
     out += ["}", "", "static void free_fixtures(void) {"]
     for struct in reversed(order):
         name = struct[len("telenorid_"):]
-        free = {"telenorid_line_auth": "telenorid_line_authenticator_free",
-                "telenorid_loopback": "telenorid_loopback_listener_free",
-                "telenorid_callback": "telenorid_authorization_callback_free"}.get(struct, f"{struct}_free")
-        out.append(f"    {free}(fx.{name});")
+        out.append(f"    {FREES.get(struct, struct + '_free')}(fx.{name});")
     out += [
+        "    stop_provider();",
         '    char path[160];',
         '    const char *const files[] = {"state.json", "state.json.lock", "state.json.update.lock",',
         '                                 "contract.accounts.json", "contract.accounts.json.lock",',
@@ -499,10 +654,9 @@ def files(found: Declarations) -> Dict[str, str]:
         "    signal(SIGTRAP, on_signal);",
         "    signal(SIGABRT, on_signal);",
         "    make_fixtures();",
-        *calls,
+        *tested,
         "    free_fixtures();",
-        '    printf("not run (no live handle without a provider): %zu\\n", sizeof not_run / sizeof not_run[0]);',
-        "    for (size_t i = 0; i < sizeof not_run / sizeof not_run[0]; i++) printf(\"  %s\\n\", not_run[i]);",
+        *report_not_run,
         "    return finish_checks();",
         "}",
     ]
