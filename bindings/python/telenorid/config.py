@@ -1,7 +1,6 @@
 """Config: an immutable client configuration, from settings or a JSON document."""
 from __future__ import annotations
 
-import difflib
 from ctypes import byref
 from typing import TYPE_CHECKING, List, Mapping, Optional, Tuple, TypedDict, Union, get_type_hints
 
@@ -93,6 +92,8 @@ class Config(_Handle):
         for name, value in given.items():
             key = _constants.CONFIG_KEYS.get(name)
             if key is None:
+                import difflib  # only for this message: a first Config need not load it (bench/bench_import.py)
+
                 close = difflib.get_close_matches(name, _constants.CONFIG_KEYS, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise TypeError(f"unknown configuration setting {name!r}{hint}")

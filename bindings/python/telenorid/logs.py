@@ -14,13 +14,15 @@ later, call :func:`sync_level`.
 """
 from __future__ import annotations
 
-import argparse
 import logging
 import sys
 from ctypes import c_int32, c_void_p
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ._bindings import LogCallback
+
+if TYPE_CHECKING:  # argparse (and the textwrap and gettext it loads) only for the CLI: see add_verbose_option
+    import argparse
 
 logger = logging.getLogger("telenorid")
 # A library's logger prints nothing of itself (not even through logging's last-resort handler): the host
@@ -63,6 +65,8 @@ def sync_level() -> None:
 
 def add_verbose_option(parser: argparse.ArgumentParser) -> None:
     """The CLI's -v/--verbose: once for the library's INFO events, twice for DEBUG (each HTTP exchange)."""
+    import argparse
+
     parser.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
                         help="log the library's events to stderr (-vv: each HTTP exchange too)")
 
