@@ -148,7 +148,7 @@ extension OIDCClient {
         text += #","claims":"#.utf8
         text += jws.payload
         text.append(UInt8(ascii: "}"))
-        return String(decoding: text, as: UTF8.self)
+        return String(copyingUTF8: text[...])
     }
 
     /// The algorithms an ID token may be signed with: the host's list, else the defaults narrowed by what
