@@ -345,7 +345,6 @@ private struct JSONParser {
         pos += 1
         var runStart = pos
         var escaped = false
-        scratch.removeAll(keepingCapacity: true)
         while pos < input.count {
             pos = Self.skipPlain(input, from: pos)
             guard pos < input.count else { break }
@@ -370,6 +369,8 @@ private struct JSONParser {
                 return (result, escaped)
             }
             if byte == UInt8(ascii: "\\") {
+                // Emptied at a string's first escape only: most strings have none and never touch it.
+                if !escaped { scratch.removeAll(keepingCapacity: true) }
                 scratch.append(contentsOf: input[runStart..<pos])
                 escaped = true
                 try readEscape()
