@@ -52,10 +52,16 @@ struct CallbackScan {
         guard let base = bytes.baseAddress else { return hash }
         let raw = UnsafeRawPointer(base)
         while index < bytes.count {
-            // Eight bytes at a time while all of them are such bytes, as a code, a state and an iss are.
-            while bytes.count &- index >= 8,
-                !hasBytesToCheck(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-            {
+            // Eight bytes at a time while all of them are such bytes, as a code, a state and an iss are; in the
+            // word that holds one that is not, straight to it (the lowest flagged byte is a true match: a
+            // borrow or carry only ever flags bytes above one).
+            while bytes.count &- index >= 8 {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let flagged = bytesToCheck(word)
+                if flagged != 0 {
+                    index &+= flagged.trailingZeroBitCount &>> 3
+                    break
+                }
                 index &+= 8
             }
             if index == bytes.count { break }
@@ -79,18 +85,18 @@ struct CallbackScan {
         return hash
     }
 
-    /// Whether any of the eight bytes of `word` is not one `checkTail` passes at once: at or below "%"
-    /// (0x25), at or above 0x7F, or a backslash. Each test is exact for "any byte" (a borrow or carry from
-    /// one byte into the next happens only when the lower byte already matched): Bit Twiddling Hacks'
-    /// `hasless`, `hasmore` and `haszero`.
+    /// The high bit of each of the eight bytes of `word` that is not one `checkTail` passes at once: at or
+    /// below "%" (0x25), at or above 0x7F, or a backslash; zero when there is none. Bytes above a flagged one
+    /// may be flagged without matching (a borrow or carry from one byte into the next happens only when the
+    /// lower byte matched), never the lowest: Bit Twiddling Hacks' `hasless`, `hasmore` and `haszero`.
     @inline(__always)
-    private static func hasBytesToCheck(_ word: UInt64) -> Bool {
+    private static func bytesToCheck(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let below = (word &- ones &* 0x26) & ~word & highs  // a byte < 0x26
         let above = ((word &+ ones &* (127 - 0x7E)) | word) & highs  // a byte > 0x7E
         let backslashes = word ^ (ones &* 0x5C)
         let backslash = (backslashes &- ones) & ~backslashes & highs  // a byte == 0x5C
-        return below | above | backslash != 0
+        return below | above | backslash
     }
 
     /// Walks the `name=value` pairs, keeping where the four values are. False (full check) for a name
