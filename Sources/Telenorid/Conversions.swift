@@ -11,7 +11,7 @@ import TelenoridCore
 /// Reads a caller's string: NULL, more than TELENORID_MAX_INPUT bytes, or invalid UTF-8 are refused.
 @inline(never)
 func inputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(TelenoridError) -> String {
-    String(decoding: try inputBytes(pointer, what), as: UTF8.self)
+    String(copyingUTF8: try inputBytes(pointer, what))
 }
 
 /// `inputString` for a secret (a client secret, a configuration document holding one), copied straight

@@ -19,17 +19,22 @@ struct AuthorizationURLTemplate: Sendable {
     /// The URL with these values filled in, written once into a string of its exact length.
     func url(state: String, nonce: String, challenge: String) -> String {
         let nonceName: StaticString = "&nonce=", challengeName: StaticString = "&code_challenge="
+        // Each value's length encoded; the same as its own length when it needs no escape, as the library's
+        // own draws never do (base64url, and a PKCE verifier's unreserved characters: RFC 7636 §4.1), so
+        // then it is copied whole rather than escaped byte by byte.
+        let stateCount = Self.encodedCount(state), nonceCount = Self.encodedCount(nonce)
+        let challengeCount = Self.encodedCount(challenge)
         let count =
-            head.count + Self.encodedCount(state) + nonceName.utf8CodeUnitCount + Self.encodedCount(nonce)
-            + challengeName.utf8CodeUnitCount + Self.encodedCount(challenge) + tail.count
+            head.count + stateCount + nonceName.utf8CodeUnitCount + nonceCount
+            + challengeName.utf8CodeUnitCount + challengeCount + tail.count
         return String(unsafeUninitializedCapacity: count) { out in
             var position = 0
             head.withUnsafeBufferPointer { PercentEncoding.copy($0, to: out, at: &position) }
-            Self.write(state, to: out, at: &position)
+            Self.write(state, encodedCount: stateCount, to: out, at: &position)
             PercentEncoding.copy(nonceName.bytes, to: out, at: &position)
-            Self.write(nonce, to: out, at: &position)
+            Self.write(nonce, encodedCount: nonceCount, to: out, at: &position)
             PercentEncoding.copy(challengeName.bytes, to: out, at: &position)
-            Self.write(challenge, to: out, at: &position)
+            Self.write(challenge, encodedCount: challengeCount, to: out, at: &position)
             tail.withUnsafeBufferPointer { PercentEncoding.copy($0, to: out, at: &position) }
             return position
         }
@@ -42,10 +47,19 @@ struct AuthorizationURLTemplate: Sendable {
         return value.withUTF8(PercentEncoding.encodedCount)
     }
 
+    /// `value` percent-encoded at `position`; `encodedCount` is what `encodedCount(value)` gave.
     @inline(never)
-    private static func write(_ value: String, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+    private static func write(
+        _ value: String, encodedCount: Int, to out: UnsafeMutableBufferPointer<UInt8>, at position: inout Int
+    ) {
         var value = value
-        value.withUTF8 { PercentEncoding.write($0, to: out, at: &position) }
+        value.withUTF8 { bytes in
+            if encodedCount == bytes.count {
+                PercentEncoding.copy(bytes, to: out, at: &position)
+            } else {
+                PercentEncoding.write(bytes, to: out, at: &position)
+            }
+        }
     }
 }
 

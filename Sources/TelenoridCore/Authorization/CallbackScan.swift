@@ -49,7 +49,22 @@ struct CallbackScan {
     private static func checkTail(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var hash = bytes.count
         var index = start
+        guard let base = bytes.baseAddress else { return hash }
+        let raw = UnsafeRawPointer(base)
         while index < bytes.count {
+            // Eight bytes at a time while all of them are such bytes, as a code, a state and an iss are; in the
+            // word that holds one that is not, straight to it (the lowest flagged byte is a true match: a
+            // borrow or carry only ever flags bytes above one).
+            while bytes.count &- index >= 8 {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let flagged = bytesToCheck(word)
+                if flagged != 0 {
+                    index &+= flagged.trailingZeroBitCount &>> 3
+                    break
+                }
+                index &+= 8
+            }
+            if index == bytes.count { break }
             let byte = bytes[index]
             // Most bytes are printable ASCII above "%" (0x25) and need no more than this test.
             if byte > UInt8(ascii: "%") && byte < 0x7F && byte != UInt8(ascii: "\\") {
@@ -68,6 +83,20 @@ struct CallbackScan {
             }
         }
         return hash
+    }
+
+    /// The high bit of each of the eight bytes of `word` that is not one `checkTail` passes at once: at or
+    /// below "%" (0x25), at or above 0x7F, or a backslash; zero when there is none. Bytes above a flagged one
+    /// may be flagged without matching (a borrow or carry from one byte into the next happens only when the
+    /// lower byte matched), never the lowest: Bit Twiddling Hacks' `hasless`, `hasmore` and `haszero`.
+    @inline(__always)
+    private static func bytesToCheck(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x26) & ~word & highs  // a byte < 0x26
+        let above = ((word &+ ones &* (127 - 0x7E)) | word) & highs  // a byte > 0x7E
+        let backslashes = word ^ (ones &* 0x5C)
+        let backslash = (backslashes &- ones) & ~backslashes & highs  // a byte == 0x5C
+        return below | above | backslash
     }
 
     /// Walks the `name=value` pairs, keeping where the four values are. False (full check) for a name
@@ -162,7 +191,7 @@ struct CallbackScan {
 
     private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         if !isEncoded(bytes, range) {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            return String(copyingUTF8: UnsafeBufferPointer(rebasing: bytes[range]))
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count) { out in
             var index = range.lowerBound, written = 0
@@ -170,7 +199,7 @@ struct CallbackScan {
                 out[written] = decodedByte(bytes, at: &index, end: range.upperBound)
                 written &+= 1
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: out[0..<written]), as: UTF8.self)
+            return String(copyingUTF8: UnsafeBufferPointer(rebasing: out[0..<written]))
         }
     }
 
@@ -203,15 +232,19 @@ struct CallbackScan {
         @_optimize(speed)
         mutating func next() -> (name: Range<Int>, value: Range<Int>)? {
             while start < end && bytes[start] == UInt8(ascii: "&") { start &+= 1 }
-            guard start < end else { return nil }
-            var equals = start
-            while equals < end && bytes[equals] != UInt8(ascii: "&") && bytes[equals] != UInt8(ascii: "=") {
-                equals &+= 1
-            }
-            var pieceEnd = equals
-            while pieceEnd < end && bytes[pieceEnd] != UInt8(ascii: "&") { pieceEnd &+= 1 }
+            guard start < end, let base = bytes.baseAddress else { return nil }
+            // memchr rather than a loop a byte at a time: a state or code value is tens of bytes.
+            let pieceEnd = Self.find(UInt8(ascii: "&"), base, start, end)
+            let equals = Self.find(UInt8(ascii: "="), base, start, pieceEnd)
             defer { start = pieceEnd }
             return (start..<equals, equals < pieceEnd ? equals &+ 1..<pieceEnd : pieceEnd..<pieceEnd)
+        }
+
+        /// Where the first `byte` in `start..<end` of `base` is, `end` when there is none.
+        @inline(__always)
+        private static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+            guard start < end, let found = memchr(base + start, Int32(byte), end &- start) else { return end }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
         }
     }
 }

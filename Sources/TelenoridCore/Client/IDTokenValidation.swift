@@ -141,14 +141,25 @@ extension OIDCClient {
     public func verifyIDTokenJSON(_ token: String, nonce: String?) throws(TelenoridError) -> String {
         let jws = try JWS(compact: token)
         _ = try validateIDToken(jws, expectations: IDTokenExpectations(nonce: nonce))
-        var text: [UInt8] = []
-        text.reserveCapacity(jws.headerBytes.count + jws.payload.count + 22)
-        text += #"{"header":"#.utf8
-        text += jws.headerBytes
-        text += #","claims":"#.utf8
-        text += jws.payload
-        text.append(UInt8(ascii: "}"))
-        return String(decoding: text, as: UTF8.self)
+        // Written straight into the string, each part with one memmove: appending to an array copied them a
+        // byte at a time in the Embedded build (ByteCopy).
+        let open: StaticString = #"{"header":"#, between: StaticString = #","claims":"#
+        let count =
+            open.utf8CodeUnitCount + jws.headerBytes.count + between.utf8CodeUnitCount + jws.payload.count + 1
+        return String(unsafeUninitializedCapacity: count) { out in
+            guard let base = out.baseAddress else { return 0 }
+            var position = 0
+            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                ByteCopy.copy(bytes, to: base + position)
+                position += bytes.count
+            }
+            put(UnsafeBufferPointer(start: open.utf8Start, count: open.utf8CodeUnitCount))
+            jws.headerBytes.withUnsafeBufferPointer(put)
+            put(UnsafeBufferPointer(start: between.utf8Start, count: between.utf8CodeUnitCount))
+            jws.payload.withUnsafeBufferPointer(put)
+            base[position] = UInt8(ascii: "}")
+            return position + 1
+        }
     }
 
     /// The algorithms an ID token may be signed with: the host's list, else the defaults narrowed by what

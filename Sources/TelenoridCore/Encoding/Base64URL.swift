@@ -97,16 +97,20 @@ public enum Base64URL {
             [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
                 var i = 0, o = 0
                 // Sextets are 0...63; any character outside the alphabet maps to 0xFF, so or-ing the four of a
-                // group and testing bit 7 checks all of them at once.
-                while i + 4 <= inp.count {
-                    let a = UInt32(sextets[Int(inp[i])]), b = UInt32(sextets[Int(inp[i + 1])])
-                    let c = UInt32(sextets[Int(inp[i + 2])]), d = UInt32(sextets[Int(inp[i + 3])])
-                    if (a | b | c | d) & 0x80 != 0 { valid = false; break }
-                    let v = a << 18 | b << 12 | c << 6 | d
-                    out[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                    out[o + 2] = UInt8(truncatingIfNeeded: v)
-                    i += 4; o += 3
+                // group and testing bit 7 checks all of them at once. Through local pointers: writing through
+                // `out` itself made the compiler reload its base address for every group.
+                if let from = inp.baseAddress, let to = out.baseAddress, let table = sextets.baseAddress {
+                    let bytes = from.assumingMemoryBound(to: UInt8.self)
+                    while inp.count &- i >= 4 {
+                        let a = UInt32(table[Int(bytes[i])]), b = UInt32(table[Int(bytes[i &+ 1])])
+                        let c = UInt32(table[Int(bytes[i &+ 2])]), d = UInt32(table[Int(bytes[i &+ 3])])
+                        if (a | b | c | d) & 0x80 != 0 { valid = false; break }
+                        let v = a << 18 | b << 12 | c << 6 | d
+                        to[o] = UInt8(truncatingIfNeeded: v >> 16)
+                        to[o &+ 1] = UInt8(truncatingIfNeeded: v >> 8)
+                        to[o &+ 2] = UInt8(truncatingIfNeeded: v)
+                        i &+= 4; o &+= 3
+                    }
                 }
                 if valid && tail > 0 {
                     let a = UInt32(sextets[Int(inp[i])]), b = UInt32(sextets[Int(inp[i + 1])])

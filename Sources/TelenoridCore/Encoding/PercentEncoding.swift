@@ -50,7 +50,11 @@ public enum PercentEncoding {
 
     /// How many bytes `write` makes of `bytes`.
     static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        bytes.reduce(0) { $0 + (isUnreserved($1) ? 1 : 3) }
+        // A plain loop: `reduce` with its closure took 16 instructions a byte here (callgrind, the
+        // authorization URL's state, nonce and challenge).
+        var escapes = 0
+        for byte in bytes where !isUnreserved(byte) { escapes &+= 1 }
+        return bytes.count &+ 2 &* escapes
     }
 
     /// Writes `bytes` as they are into `out` from `position` on, advancing it.

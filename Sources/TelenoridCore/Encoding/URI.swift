@@ -34,7 +34,7 @@ public struct URI: Sendable, Equatable {
             throw TelenoridError(.malformed, "URL contains a space, control, backslash or non-ASCII character")
         }
         func text(_ range: Range<Int>) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            String(copyingUTF8: UnsafeBufferPointer(rebasing: bytes[range]))
         }
         func lowered(_ range: Range<Int>) -> String { ASCII.lowercased(UnsafeBufferPointer(rebasing: bytes[range])) }
         func first(_ byte: UInt8, in range: Range<Int>) -> Int? {

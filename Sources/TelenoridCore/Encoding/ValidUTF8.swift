@@ -8,7 +8,7 @@ public enum ValidUTF8 {
     /// The string of `bytes` if they are well-formed UTF-8, else nil.
     public static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
         let units = bytes.assumingMemoryBound(to: UInt8.self)
-        return isValid(units) ? String(decoding: units, as: UTF8.self) : nil
+        return isValid(units) ? String(copyingUTF8: units) : nil
     }
 
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -96,6 +96,20 @@ final class CallbackScanTests: XCTestCase {
         try assertSameAsFullParse(base + "?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.com", fapi2)
     }
 
+    /// The scan passes eight bytes of the query at a time while none needs a look: each byte that does must
+    /// be seen wherever it falls in such a word, and the scan must still give what the full parse gives.
+    func testEveryByteIsSeenWhereverItFallsInAWord() throws {
+        let base = "telenorid-example://authcallback/?code="
+        for offset in 0..<9 {
+            let run = String(repeating: "a", count: offset), after = String(repeating: "b", count: 16)
+            for byte in [
+                " ", "\\", "#", "%", "%zz", "%00", "%41", "%C3%A6", "+", "&", "=", "\"", "\u{7F}", "\u{1F}", "æ", "~"
+            ] {
+                try assertSameAsFullParse(base + run + byte + after + "&state=\(state)")
+            }
+        }
+    }
+
     /// What CallbackScan reads of `redirect` (nil when it leaves it to the full parse), beside what
     /// URI(parsing:) and FormParameters(parsing:) read of its query.
     func readings(_ redirect: String) throws -> (scan: FormParameters, fields: [String?], full: FormParameters)? {

@@ -421,6 +421,28 @@ final class JSONTests: XCTestCase {
         assertRejects("{\"a\tb\":1}", containing: "control character")
     }
 
+    /// The parser passes eight plain bytes of a string at a time: a quote, an escape, a control character or
+    /// a non-ASCII byte must be seen wherever it falls in such a word, and a run must end where the string does.
+    func testEveryKindOfByteIsSeenWhereverItFallsInAWord() throws {
+        for offset in 0..<17 {
+            let run = String(repeating: "a", count: offset), after = String(repeating: "b", count: 9)
+            for (written, read) in [
+                (#"\""#, "\""), (#"\\"#, "\\"), (#"\n"#, "\n"), (#"\u00e9"#, "é"), ("é", "é"), ("\u{7F}", "\u{7F}"),
+                ("", "")
+            ] {
+                let inArray = try JSON.parse("[\"\(run)\(written)\(after)\"]").arrayValue?.first
+                XCTAssertEqual(inArray?.stringValue, run + read + after)
+                XCTAssertEqual(try JSON.parse("\"\(run)\(written)\"").stringValue, run + read)
+            }
+            for byte: UInt8 in [0x00, 0x1F, 0x80, 0xC3, 0xFF] {
+                let text = [0x22] + Array(run.utf8) + [byte] + Array(after.utf8) + [0x22]
+                let error = assertRejects(text)
+                XCTAssertEqual(error?.offset, 1 + offset, "\(byte) at \(offset)")
+            }
+            assertRejects([0x22] + Array(run.utf8), containing: "unterminated string")
+        }
+    }
+
     func testUnterminatedStringRejected() {
         XCTAssertEqual(assertRejects(#"["abc"#, containing: "unterminated string")?.offset, 1)
         assertRejects(#""abc\""#, containing: "unterminated string")

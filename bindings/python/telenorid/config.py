@@ -1,9 +1,8 @@
 """Config: an immutable client configuration, from settings or a JSON document."""
 from __future__ import annotations
 
-import difflib
 from ctypes import byref
-from typing import TYPE_CHECKING, List, Mapping, Optional, Tuple, TypedDict, Union, get_type_hints
+from typing import TYPE_CHECKING, ForwardRef, FrozenSet, List, Mapping, Optional, Tuple, TypedDict, Union
 
 from . import _bindings, _constants, _ffi
 from ._convert import _name, _opt_str, _str
@@ -93,6 +92,8 @@ class Config(_Handle):
         for name, value in given.items():
             key = _constants.CONFIG_KEYS.get(name)
             if key is None:
+                import difflib  # only for this message: a first Config need not load it (bench/bench_import.py)
+
                 close = difflib.get_close_matches(name, _constants.CONFIG_KEYS, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise TypeError(f"unknown configuration setting {name!r}{hint}")
@@ -137,7 +138,14 @@ class Config(_Handle):
         return self._string_call(_c.telenorid_config_get, number)
 
 
+def _typed(alias: object, alias_name: str) -> FrozenSet[int]:
+    """The settings Settings annotates with `alias`. Its annotations are read as written (under `from __future__
+    import annotations` a TypedDict keeps them as ForwardRefs), not evaluated: get_type_hints took a first
+    Config a millisecond or two (bench/bench_import.py)."""
+    return frozenset(_constants.CONFIG_KEYS[name] for name, hint in Settings.__annotations__.items()
+                     if (hint.__forward_arg__ == alias_name if isinstance(hint, ForwardRef) else hint == alias))
+
+
 # The yes/no and numeric settings, as Settings types them.
-_HINTS = get_type_hints(Settings)
-_NUMERIC_SETTINGS = frozenset(_constants.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Number)
-_FLAG_SETTINGS = frozenset(_constants.CONFIG_KEYS[name] for name, hint in _HINTS.items() if hint == _Flag)
+_NUMERIC_SETTINGS = _typed(_Number, "_Number")
+_FLAG_SETTINGS = _typed(_Flag, "_Flag")

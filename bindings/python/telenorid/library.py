@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-from pathlib import Path
 from typing import List, Tuple
 
 LIBRARY_ENV = "TELENORID_LIBRARY"
@@ -32,12 +31,13 @@ def library_candidates() -> List[str]:
     configured = os.environ.get(LIBRARY_ENV)
     if configured:
         return [configured]
-    here = Path(__file__).resolve().parent
+    # os.path, not pathlib: pathlib loads urllib.parse and ipaddress, a tenth of a first call's imports.
+    here = os.path.dirname(os.path.realpath(__file__))
     return [
-        str(here / SONAME),
+        os.path.join(here, SONAME),
         SONAME,
         # bindings/python/telenorid → the repository root → out/lib
-        str(here.parent.parent.parent / "out" / "lib" / SONAME),
+        os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(here))), "out", "lib", SONAME),
     ]
 
 

@@ -44,7 +44,7 @@ extension JSON {
                 }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return String(copyingUTF8: out[...])
     }
 }
 
