@@ -2923,6 +2923,59 @@ static void null_client_credentials_rejected(void) {
     }
 }
 
+static void null_client_credentials_add_resource(void) {
+    {
+        current = "telenorid_client_credentials_add_resource: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_add_resource(NULL, "https://api.example.com/");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_add_resource: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_client_credentials_new_jwt_bearer(void) {
+    {
+        telenorid_client_credentials *out_out = SENTINEL;
+        current = "telenorid_client_credentials_new_jwt_bearer: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_new_jwt_bearer(NULL, "x", "x", "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new_jwt_bearer: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_credentials_new_jwt_bearer: client NULL: output untouched");
+    }
+    {
+        current = "telenorid_client_credentials_new_jwt_bearer: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_new_jwt_bearer(fx.client, "x", "x", "x", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new_jwt_bearer: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_client_credentials_request_headers(void) {
+    {
+        char *out_authorization = SENTINEL;
+        char *out_dpop = SENTINEL;
+        current = "telenorid_client_credentials_request_headers: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_request_headers(NULL, "GET", "http://127.0.0.1:9/x", "x", &out_authorization, &out_dpop);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_request_headers: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_authorization == SENTINEL, "telenorid_client_credentials_request_headers: credentials NULL: output untouched");
+        check_case((void *)out_dpop == SENTINEL, "telenorid_client_credentials_request_headers: credentials NULL: output untouched");
+    }
+}
+
+static void null_client_credentials_bind_store(void) {
+    {
+        current = "telenorid_client_credentials_bind_store: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_bind_store(NULL, fx.store, "contract");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_bind_store: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
 static void null_client_credentials_free(void) {
     {
         current = "telenorid_client_credentials_free: credentials NULL";
@@ -3316,6 +3369,13 @@ static const char *const not_run[] = {
     "telenorid_token_info_json: out NULL (no live telenorid_token_info without a provider)",
     "telenorid_client_credentials_access_token: out NULL (no live telenorid_client_credentials without a provider)",
     "telenorid_client_credentials_expires_at: out NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_add_resource: uri NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_request_headers: method NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_request_headers: url NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_request_headers: authorization NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_request_headers: dpop NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_bind_store: store NULL (no live telenorid_client_credentials without a provider)",
+    "telenorid_client_credentials_bind_store: key NULL (no live telenorid_client_credentials without a provider)",
     "telenorid_resource_server_set_dpop_replay_cache: server NULL (no live telenorid_dpop_replay_cache without a provider)",
     "telenorid_resource_server_set_dpop_replay_cache: cache NULL (no live telenorid_resource_server without a provider)",
     "telenorid_resource_server_dpop_nonce: out NULL (no live telenorid_resource_server without a provider)",
@@ -3568,6 +3628,10 @@ int main(void) {
     null_client_credentials_access_token();
     null_client_credentials_expires_at();
     null_client_credentials_rejected();
+    null_client_credentials_add_resource();
+    null_client_credentials_new_jwt_bearer();
+    null_client_credentials_request_headers();
+    null_client_credentials_bind_store();
     null_client_credentials_free();
     null_dpop_replay_cache_new();
     null_dpop_replay_cache_free();
