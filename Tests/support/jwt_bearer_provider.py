@@ -139,6 +139,8 @@ class Provider:
                 return [provider.issuer, provider.token_endpoint]
 
         class Introspection(IntrospectionEndpoint):
+            CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+
             def query_token(self, token: str, token_type_hint: Optional[str]) -> Optional[Token]:
                 with provider.lock:
                     return provider.tokens.get(token)
