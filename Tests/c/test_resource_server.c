@@ -229,7 +229,7 @@ static void test_django_store(telenorid_client *client) {
     telenorid_client_credentials_free(first);
     telenorid_client_credentials_free(second);
     telenorid_client_credentials_free(other);
-    const char *files[] = {"machine.json", "machine.lock", "machine.update.lock"};
+    const char *files[] = {"machine.json", "machine.json.lock", "machine.json.update.lock"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", directory, files[i]);
         unlink(path);
@@ -276,6 +276,10 @@ static void test_jwt_bearer(void) {
         CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_INTROSPECTION_ENDPOINT, introspection));
         CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, client_id));
         CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_SECRET, secret));
+        /* The key signs the grant's assertions; the client authenticates with its secret (the harness's
+         * introspection endpoint takes no private_key_jwt). */
+        CHECK_STATUS(TELENORID_OK,
+                     telenorid_config_builder_set(b, TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, "client_secret_basic"));
         CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_PRIVATE_KEY, pem));
         CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &cfg));
         telenorid_config_builder_free(b);

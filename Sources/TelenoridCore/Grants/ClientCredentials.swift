@@ -23,6 +23,10 @@ public final class ClientCredentials: Sendable {
     public let grant: Grant
     /// The scope asked for (RFC 6749 §4.4.2, RFC 7523 §2.1); nil sends none, leaving it to the provider.
     public let scope: String?
+    /// What signs the assertions of `.signedAssertion` when the host set no client signer: `client_private_key`,
+    /// read here when the configuration did not (it reads the key only when its own authentication or requests
+    /// sign with it).
+    private let assertionKey: PrivateKey?
 
     private struct Held {
         var tokens: TokenSet?
@@ -61,8 +65,21 @@ public final class ClientCredentials: Sendable {
             }
         case .signedAssertion(let subject):
             if subject.isEmpty { throw TelenoridError(.invalidArgument, "subject is empty (RFC 7523 §3)") }
+        }
+        let configuration = client.configuration
+        if case .signedAssertion = grant {
+            if let key = configuration.clientPrivateKey {
+                assertionKey = key
+            } else if let text = configuration.settings.clientPrivateKey, text.count > 0 {
+                assertionKey = try ClientConfiguration.clientKey(
+                    text, keyID: configuration.settings[.clientKeyID], profile: configuration.securityProfile)
+            } else {
+                assertionKey = nil
+            }
             // The key is needed at every request: a client without one is refused now, not at the first token.
-            _ = try client.clientKey(for: "the JWT bearer grant's own assertion (RFC 7523 §2.1)")
+            _ = try ClientCredentials.signingKey(client, assertionKey)
+        } else {
+            assertionKey = nil
         }
         if let scope, scope.isEmpty { throw TelenoridError(.invalidArgument, "scope is empty") }
         self.client = client
@@ -154,7 +171,7 @@ public final class ClientCredentials: Sendable {
             try form.appendSecret("assertion", assertion)
         case .signedAssertion(let subject):
             what = "JWT bearer grant"
-            let key = try client.clientKey(for: "the JWT bearer grant's own assertion (RFC 7523 §2.1)")
+            let key = try Self.signingKey(client, assertionKey)
             try form.append("grant_type", Self.jwtBearerGrantType)
             try form.append(
                 "assertion", try client.signedAssertion(subject: subject, signing: .clientKey(key), sentTo: tokenURL))
@@ -187,6 +204,17 @@ public final class ClientCredentials: Sendable {
             "token.client_credentials",
             "a new \(signer == nil ? "bearer" : "DPoP-bound") access token for the client itself (\(what))")
         return tokens
+    }
+
+    /// The client's own key for the grant's assertions: the host's client signer, when it set one, else
+    /// `client_private_key`.
+    private static func signingKey(_ client: OIDCClient, _ held: PrivateKey?) throws(TelenoridError) -> ClientKey {
+        if let host = client.clientSigner { return .hostKeySigner(host) }
+        if let held { return .held(held) }
+        throw TelenoridError(
+            .configuration,
+            "the JWT bearer grant's own assertion (RFC 7523 §2.1) needs the client's key: client_private_key, "
+                + "or a signer the host sets on the client")
     }
 
     /// The held tokens when they are neither refused nor about to expire.

@@ -205,6 +205,15 @@ final class ClientCredentialsTests: XCTestCase {
         }
         XCTAssertEqual(identifiers.count, 2)
         XCTAssertEqual(Set(identifiers).count, 2, "a new jti for each request (RFC 7523 §3)")
+        // A client that authenticates with its secret still signs the grant's assertions with its key.
+        let basic = try self.client(
+            provider, [.clientPrivateKey: RequestObjectTests.ecPrivate, .clientAuthMethod: "client_secret_basic"])
+        XCTAssertNil(basic.configuration.clientPrivateKey, "its own authentication does not read the key")
+        _ = try ClientCredentials(client: basic, grant: .signedAssertion(subject: "alice"), scope: nil).freshTokens()
+        let assertion = try XCTUnwrap(try provider.lastForm(to: .token)["assertion"])
+        try JWS(compact: assertion).verify(
+            with: try JWK(try XCTUnwrap(try JSON.parse(RequestObjectTests.ecPublic).objectValue)))
+        XCTAssertNotNil(provider.requests(to: .token).last?.authorization, "client_secret_basic")
         XCTAssertThrowsError(
             try ClientCredentials(client: try self.client(provider), grant: .signedAssertion(subject: "a"), scope: nil)
         ) { XCTAssertEqual(($0 as? TelenoridError)?.kind, .configuration, "no key to sign with") }

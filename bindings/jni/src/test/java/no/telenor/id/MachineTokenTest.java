@@ -108,7 +108,9 @@ class MachineTokenTest {
                 .tokenEndpoint(field(authlibLine, "", "token_endpoint"))
                 .introspectionEndpoint(field(authlibLine, "", "introspection_endpoint"))
                 .clientId(field(authlibLine, "\"client\"", "client_id"))
-                .clientSecret(field(authlibLine, "\"client\"", "client_secret"));
+                .clientSecret(field(authlibLine, "\"client\"", "client_secret"))
+                // The key signs the grant's assertions; the client authenticates with its secret.
+                .tokenEndpointAuthMethod("client_secret_basic");
     }
 
     @Test
