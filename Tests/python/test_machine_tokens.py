@@ -179,7 +179,12 @@ def test_processes_sharing_a_store_get_one_token(tmp_path):
             worker.stdin.close()
         time.sleep(1.0)  # each has bound its handle and waits
         (tmp_path / "go").touch()
-        tokens = [json.loads(worker.communicate(timeout=60)[0])["token"] for worker in workers]
+        outputs = []
+        for worker in workers:
+            assert worker.stdout is not None
+            outputs.append(worker.stdout.read())
+            assert worker.wait(timeout=60) == 0
+        tokens = [json.loads(output)["token"] for output in outputs]
         assert len(set(tokens)) == 1, "one token request for all of them"
         record = json.loads((tmp_path / "machine.json").read_text())
         assert record["access_token"] == tokens[0] and "refresh_token" not in record

@@ -146,9 +146,11 @@ class Provider:
                     return provider.tokens.get(token)
 
             def introspect_token(self, token: Token) -> Dict[str, Any]:
-                return {"active": True, "client_id": token.client_id, "sub": token.subject or token.client_id,
-                        "scope": token.scope, "exp": token.expires_at, "token_type": "Bearer",
-                        "iss": provider.issuer}
+                answer = {"active": True, "client_id": token.client_id, "sub": token.subject or token.client_id,
+                          "exp": token.expires_at, "token_type": "Bearer", "iss": provider.issuer}
+                if token.scope:
+                    answer["scope"] = token.scope
+                return answer
 
             def check_permission(self, token: Token, client: Client, request: Request) -> bool:
                 return True
