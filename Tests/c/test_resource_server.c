@@ -403,6 +403,45 @@ static void test_django(void) {
     stop(pid);
 }
 
+/* A client configured for DPoP (RFC 9449) gets a token glewlwyd binds to the handle's key: the JWT's cnf.jkt
+ * (§6.1) is the key the request headers' proof is made with, which `rs` accepts for that request (§7). */
+static void test_glewlwyd_dpop(const char *issuer, const char *machine_id, const char *machine_secret,
+                               const char *scope, telenorid_resource_server *rs) {
+    telenorid_config_builder *b = NULL;
+    telenorid_config *cfg = NULL;
+    telenorid_client *client = NULL;
+    telenorid_client_credentials *machine = NULL;
+    char *authorization = NULL, *dpop = NULL;
+    const char *api = "https://api.example/items";
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_new(&b));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, issuer));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, machine_id));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_SECRET, machine_secret));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_DPOP_SIGNING_ALG, "ES256"));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &cfg));
+    telenorid_config_builder_free(b);
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(cfg, &client));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new(client, scope, &machine));
+    if (CHECK_STATUS(TELENORID_OK,
+                     telenorid_client_credentials_request_headers(machine, "GET", api, NULL, &authorization, &dpop)) &&
+        CHECK(authorization != NULL && strncmp(authorization, "DPoP ", 5) == 0 && dpop != NULL)) {
+        telenorid_token_info *info = NULL;
+        if (CHECK_STATUS(TELENORID_OK, telenorid_resource_server_verify_access_token(rs, authorization + 5, &info))) {
+            char *jkt = info_field(info, TELENORID_INFO_CNF_JKT);
+            CHECK(jkt != NULL && strlen(jkt) == 43); /* a base64url SHA-256 thumbprint (RFC 7638) */
+            CHECK_STATUS(TELENORID_OK,
+                         telenorid_resource_server_verify_dpop(rs, dpop, "GET", api, authorization + 5, NULL, info));
+            telenorid_string_free(jkt);
+            telenorid_token_info_free(info);
+        }
+    }
+    telenorid_string_free(authorization);
+    telenorid_string_free(dpop);
+    telenorid_client_credentials_free(machine);
+    telenorid_client_free(client);
+    telenorid_config_free(cfg);
+}
+
 static void test_glewlwyd(void) {
     char *argv[] = {"python3", "Tests/support/glewlwyd_provider.py", "serve", NULL};
     char line[8192], issuer[256], machine_id[64], machine_secret[128], scope[64];
@@ -459,10 +498,11 @@ static void test_glewlwyd(void) {
         }
         telenorid_string_free(token);
         telenorid_resource_server_free(elsewhere);
-        telenorid_resource_server_free(rs);
         telenorid_client_credentials_free(machine);
         telenorid_client_free(client);
         telenorid_config_free(cfg);
+        test_glewlwyd_dpop(issuer, machine_id, machine_secret, scope, rs);
+        telenorid_resource_server_free(rs);
     }
     stop(pid);
 }
