@@ -18,14 +18,17 @@ import org.junit.jupiter.api.Test;
 /**
  * A machine's own token through the JNI bridge beyond the plain client credentials grant of
  * {@link ResourceServerTest}, as Tests/python/test_machine_tokens.py does through ctypes: resource indicators (RFC
- * 8707), request headers, a token shared through a store at django-oauth-toolkit, and the JWT bearer grant (RFC
- * 7523 §2.1) at Authlib's server-side grant (Tests/support/jwt_bearer_provider.py).
+ * 8707), request headers, a token shared through a store at django-oauth-toolkit, a DPoP-bound token (RFC 9449) at
+ * glewlwyd, and the JWT bearer grant (RFC 7523 §2.1) at Authlib's server-side grant
+ * (Tests/support/jwt_bearer_provider.py).
  */
 class MachineTokenTest {
     private static Process django;
     private static Process authlib;
+    private static Process glewlwyd;
     private static String djangoLine;
     private static String authlibLine;
+    private static String glewlwydLine;
 
     @BeforeAll
     static void start() throws Exception {
@@ -35,6 +38,8 @@ class MachineTokenTest {
             django = started[0];
             authlibLine = PythonProcess.startServer("Tests/support/jwt_bearer_provider.py", started);
             authlib = started[0];
+            glewlwydLine = PythonProcess.startServer("Tests/support/glewlwyd_provider.py", started, "serve");
+            glewlwyd = started[0];
         } catch (IOException | RuntimeException e) {
             stop();
             throw e;
@@ -43,7 +48,7 @@ class MachineTokenTest {
 
     @AfterAll
     static void stop() {
-        PythonProcess.stopAll(authlib, django);
+        PythonProcess.stopAll(glewlwyd, authlib, django);
     }
 
     /** The first string member {@code name} of a server's JSON line after {@code from}. */
@@ -143,6 +148,26 @@ class MachineTokenTest {
             }
             assertThrows(InvalidArgumentException.class,
                     () -> ClientCredentials.jwtBearerWithAssertion(client, null, "not a jwt").close());
+        }
+    }
+
+    @Test
+    void aClientConfiguredForDPoPGetsATokenBoundToItsKey() {
+        String scope = field(glewlwydLine, "", "machine_scope");
+        String api = "https://api.example/items";
+        try (Config config = Config.builder().issuer(field(glewlwydLine, "", "issuer"))
+                .clientId(field(glewlwydLine, "", "machine_client_id"))
+                .clientSecret(field(glewlwydLine, "", "machine_client_secret")).dpopSigningAlgorithm("ES256").build();
+             Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
+             ResourceServer server = new ResourceServer(client, scope)) {
+            RequestHeaders headers = credentials.requestHeaders("GET", api, null);
+            assertTrue(headers.authorization().startsWith("DPoP "), "token_type DPoP (RFC 9449 §5)");
+            String token = headers.authorization().substring(5);
+            String proof = headers.dpop();
+            try (TokenInfo info = server.verifyAccessToken(token)) {
+                assertEquals(43, info.confirmationThumbprint().length(), "cnf.jkt (RFC 9449 §6.1)");
+                server.verifyDPoP(proof, "GET", api, token, info); // the proof was made with that key
+            }
         }
     }
 }
