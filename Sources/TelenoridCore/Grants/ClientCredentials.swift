@@ -155,36 +155,24 @@ public final class ClientCredentials: Sendable {
         let (resources, kept, spent) = held.withLock {
             ($0.resources, $0.tokens?.dpopSigner ?? $0.signer, $0.assertionSpent)
         }
-        var form = FormParameters()
         let what: String
         switch grant {
-        case .clientCredentials:
-            what = "client credentials grant"
-            try form.append("grant_type", "client_credentials")
-        case .givenAssertion(let assertion):
-            what = "JWT bearer grant"
-            guard !spent else {
-                throw TelenoridError(
-                    .consumed, "the given assertion was used (RFC 7523 §3: once); a new token needs a new assertion")
-            }
-            try form.append("grant_type", Self.jwtBearerGrantType)
-            try form.appendSecret("assertion", assertion)
-        case .signedAssertion(let subject):
-            what = "JWT bearer grant"
-            let key = try Self.signingKey(client, assertionKey)
-            try form.append("grant_type", Self.jwtBearerGrantType)
-            try form.append(
-                "assertion", try client.signedAssertion(subject: subject, signing: .clientKey(key), sentTo: tokenURL))
+        case .clientCredentials: what = "client credentials grant"
+        case .givenAssertion, .signedAssertion: what = "JWT bearer grant"
         }
-        if let scope { try form.append("scope", scope) }
-        form.appendRepeated("resource", resources)
+        if case .givenAssertion = grant, spent {
+            throw TelenoridError(
+                .consumed, "the given assertion was used (RFC 7523 §3: once); a new token needs a new assertion")
+        }
         // The client's DPoP key when it is configured for DPoP (RFC 9449 §5): one key for this holder's tokens.
         let signer: DPoPSigner?
         if let kept { signer = kept } else { signer = try client.newSignInSigner() }
         held.withLock { $0.signer = signer }
         let response: TokenResponse
         do {
-            response = try client.tokenRequest(form, to: tokenURL, proofBy: signer, during: what)
+            response = try client.tokenRequest(
+                to: tokenURL, proofBy: signer, during: what, finishOnceSent: false
+            ) { () throws(TelenoridError) in try grantForm(tokenURL: tokenURL, resources: resources) }.tokens
         } catch {
             if case .givenAssertion = grant, !error.requestNotSent { held.withLock { $0.assertionSpent = true } }
             throw error
@@ -204,6 +192,27 @@ public final class ClientCredentials: Sendable {
             "token.client_credentials",
             "a new \(signer == nil ? "bearer" : "DPoP-bound") access token for the client itself (\(what))")
         return tokens
+    }
+
+    /// The grant's members of one token request; a signed assertion is made for each (RFC 7523 §3: `jti`
+    /// single-use, `exp` a minute away).
+    private func grantForm(tokenURL: String, resources: [String]) throws(TelenoridError) -> FormParameters {
+        var form = FormParameters()
+        switch grant {
+        case .clientCredentials:
+            try form.append("grant_type", "client_credentials")
+        case .givenAssertion(let assertion):
+            try form.append("grant_type", Self.jwtBearerGrantType)
+            try form.appendSecret("assertion", assertion)
+        case .signedAssertion(let subject):
+            let key = try Self.signingKey(client, assertionKey)
+            try form.append("grant_type", Self.jwtBearerGrantType)
+            try form.append(
+                "assertion", try client.signedAssertion(subject: subject, signing: .clientKey(key), sentTo: tokenURL))
+        }
+        if let scope { try form.append("scope", scope) }
+        form.appendRepeated("resource", resources)
+        return form
     }
 
     /// The client's own key for the grant's assertions: the host's client signer, when it set one, else

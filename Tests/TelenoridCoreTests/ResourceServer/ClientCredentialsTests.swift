@@ -276,4 +276,32 @@ final class ClientCredentialsTests: XCTestCase {
         XCTAssertEqual(try second.freshTokens().accessToken.string, renewed)
         XCTAssertEqual(tokenRequests(provider), 3)
     }
+
+    /// A token endpoint that asks for a DPoP nonce (RFC 9449 §8) gets the request again with it, and with a new
+    /// assertion: the first one's `jti` is spent (RFC 7523 §3).
+    func testADPoPNonceRetrySendsANewAssertion() throws {
+        let provider = MemoryProvider()
+        provider.queue(
+            .token,
+            responses: [
+                MemoryProvider.json(400, #"{"error":"use_dpop_nonce"}"#, [(name: "DPoP-Nonce", value: "n-1")])
+            ])
+        provider.answer(.token) { number in
+            MemoryProvider.json(200, #"{"access_token":"dpop-\#(number)","token_type":"DPoP","expires_in":300}"#)
+        }
+        let client = try client(
+            provider, [.clientPrivateKey: RequestObjectTests.ecPrivate, .dpopSigningAlgorithm: "ES256"])
+        let machine = try ClientCredentials(client: client, grant: .signedAssertion(subject: "alice"), scope: nil)
+        XCTAssertTrue(try machine.freshTokens().isDPoPBound)
+        let requests = provider.requests(to: .token)
+        XCTAssertEqual(requests.count, 2)
+        let identifiers = try requests.map { request -> String in
+            let form = try FormParameters(parsing: try XCTUnwrap(request.body).string[...])
+            let jws = try JWS(compact: try XCTUnwrap(form["assertion"]))
+            return try XCTUnwrap(try JSON.parse(jws.payload).objectValue?["jti"]?.stringValue)
+        }
+        XCTAssertNotEqual(identifiers[0], identifiers[1])
+        let retried = try XCTUnwrap(requests[1].headers.first { $0.name == "DPoP" }?.value)
+        XCTAssertEqual(try MemoryProvider.verifiedProof(retried).claims["nonce"]?.stringValue, "n-1")
+    }
 }
