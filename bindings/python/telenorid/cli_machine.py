@@ -60,7 +60,8 @@ def add_token_flag(token_parser: argparse.ArgumentParser, signed_in_token: Calla
                        help="print the client's own access token (the client credentials grant, RFC 6749 "
                             "section 4.4), for scripts: no sign-in, a confidential client whose secret is "
                             f"kept in the Secret Service or in {SECRET_VARIABLE}; --scope asks for scopes (default: "
-                            "the provider's); kept beside the state file and used again while fresh; with "
+                            "the provider's); kept where the state file's sign-ins are (a file beside it, or the "
+                            "Secret Service) and used again while fresh, by every run at once; with "
                             "--json the token, expires_at and expires_in")
     grant.add_argument("--jwt-bearer", action="store_true",
                        help="print an access token of the JWT bearer grant (RFC 7523 section 2.1) for --subject, "
@@ -102,7 +103,8 @@ def machine_token(args: argparse.Namespace) -> None:
             raise Failed(f"{error.message}: the client credentials grant is a confidential client's; set its "
                          f"secret in {SECRET_VARIABLE}") from None
         with machine:
-            # Kept beside the state file, so that the next run (or another running at once) uses it while fresh.
+            # Kept where the state file's sign-ins are, so that the next run (or one running at once) uses it
+            # while fresh: one token request between them (cli_store.Place.machine_record).
             machine.bind_store(*Place.of(args, settings).machine_record())
             say(f"an access token of {settings['client_id']} from {settings['issuer']}")
             access_token = machine.access_token()
