@@ -34,17 +34,21 @@ public final class ClientCredentials: Sendable {
         var rejected = false
         /// Resource indicators (RFC 8707 §2): the token's intended audiences.
         var resources: [String] = []
-        /// The DPoP key (RFC 9449) of this holder's tokens, made for its first request and kept for the rest.
-        var signer: DPoPSigner? = nil
-        /// A given assertion went out: it is not sent again.
-        var assertionSpent = false
         /// Where the token is shared with other processes (`bind(to:)`).
         var store: (any AuthStateStore)? = nil
     }
     private let held = Locked(Held())
+
+    /// What only a token request reads and writes, kept by its gate.
+    private struct Renewal {
+        /// The DPoP key (RFC 9449) of this holder's tokens, made for its first request and kept for the rest.
+        var signer: DPoPSigner? = nil
+        /// A given assertion went out: it is not sent again.
+        var assertionSpent = false
+    }
     /// Held for the whole of a token request: the single-flight gate between this process's threads (a
     /// bound store's exclusive lock is the gate between processes).
-    private let gate = Locked<Void>(())
+    private let gate = Locked(Renewal())
 
     public init(client: OIDCClient, grant: Grant = .clientCredentials, scope: String?, resources: [String] = [])
         throws(TelenoridError)
@@ -120,10 +124,10 @@ public final class ClientCredentials: Sendable {
     /// the provider not to issue one): renewing is asking again.
     public func freshTokens() throws(TelenoridError) -> TokenSet {
         if let usable = usable() { return usable }
-        return try gate.withLock { _ throws(TelenoridError) -> TokenSet in
+        return try gate.withLock { (renewal: inout Renewal) throws(TelenoridError) -> TokenSet in
             // Another thread may have renewed them while this one waited at the gate.
             if let usable = usable() { return usable }
-            guard let store = held.withLock({ $0.store }) else { return try renewed() }
+            guard let store = held.withLock({ $0.store }) else { return try renewed(&renewal) }
             return try exclusively(in: store) { () throws(TelenoridError) -> TokenSet in
                 if let stored = try storedTokens(store) {
                     held.withLock {
@@ -131,7 +135,7 @@ public final class ClientCredentials: Sendable {
                     }
                     return stored
                 }
-                let tokens = try renewed()
+                let tokens = try renewed(&renewal)
                 try store.save(client.authState(tokens).serialized(refreshStartedAt: nil, machineGrant: machineGrant))
                 return tokens
             }
@@ -149,32 +153,34 @@ public final class ClientCredentials: Sendable {
         ) { () throws(TelenoridError) in try freshTokens() }
     }
 
-    /// One token request of the grant (the caller holds the gate), its answer kept.
-    private func renewed() throws(TelenoridError) -> TokenSet {
+    /// One token request of the grant (the caller holds the gate, whose `renewal` this is), its answer kept.
+    private func renewed(_ renewal: inout Renewal) throws(TelenoridError) -> TokenSet {
         let tokenURL = try client.endpoint(.tokenEndpoint)
-        let (resources, kept, spent) = held.withLock {
-            ($0.resources, $0.tokens?.dpopSigner ?? $0.signer, $0.assertionSpent)
-        }
+        let (resources, bound) = held.withLock { ($0.resources, $0.tokens?.dpopSigner) }
         let what: String
         switch grant {
         case .clientCredentials: what = "client credentials grant"
         case .givenAssertion, .signedAssertion: what = "JWT bearer grant"
         }
-        if case .givenAssertion = grant, spent {
+        if case .givenAssertion = grant, renewal.assertionSpent {
             throw TelenoridError(
                 .consumed, "the given assertion was used (RFC 7523 §3: once); a new token needs a new assertion")
         }
-        // The client's DPoP key when it is configured for DPoP (RFC 9449 §5): one key for this holder's tokens.
-        let signer: DPoPSigner?
-        if let kept { signer = kept } else { signer = try client.newSignInSigner() }
-        held.withLock { $0.signer = signer }
+        // The client's DPoP key when it is configured for DPoP (RFC 9449 §5): the key of the tokens held (also
+        // when another process made them), else the one made for this holder's first request.
+        if let bound {
+            renewal.signer = bound
+        } else if renewal.signer == nil {
+            renewal.signer = try client.newSignInSigner()
+        }
+        let signer = renewal.signer
         let response: TokenResponse
         do {
             response = try client.tokenRequest(
                 to: tokenURL, proofBy: signer, during: what, finishOnceSent: false
             ) { () throws(TelenoridError) in try grantForm(tokenURL: tokenURL, resources: resources) }.tokens
         } catch {
-            if case .givenAssertion = grant, !error.requestNotSent { held.withLock { $0.assertionSpent = true } }
+            if case .givenAssertion = grant, !error.requestNotSent { renewal.assertionSpent = true }
             throw error
         }
         var tokens = TokenSet(response: response, receivedAt: client.clock(), previous: nil)
@@ -183,10 +189,10 @@ public final class ClientCredentials: Sendable {
         tokens.refreshToken = nil
         tokens.dpopSigner = signer
         tokens.resources = resources
+        if case .givenAssertion = grant { renewal.assertionSpent = true }
         held.withLock {
             $0.tokens = tokens
             $0.rejected = false
-            if case .givenAssertion = grant { $0.assertionSpent = true }
         }
         Log.info(
             "token.client_credentials",
