@@ -1829,8 +1829,14 @@ void telenorid_token_info_free(telenorid_token_info *info);
  * A confidential client asks the token endpoint for a token in its own name, with its authentication (as
  * configured) and no user. The handle keeps the token and asks again when it is about to expire
  * (TELENORID_CONFIG_REFRESH_MARGIN_S) or a resource server refused it: one request at a time, whose outcome
- * every thread waiting for a token shares. Tokens are bearer tokens (no DPoP proof is sent for this grant),
- * kept in memory only. A telenorid_client_credentials keeps its client alive; safe to share between threads.
+ * every thread waiting for a token shares. Kept in memory, and since 0.8.0, with
+ * telenorid_client_credentials_bind_store(), in a store shared by processes. A telenorid_client_credentials
+ * keeps its client alive; safe to share between threads.
+ * Since 0.8.0 the same handle holds a token of the JWT bearer grant (RFC 7523 §2.1,
+ * telenorid_client_credentials_new_jwt_bearer()), and a client configured for DPoP (RFC 9449:
+ * TELENORID_CONFIG_DPOP_SIGNING_ALG or telenorid_client_set_dpop_signer()) gets DPoP-bound tokens, one key
+ * per handle: present them with telenorid_client_credentials_request_headers(), which makes each request's
+ * proof. (In 0.7.0 these tokens were bearer tokens whatever the configuration.)
  * --------------------------------------------------------------------------------------------- */
 
 /* A machine's access token from the client credentials grant, kept and renewed. Since 0.7.0 */
@@ -1859,6 +1865,57 @@ telenorid_status telenorid_client_credentials_expires_at(const telenorid_client_
  * telenorid_client_credentials_access_token() asks for a new one. A token no longer held changes nothing. Any thread. Since 0.7.0 */
 telenorid_status telenorid_client_credentials_rejected(telenorid_client_credentials *credentials,
                                                        const char *access_token);
+
+/* Adds a resource indicator (RFC 8707 §2): an absolute URI without a fragment that the token is meant for;
+ * each goes out as a `resource` parameter of every token request. Not a URI, a fragment, or the same URI
+ * twice: TELENORID_E_INVALID_ARGUMENT. A token held was asked for without it: the next
+ * telenorid_client_credentials_access_token() asks for a new one. Any thread. Since 0.8.0 */
+telenorid_status telenorid_client_credentials_add_resource(telenorid_client_credentials *credentials,
+                                                           const char *uri);
+
+/* A token of the JWT bearer grant (RFC 7523 §2.1: grant_type urn:ietf:params:oauth:grant-type:jwt-bearer)
+ * for `scope` (as telenorid_client_credentials_new()), from exactly one of (else
+ * TELENORID_E_INVALID_ARGUMENT):
+ *   `assertion`, a JWT the host made (copied; secret): sent once, so the token it brings is not renewed;
+ *   asking after it expired or was refused is TELENORID_E_CONSUMED (make a new handle with a new assertion);
+ *   `subject`, the `sub` of assertions the library makes and signs with the client's own key
+ *   (TELENORID_CONFIG_CLIENT_PRIVATE_KEY or telenorid_client_set_client_signer(): the private_key_jwt key,
+ *   else TELENORID_E_CONFIGURATION now), a new one for each request: `iss` the client id, `aud` as for
+ *   client assertions (TELENORID_CONFIG_CLIENT_ASSERTION_AUDIENCE), a random `jti`, `exp` a minute away
+ *   (RFC 7523 §3); the handle renews its token by itself.
+ * The client authenticates as configured; a public client may use this grant (RFC 7523 §2.1: client
+ * authentication is optional). No request is made yet. Errors of the token request as for
+ * telenorid_client_credentials_access_token(); the provider's refusal of the assertion is
+ * TELENORID_E_AUTHORIZATION_ERROR (invalid_grant, RFC 7523 §3.1). Free it with
+ * telenorid_client_credentials_free(). Any thread. Since 0.8.0 */
+telenorid_status telenorid_client_credentials_new_jwt_bearer(telenorid_client *client, const char *scope,
+                                                             const char *subject, const char *assertion,
+                                                             telenorid_client_credentials **out);
+
+/* The two header values for one request of the host's own to a resource server, with the token (asked for
+ * first when none is fresh), as telenorid_auth_state_request_headers() makes them: *authorization "DPoP
+ * <token>" with *dpop a proof for `method` and `url` made with the handle's DPoP key (RFC 9449 §7), or, for a
+ * bearer token, "Bearer <token>" with *dpop = NULL; `resource_nonce` is the resource's DPoP-Nonce after a
+ * use_dpop_nonce answer, else NULL. The URL rules and errors are those of
+ * telenorid_auth_state_request_headers(). *authorization holds the token: free it with
+ * telenorid_string_free(), which wipes it. Blocks on the network when it asks. Any thread. Since 0.8.0 */
+telenorid_status telenorid_client_credentials_request_headers(telenorid_client_credentials *credentials,
+                                                              const char *method, const char *url,
+                                                              const char *resource_nonce, char **authorization,
+                                                              char **dpop);
+
+/* Keeps the token in record `key` of `store` from now on, shared by every handle of every process bound to
+ * the same record: a token is asked for under the record's exclusive lock (the lock functions of
+ * telenorid_store_functions, or the directory store's lock files), one process at a time, after a look at
+ * the record; a fresh token another process got is used instead of asking (one request for all of them).
+ * The record holds the token (and its DPoP private key) in the form of a serialized auth state without a
+ * refresh token, with what it was asked for ("machine_grant": grant, subject, scope, resources): a record
+ * of another grant, scope or resources is not used, and is replaced by the next token; one saved for
+ * another issuer or client id is TELENORID_E_CONFIGURATION when read. Nothing is read or written until a
+ * token is needed. A handle with a given assertion: TELENORID_E_INVALID_ARGUMENT. Keeps `store` alive. Any
+ * thread. Since 0.8.0 */
+telenorid_status telenorid_client_credentials_bind_store(telenorid_client_credentials *credentials,
+                                                         telenorid_store *store, const char *key);
 
 /* Frees the handle and the token it holds. NULL is a no-op. Since 0.7.0 */
 void telenorid_client_credentials_free(telenorid_client_credentials *credentials);

@@ -30,12 +30,21 @@ public func telenorid_auth_state_request_headers(
         let authorizationOut = try outPointer(authorization)
         let dpopOut = try outPointer(dpop)
         let headers = try authState.requestHeaders(method: method, url: url, resourceNonce: nonce)
-        try writeString(headers.dpop, to: dpopOut)
-        do throws(TelenoridError) { try writeSecret(headers.authorization, to: authorizationOut) } catch {
-            telenorid_string_free(dpopOut.pointee)
-            dpopOut.pointee = nil
-            throw error
-        }
+        try writeHeaders(headers, authorization: authorizationOut, dpop: dpopOut)
+    }
+}
+
+/// The two outputs of a `..._request_headers` call: both written, or, when the second can't be, neither.
+func writeHeaders(
+    _ headers: (authorization: SecretBytes, dpop: String?),
+    authorization: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+    dpop: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) throws(TelenoridError) {
+    try writeString(headers.dpop, to: dpop)
+    do throws(TelenoridError) { try writeSecret(headers.authorization, to: authorization) } catch {
+        telenorid_string_free(dpop.pointee)
+        dpop.pointee = nil
+        throw error
     }
 }
 

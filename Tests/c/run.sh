@@ -81,7 +81,8 @@ compile_test test_store
 compile_test test_accounts
 # CIBA (OpenID CIBA Core 1.0) against glewlwyd, started by the test, with its notification endpoint on a thread.
 compile_test test_ciba
-# Resource servers (introspection, JWT access tokens) and client credentials against django-oauth-toolkit and glewlwyd.
+# Resource servers (introspection, JWT access tokens) and machines' tokens (client credentials, a shared store) against
+# django-oauth-toolkit and glewlwyd, the JWT bearer grant against Authlib's (Tests/support/jwt_bearer_provider.py).
 compile_test test_resource_server
 # DPoP proofs checked at a resource server (RFC 9449 §4.3, §7.1): no network.
 compile_test test_dpop_rs

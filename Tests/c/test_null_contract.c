@@ -3220,6 +3220,120 @@ static void null_client_credentials_rejected(void) {
     }
 }
 
+static void null_client_credentials_add_resource(void) {
+    {
+        current = "telenorid_client_credentials_add_resource: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_add_resource(NULL, "https://api.example.com/");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_add_resource: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+    {
+        current = "telenorid_client_credentials_add_resource: uri NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_add_resource(fx.client_credentials, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_add_resource: uri NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_client_credentials_new_jwt_bearer(void) {
+    {
+        telenorid_client_credentials *out_out = SENTINEL;
+        current = "telenorid_client_credentials_new_jwt_bearer: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_new_jwt_bearer(NULL, "x", "x", "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new_jwt_bearer: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_credentials_new_jwt_bearer: client NULL: output untouched");
+    }
+    {
+        current = "telenorid_client_credentials_new_jwt_bearer: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_new_jwt_bearer(fx.client, "x", "x", "x", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_new_jwt_bearer: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_client_credentials_request_headers(void) {
+    {
+        char *out_authorization = SENTINEL;
+        char *out_dpop = SENTINEL;
+        current = "telenorid_client_credentials_request_headers: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_request_headers(NULL, "GET", "http://127.0.0.1:9/x", "x", &out_authorization, &out_dpop);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_request_headers: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_authorization == SENTINEL, "telenorid_client_credentials_request_headers: credentials NULL: output untouched");
+        check_case((void *)out_dpop == SENTINEL, "telenorid_client_credentials_request_headers: credentials NULL: output untouched");
+    }
+    {
+        char *out_authorization = SENTINEL;
+        char *out_dpop = SENTINEL;
+        current = "telenorid_client_credentials_request_headers: method NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_request_headers(fx.client_credentials, NULL, "http://127.0.0.1:9/x", "x", &out_authorization, &out_dpop);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_request_headers: method NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_authorization == SENTINEL, "telenorid_client_credentials_request_headers: method NULL: output untouched");
+        check_case((void *)out_dpop == SENTINEL, "telenorid_client_credentials_request_headers: method NULL: output untouched");
+    }
+    {
+        char *out_authorization = SENTINEL;
+        char *out_dpop = SENTINEL;
+        current = "telenorid_client_credentials_request_headers: url NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_request_headers(fx.client_credentials, "GET", NULL, "x", &out_authorization, &out_dpop);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_request_headers: url NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_authorization == SENTINEL, "telenorid_client_credentials_request_headers: url NULL: output untouched");
+        check_case((void *)out_dpop == SENTINEL, "telenorid_client_credentials_request_headers: url NULL: output untouched");
+    }
+    {
+        char *out_dpop = SENTINEL;
+        current = "telenorid_client_credentials_request_headers: authorization NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_request_headers(fx.client_credentials, "GET", "http://127.0.0.1:9/x", "x", NULL, &out_dpop);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_request_headers: authorization NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_dpop == SENTINEL, "telenorid_client_credentials_request_headers: authorization NULL: output untouched");
+    }
+    {
+        char *out_authorization = SENTINEL;
+        current = "telenorid_client_credentials_request_headers: dpop NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_request_headers(fx.client_credentials, "GET", "http://127.0.0.1:9/x", "x", &out_authorization, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_request_headers: dpop NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_authorization == SENTINEL, "telenorid_client_credentials_request_headers: dpop NULL: output untouched");
+    }
+}
+
+static void null_client_credentials_bind_store(void) {
+    {
+        current = "telenorid_client_credentials_bind_store: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_bind_store(NULL, fx.store, "contract");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_bind_store: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+    {
+        current = "telenorid_client_credentials_bind_store: store NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_bind_store(fx.client_credentials, NULL, "contract");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_bind_store: store NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+    {
+        current = "telenorid_client_credentials_bind_store: key NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_bind_store(fx.client_credentials, fx.store, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_bind_store: key NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
 static void null_client_credentials_free(void) {
     {
         current = "telenorid_client_credentials_free: credentials NULL";
@@ -3972,6 +4086,10 @@ int main(void) {
     null_client_credentials_access_token();
     null_client_credentials_expires_at();
     null_client_credentials_rejected();
+    null_client_credentials_add_resource();
+    null_client_credentials_new_jwt_bearer();
+    null_client_credentials_request_headers();
+    null_client_credentials_bind_store();
     null_client_credentials_free();
     null_dpop_replay_cache_new();
     null_dpop_replay_cache_free();

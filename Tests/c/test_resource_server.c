@@ -1,5 +1,6 @@
-/* Resource servers and machines from C: token introspection (RFC 7662), JWT access tokens (RFC 9068) and
- * the client credentials grant (RFC 6749 §4.4). First the contract of each function (NULL in every pointer,
+/* Resource servers and machines from C: token introspection (RFC 7662), JWT access tokens (RFC 9068), the
+ * client credentials grant (RFC 6749 §4.4) with resources (RFC 8707) and a store shared by handles, and the JWT
+ * bearer grant (RFC 7523 §2.1, at Authlib's server-side grant: Tests/support/jwt_bearer_provider.py). First the contract of each function (NULL in every pointer,
  * a handle of the wrong kind, outputs untouched on failure, unknown options and fields), then against the
  * real test providers started here: django-oauth-toolkit (Tests/support/provider/oidc_provider.py: opaque
  * tokens from its client credentials client, introspected at /o/introspect/, configured here (its RFC 8414
@@ -128,6 +129,46 @@ static void test_contract(void) {
         CHECK(when == 0);
         CHECK_NULL_ARG("credentials", telenorid_client_credentials_rejected(NULL, NULL));
         CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_rejected(machine, NULL));
+        /* Resource indicators (RFC 8707 §2). */
+        CHECK_WRONG_KIND(telenorid_client_credentials_add_resource(AS(telenorid_client_credentials, rs),
+                                                                   "https://api.example/"));
+        CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_add_resource(machine, "https://api.example/"));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_add_resource(machine, "https://api.example/"));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_add_resource(machine, "https://a.example/#f"));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_add_resource(machine, "not a uri"));
+        /* Request headers: the URL is checked before any token request; outputs untouched on failure. */
+        char *authorization = SENTINEL, *dpop = SENTINEL;
+        CHECK_WRONG_KIND(telenorid_client_credentials_request_headers(AS(telenorid_client_credentials, rs), "GET",
+                                                                      "https://api.example/", NULL, &authorization, &dpop));
+        CHECK_STATUS(TELENORID_E_INSECURE, telenorid_client_credentials_request_headers(
+                                                 machine, "GET", "http://api.example/", NULL, &authorization, &dpop));
+        CHECK(authorization == SENTINEL && dpop == SENTINEL);
+        /* A store: the key's rules. */
+        telenorid_store *store = NULL;
+        if (CHECK_STATUS(TELENORID_OK, telenorid_store_new_directory("/tmp", &store))) {
+            CHECK_WRONG_KIND(telenorid_client_credentials_bind_store(machine, AS(telenorid_store, rs), "machine"));
+            CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_bind_store(machine, store, "a/b"));
+            telenorid_store_free(store);
+        }
+        telenorid_client_credentials_free(machine);
+    }
+    /* The JWT bearer grant (RFC 7523 §2.1): exactly one of subject and assertion; a subject needs the client's
+     * key; a given assertion is a JWT, and is not shared through a store. */
+    machine = SENTINEL;
+    CHECK_NULL_ARG("client", telenorid_client_credentials_new_jwt_bearer(NULL, NULL, "alice", NULL, &machine));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_new_jwt_bearer(client, NULL, NULL, NULL, &machine));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT,
+                 telenorid_client_credentials_new_jwt_bearer(client, NULL, "alice", "a.b.c", &machine));
+    CHECK_STATUS(TELENORID_E_CONFIGURATION, telenorid_client_credentials_new_jwt_bearer(client, NULL, "alice", NULL, &machine));
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_new_jwt_bearer(client, NULL, NULL, "a b", &machine));
+    CHECK(machine == SENTINEL);
+    machine = NULL;
+    if (CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new_jwt_bearer(client, "read", NULL, "a.b.c", &machine))) {
+        telenorid_store *store = NULL;
+        if (CHECK_STATUS(TELENORID_OK, telenorid_store_new_directory("/tmp", &store))) {
+            CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_bind_store(machine, store, "machine"));
+            telenorid_store_free(store);
+        }
         telenorid_client_credentials_free(machine);
     }
     telenorid_client_credentials_free(NULL);
@@ -149,6 +190,121 @@ static char *info_field(const telenorid_token_info *info, telenorid_token_info_f
     char *value = NULL;
     CHECK_STATUS(TELENORID_OK, telenorid_token_info_get(info, which, &value));
     return value;
+}
+
+/* Two handles bound to one record of a directory store share one token request: the second takes up the
+ * first's token; a handle of another scope asks for its own. */
+static void test_django_store(telenorid_client *client) {
+    char directory[] = "/tmp/telenorid-machine-XXXXXX", path[128];
+    telenorid_store *store = NULL;
+    telenorid_client_credentials *first = NULL, *second = NULL, *other = NULL;
+    char *one = NULL, *two = NULL, *three = NULL;
+    if (!CHECK(mkdtemp(directory) != NULL)) return;
+    CHECK_STATUS(TELENORID_OK, telenorid_store_new_directory(directory, &store));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new(client, "profile", &first));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new(client, "profile", &second));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new(client, NULL, &other));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_bind_store(first, store, "machine"));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_bind_store(second, store, "machine"));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_bind_store(other, store, "machine"));
+    telenorid_store_free(store); /* the handles keep it */
+    if (CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_access_token(first, &one)) &&
+        CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_access_token(second, &two)) &&
+        CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_access_token(other, &three))) {
+        CHECK_STR(one, two);
+        CHECK(strcmp(one, three) != 0);
+    }
+    telenorid_string_free(one);
+    telenorid_string_free(two);
+    telenorid_string_free(three);
+    telenorid_client_credentials_free(first);
+    telenorid_client_credentials_free(second);
+    telenorid_client_credentials_free(other);
+    const char *files[] = {"machine.json", "machine.json.lock", "machine.json.update.lock"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", directory, files[i]);
+        unlink(path);
+    }
+    CHECK(rmdir(directory) == 0);
+}
+
+/* JSON's "\n" in a PEM copied out of a helper's line, made a newline again, in place. */
+static void unescape_newlines(char *text) {
+    char *to = text;
+    for (const char *from = text; *from; from++) {
+        if (from[0] == '\\' && from[1] == 'n') {
+            *to++ = '\n';
+            from++;
+        } else {
+            *to++ = *from;
+        }
+    }
+    *to = '\0';
+}
+
+/* The JWT bearer grant (RFC 7523 §2.1) at Authlib's server-side grant (Tests/support/jwt_bearer_provider.py),
+ * with assertions the library signs with the client's key; the token introspected there names the subject. */
+static void test_jwt_bearer(void) {
+    char *argv[] = {"python3", "Tests/support/jwt_bearer_provider.py", NULL};
+    char line[4096], issuer[256], token_endpoint[300], introspection[300], client_id[64], secret[128], pem[1024];
+    pid_t pid = 0;
+    if (!CHECK(first_line(argv, line, sizeof line, &pid))) return;
+    if (CHECK(field(line, "\"issuer\": \"", issuer, sizeof issuer) &&
+              field(line, "\"token_endpoint\": \"", token_endpoint, sizeof token_endpoint) &&
+              field(line, "\"introspection_endpoint\": \"", introspection, sizeof introspection) &&
+              field_after(line, "\"client\"", "\"client_id\": \"", client_id, sizeof client_id) &&
+              field_after(line, "\"client\"", "\"client_secret\": \"", secret, sizeof secret) &&
+              field_after(line, "\"client\"", "\"private_key_pem\": \"", pem, sizeof pem))) {
+        unescape_newlines(pem);
+        telenorid_config_builder *b = NULL;
+        telenorid_config *cfg = NULL;
+        telenorid_client *client = NULL;
+        telenorid_client_credentials *machine = NULL;
+        char *token = NULL;
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_new(&b));
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, issuer));
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_TOKEN_ENDPOINT, token_endpoint));
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_INTROSPECTION_ENDPOINT, introspection));
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, client_id));
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_SECRET, secret));
+        /* The key signs the grant's assertions; the client authenticates with its secret (the harness's
+         * introspection endpoint takes no private_key_jwt). */
+        CHECK_STATUS(TELENORID_OK,
+                     telenorid_config_builder_set(b, TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, "client_secret_basic"));
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_PRIVATE_KEY, pem));
+        CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &cfg));
+        telenorid_config_builder_free(b);
+        CHECK_STATUS(TELENORID_OK, telenorid_client_new(cfg, &client));
+        CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new_jwt_bearer(client, "read", "alice", NULL, &machine));
+        if (CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_access_token(machine, &token))) {
+            telenorid_resource_server *rs = NULL;
+            telenorid_token_info *info = NULL;
+            CHECK_STATUS(TELENORID_OK, telenorid_resource_server_new(client, client_id, &rs));
+            if (CHECK_STATUS(TELENORID_OK, telenorid_resource_server_introspect(rs, token, NULL, &info))) {
+                char *sub = info_field(info, TELENORID_INFO_SUB), *scope = info_field(info, TELENORID_INFO_SCOPE);
+                CHECK_STR("alice", sub);
+                CHECK_STR("read", scope);
+                telenorid_string_free(sub);
+                telenorid_string_free(scope);
+                telenorid_token_info_free(info);
+            }
+            telenorid_resource_server_free(rs);
+        }
+        telenorid_string_free(token);
+        telenorid_client_credentials_free(machine);
+        /* A subject the server does not know: invalid_grant (RFC 7523 §3.1). */
+        machine = NULL;
+        token = SENTINEL;
+        CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new_jwt_bearer(client, NULL, "mallory", NULL, &machine));
+        if (CHECK_STATUS(TELENORID_E_AUTHORIZATION_ERROR, telenorid_client_credentials_access_token(machine, &token))) {
+            CHECK_LAST_ERROR(TELENORID_E_AUTHORIZATION_ERROR, "invalid_grant");
+        }
+        CHECK(token == SENTINEL);
+        telenorid_client_credentials_free(machine);
+        telenorid_client_free(client);
+        telenorid_config_free(cfg);
+    }
+    stop(pid);
 }
 
 static void test_django(void) {
@@ -220,13 +376,61 @@ static void test_django(void) {
             telenorid_client_free(rs_client);
             telenorid_config_free(rs_cfg);
         }
+        /* A bearer token's headers: "Bearer <token>" and no proof. */
+        char *authorization = NULL, *dpop = SENTINEL;
+        if (CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_request_headers(
+                                           machine, "GET", "https://api.example/items", NULL, &authorization, &dpop))) {
+            CHECK(dpop == NULL && token != NULL);
+            if (token && authorization) CHECK(strncmp(authorization, "Bearer ", 7) == 0 && strcmp(authorization + 7, token) == 0);
+            telenorid_string_free(authorization);
+        }
         telenorid_string_free(token);
         telenorid_string_free(again);
         telenorid_client_credentials_free(machine);
+        test_django_store(machine_client);
         telenorid_client_free(machine_client);
         telenorid_config_free(machine_cfg);
     }
     stop(pid);
+}
+
+/* A client configured for DPoP (RFC 9449) gets a token glewlwyd binds to the handle's key: the JWT's cnf.jkt
+ * (§6.1) is the key the request headers' proof is made with, which `rs` accepts for that request (§7). */
+static void test_glewlwyd_dpop(const char *issuer, const char *machine_id, const char *machine_secret,
+                               const char *scope, telenorid_resource_server *rs) {
+    telenorid_config_builder *b = NULL;
+    telenorid_config *cfg = NULL;
+    telenorid_client *client = NULL;
+    telenorid_client_credentials *machine = NULL;
+    char *authorization = NULL, *dpop = NULL;
+    const char *api = "https://api.example/items";
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_new(&b));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, issuer));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, machine_id));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_SECRET, machine_secret));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_DPOP_SIGNING_ALG, "ES256"));
+    CHECK_STATUS(TELENORID_OK, telenorid_config_builder_build(b, &cfg));
+    telenorid_config_builder_free(b);
+    CHECK_STATUS(TELENORID_OK, telenorid_client_new(cfg, &client));
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_new(client, scope, &machine));
+    if (CHECK_STATUS(TELENORID_OK,
+                     telenorid_client_credentials_request_headers(machine, "GET", api, NULL, &authorization, &dpop)) &&
+        CHECK(authorization != NULL && strncmp(authorization, "DPoP ", 5) == 0 && dpop != NULL)) {
+        telenorid_token_info *info = NULL;
+        if (CHECK_STATUS(TELENORID_OK, telenorid_resource_server_verify_access_token(rs, authorization + 5, &info))) {
+            char *jkt = info_field(info, TELENORID_INFO_CNF_JKT);
+            CHECK(jkt != NULL && strlen(jkt) == 43); /* a base64url SHA-256 thumbprint (RFC 7638) */
+            CHECK_STATUS(TELENORID_OK,
+                         telenorid_resource_server_verify_dpop(rs, dpop, "GET", api, authorization + 5, NULL, info));
+            telenorid_string_free(jkt);
+            telenorid_token_info_free(info);
+        }
+    }
+    telenorid_string_free(authorization);
+    telenorid_string_free(dpop);
+    telenorid_client_credentials_free(machine);
+    telenorid_client_free(client);
+    telenorid_config_free(cfg);
 }
 
 static void test_glewlwyd(void) {
@@ -285,10 +489,11 @@ static void test_glewlwyd(void) {
         }
         telenorid_string_free(token);
         telenorid_resource_server_free(elsewhere);
-        telenorid_resource_server_free(rs);
         telenorid_client_credentials_free(machine);
         telenorid_client_free(client);
         telenorid_config_free(cfg);
+        test_glewlwyd_dpop(issuer, machine_id, machine_secret, scope, rs);
+        telenorid_resource_server_free(rs);
     }
     stop(pid);
 }
@@ -297,5 +502,6 @@ int main(void) {
     test_contract();
     test_django();
     test_glewlwyd();
+    test_jwt_bearer();
     return finish_checks();
 }

@@ -48,11 +48,18 @@ def test_a_machine_token_for_scripts_and_its_introspection(django, tmp_path):
     assert abs(document["expires_at"] - (time.time() + 300)) < 30  # django-oauth-toolkit's expires_in of 300 s
     assert 270 < document["expires_in"] <= 300
     # Without --json: the token alone on standard output, for $(...).
-    plain = telenorid("token", "--client-credentials", "--issuer", django["issuer"], "--client-id",
-                      machine["client_id"], "--state-file", str(state), secret=machine["client_secret"])
+    plain = telenorid("token", "--client-credentials", "--scope", "profile", "--issuer", django["issuer"],
+                      "--client-id", machine["client_id"], "--state-file", str(state), secret=machine["client_secret"])
     assert plain.returncode == 0 and plain.stdout.count("\n") == 1 and plain.stdout.strip()
-    assert plain.stdout.strip() != document["access_token"]  # a new token each run
-    assert not state.exists() and not list(tmp_path.iterdir()), "nothing is kept"
+    assert plain.stdout.strip() == document["access_token"], "kept beside the state file and used while fresh"
+    record = json.loads((tmp_path / "state.machine.json").read_text())
+    assert record["access_token"] == document["access_token"] and not state.exists()
+    assert json.loads(record["machine_grant"]) == ["client_credentials", "profile"]
+    # No --scope is another grant (the settings' scope is a sign-in's): a new token, which replaces the kept one.
+    other = machine_token(django["issuer"], machine, state)
+    assert other["access_token"] != document["access_token"]
+    assert json.loads(json.loads((tmp_path / "state.machine.json").read_text())["machine_grant"]) == [
+        "client_credentials", None]
     # The resource server's check, the token read from standard input (-) rather than from the command line.
     backend_flags = ("--issuer", django["issuer"], "--client-id", backend["client_id"], "--state-file", str(state))
     asked = telenorid("introspect", "-", "--json", "--token-type-hint", "access_token", *backend_flags,
@@ -161,3 +168,34 @@ def test_accept_typ_jwt_at_lemonldap(tmp_path):
         accepted = telenorid("verify-access-token", token, "--accept-typ-jwt", "--json", *flags)
         assert accepted.returncode == 0, accepted.stderr
         assert json.loads(accepted.stdout)["client_id"] == MACHINE_CLIENT_ID
+
+
+def test_a_jwt_bearer_token_for_a_subject_with_resources(tmp_path):
+    from jwt_bearer_provider import start_jwt_bearer_provider
+
+    with start_jwt_bearer_provider() as server:
+        client = server["client"]
+        config = tmp_path / "machine.json"
+        config.write_text(json.dumps({"issuer": server["issuer"], "token_endpoint": server["token_endpoint"],
+                                      "client_id": client["client_id"],
+                                      "client_private_key": client["private_key_pem"]}))
+        flags = ("--config", str(config), "--state-file", str(tmp_path / "state.json"))
+        run = telenorid("token", "--jwt-bearer", "--subject", "alice", "--scope", "read", "--resource",
+                        "https://api.example/", "--resource", "urn:example:b", "--json", *flags,
+                        secret=client["client_secret"])
+        assert run.returncode == 0, run.stderr
+        token = json.loads(run.stdout)["access_token"]
+        record = json.loads((tmp_path / "state.machine.json").read_text())
+        assert json.loads(record["machine_grant"]) == ["urn:ietf:params:oauth:grant-type:jwt-bearer", "alice", "read",
+                                                       "https://api.example/", "urn:example:b"]
+        again = telenorid("token", "--jwt-bearer", "--subject", "alice", "--scope", "read", "--resource",
+                          "https://api.example/", "--resource", "urn:example:b", *flags,
+                          secret=client["client_secret"])
+        assert again.returncode == 0 and again.stdout.strip() == token
+        unknown = telenorid("token", "--jwt-bearer", "--subject", "mallory", *flags, secret=client["client_secret"])
+        assert unknown.returncode == 1 and "invalid_grant" in unknown.stderr
+        for wrong in (("--jwt-bearer",), ("--client-credentials", "--subject", "alice"), ("--subject", "alice"),
+                      ("--resource", "https://api.example/"), ("--jwt-bearer", "--client-credentials")):
+            refused = telenorid("token", *wrong, *flags, secret=client["client_secret"])
+            assert refused.returncode == 2, (wrong, refused.stderr)
+

@@ -156,6 +156,12 @@ public struct AuthorizationRequest: Sendable {
     /// did before this setter, goes only into the authorization request.
     public mutating func addResource(_ uri: String) throws(TelenoridError) {
         changed()
+        try Self.addResource(uri, to: &resources)
+    }
+
+    /// Appends `uri` to `resources` when it is a resource indicator (RFC 8707 §2: an absolute URI without a
+    /// fragment) not in the list yet; the rule of every request that names resources.
+    static func addResource(_ uri: String, to resources: inout [String]) throws(TelenoridError) {
         let parsed: URI
         do { parsed = try URI(parsing: uri) } catch {
             throw TelenoridError(.invalidArgument, "resource is not an absolute URI (RFC 8707 §2): \(error.message)")

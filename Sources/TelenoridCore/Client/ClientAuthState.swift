@@ -54,27 +54,10 @@ public final class ClientAuthState: Sendable {
     public func requestHeaders(method: String, url: String, resourceNonce: String?) throws(TelenoridError)
         -> (authorization: SecretBytes, dpop: String?)
     {
-        do { _ = try RequestTarget.checkPolicy(url, allowPlainHTTP: false) } catch {
-            var refused = error
-            refused.message = "no request headers for this URL: \(error.message)"
-            throw refused
-        }
-        if let resourceNonce {
-            guard let nonce = DPoPNonces.parseHeader(resourceNonce) else {
-                throw TelenoridError(.invalidArgument, "the resource's DPoP-Nonce is not a nonce (RFC 9449 §8.1)")
-            }
-            client.dpopNonces.remember(nonce, for: url)
-        }
-        let tokens = try state.freshTokens()
-        guard tokens.isDPoPBound else { return (tokens.authorization, nil) }
-        // A DPoP token without its proof is refused by the resource (RFC 9449 §7.1): never handed out so.
-        guard let signer = tokens.dpopSigner else {
-            throw TelenoridError(.configuration, "the auth state holds a DPoP token without its DPoP key")
-        }
-        let proof = try DPoPProof.make(
-            signer: signer, method: method, url: url, accessToken: tokens.accessToken,
-            nonce: client.dpopNonces.nonce(for: url), now: client.clock())
-        return (tokens.authorization, proof)
+        let state = state
+        return try client.resourceRequestHeaders(
+            method: method, url: url, resourceNonce: resourceNonce, holder: "the auth state"
+        ) { () throws(TelenoridError) in try state.freshTokens() }
     }
 
     /// What a host does with a resource server's answer to a request made with `requestHeaders`.
@@ -116,5 +99,37 @@ public final class ClientAuthState: Sendable {
         try client.endSessionURL(
             idTokenHint: state.tokens?.idToken, postLogoutRedirectURI: postLogoutRedirectURI,
             state: logoutState)
+    }
+}
+
+extension OIDCClient {
+    /// `ClientAuthState.requestHeaders` for the tokens `fresh` gives (an auth state's, a machine's): the URL
+    /// checked first, the resource's nonce kept, then the token and, for a DPoP-bound one, its proof.
+    /// `holder` names what holds the tokens, for the error about a DPoP token without its key.
+    func resourceRequestHeaders(
+        method: String, url: String, resourceNonce: String?, holder: String,
+        fresh: () throws(TelenoridError) -> TokenSet
+    ) throws(TelenoridError) -> (authorization: SecretBytes, dpop: String?) {
+        do { _ = try RequestTarget.checkPolicy(url, allowPlainHTTP: false) } catch {
+            var refused = error
+            refused.message = "no request headers for this URL: \(error.message)"
+            throw refused
+        }
+        if let resourceNonce {
+            guard let nonce = DPoPNonces.parseHeader(resourceNonce) else {
+                throw TelenoridError(.invalidArgument, "the resource's DPoP-Nonce is not a nonce (RFC 9449 §8.1)")
+            }
+            dpopNonces.remember(nonce, for: url)
+        }
+        let tokens = try fresh()
+        guard tokens.isDPoPBound else { return (tokens.authorization, nil) }
+        // A DPoP token without its proof is refused by the resource (RFC 9449 §7.1): never handed out so.
+        guard let signer = tokens.dpopSigner else {
+            throw TelenoridError(.configuration, "\(holder) holds a DPoP token without its DPoP key")
+        }
+        let proof = try DPoPProof.make(
+            signer: signer, method: method, url: url, accessToken: tokens.accessToken,
+            nonce: dpopNonces.nonce(for: url), now: clock())
+        return (tokens.authorization, proof)
     }
 }

@@ -58,11 +58,22 @@ extension OIDCClient {
         case clientKey(ClientKey)
     }
 
-    /// RFC 7523 §2.2 client assertion. Its audience (§3) is the issuer, or, when the configuration asks,
-    /// the token endpoint URL (also for assertions sent to the revocation endpoint: §3 names the token
-    /// endpoint as what identifies the server), or the URL it is sent to (`url`).
+    /// RFC 7523 §2.2 client assertion: the client speaks for itself (`sub` is its id).
     private func appendAssertion(to form: inout FormParameters, signing key: AssertionKey, sentTo url: String)
         throws(TelenoridError)
+    {
+        let assertion = try signedAssertion(subject: configuration.clientID, signing: key, sentTo: url)
+        try form.append("client_id", configuration.clientID)
+        try form.append("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+        try form.append("client_assertion", assertion)
+    }
+
+    /// A JWT the client issues (RFC 7523 §3): `iss` its id, `sub` `subject`, a random single-use `jti`, and
+    /// an `exp` a minute away. Its audience (§3) is the issuer, or, when the configuration asks, the token
+    /// endpoint URL (also for assertions sent to the revocation endpoint: §3 names the token endpoint as what
+    /// identifies the server), or the URL it is sent to (`url`).
+    func signedAssertion(subject: String, signing key: AssertionKey, sentTo url: String) throws(TelenoridError)
+        -> String
     {
         let now = clock()
         let audience: String
@@ -73,21 +84,17 @@ extension OIDCClient {
         }
         var claims = JSONObject()
         claims.set("iss", .string(configuration.clientID))
-        claims.set("sub", .string(configuration.clientID))
+        claims.set("sub", .string(subject))
         claims.set("aud", .string(audience))
         claims.set("jti", .string(try Crypto.withRandomBytes(16) { Base64URL.encode($0) }))
         claims.set("iat", .number(JSONNumber(now)))
         claims.set("exp", .number(JSONNumber(now &+ 60)))
         let payload = Array(JSON.serialize(.object(claims)).utf8)
-        let assertion: String
         switch key {
-        case .hmac(let secret): assertion = try JWS.sign(payload: payload, algorithm: "HS256", hmacSecret: secret)
+        case .hmac(let secret): return try JWS.sign(payload: payload, algorithm: "HS256", hmacSecret: secret)
         case .clientKey(let key):
             let input = JWS.signingInput(algorithm: key.algorithm, keyID: key.keyID, payload: payload)
-            assertion = input + "." + Base64URL.encode(try key.signature(over: input))
+            return input + "." + Base64URL.encode(try key.signature(over: input))
         }
-        try form.append("client_id", configuration.clientID)
-        try form.append("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-        try form.append("client_assertion", assertion)
     }
 }

@@ -179,8 +179,19 @@ public final class OIDCClient: Sendable {
         _ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
         during what: String, finishOnceSent: Bool
     ) throws(TelenoridError) -> (tokens: TokenResponse, cancelledAfterSending: Bool) {
+        try tokenRequest(to: url, proofBy: signer, during: what, finishOnceSent: finishOnceSent) {
+            () throws(TelenoridError) in grant
+        }
+    }
+
+    /// The same, with the grant's members made afresh for each attempt (`grant`): a DPoP nonce retry sends a
+    /// new single-use assertion (RFC 7523 §3 `jti`) as it sends a new client assertion.
+    func tokenRequest(
+        to url: String, proofBy signer: DPoPSigner?, during what: String, finishOnceSent: Bool,
+        grant: () throws(TelenoridError) -> FormParameters
+    ) throws(TelenoridError) -> (tokens: TokenResponse, cancelledAfterSending: Bool) {
         let response = try send(proofBy: signer) { () throws(TelenoridError) in
-            var request = try authenticatedRequest(url: url, parameters: grant)
+            var request = try authenticatedRequest(url: url, parameters: try grant())
             request.finishOnceSent = finishOnceSent
             return request
         }

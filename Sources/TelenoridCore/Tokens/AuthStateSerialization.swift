@@ -12,8 +12,9 @@ extension AuthState {
 
     /// The document as a bound store keeps it: `refreshStartedAt` (Unix seconds) is the rotation journal's
     /// marker, written before a refresh request leaves and gone once its answer is stored (`AuthState`'s
-    /// "Rotation journal").
-    func serialized(refreshStartedAt: Int64?) -> SecretBytes {
+    /// "Rotation journal"). A machine's token (`ClientCredentials`) is kept as an auth state without a
+    /// refresh token, with `machineGrant`: what it was asked for with.
+    func serialized(refreshStartedAt: Int64?, machineGrant: String? = nil) -> SecretBytes {
         var object = SecretJSONObjectWriter()
         object.set("version", .number(JSONNumber(AuthState.formatVersion)))
         if let issuer { object.set("issuer", .string(issuer)) }
@@ -32,10 +33,25 @@ extension AuthState {
             object.set("signed_out_reason", .string(reason.oauthError ?? reason.message))
         }
         if let refreshStartedAt { object.set(AuthState.refreshMarkerMember, .number(JSONNumber(refreshStartedAt))) }
+        if let machineGrant { object.set(AuthState.machineGrantMember, .string(machineGrant)) }
         return object.finished()
     }
 
     static let refreshMarkerMember = "refresh_started_at"
+    static let machineGrantMember = "machine_grant"
+
+    /// The `machine_grant` of a serialized state, nil when it has none; the tokens are read into wiping
+    /// storage and dropped.
+    static func machineGrant(ofSerialized serialized: SecretBytes) throws(TelenoridError) -> String? {
+        let document: JSONValue
+        do {
+            (document, _) = try JSON.parse(
+                serialized.bytes, secretMembers: secretMembers, secretObjectMembers: [SavedDPoPBinding.keyMember])
+        } catch {
+            throw TelenoridError(.malformed, "auth state is not valid JSON: \(error.message)")
+        }
+        return document.objectValue?[machineGrantMember]?.stringValue
+    }
 
     /// The tokens of a serialized state (nil for a signed-out one), whom they were saved for, the
     /// thumbprint of the host-held DPoP key they are bound to, which only the client can supply, and the

@@ -1,5 +1,6 @@
 """The `telenorid` commands for the other side of the token, where no one signs in: a machine's own access token
-for scripts (`token --client-credentials`, the client credentials grant, RFC 6749 §4.4), and an operator's
+for scripts (`token --client-credentials`, the client credentials grant, RFC 6749 §4.4; `token --jwt-bearer`, the
+JWT bearer grant, RFC 7523 §2.1), kept in the state file's store between runs, and an operator's
 checks of an access token someone presented: `introspect` asks the provider (RFC 7662), `verify-access-token`
 verifies a JWT access token with the provider's keys (RFC 9068). All through resource_server.py.
 
@@ -21,7 +22,7 @@ from ._interruptible import interruptible
 from .cli_output import when
 from .cli_settings import SECRET_KEY, SECRET_VARIABLE, Failed, UsageError, client_for, emit, load_settings, say
 from .cli_settings import settings_from, settings_path
-from .cli_store import saved_settings
+from .cli_store import Place, saved_settings
 
 # cli.py's EXIT_CODES (importing cli.py from here would be a circle).
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -49,38 +50,63 @@ def given_token(args: argparse.Namespace) -> str:
     return read
 
 
-# ---- token --client-credentials -----------------------------------------------------------------------------
+# ---- token --client-credentials, token --jwt-bearer ---------------------------------------------------------
 
 def add_token_flag(token_parser: argparse.ArgumentParser, signed_in_token: Callable[[argparse.Namespace], Any]) -> None:
-    """`telenorid token --client-credentials`: the flag, and the choice between the two kinds of token."""
-    token_parser.add_argument("--client-credentials", action="store_true",
-                              help="print the client's own access token (the client credentials grant, RFC 6749 "
-                                   "section 4.4), for scripts: no sign-in, a confidential client whose secret is "
-                                   f"kept in the Secret Service or in {SECRET_VARIABLE}; --scope asks for scopes (default: "
-                                   "the provider's); a new token each run; with --json the token, expires_at and "
-                                   "expires_in")
+    """`telenorid token --client-credentials` and `--jwt-bearer`: the flags, and the choice between the kinds of
+    token."""
+    grant = token_parser.add_mutually_exclusive_group()
+    grant.add_argument("--client-credentials", action="store_true",
+                       help="print the client's own access token (the client credentials grant, RFC 6749 "
+                            "section 4.4), for scripts: no sign-in, a confidential client whose secret is "
+                            f"kept in the Secret Service or in {SECRET_VARIABLE}; --scope asks for scopes (default: "
+                            "the provider's); kept where the state file's sign-ins are (a file beside it, or the "
+                            "Secret Service) and used again while fresh, by every run at once; with "
+                            "--json the token, expires_at and expires_in")
+    grant.add_argument("--jwt-bearer", action="store_true",
+                       help="print an access token of the JWT bearer grant (RFC 7523 section 2.1) for --subject, "
+                            "with an assertion the library signs with the client's own key (client_private_key "
+                            "in --config's file); kept and used again as --client-credentials' is")
+    token_parser.add_argument("--subject", metavar="S",
+                              help="with --jwt-bearer: whom the assertion speaks for (its sub)")
+    token_parser.add_argument("--resource", action="append", metavar="URI",
+                              help="with --client-credentials or --jwt-bearer: a resource the token is meant for "
+                                   "(RFC 8707); repeat for several")
 
     def run(args: argparse.Namespace) -> Any:
-        return machine_token(args) if args.client_credentials else signed_in_token(args)
+        if args.client_credentials or args.jwt_bearer:
+            return machine_token(args)
+        if args.subject or args.resource:
+            raise UsageError("--subject and --resource go with --client-credentials or --jwt-bearer")
+        return signed_in_token(args)
 
     token_parser.set_defaults(run=run)
 
 
 def machine_token(args: argparse.Namespace) -> None:
     if args.account:
-        raise UsageError("--account names a sign-in; --client-credentials uses none")
+        raise UsageError("--account names a sign-in; a machine's token uses none")
+    if args.jwt_bearer != bool(args.subject):
+        raise UsageError("--jwt-bearer needs --subject, and --subject goes only with --jwt-bearer")
     settings = machine_settings(args)
     # The scope asked for is --scope's alone: the settings' scope is the one a user signs in with (openid...).
     with client_for(settings) as client:
         try:
-            machine = telenorid.ClientCredentials(client, args.scope)
+            if args.jwt_bearer:
+                machine = telenorid.ClientCredentials.jwt_bearer(client, args.scope, subject=args.subject,
+                                                                 resources=args.resource or ())
+            else:
+                machine = telenorid.ClientCredentials(client, args.scope, resources=args.resource or ())
         except telenorid.ConfigurationError as error:
-            if settings.get(SECRET_KEY):
+            if settings.get(SECRET_KEY) or args.jwt_bearer:
                 raise
             raise Failed(f"{error.message}: the client credentials grant is a confidential client's; set its "
                          f"secret in {SECRET_VARIABLE}") from None
         with machine:
-            say(f"asking {settings['issuer']} for an access token of {settings['client_id']}")
+            # Kept where the state file's sign-ins are, so that the next run (or one running at once) uses it
+            # while fresh: one token request between them (cli_store.Place.machine_record).
+            machine.bind_store(*Place.of(args, settings).machine_record())
+            say(f"an access token of {settings['client_id']} from {settings['issuer']}")
             access_token = machine.access_token()
             expires_at = machine.expires_at
     left = None if expires_at is None else max(0, expires_at - int(time.time()))

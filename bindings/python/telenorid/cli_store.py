@@ -20,6 +20,7 @@ the accounts' registry ``<key>.accounts``          ``<dir>/<stem>.accounts.json`
 an account's sign-in   ``<key>.<id>``              ``<dir>/<stem>.<id>.json``
 the single sign-in     ``<key>``                   ``<dir>/<stem>.json``
 the client secret      ``<key>.client-secret``     never kept
+the machine's token    ``<key>.machine``           ``<dir>/<stem>.machine.json``
 =====================  ==========================  ==============================
 
 The single sign-in is one without an ID token to name its user (cli_accounts.py). Either way the settings
@@ -165,6 +166,15 @@ class Place:
             remove_record_files(self.state_file)
         else:
             self._secret_service().remove(self.key)
+
+    # ---- the machine's own token (`token --client-credentials`, `token --jwt-bearer`) ---------------------
+
+    def machine_record(self) -> Tuple[HostStore, str]:
+        """The store and record key of the client's own token (ClientCredentials.bind_store)."""
+        if self._in_files:
+            self.state_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            return telenorid.DirectoryStore(self.state_file.parent), self.state_file.stem + ".machine"
+        return self._secret_service(), self.key + ".machine"
 
     # ---- the client secret, and everything at once ------------------------------------------------------
 

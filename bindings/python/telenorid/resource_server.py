@@ -2,7 +2,7 @@
 
 A resource server (an API) checks the access tokens it is called with, by asking the provider (token
 introspection, RFC 7662) or by verifying a JWT access token with the provider's keys (RFC 9068); a machine
-gets its own access token with the client credentials grant (RFC 6749 §4.4):
+gets its own access token with the client credentials grant (RFC 6749 §4.4) or the JWT bearer grant (RFC 7523):
 
     server = ResourceServer(client, "https://api.example.com/")
     info = server.introspect(token)            # info.active False: not an error
@@ -19,15 +19,18 @@ and, for a DPoP-bound token (RFC 9449 §7), the request's ``DPoP`` proof:
 from __future__ import annotations
 
 import json
-from ctypes import byref, c_int32, c_int64
-from typing import Any, Dict, List, Optional, Union
+from ctypes import byref, c_int32, c_int64, c_void_p
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _bindings, _constants, _ffi
-from ._convert import _opt_str, _str
+from ._convert import _copy_out, _opt_str, _str
 from ._handle import _call_on, _enter_argument, _Handle, _leave
 from ._interruptible import interruptible
 from .client import Client
 from .errors import InvalidArgumentError, _int, _raise
+
+if TYPE_CHECKING:  # store.py is imported only when a store is bound
+    from .store import HostStore
 
 _c = _ffi.functions
 
@@ -220,29 +223,94 @@ class ResourceServer(_Handle):
         return TokenInfo._adopt(pointer)
 
 
+def _free_credentials(pointer: Any, keep_alive: List[Any]) -> None:
+    _c.telenorid_client_credentials_free(pointer)
+    keep_alive.clear()  # a bound store's functions may go only once C can no longer call them
+
+
 class ClientCredentials(_Handle):
-    """A machine's own access token (RFC 6749 §4.4) for a confidential ``client``, for ``scope`` (None: the
-    provider's default). Kept and asked for again before it expires; one request at a time across threads."""
+    """A machine's own access token for ``client``, for ``scope`` (None: the provider's default): the client
+    credentials grant (RFC 6749 §4.4, a confidential client), or :meth:`jwt_bearer` (RFC 7523 §2.1). Kept and
+    asked for again before it expires; one request at a time across threads, and across processes sharing a
+    store (:meth:`bind_store`). ``resources`` are resource indicators (RFC 8707), as :meth:`add_resource`.
+    A client configured for DPoP gets DPoP-bound tokens: present them with :meth:`request_headers`."""
 
-    __slots__ = ()
+    __slots__ = ("_keep_alive",)
     _free = staticmethod(_c.telenorid_client_credentials_free)
+    _keep_alive: List[Any]
 
-    def __new__(cls, client: Client, scope: Optional[str] = None) -> "ClientCredentials":
+    def __new__(cls, client: Client, scope: Optional[str] = None, *,
+                resources: Iterable[str] = ()) -> "ClientCredentials":
         encoded = _opt_str(scope, "scope")
+        return cls._made(client, resources, _c.telenorid_client_credentials_new, encoded)
+
+    def __init__(self, client: Client, scope: Optional[str] = None, *, resources: Iterable[str] = ()) -> None:
+        pass  # made in __new__
+
+    @classmethod
+    def jwt_bearer(cls, client: Client, scope: Optional[str] = None, *, subject: Optional[str] = None,
+                   assertion: Optional[str] = None, resources: Iterable[str] = ()) -> "ClientCredentials":
+        """The JWT bearer grant (RFC 7523 §2.1), with exactly one of: ``subject``, the ``sub`` of assertions the
+        library signs with the client's own key (its private_key_jwt key), a new one per request, so the token
+        is renewed by itself; or ``assertion``, a JWT you made, sent once (asking again after its token expired
+        raises :class:`ConsumedError`)."""
+        if (subject is None) == (assertion is None):
+            raise TypeError("give exactly one of subject= and assertion=")
+        return cls._made(client, resources, _c.telenorid_client_credentials_new_jwt_bearer, _opt_str(scope, "scope"),
+                         _opt_str(subject, "subject"), _opt_str(assertion, "assertion"))
+
+    @classmethod
+    def _made(cls, client: Client, resources: Iterable[str], function: Any, *args: Any) -> "ClientCredentials":
+        uris = [_str(uri, "resource") for uri in ([resources] if isinstance(resources, str) else resources)]
         pointer = _bindings.ClientCredentialsP()
-        _call_on(client, Client, "client", _c.telenorid_client_credentials_new, encoded, byref(pointer))
+        _call_on(client, Client, "client", function, *args, byref(pointer))
         self = object.__new__(cls)
         self._parents = (client,)
-        self._own(pointer, _c.telenorid_client_credentials_free)
+        self._keep_alive = []
+        self._own(pointer, _free_credentials, self._keep_alive)
+        for uri in uris:
+            self._call(_c.telenorid_client_credentials_add_resource, uri)
         return self
 
-    def __init__(self, client: Client, scope: Optional[str] = None) -> None:
-        pass  # made in __new__
+    def add_resource(self, uri: str) -> "ClientCredentials":
+        """Adds a resource indicator (RFC 8707 §2) sent with every token request; a token held was asked for
+        without it, so the next one is new."""
+        self._call(_c.telenorid_client_credentials_add_resource, _str(uri, "uri"))
+        return self
 
     def access_token(self) -> str:
         """An access token valid for at least the refresh margin (the one held, else a new one)."""
         client: Client = self._parents[0]
         return interruptible(client, lambda: self._string_call(_c.telenorid_client_credentials_access_token) or "")
+
+    def request_headers(self, method: str, url: str, resource_nonce: Optional[str] = None) -> Tuple[str, Optional[str]]:
+        """The ``Authorization`` and ``DPoP`` header values for one request to ``url``, as
+        :meth:`AuthState.request_headers`: ("DPoP <token>", proof made with this token's key) for a DPoP-bound
+        token (RFC 9449 §7), ("Bearer <token>", None) otherwise."""
+        client: Client = self._parents[0]
+        encoded = (_str(method, "method"), _str(url, "url"), _opt_str(resource_nonce, "resource_nonce"))
+        authorization, dpop = c_void_p(), c_void_p()
+
+        def call() -> None:
+            self._call(_c.telenorid_client_credentials_request_headers, *encoded, byref(authorization), byref(dpop))
+
+        interruptible(client, call)
+        dpop_value = _copy_out(dpop)
+        return _copy_out(authorization) or "", dpop_value
+
+    def bind_store(self, store: "HostStore", key: str) -> None:
+        """Keeps the token in record ``key`` of ``store`` (a :class:`DirectoryStore` or your :class:`Store`):
+        every process bound to that record shares one token, asked for by one of them at a time."""
+        from .store import _NativeStore
+
+        encoded = _str(key, "key")
+        native = _NativeStore.of(store)
+        pointer = _enter_argument(native, _NativeStore, "store")
+        try:
+            self._call(_c.telenorid_client_credentials_bind_store, pointer, encoded)
+        finally:
+            _leave(native._native)
+        self._keep_alive.append(native)  # the functions C calls live as long as the handle
 
     @property
     def expires_at(self) -> Optional[int]:

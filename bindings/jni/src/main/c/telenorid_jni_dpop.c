@@ -141,11 +141,28 @@ void n_dpop_signer_free(JNIEnv *env, jclass cls, jlong signer)
     java_ref_free(env, HANDLE(java_ref, signer));
 }
 
-/* {authorization, dpop} as UTF-8; dpop is null for a Bearer token. Both strings are freed (wiped) here. */
-jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, jbyteArray method_bytes,
-                                          jbyteArray url_bytes, jbyteArray nonce_bytes)
+/* One `..._request_headers` call of the library, on the handle the Java long holds. */
+typedef telenorid_status (*request_headers_call)(jlong handle, const char *method, const char *url,
+                                                 const char *nonce, char **authorization, char **dpop);
+
+static telenorid_status auth_state_headers(jlong state, const char *method, const char *url, const char *nonce,
+                                           char **authorization, char **dpop)
 {
-    (void)cls;
+    return telenorid_auth_state_request_headers(HANDLE(telenorid_auth_state, state), method, url, nonce,
+                                                authorization, dpop);
+}
+
+static telenorid_status client_credentials_headers(jlong credentials, const char *method, const char *url,
+                                                   const char *nonce, char **authorization, char **dpop)
+{
+    return telenorid_client_credentials_request_headers(HANDLE(telenorid_client_credentials, credentials), method,
+                                                        url, nonce, authorization, dpop);
+}
+
+/* {authorization, dpop} as UTF-8; dpop is null for a Bearer token. Both strings are freed (wiped) here. */
+static jobjectArray request_headers(JNIEnv *env, request_headers_call call, jlong handle, jbyteArray method_bytes,
+                                    jbyteArray url_bytes, jbyteArray nonce_bytes)
+{
     in_string method, url, nonce;
     char *authorization = NULL, *dpop = NULL;
     if (!in_string_get(env, method_bytes, "method", &method)) {
@@ -160,8 +177,7 @@ jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, 
         in_string_release(&url);
         return NULL;
     }
-    telenorid_status status = telenorid_auth_state_request_headers(HANDLE(telenorid_auth_state, state), method.chars,
-                                                                   url.chars, nonce.chars, &authorization, &dpop);
+    telenorid_status status = call(handle, method.chars, url.chars, nonce.chars, &authorization, &dpop);
     in_string_release(&method);
     in_string_release(&url);
     in_string_release(&nonce);
@@ -191,6 +207,20 @@ jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, 
         (*env)->DeleteLocalRef(env, dpop_array);
     }
     return result;
+}
+
+jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, jbyteArray method_bytes,
+                                          jbyteArray url_bytes, jbyteArray nonce_bytes)
+{
+    (void)cls;
+    return request_headers(env, auth_state_headers, state, method_bytes, url_bytes, nonce_bytes);
+}
+
+jobjectArray n_client_credentials_request_headers(JNIEnv *env, jclass cls, jlong credentials, jbyteArray method_bytes,
+                                                  jbyteArray url_bytes, jbyteArray nonce_bytes)
+{
+    (void)cls;
+    return request_headers(env, client_credentials_headers, credentials, method_bytes, url_bytes, nonce_bytes);
 }
 
 /* Whether the library says to send the request once more. The four strings (null arrays are NULL) are

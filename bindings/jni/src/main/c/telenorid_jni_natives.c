@@ -1438,6 +1438,41 @@ static void n_client_credentials_free(JNIEnv *env, jclass cls, jlong credentials
     telenorid_client_credentials_free(HANDLE(telenorid_client_credentials, credentials));
 }
 
+/* telenorid_client_credentials_add_resource */
+static void n_client_credentials_add_resource(JNIEnv *env, jclass cls, jlong credentials, jbyteArray uri_bytes)
+{
+    (void)cls;
+    in_string uri = {0};
+    if (in_string_get(env, uri_bytes, "uri", &uri)) {
+        telenorid_status status = telenorid_client_credentials_add_resource(
+            HANDLE(telenorid_client_credentials, credentials), uri.chars);
+        void_result(env, status);
+    }
+    in_string_release(&uri);
+}
+
+/* telenorid_client_credentials_new_jwt_bearer */
+static jlong n_client_credentials_new_jwt_bearer(JNIEnv *env, jclass cls, jlong client, jbyteArray scope_bytes,
+                                                 jbyteArray subject_bytes, jbyteArray assertion_bytes)
+{
+    (void)cls;
+    telenorid_client_credentials *out = NULL;
+    in_string scope = {0}, subject = {0}, assertion = {0};
+    jlong result = 0;
+    if (in_string_get(env, scope_bytes, "scope", &scope) &&
+        in_string_get(env, subject_bytes, "subject", &subject) &&
+        in_string_get(env, assertion_bytes, "assertion", &assertion)) {
+        telenorid_status status = telenorid_client_credentials_new_jwt_bearer(HANDLE(telenorid_client, client),
+                                                                              scope.chars, subject.chars,
+                                                                              assertion.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&scope);
+    in_string_release(&subject);
+    in_string_release(&assertion);
+    return result;
+}
+
 /* telenorid_backchannel_logout_new */
 static jlong n_backchannel_logout_new(JNIEnv *env, jclass cls, jlong client)
 {
@@ -1706,6 +1741,10 @@ const JNINativeMethod natives[] = {
     NATIVE("clientCredentialsExpiresAt", "(J)J", n_client_credentials_expires_at),
     NATIVE("clientCredentialsRejected", "(J[B)V", n_client_credentials_rejected),
     NATIVE("clientCredentialsFree", "(J)V", n_client_credentials_free),
+    NATIVE("clientCredentialsAddResource", "(J[B)V", n_client_credentials_add_resource),
+    NATIVE("clientCredentialsNewJwtBearer", "(J[B[B[B)J", n_client_credentials_new_jwt_bearer),
+    NATIVE("clientCredentialsRequestHeaders", "(J[B[B[B)[[B", n_client_credentials_request_headers),
+    NATIVE("clientCredentialsBindStore", "(JLno/telenor/id/StoreCall;[B[B)V", n_client_credentials_bind_store),
     NATIVE("backchannelLogoutNew", "(J)J", n_backchannel_logout_new),
     NATIVE("backchannelLogoutSet", "(JI[B)V", n_backchannel_logout_set),
     NATIVE("backchannelLogoutValidate", "(J[B)J", n_backchannel_logout_validate),

@@ -60,6 +60,10 @@ jobjectArray n_auth_state_request_headers(JNIEnv *env, jclass cls, jlong state, 
 jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jbyteArray url, jint status,
                                         jbyteArray www_authenticate, jbyteArray dpop_nonce,
                                         jbyteArray authorization_sent);
+jobjectArray n_client_credentials_request_headers(JNIEnv *env, jclass cls, jlong credentials, jbyteArray method,
+                                                  jbyteArray url, jbyteArray resource_nonce);
+void n_client_credentials_bind_store(JNIEnv *env, jclass cls, jlong credentials, jobject store, jbyteArray directory,
+                                     jbyteArray key);
 
 /* The table of every native, and what runs before it is registered: in JNI_OnLoad. */
 extern const JNINativeMethod natives[];

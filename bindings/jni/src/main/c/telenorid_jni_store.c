@@ -173,6 +173,24 @@ void n_auth_state_bind_store(JNIEnv *env, jclass cls, jlong state, jobject call,
     in_string_release(&key);
 }
 
+void n_client_credentials_bind_store(JNIEnv *env, jclass cls, jlong credentials, jobject call, jbyteArray directory,
+                                     jbyteArray key_bytes)
+{
+    (void)cls;
+    in_string key;
+    telenorid_store *store = NULL;
+    if (!in_string_get(env, key_bytes, "key", &key)) {
+        return;
+    }
+    if (new_store(env, call, directory, &store)) {
+        telenorid_status status = telenorid_client_credentials_bind_store(
+            HANDLE(telenorid_client_credentials, credentials), store, key.chars);
+        telenorid_store_free(store); /* the handle keeps it */
+        void_result(env, status);
+    }
+    in_string_release(&key);
+}
+
 jlong n_auth_state_open_store(JNIEnv *env, jclass cls, jlong client, jobject call, jbyteArray directory,
                              jbyteArray key_bytes)
 {

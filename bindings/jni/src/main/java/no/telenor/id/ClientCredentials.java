@@ -1,14 +1,18 @@
 package no.telenor.id;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A machine's own access token from the client credentials grant (RFC 6749 §4.4,
- * {@code telenorid_client_credentials}): a confidential client asks the token endpoint in its own name, with
- * its authentication as configured and no user. The token is kept (in memory only) and asked for again when
- * it is about to expire (within {@link Config.Key#REFRESH_MARGIN_S}) or after {@link #rejected}: one request
- * at a time, whose outcome every thread waiting for a token shares. Tokens are bearer tokens (no DPoP proof is
- * sent for this grant). Safe to share between threads. Keeps its client alive, in Java and natively.
+ * A machine's own access token ({@code telenorid_client_credentials}) from the client credentials grant (RFC
+ * 6749 §4.4: a confidential client asks the token endpoint in its own name, with its authentication as
+ * configured and no user) or, since 0.8.0, the JWT bearer grant (RFC 7523 §2.1: {@link #jwtBearer},
+ * {@link #jwtBearerWithAssertion}). The token is kept (in memory, or in a store shared by processes:
+ * {@link #bindStore}) and asked for again when it is about to expire (within
+ * {@link Config.Key#REFRESH_MARGIN_S}) or after {@link #rejected}: one request at a time, whose outcome every
+ * thread waiting for a token shares. A client configured for DPoP (RFC 9449) gets DPoP-bound tokens since
+ * 0.8.0: present them with {@link #requestHeaders}. Safe to share between threads. Keeps its client alive, in
+ * Java and natively.
  */
 public final class ClientCredentials extends NativeObject {
     private final Client client;
@@ -35,6 +39,45 @@ public final class ClientCredentials extends NativeObject {
     private static long newHandle(Client client, String scope) {
         byte[] bytes = Utf8.encode(scope);
         return Objects.requireNonNull(client, "client").newSignerOwner(h -> Native.clientCredentialsNew(h, bytes));
+    }
+
+    /**
+     * The JWT bearer grant (RFC 7523 §2.1) with assertions the library makes and signs with the client's own
+     * key (its private_key_jwt key: {@link Config.Key#CLIENT_PRIVATE_KEY} or {@link Client#setClientSigner})
+     * about {@code subject}: {@code iss} the client id, {@code sub} the subject, {@code aud} as for client
+     * assertions, a random {@code jti}, {@code exp} a minute away (§3); a new one for each request, so the
+     * token is renewed as a client credentials token is. Since 0.8.0.
+     *
+     * @throws ConfigurationException when the client has no key to sign with
+     * @throws InvalidArgumentException when {@code scope} or {@code subject} is empty
+     * @throws IllegalArgumentException when a string contains a NUL character
+     */
+    public static @NonNull ClientCredentials jwtBearer(@NonNull Client client, @Nullable String scope,
+            @NonNull String subject) {
+        byte[] scopeBytes = Utf8.encode(scope);
+        byte[] subjectBytes = Utf8.encode(Objects.requireNonNull(subject, "subject"));
+        return new ClientCredentials(client, Objects.requireNonNull(client, "client").newSignerOwner(
+                h -> Native.clientCredentialsNewJwtBearer(h, scopeBytes, subjectBytes, null)));
+    }
+
+    /**
+     * The JWT bearer grant (RFC 7523 §2.1) with an {@code assertion} (a JWT) the app made. It is sent once: the
+     * token it brings is not renewed, and {@link #accessToken()} after that token expired or was refused
+     * throws {@link ConsumedException}. Since 0.8.0.
+     *
+     * @throws InvalidArgumentException when {@code scope} is empty or {@code assertion} is no JWT
+     * @throws IllegalArgumentException when a string contains a NUL character
+     */
+    public static @NonNull ClientCredentials jwtBearerWithAssertion(@NonNull Client client, @Nullable String scope,
+            @NonNull String assertion) {
+        byte[] scopeBytes = Utf8.encode(scope);
+        byte[] assertionBytes = Utf8.encode(Objects.requireNonNull(assertion, "assertion"));
+        try {
+            return new ClientCredentials(client, Objects.requireNonNull(client, "client").newSignerOwner(
+                    h -> Native.clientCredentialsNewJwtBearer(h, scopeBytes, null, assertionBytes)));
+        } finally {
+            Arrays.fill(assertionBytes, (byte) 0);
+        }
     }
 
     /** The client whose token this is. */
@@ -77,6 +120,79 @@ public final class ClientCredentials extends NativeObject {
         byte[] bytes = Utf8.encode(accessToken);
         call(h -> {
             Native.clientCredentialsRejected(h, bytes);
+            return null;
+        });
+    }
+
+    /**
+     * Adds a resource indicator (RFC 8707 §2), an absolute URI without a fragment that the token is meant for,
+     * sent with every token request; a token held was asked for without it, so the next {@link #accessToken()}
+     * asks again. Since 0.8.0.
+     *
+     * @throws InvalidArgumentException when {@code uri} is no absolute URI, has a fragment, or was added
+     * @throws IllegalArgumentException when {@code uri} contains a NUL character
+     */
+    public @NonNull ClientCredentials addResource(@NonNull String uri) {
+        byte[] bytes = Utf8.encode(Objects.requireNonNull(uri, "uri"));
+        call(h -> {
+            Native.clientCredentialsAddResource(h, bytes);
+            return null;
+        });
+        return this;
+    }
+
+    /**
+     * The {@code Authorization} and {@code DPoP} header values for one request to a resource server
+     * ({@code method} and the full {@code url}), with the token (asked for first when none is fresh): for a
+     * DPoP-bound token a proof made with this object's key (RFC 9449 §7), for a bearer token none;
+     * {@code resourceNonce} is the resource's {@code DPoP-Nonce} after a use_dpop_nonce answer, else null.
+     * As {@link AuthState#requestHeaders}. Since 0.8.0.
+     *
+     * @throws InsecureException when {@code url} is not https (or http on a loopback host)
+     * @throws InvalidArgumentException when {@code url} is no URL or {@code method} no HTTP method
+     * @throws AuthorizationErrorException when the provider refuses the token request
+     * @throws TransportException when the provider can't be reached
+     */
+    public @NonNull RequestHeaders requestHeaders(@NonNull String method, @NonNull String url,
+            @Nullable String resourceNonce) {
+        byte[] methodBytes = Utf8.encode(Objects.requireNonNull(method, "method"));
+        byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
+        byte[] nonce = Utf8.encode(resourceNonce);
+        byte[][] headers = HostCallFailure.attach(
+                () -> call(h -> Native.clientCredentialsRequestHeaders(h, methodBytes, urlBytes, nonce)));
+        return new RequestHeaders(Utf8.decode(headers[0]), Utf8.decode(headers[1]));
+    }
+
+    /**
+     * Keeps the token in record {@code key} of the app's {@code store} from now on, shared by every
+     * {@code ClientCredentials} of every process bound to that record: one of them asks for a new token, under
+     * the record's lock, and the others take it up. A record of another grant, scope or resources is replaced.
+     * Since 0.8.0.
+     *
+     * @throws InvalidArgumentException for a key that is not 1 to 128 of {@code A-Z a-z 0-9 . _ -}, or for a
+     *     token from a given assertion
+     */
+    public void bindStore(@NonNull Store store, @NonNull String key) {
+        StoreCall call = new StoreCall(Objects.requireNonNull(store, "store"));
+        byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
+        call(h -> {
+            Native.clientCredentialsBindStore(h, call, null, keyBytes);
+            return null;
+        });
+    }
+
+    /**
+     * {@link #bindStore(Store, String)} with the library's file store: {@code <directory>/<key>.json}. Since
+     * 0.8.0.
+     *
+     * @throws InvalidArgumentException for a key that is not 1 to 128 of {@code A-Z a-z 0-9 . _ -}, or for a
+     *     token from a given assertion
+     */
+    public void bindStore(@NonNull DirectoryStore store, @NonNull String key) {
+        byte[] directory = Utf8.encode(Objects.requireNonNull(store, "store").directory());
+        byte[] keyBytes = Utf8.encode(Objects.requireNonNull(key, "key"));
+        call(h -> {
+            Native.clientCredentialsBindStore(h, null, directory, keyBytes);
             return null;
         });
     }

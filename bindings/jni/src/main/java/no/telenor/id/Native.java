@@ -243,12 +243,19 @@ final class Native {
     static native void resourceServerVerifyDpop(long server, byte[] proof, byte[] method, byte[] url,
             byte[] accessToken, byte[] jkt, long info);
 
-    // Client credentials grant (RFC 6749 §4.4).
+    // A machine's own token: the client credentials grant (RFC 6749 §4.4), the JWT bearer grant (RFC 7523 §2.1).
     static native long clientCredentialsNew(long client, byte[] scope);
     static native byte[] clientCredentialsAccessToken(long credentials);
     static native long clientCredentialsExpiresAt(long credentials);
     static native void clientCredentialsRejected(long credentials, byte[] accessToken);
     static native void clientCredentialsFree(long credentials);
+    static native void clientCredentialsAddResource(long credentials, byte[] uri);
+    static native long clientCredentialsNewJwtBearer(long client, byte[] scope, byte[] subject, byte[] assertion);
+    static native byte[][] clientCredentialsRequestHeaders(long credentials, byte[] method, byte[] url,
+            byte[] resourceNonce);
+
+    // A store: the app's (through StoreCall), or the directory store when `directory` is not null.
+    static native void clientCredentialsBindStore(long credentials, StoreCall store, byte[] directory, byte[] key);
 
     // Back-channel logout (OpenID Connect Back-Channel Logout 1.0) and the local sign-out.
     static native long backchannelLogoutNew(long client);

@@ -1,0 +1,173 @@
+package no.telenor.id;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A machine's own token through the JNI bridge beyond the plain client credentials grant of
+ * {@link ResourceServerTest}, as Tests/python/test_machine_tokens.py does through ctypes: resource indicators (RFC
+ * 8707), request headers, a token shared through a store at django-oauth-toolkit, a DPoP-bound token (RFC 9449) at
+ * glewlwyd, and the JWT bearer grant (RFC 7523 §2.1) at Authlib's server-side grant
+ * (Tests/support/jwt_bearer_provider.py).
+ */
+class MachineTokenTest {
+    private static Process django;
+    private static Process authlib;
+    private static Process glewlwyd;
+    private static String djangoLine;
+    private static String authlibLine;
+    private static String glewlwydLine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Process[] started = new Process[1];
+        try {
+            djangoLine = PythonProcess.startServer("Tests/support/provider/oidc_provider.py", started);
+            django = started[0];
+            authlibLine = PythonProcess.startServer("Tests/support/jwt_bearer_provider.py", started);
+            authlib = started[0];
+            glewlwydLine = PythonProcess.startServer("Tests/support/glewlwyd_provider.py", started, "serve");
+            glewlwyd = started[0];
+        } catch (IOException | RuntimeException e) {
+            stop();
+            throw e;
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        PythonProcess.stopAll(glewlwyd, authlib, django);
+    }
+
+    /** The first string member {@code name} of a server's JSON line after {@code from}. */
+    private static String field(String json, String from, String name) {
+        Matcher matcher = Pattern.compile("\"" + Pattern.quote(name) + "\": \"([^\"]*)\"")
+                .matcher(json.substring(json.indexOf(from)));
+        if (!matcher.find()) {
+            throw new IllegalStateException("no " + name + " in " + json);
+        }
+        return matcher.group(1);
+    }
+
+    private static Config djangoMachine() {
+        String machine = "\"machine\": {";
+        return Config.builder().issuer(field(djangoLine, "", "issuer"))
+                .clientId(field(djangoLine, machine, "client_id"))
+                .clientSecret(field(djangoLine, machine, "client_secret")).build();
+    }
+
+    @Test
+    void resourcesAndRequestHeadersOfABearerToken() {
+        try (Config config = djangoMachine(); Client client = new Client(config);
+             ClientCredentials credentials = new ClientCredentials(client, "profile")) {
+            assertThrows(InvalidArgumentException.class, () -> credentials.addResource("not a uri"));
+            assertThrows(InvalidArgumentException.class, () -> credentials.addResource("https://api.example/#f"));
+            String token = credentials.accessToken();
+            RequestHeaders headers = credentials.requestHeaders("GET", "https://api.example/items", null);
+            assertEquals("Bearer " + token, headers.authorization());
+            assertNull(headers.dpop(), "a bearer token has no proof");
+            assertThrows(InsecureException.class, () -> credentials.requestHeaders("GET", "http://api.example/", null));
+            // django-oauth-toolkit takes the resource parameter without acting on it (RFC 8707 §2 lets a server
+            // ignore it); the token held was asked for without it, so a new one is asked for.
+            credentials.addResource("https://api.example/");
+            assertNotEquals(token, credentials.accessToken());
+        }
+    }
+
+    @Test
+    void handlesBoundToOneRecordShareOneToken() throws IOException {
+        Path directory = Files.createTempDirectory("telenorid-machine");
+        try (Config config = djangoMachine(); Client client = new Client(config);
+             ClientCredentials first = new ClientCredentials(client, "profile");
+             ClientCredentials second = new ClientCredentials(client, "profile")) {
+            first.bindStore(new DirectoryStore(directory.toString()), "machine");
+            second.bindStore(new DirectoryStore(directory.toString()), "machine");
+            String token = first.accessToken();
+            assertEquals(token, second.accessToken(), "taken up from the store, not asked for again");
+            String record = new String(Files.readAllBytes(directory.resolve("machine.json")), "UTF-8");
+            assertTrue(record.contains("\"machine_grant\""), record.length() + " bytes");
+            assertThrows(InvalidArgumentException.class,
+                    () -> first.bindStore(new DirectoryStore(directory.toString()), "not/a/key"));
+        } finally {
+            try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+                files.forEach(file -> file.toFile().delete());
+            }
+            Files.delete(directory);
+        }
+    }
+
+    private static Config.Builder authlibClient() {
+        return Config.builder().issuer(field(authlibLine, "", "issuer"))
+                .tokenEndpoint(field(authlibLine, "", "token_endpoint"))
+                .introspectionEndpoint(field(authlibLine, "", "introspection_endpoint"))
+                .clientId(field(authlibLine, "\"client\"", "client_id"))
+                .clientSecret(field(authlibLine, "\"client\"", "client_secret"))
+                // The key signs the grant's assertions; the client authenticates with its secret.
+                .tokenEndpointAuthMethod("client_secret_basic");
+    }
+
+    @Test
+    void theJwtBearerGrantWithTheLibrarysOwnAssertions() {
+        String pem = field(authlibLine, "\"client\"", "private_key_pem").replace("\\n", "\n");
+        try (Config config = authlibClient().clientPrivateKey(pem).build(); Client client = new Client(config);
+             ClientCredentials credentials = ClientCredentials.jwtBearer(client, "read", "alice");
+             ResourceServer server = new ResourceServer(client, "machine-jwt")) {
+            String token = credentials.accessToken();
+            assertEquals(token, credentials.accessToken(), "kept");
+            try (TokenInfo info = server.introspect(token)) {
+                assertTrue(info.active());
+                assertEquals("alice", info.subject());
+                assertEquals("read", info.scope());
+            }
+            credentials.rejected(null);
+            assertNotEquals(token, credentials.accessToken(), "renewed with a new assertion");
+            try (ClientCredentials unknown = ClientCredentials.jwtBearer(client, null, "mallory")) {
+                AuthorizationErrorException e = assertThrows(AuthorizationErrorException.class, unknown::accessToken);
+                assertEquals("invalid_grant", e.oauthError());
+            }
+        }
+        try (Config config = authlibClient().build(); Client client = new Client(config)) {
+            assertThrows(ConfigurationException.class, () -> ClientCredentials.jwtBearer(client, null, "alice").close());
+            try (ClientCredentials given = ClientCredentials.jwtBearerWithAssertion(client, null, "a.b.c")) {
+                assertThrows(InvalidArgumentException.class,
+                        () -> given.bindStore(new DirectoryStore("/tmp"), "machine"));
+                assertThrows(AuthorizationErrorException.class, given::accessToken); // no valid JWT
+                assertThrows(ConsumedException.class, given::accessToken, "sent once");
+            }
+            assertThrows(InvalidArgumentException.class,
+                    () -> ClientCredentials.jwtBearerWithAssertion(client, null, "not a jwt").close());
+        }
+    }
+
+    @Test
+    void aClientConfiguredForDPoPGetsATokenBoundToItsKey() {
+        String scope = field(glewlwydLine, "", "machine_scope");
+        String api = "https://api.example/items";
+        try (Config config = Config.builder().issuer(field(glewlwydLine, "", "issuer"))
+                .clientId(field(glewlwydLine, "", "machine_client_id"))
+                .clientSecret(field(glewlwydLine, "", "machine_client_secret")).dpopSigningAlgorithm("ES256").build();
+             Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
+             ResourceServer server = new ResourceServer(client, scope)) {
+            RequestHeaders headers = credentials.requestHeaders("GET", api, null);
+            assertTrue(headers.authorization().startsWith("DPoP "), "token_type DPoP (RFC 9449 §5)");
+            String token = headers.authorization().substring(5);
+            String proof = headers.dpop();
+            try (TokenInfo info = server.verifyAccessToken(token)) {
+                assertEquals(43, info.confirmationThumbprint().length(), "cnf.jkt (RFC 9449 §6.1)");
+                server.verifyDPoP(proof, "GET", api, token, info); // the proof was made with that key
+            }
+        }
+    }
+}
