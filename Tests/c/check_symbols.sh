@@ -21,10 +21,14 @@ fail() { echo "check_symbols: FAIL  $*"; failures=$((failures + 1)); }
 
 # Declared functions, two independent ways that must agree:
 #  1. the compiler's own list of prototypes (gcc -aux-info), so comments, macros and line breaks can't fool it;
+#     the list goes to a file of its own, never /dev/stdout: gcc deletes its -aux-info output when the header
+#     does not compile, and run as root that deleted /dev/stdout itself (seen on the build machine);
 #  2. a regex over the preprocessed header (comments and #defines gone, lines joined): a name followed by
 #     "(" is a function declaration; "(*name)(" is a function-pointer type and doesn't match.
-declared_aux=$(gcc -x c -std=c99 -fsyntax-only -aux-info /dev/stdout "$header" 2>/dev/null |
-    grep -oE '\btelenorid_[a-z0-9_]+ \(' | tr -d ' (' | sort)
+aux_info=$(mktemp)
+gcc -x c -std=c99 -fsyntax-only -aux-info "$aux_info" "$header" 2>/dev/null || true
+declared_aux=$(grep -oE '\btelenorid_[a-z0-9_]+ \(' "$aux_info" | tr -d ' (' | sort)
+rm -f "$aux_info"
 declared_re=$(gcc -x c -std=c99 -E -P "$header" | tr '\n' ' ' |
     grep -oE '\btelenorid_[a-z0-9_]+[[:space:]]*\(' | tr -d ' \t(' | sort)
 if [ -z "$declared_aux" ] || [ "$declared_aux" != "$declared_re" ]; then
