@@ -179,17 +179,28 @@ public final class OIDCClient: Sendable {
         _ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?,
         during what: String, finishOnceSent: Bool
     ) throws(TelenoridError) -> (tokens: TokenResponse, cancelledAfterSending: Bool) {
+        let answer = try tokenEndpointAnswer(
+            grant, to: url, proofBy: signer, during: what, finishOnceSent: finishOnceSent,
+            secretMembers: TokenResponse.secretMembers)
+        let tokens = try TokenResponse(answer.object, secrets: answer.secrets)
+        try checkTokenType(tokens.tokenType, proofSent: signer != nil, during: what)
+        return (tokens, answer.cancelledAfterSending)
+    }
+
+    /// The same POST, answered by a JSON object that is read by its grant's own rules (a token exchange's,
+    /// RFC 8693 §2.2.1): `secretMembers` are kept out of the object, in wiping storage.
+    func tokenEndpointAnswer(
+        _ grant: FormParameters, to url: String, proofBy signer: DPoPSigner?, during what: String,
+        finishOnceSent: Bool, secretMembers: Set<String>
+    ) throws(TelenoridError) -> (object: JSONObject, secrets: [String: SecretBytes], cancelledAfterSending: Bool) {
         let response = try send(proofBy: signer) { () throws(TelenoridError) in
             var request = try authenticatedRequest(url: url, parameters: grant)
             request.finishOnceSent = finishOnceSent
             return request
         }
         let (object, secrets) = try OAuthErrorResponse.jsonObject(
-            from: response, during: what, now: clock(),
-            secretMembers: TokenResponse.secretMembers)
-        let tokens = try TokenResponse(object, secrets: secrets)
-        try checkTokenType(tokens, proofSent: signer != nil, during: what)
-        return (tokens, response.cancelledAfterSending)
+            from: response, during: what, now: clock(), secretMembers: secretMembers)
+        return (object, secrets, response.cancelledAfterSending)
     }
 
     /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
