@@ -1,5 +1,6 @@
 """The `telenorid` commands for the other side of the token, where no one signs in: a machine's own access token
-for scripts (`token --client-credentials`, the client credentials grant, RFC 6749 §4.4), and an operator's
+for scripts (`token --client-credentials`, the client credentials grant, RFC 6749 §4.4), a token exchanged for
+another (`token --exchange`, RFC 8693, through token_exchange.py), and an operator's
 checks of an access token someone presented: `introspect` asks the provider (RFC 7662), `verify-access-token`
 verifies a JWT access token with the provider's keys (RFC 9068). All through resource_server.py.
 
@@ -39,8 +40,13 @@ def machine_settings(args: argparse.Namespace) -> Dict[str, Any]:
 
 def given_token(args: argparse.Namespace) -> str:
     """The token given on the command line, or, for "-", read from standard input (an argument shows in ps)."""
-    if args.token != "-":
-        return str(args.token)
+    return read_token(args.token)
+
+
+def read_token(given: str) -> str:
+    """`given`, or for "-" the token on standard input."""
+    if given != "-":
+        return given
     if sys.stdin.isatty():
         say("reading the token from standard input (paste it, then Ctrl-D)")
     read = sys.stdin.read().strip()
@@ -60,7 +66,41 @@ def add_token_flag(token_parser: argparse.ArgumentParser, signed_in_token: Calla
                                    "the provider's); a new token each run; with --json the token, expires_at and "
                                    "expires_in")
 
+    token_parser.add_argument("--exchange", action="store_true",
+                              help="exchange --subject-token for another token (RFC 8693) and print the issued "
+                                   "token (its type on standard error; with --json the token, issued_token_type, "
+                                   "token_type, scope, expires_at, expires_in and any refresh_token); --scope "
+                                   "asks for scopes (default: the provider's)")
+    token_parser.add_argument("--subject-token", metavar="TOKEN",
+                              help="with --exchange: the token to exchange, or - to read it from standard input "
+                                   "(an argument shows in ps)")
+    types = ", ".join(name.lower() for name in TOKEN_TYPE_NAMES)
+    token_parser.add_argument("--subject-token-type", default="access_token", metavar="TYPE",
+                              help=f"with --exchange: what the subject token is: {types} (RFC 8693 section 3) "
+                                   "or a URI (default access_token)")
+    token_parser.add_argument("--actor-token", metavar="TOKEN",
+                              help="with --exchange: the token of the party acting for the subject (delegation)")
+    token_parser.add_argument("--actor-token-type", metavar="TYPE", help="with --actor-token: what it is (as above)")
+    token_parser.add_argument("--audience", action="append", default=[], metavar="NAME",
+                              help="with --exchange: a service the token is for, as the provider names it "
+                                   "(repeatable)")
+    token_parser.add_argument("--resource", action="append", default=[], metavar="URI",
+                              help="with --exchange: an absolute URI where the token is used (RFC 8707; repeatable)")
+    token_parser.add_argument("--requested-token-type", metavar="TYPE",
+                              help="with --exchange: the type of token wanted (as above; default: the provider's)")
+
     def run(args: argparse.Namespace) -> Any:
+        if args.client_credentials and args.exchange:
+            raise UsageError("--client-credentials and --exchange ask for different tokens: give one")
+        if args.exchange:
+            return exchanged_token(args)
+        exchange_only = [flag for flag, value in (("--subject-token", args.subject_token),
+                                                  ("--actor-token", args.actor_token),
+                                                  ("--actor-token-type", args.actor_token_type),
+                                                  ("--audience", args.audience), ("--resource", args.resource),
+                                                  ("--requested-token-type", args.requested_token_type)) if value]
+        if exchange_only:
+            raise UsageError(f"{exchange_only[0]} goes with --exchange")
         return machine_token(args) if args.client_credentials else signed_in_token(args)
 
     token_parser.set_defaults(run=run)
@@ -85,6 +125,44 @@ def machine_token(args: argparse.Namespace) -> None:
             expires_at = machine.expires_at
     left = None if expires_at is None else max(0, expires_at - int(time.time()))
     emit(args, {"access_token": access_token, "expires_at": expires_at, "expires_in": left}, access_token)
+
+
+# ---- token --exchange -----------------------------------------------------------------------------------------
+
+TOKEN_TYPE_NAMES = ("ACCESS_TOKEN", "REFRESH_TOKEN", "ID_TOKEN", "JWT", "SAML1", "SAML2")
+
+
+def token_type(text: str) -> str:
+    """A token type given by its short name (access_token...: RFC 8693 section 3's, the URN's last part) or as
+    a URI, which the library checks."""
+    name = text.upper()
+    return str(getattr(telenorid.TokenType, name)) if name in TOKEN_TYPE_NAMES else text
+
+
+def exchanged_token(args: argparse.Namespace) -> None:
+    if args.account:
+        raise UsageError("--account names a sign-in; --exchange exchanges the --subject-token given")
+    if args.subject_token is None:
+        raise UsageError("--exchange needs --subject-token (- reads it from standard input)")
+    if (args.actor_token is None) != (args.actor_token_type is None):
+        raise UsageError("--actor-token and --actor-token-type go together (RFC 8693 section 2.1)")
+    settings = machine_settings(args)
+    subject = read_token(args.subject_token)
+    with client_for(settings) as client, telenorid.TokenExchange(
+            subject, token_type(args.subject_token_type), actor_token=args.actor_token,
+            actor_token_type=None if args.actor_token_type is None else token_type(args.actor_token_type),
+            resources=args.resource, audiences=args.audience, scope=args.scope,
+            requested_token_type=None if args.requested_token_type is None else token_type(args.requested_token_type)
+    ) as exchange:
+        say(f"exchanging the subject token at {settings['issuer']} as {settings['client_id']}")
+        with exchange.exchange(client) as issued:
+            document = {"token": issued.token, "issued_token_type": issued.issued_token_type,
+                        "token_type": issued.token_type, "scope": issued.scope, "expires_at": issued.expires_at,
+                        "refresh_token": issued.refresh_token}
+    expires_at = document["expires_at"]
+    document["expires_in"] = None if expires_at is None else max(0, int(expires_at) - int(time.time()))
+    say(f"issued a token of type {document['issued_token_type']} (token_type {document['token_type']})")
+    emit(args, document, str(document["token"]))
 
 
 # ---- introspect, verify-access-token ------------------------------------------------------------------------
