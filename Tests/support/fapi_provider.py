@@ -33,9 +33,9 @@ and `audience` one of TOKEN_EXCHANGE_AUDIENCES (else invalid_target), an actor t
 (invalid_request: idpyoidc supports none), and the scope is narrowed to the subject token's. Without it the
 usage rules let an access token mint nothing, as before.
 
-Run as a program it serves until killed and prints one JSON line (the issuer, the client and its key as JSON
-text, the user); `fapi_provider.py login ISSUER URL` plays the user's login at a running one and prints the
-callback URL (for the C tests)."""
+Run as a program it serves until killed and prints one JSON line (the issuer, the client and its key, the
+user), with --token-exchange as start_fapi_provider(token_exchange=True); `fapi_provider.py login ISSUER URL`
+plays the user's login at a running one and prints the callback URL (for the C tests)."""
 from __future__ import annotations
 
 import base64
@@ -429,9 +429,15 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["login"]:
         print(_login(sys.argv[2], REDIRECT_URI, sys.argv[3]), flush=True)
         sys.exit(0)
+    import logging
+    import warnings
+
+    # A C test reads this process's output: idpyoidc's warning about its test login and its logged refusals
+    # (which the tests provoke) would only be noise there.
+    warnings.simplefilter("ignore")
     with start_fapi_provider(token_exchange="--token-exchange" in sys.argv) as running:
+        logging.getLogger("idpyoidc").setLevel(logging.CRITICAL)
         print(json.dumps({"issuer": running.issuer, "clients": {"fapi": {
             "client_id": running.client_id, "redirect_uri": running.redirect_uri,
-            "client_private_jwk": running.client_private_jwk,
-            "client_private_jwk_json": json.dumps(running.client_private_jwk)}}, "user": USER}), flush=True)
+            "client_private_jwk": running.client_private_jwk}}, "user": USER}), flush=True)
         threading.Event().wait(1800)
