@@ -163,7 +163,8 @@ public final class IssuedToken: Sendable {
         guard let token = try secret("access_token") else { throw required("access_token") }
         guard let issuedTokenType = try string("issued_token_type") else { throw required("issued_token_type") }
         do { _ = try URI(parsing: issuedTokenType) } catch {
-            throw TelenoridError(.invalidResponse, "the token exchange response's issued_token_type is not a URI (RFC 8693 §3)")
+            throw TelenoridError(
+                .invalidResponse, "the token exchange response's issued_token_type is not a URI (RFC 8693 §3)")
         }
         guard let tokenType = try string("token_type") else { throw required("token_type") }
         self.token = token
@@ -202,7 +203,11 @@ public final class IssuedToken: Sendable {
             throw TelenoridError(
                 .invalidArgument, "the issued access token came without a refresh token: it can't become an auth state")
         }
-        guard madeAuthState.withLock({ made in defer { made = true }; return !made }) else {
+        guard
+            madeAuthState.withLock({ made in
+                defer { made = true }; return !made
+            })
+        else {
             throw TelenoridError(.consumed, "this issued token already became an auth state")
         }
         let tokens = TokenSet(
@@ -241,7 +246,8 @@ extension OIDCClient {
             resources: parameters.resources)
         // An issued access token must be usable with the key that asked (RFC 9449 §5); "N_A" binds nothing.
         if issued.isAccessTokenType { try checkTokenType(issued.tokenType, proofSent: signer != nil, during: what) }
-        Log.info("token.exchanged", "token exchange issued a token of type \(DisplayText.escaping(issued.issuedTokenType))")
+        Log.info(
+            "token.exchanged", "token exchange issued a token of type \(DisplayText.escaping(issued.issuedTokenType))")
         return issued
     }
 }

@@ -80,8 +80,9 @@ final class TokenExchangeTests: XCTestCase {
         let body = try XCTUnwrap(provider.requests(to: .token).last?.body).string
         let resources = body.split(separator: "&").filter { $0.hasPrefix("resource=") }
         XCTAssertEqual(resources, ["resource=https%3A%2F%2Fa.example%2F", "resource=https%3A%2F%2Fb.example%2F"])
-        let form = try FormParameters(parsing: body.split(separator: "&").filter { !$0.hasPrefix("resource=") }
-            .joined(separator: "&")[...])
+        let form = try FormParameters(
+            parsing: body.split(separator: "&").filter { !$0.hasPrefix("resource=") }
+                .joined(separator: "&")[...])
         XCTAssertEqual(form["grant_type"], "urn:ietf:params:oauth:grant-type:token-exchange")
         XCTAssertEqual(form["audience"], "backend")
         XCTAssertEqual(form["scope"], "read write")
@@ -104,18 +105,21 @@ final class TokenExchangeTests: XCTestCase {
     }
 
     func testAResponseWithoutARequiredMemberIsRefused() throws {
-        let request = try TokenExchangeRequest(subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
+        let request = try TokenExchangeRequest(
+            subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
         let complete: [String: String] = [
             "access_token": #""a""#, "issued_token_type": #""urn:ietf:params:oauth:token-type:access_token""#,
-            "token_type": #""Bearer""#,
+            "token_type": #""Bearer""#
         ]
         for missing in complete.keys.sorted() {
-            let body = "{" + complete.filter { $0.key != missing }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+            let body =
+                "{" + complete.filter { $0.key != missing }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+                + "}"
             assertKind(.invalidResponse, try client(answering(body)).exchangeToken(request), "lacks \(missing)")
         }
         for (member, value) in [
             ("issued_token_type", "7"), ("issued_token_type", #""not a uri""#), ("access_token", #""""#),
-            ("token_type", "null"), ("expires_in", "-1"), ("scope", "[]"), ("refresh_token", "1"),
+            ("token_type", "null"), ("expires_in", "-1"), ("scope", "[]"), ("refresh_token", "1")
         ] {
             var fields = complete
             fields[member] = value
@@ -126,7 +130,8 @@ final class TokenExchangeTests: XCTestCase {
     }
 
     func testTheProvidersRefusalComesWithItsError() throws {
-        let request = try TokenExchangeRequest(subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
+        let request = try TokenExchangeRequest(
+            subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
         let provider = answering(
             #"{"error":"invalid_target","error_description":"Unknown audience"}"#, status: 400)
         XCTAssertThrowsError(try client(provider).exchangeToken(request)) {
@@ -141,14 +146,18 @@ final class TokenExchangeTests: XCTestCase {
         let provider = MemoryProvider()
         provider.queue(
             .token,
-            [(
-                200,
-                #"{"access_token":"exchanged","issued_token_type":"urn:ietf:params:oauth:token-type:access_token","#
-                    + #""token_type":"Bearer","expires_in":600,"refresh_token":"exchanged-refresh","scope":"read"}"#
-            )])
-        provider.answer(.token, status: 200, body: #"{"access_token":"refreshed","token_type":"Bearer","expires_in":600}"#)
+            [
+                (
+                    200,
+                    #"{"access_token":"exchanged","issued_token_type":"urn:ietf:params:oauth:token-type:access_token","#
+                        + #""token_type":"Bearer","expires_in":600,"refresh_token":"exchanged-refresh","scope":"read"}"#
+                )
+            ])
+        provider.answer(
+            .token, status: 200, body: #"{"access_token":"refreshed","token_type":"Bearer","expires_in":600}"#)
         let client = try client(provider)
-        let request = try TokenExchangeRequest(subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
+        let request = try TokenExchangeRequest(
+            subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
         try request.addResource("https://api.example.com/")
         let issued = try client.exchangeToken(request)
         let state = try issued.authState()
@@ -171,15 +180,19 @@ final class TokenExchangeTests: XCTestCase {
     func testABearerAnswerToADPoPProofIsRefusedUnlessTheHostAllowsIt() throws {
         let body =
             #"{"access_token":"a","issued_token_type":"urn:ietf:params:oauth:token-type:access_token","token_type":"Bearer"}"#
-        let request = try TokenExchangeRequest(subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
+        let request = try TokenExchangeRequest(
+            subjectToken: secret("s"), subjectTokenType: TokenTypeIdentifier.accessToken)
         let provider = answering(body)
-        assertKind(.invalidResponse, try client(provider, [.dpopSigningAlgorithm: "ES256"]).exchangeToken(request), "RFC 9449")
-        XCTAssertNotNil(provider.requests(to: .token).last?.headers.first(where: { $0.name == "DPoP" }), "a proof went with it")
+        assertKind(
+            .invalidResponse, try client(provider, [.dpopSigningAlgorithm: "ES256"]).exchangeToken(request), "RFC 9449")
+        XCTAssertNotNil(
+            provider.requests(to: .token).last?.headers.first(where: { $0.name == "DPoP" }), "a proof went with it")
         let allowed = try client(answering(body), [.dpopSigningAlgorithm: "ES256", .allowBearerDowngrade: "true"])
         XCTAssertEqual(try allowed.exchangeToken(request).tokenType, "Bearer")
         // A token that is not an access token binds nothing: N_A is fine with a proof.
         let notAccess =
             #"{"access_token":"r","issued_token_type":"urn:ietf:params:oauth:token-type:refresh_token","token_type":"N_A"}"#
-        XCTAssertEqual(try client(answering(notAccess), [.dpopSigningAlgorithm: "ES256"]).exchangeToken(request).tokenType, "N_A")
+        XCTAssertEqual(
+            try client(answering(notAccess), [.dpopSigningAlgorithm: "ES256"]).exchangeToken(request).tokenType, "N_A")
     }
 }
