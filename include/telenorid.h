@@ -835,6 +835,11 @@ typedef int32_t telenorid_token_field;
 #define TELENORID_TOKEN_DPOP_THUMBPRINT  7  /* the RFC 7638 thumbprint of the DPoP key the tokens are
                                                bound to (a token's cnf.jkt, RFC 9449 §6) */
 #define TELENORID_TOKEN_AUTHORIZATION_DETAILS 8 /* the granted authorization_details (RFC 9396 §7), JSON */
+#define TELENORID_TOKEN_DEVICE_SECRET    9  /* the device_secret of OpenID Connect Native SSO 1.0 (§3.4), a
+                                               secret: what, with the ID token, lets the vendor's other apps
+                                               sign the user in (telenorid_client_native_sso). Asked for with
+                                               the device_sso scope; kept with the tokens, in the serialized
+                                               state and stores; a newer one replaces it. Since 0.8.0 */
 
 /* Exchanges the code of a validated callback for tokens (sending the PKCE verifier and the client's
  * authentication), validates the ID token (signature, iss, aud, azp, exp, iat, nbf, nonce, at_hash,
@@ -2167,6 +2172,40 @@ telenorid_status telenorid_issued_token_auth_state(const telenorid_issued_token 
 
 /* Frees an issued token and wipes its tokens. NULL is a no-op. Since 0.8.0 */
 void telenorid_issued_token_free(telenorid_issued_token *token);
+
+/* ------------------------------------------------------------------------------------------------
+ * Native SSO: one sign-in for a vendor's apps (OpenID Connect Native SSO for Mobile Apps 1.0) (Since 0.8.0)
+ *
+ * The first app signs in with "device_sso" in its scope (§3.1, e.g. TELENORID_CONFIG_SCOPE
+ * "openid device_sso"); the provider then sends a device secret with the tokens (§3.4), which its auth state
+ * keeps (TELENORID_TOKEN_DEVICE_SECRET: a secret, never logged, wiped with the state) and whose hash the ID
+ * token carries (ds_hash). The app puts the ID token (TELENORID_TOKEN_ID_TOKEN) and the device secret where
+ * the vendor's other apps can read them: the platform's shared storage (a keychain access group, Android's
+ * account manager), which is the host's. A second app hands both to telenorid_client_native_sso(), a token
+ * exchange (§4, RFC 8693) that signs the user in for it without a browser.
+ * --------------------------------------------------------------------------------------------- */
+
+/* The token type of the device secret (Native SSO §4.1), the actor token of its exchange. Since 0.8.0 */
+#define TELENORID_TOKEN_TYPE_DEVICE_SECRET "urn:openid:params:token-type:device-secret"
+
+/* Signs the user of `id_token` in for `client` from another app's sign-in (Native SSO §4.2): `id_token` and
+ * `device_secret` are what that app's auth state holds (TELENORID_TOKEN_ID_TOKEN, _DEVICE_SECRET). First,
+ * with no request, `id_token` must be a JWS whose iss is the client's issuer and whose ds_hash is that of
+ * `device_secret` (§3.4), else TELENORID_E_INVALID_ARGUMENT (a mismatched pair never leaves the device). Then a
+ * token exchange: the ID token as subject token (TELENORID_TOKEN_TYPE_ID_TOKEN), the device secret as actor
+ * token (TELENORID_TOKEN_TYPE_DEVICE_SECRET), the issuer as audience, `scope` (NULL: the configuration's; it
+ * must include openid, else TELENORID_E_INVALID_ARGUMENT), client_id, the client's authentication as
+ * configured, and a DPoP proof when DPoP is in use. The provider's refusal is TELENORID_E_AUTHORIZATION_ERROR
+ * (invalid_grant, invalid_request...) or TELENORID_E_CLIENT_REJECTED. The answer (§4.4) must be an access
+ * token (issued_token_type TELENORID_TOKEN_TYPE_ACCESS_TOKEN) with an ID token, else
+ * TELENORID_E_INVALID_RESPONSE; the ID token is validated as a sign-in's (signature, iss, aud, azp, times,
+ * at_hash; there is no nonce), its ds_hash must be that of the device secret in force (a new one the answer
+ * brings, else `device_secret`) and its sub the given ID token's, else TELENORID_E_TOKEN_INVALID. *out is the
+ * new auth state, holding that device secret; free it with telenorid_auth_state_free(). Blocks on the
+ * network; telenorid_client_cancel() ends it. Any thread. Since 0.8.0 */
+telenorid_status telenorid_client_native_sso(telenorid_client *client, const char *id_token,
+                                             const char *device_secret, const char *scope,
+                                             telenorid_auth_state **out);
 
 /* ------------------------------------------------------------------------------------------------
  * Old names (aliases until 1.0)

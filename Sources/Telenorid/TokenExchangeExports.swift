@@ -128,3 +128,21 @@ public func telenorid_issued_token_auth_state(_ token: OpaquePointer?, _ out: Un
 public func telenorid_issued_token_free(_ token: OpaquePointer?) {
     release(token)
 }
+
+// OpenID Connect Native SSO for Mobile Apps 1.0: a second app's sign-in from the first's.
+
+@c @implementation
+public func telenorid_client_native_sso(
+    _ client: OpaquePointer?, _ idToken: UnsafePointer<CChar>?, _ deviceSecret: UnsafePointer<CChar>?,
+    _ scope: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let client = try borrow(client, as: OIDCClient.self, "client").value
+        let idToken = try inputString(idToken, "id_token")
+        let deviceSecret = try inputSecret(deviceSecret, "device_secret")
+        let scope = try optionalInputString(scope, "scope")
+        let out = try outPointer(out)
+        let state = try client.nativeSSO(idToken: idToken, deviceSecret: deviceSecret, scope: scope)
+        out.pointee = retainedHandle(ClientAuthState(state: state, client: client))
+    }
+}

@@ -3639,6 +3639,43 @@ static void null_issued_token_free(void) {
     }
 }
 
+static void null_client_native_sso(void) {
+    {
+        telenorid_auth_state *out_out = SENTINEL;
+        current = "telenorid_client_native_sso: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(NULL, "a.b.c", "x", "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_native_sso: client NULL: output untouched");
+    }
+    {
+        telenorid_auth_state *out_out = SENTINEL;
+        current = "telenorid_client_native_sso: id_token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(fx.client, NULL, "x", "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: id_token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_native_sso: id_token NULL: output untouched");
+    }
+    {
+        telenorid_auth_state *out_out = SENTINEL;
+        current = "telenorid_client_native_sso: device_secret NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(fx.client, "a.b.c", NULL, "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: device_secret NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_native_sso: device_secret NULL: output untouched");
+    }
+    {
+        current = "telenorid_client_native_sso: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(fx.client, "a.b.c", "x", "x", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
 static void null_callback_code(void) {
     {
         char *out_out = SENTINEL;
@@ -4153,6 +4190,7 @@ int main(void) {
     null_issued_token_expires_at();
     null_issued_token_auth_state();
     null_issued_token_free();
+    null_client_native_sso();
     null_callback_code();
     null_callback_parameter();
     null_callback_free();

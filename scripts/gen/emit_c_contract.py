@@ -60,6 +60,7 @@ EXCEPTIONS: Dict[Tuple[str, str], str] = {
     ("telenorid_token_exchange_set_actor", "actor_token_type"): "NULL for both removes the actor",
     ("telenorid_token_exchange_set_scope", "scope"): "NULL sends none",
     ("telenorid_token_exchange_set_requested_token_type", "token_type"): "NULL sends none",
+    ("telenorid_client_native_sso", "scope"): "NULL: the configuration's",
     ("telenorid_resource_server_verify_dpop", "jkt"): "when `jkt` is NULL, from `info`",
     ("telenorid_resource_server_verify_dpop", "info"): "or, when `jkt` is NULL, from `info`",
     ("telenorid_pending_auth_handle_idp_response_params", "allowed_login_hosts"): "count 0 allows NULL",

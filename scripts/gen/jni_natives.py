@@ -227,4 +227,6 @@ NATIVES = (
     'telenorid_issued_token_expires_at',
     'telenorid_issued_token_auth_state',
     'telenorid_issued_token_free',
+    Section('Native SSO (OpenID Connect Native SSO for Mobile Apps 1.0).'),
+    'telenorid_client_native_sso',
 )

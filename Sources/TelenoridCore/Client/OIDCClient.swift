@@ -262,7 +262,8 @@ public final class OIDCClient: Sendable {
                 idToken,
                 expectations: .init(
                     nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
-                    accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues))
+                    accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues,
+                    deviceSecret: response.deviceSecret))
         } else if (response.scope ?? pending.requestedScope).split(separator: " ").contains("openid") {
             throw TelenoridError(.invalidResponse, "the token response has no id_token although openid was requested")
         }
@@ -412,7 +413,7 @@ extension OIDCClient: TokenRefresher {
                 idToken,
                 expectations: .init(
                     nonce: nil, maxAge: nil, accessToken: response.accessToken,
-                    previous: tokens.idTokenClaims))
+                    previous: tokens.idTokenClaims, deviceSecret: response.deviceSecret))
         }
         return (TokenSet(response: response, receivedAt: clock(), previous: tokens), cancelledAfterSending)
     }

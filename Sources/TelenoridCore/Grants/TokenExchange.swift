@@ -129,9 +129,12 @@ public final class IssuedToken: Sendable {
     public let client: OIDCClient
     let dpopSigner: DPoPSigner?
     let resources: [String]
+    /// What OpenID Connect Native SSO 1.0 adds to the response (§4.4): an ID token and a new device secret.
+    let idToken: String?
+    let deviceSecret: SecretBytes?
     private let madeAuthState = Locked(false)
 
-    static let secretMembers: Set<String> = ["access_token", "refresh_token"]
+    static let secretMembers: Set<String> = ["access_token", "refresh_token", "device_secret"]
 
     /// Reads a successful response (§2.2.1). `access_token`, `issued_token_type` and `token_type` are
     /// REQUIRED; a response without one is refused. `secrets` are the members of `secretMembers` the
@@ -177,6 +180,8 @@ public final class IssuedToken: Sendable {
         }
         scope = try string("scope")
         refreshToken = try secret("refresh_token")
+        idToken = try string("id_token")
+        deviceSecret = try secret("device_secret")
         self.client = client
         self.dpopSigner = dpopSigner
         self.resources = resources
@@ -223,6 +228,14 @@ extension OIDCClient {
     /// host's DPoP signer (RFC 9449 §5). The provider's refusal (§2.2.2: `invalid_request`,
     /// `invalid_target`...) is thrown as it came.
     public func exchangeToken(_ request: TokenExchangeRequest) throws(TelenoridError) -> IssuedToken {
+        try exchangeToken(request, what: "token exchange", sendingClientID: false)
+    }
+
+    /// `sendingClientID`: the form names the client even where its authentication does not (a header, an
+    /// assertion), as a profile may require (OpenID Connect Native SSO 1.0 §4.2).
+    func exchangeToken(_ request: TokenExchangeRequest, what: String, sendingClientID: Bool) throws(TelenoridError)
+        -> IssuedToken
+    {
         let parameters = request.snapshot
         var grant = FormParameters()
         try grant.append("grant_type", TokenExchangeRequest.grantType)
@@ -236,8 +249,13 @@ extension OIDCClient {
             try grant.appendSecret("actor_token", actor)
             try grant.append("actor_token_type", type)
         }
+        if sendingClientID {
+            switch configuration.clientAuthMethod {
+            case .none, .clientSecretPost: break  // client_id is in the form already
+            default: try grant.append("client_id", configuration.clientID)
+            }
+        }
         let signer = try newSignInSigner()
-        let what = "token exchange"
         let answer = try tokenEndpointAnswer(
             grant, to: try endpoint(.tokenEndpoint), proofBy: signer, during: what, finishOnceSent: false,
             secretMembers: IssuedToken.secretMembers)
@@ -247,7 +265,7 @@ extension OIDCClient {
         // An issued access token must be usable with the key that asked (RFC 9449 §5); "N_A" binds nothing.
         if issued.isAccessTokenType { try checkTokenType(issued.tokenType, proofSent: signer != nil, during: what) }
         Log.info(
-            "token.exchanged", "token exchange issued a token of type \(DisplayText.escaping(issued.issuedTokenType))")
+            "token.exchanged", "\(what) issued a token of type \(DisplayText.escaping(issued.issuedTokenType))")
         return issued
     }
 }

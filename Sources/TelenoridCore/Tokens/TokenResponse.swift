@@ -10,9 +10,11 @@ public struct TokenResponse: Sendable {
     public let scope: String?
     /// What the provider granted of a rich authorization request (RFC 9396 §7), when it said.
     public let authorizationDetails: AuthorizationDetails?
+    /// OpenID Connect Native SSO 1.0 §3.4: the device secret, when the sign-in asked for `device_sso`.
+    public let deviceSecret: SecretBytes?
 
     /// The members `init` takes from wiping storage rather than from the parsed object.
-    static let secretMembers: Set<String> = ["access_token", "refresh_token"]
+    static let secretMembers: Set<String> = ["access_token", "refresh_token", "device_secret"]
 
     /// `secrets` holds the members of `secretMembers` that the parser kept out of `object`.
     public init(_ object: JSONObject, secrets: [String: SecretBytes] = [:]) throws(TelenoridError) {
@@ -58,6 +60,7 @@ public struct TokenResponse: Sendable {
         tokenType = type
         expiresIn = try Self.expiresIn(object)
         refreshToken = try secret("refresh_token")
+        deviceSecret = try secret("device_secret")
         idToken = try string("id_token")
         scope = try string("scope")
         if let details = object["authorization_details"], details != .null {

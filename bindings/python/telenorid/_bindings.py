@@ -410,6 +410,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_issued_token_expires_at": (telenorid_status, [IssuedTokenP, POINTER(c_int64)]),
     "telenorid_issued_token_auth_state": (telenorid_status, [IssuedTokenP, POINTER(AuthStateP)]),
     "telenorid_issued_token_free": (None, [IssuedTokenP]),
+    "telenorid_client_native_sso": (telenorid_status, [ClientP, c_char_p, c_char_p, c_char_p, POINTER(AuthStateP)]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
     "telenorid_callback_free": (None, [AuthorizationCallbackP]),

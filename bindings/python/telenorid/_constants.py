@@ -121,6 +121,7 @@ TOKEN_FIELDS: Dict[str, int] = {
     "token_type": 6,  # TELENORID_TOKEN_TYPE
     "dpop_thumbprint": 7,  # TELENORID_TOKEN_DPOP_THUMBPRINT
     "authorization_details": 8,  # TELENORID_TOKEN_AUTHORIZATION_DETAILS
+    "device_secret": 9,  # TELENORID_TOKEN_DEVICE_SECRET
 }
 
 PKCE_METHODS: Dict[str, int] = {
@@ -202,4 +203,5 @@ TOKEN_TYPES: Dict[str, str] = {
     "saml1": "urn:ietf:params:oauth:token-type:saml1",  # TELENORID_TOKEN_TYPE_SAML1
     "saml2": "urn:ietf:params:oauth:token-type:saml2",  # TELENORID_TOKEN_TYPE_SAML2
     "jwt": "urn:ietf:params:oauth:token-type:jwt",  # TELENORID_TOKEN_TYPE_JWT
+    "device_secret": "urn:openid:params:token-type:device-secret",  # TELENORID_TOKEN_TYPE_DEVICE_SECRET
 }

@@ -30,6 +30,8 @@ class TokenType:
     SAML1: str = _constants.TOKEN_TYPES["saml1"]
     SAML2: str = _constants.TOKEN_TYPES["saml2"]
     JWT: str = _constants.TOKEN_TYPES["jwt"]
+    #: OpenID Connect Native SSO 1.0 §4.1: the device secret, the actor token of a Native SSO exchange.
+    DEVICE_SECRET: str = _constants.TOKEN_TYPES["device_secret"]
 
 
 class TokenExchange(_Handle):

@@ -1706,6 +1706,27 @@ static void n_issued_token_free(JNIEnv *env, jclass cls, jlong token)
     telenorid_issued_token_free(HANDLE(telenorid_issued_token, token));
 }
 
+/* telenorid_client_native_sso */
+static jlong n_client_native_sso(JNIEnv *env, jclass cls, jlong client, jbyteArray id_token_bytes,
+                                 jbyteArray device_secret_bytes, jbyteArray scope_bytes)
+{
+    (void)cls;
+    telenorid_auth_state *out = NULL;
+    in_string id_token = {0}, device_secret = {0}, scope = {0};
+    jlong result = 0;
+    if (in_string_get(env, id_token_bytes, "idToken", &id_token) &&
+        in_string_get(env, device_secret_bytes, "deviceSecret", &device_secret) &&
+        in_string_get(env, scope_bytes, "scope", &scope)) {
+        telenorid_status status = telenorid_client_native_sso(HANDLE(telenorid_client, client), id_token.chars,
+                                                              device_secret.chars, scope.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&id_token);
+    in_string_release(&device_secret);
+    in_string_release(&scope);
+    return result;
+}
+
 const JNINativeMethod natives[] = {
     NATIVE("registeredNatives", "()I", n_registered_natives),
     NATIVE("version", "()I", n_version),
@@ -1880,6 +1901,7 @@ const JNINativeMethod natives[] = {
     NATIVE("issuedTokenExpiresAt", "(J)J", n_issued_token_expires_at),
     NATIVE("issuedTokenAuthState", "(J)J", n_issued_token_auth_state),
     NATIVE("issuedTokenFree", "(J)V", n_issued_token_free),
+    NATIVE("clientNativeSso", "(J[B[B[B)J", n_client_native_sso),
 };
 const jint natives_count = (jint)(sizeof natives / sizeof natives[0]);
 

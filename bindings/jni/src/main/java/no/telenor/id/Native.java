@@ -275,4 +275,7 @@ final class Native {
     static native long issuedTokenExpiresAt(long token);
     static native long issuedTokenAuthState(long token);
     static native void issuedTokenFree(long token);
+
+    // Native SSO (OpenID Connect Native SSO for Mobile Apps 1.0).
+    static native long clientNativeSso(long client, byte[] idToken, byte[] deviceSecret, byte[] scope);
 }

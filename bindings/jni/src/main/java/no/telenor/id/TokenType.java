@@ -20,5 +20,7 @@ public final class TokenType {
     public static final @NonNull String SAML2 = "urn:ietf:params:oauth:token-type:saml2";
     /** {@code TELENORID_TOKEN_TYPE_JWT}: {@code urn:ietf:params:oauth:token-type:jwt}. */
     public static final @NonNull String JWT = "urn:ietf:params:oauth:token-type:jwt";
+    /** {@code TELENORID_TOKEN_TYPE_DEVICE_SECRET}: {@code urn:openid:params:token-type:device-secret}. */
+    public static final @NonNull String DEVICE_SECRET = "urn:openid:params:token-type:device-secret";
     // END TELENORID_TOKEN_TYPE_*
 }
