@@ -1,4 +1,4 @@
-/* Token exchange (RFC 8693) from C. First the contract of each function (NULL where it is not caught by the
+/* Token exchange (RFC 8693) and the local checks of a Native SSO sign-in from C. First the contract of each function (NULL where it is not caught by the
  * generated test_null_contract, a handle of the wrong kind, outputs untouched on failure, an unknown field),
  * then against idpyoidc's OpenID provider (PyPI, written by someone else) in the FAPI 2.0 harness
  * (Tests/support/fapi_provider.py --token-exchange, started here): the user signs in (PAR, private_key_jwt, DPoP,
@@ -75,6 +75,19 @@ static void test_contract(void) {
     CHECK_WRONG_KIND(telenorid_issued_token_expires_at(AS(telenorid_issued_token, client), &when));
     CHECK_WRONG_KIND(telenorid_issued_token_auth_state(AS(telenorid_issued_token, exchange), &state));
     CHECK(text == SENTINEL && when == 7 && state == SENTINEL);
+
+    /* Native SSO (OpenID Connect Native SSO for Mobile Apps 1.0 §4.2): the handed-over pair is checked before
+     * any request. The ID token is unsigned here: only its claims are read before the exchange, and this one
+     * never gets that far. Its ds_hash is that of "device-secret" (base64url of the left half of SHA-256). */
+    static const char id_token[] =
+        "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2lkLmV4YW1wbGUuY29tIiwic3ViIjoiYWxpY2UiLCJkc19oYXNoIjoiRTlfZ2Z3Mmw2STVPRWlzalF3QmNkdyJ9.c2ln";
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_native_sso(client, id_token, "another-secret", NULL, &state));
+    CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, "ds_hash");
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_native_sso(client, id_token, "device-secret", "profile", &state));
+    CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, "openid");
+    CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_native_sso(client, "not-a-jwt", "device-secret", NULL, &state));
+    CHECK_WRONG_KIND(telenorid_client_native_sso(AS(telenorid_client, exchange), id_token, "device-secret", NULL, &state));
+    CHECK(state == SENTINEL);
     telenorid_client_free(client);
     telenorid_config_free(cfg);
     telenorid_token_exchange_free(exchange);
