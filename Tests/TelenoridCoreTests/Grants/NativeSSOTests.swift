@@ -40,13 +40,15 @@ final class NativeSSOTests: XCTestCase {
         XCTAssertEqual(first.deviceSecret?.string, "ds-1")
         let refreshed = try XCTUnwrap(JSON.parse(#"{"access_token":"b","token_type":"Bearer"}"#).objectValue)
         XCTAssertEqual(
-            TokenSet(response: try TokenResponse(refreshed), receivedAt: 0, previous: first).deviceSecret?.string, "ds-1",
+            TokenSet(response: try TokenResponse(refreshed), receivedAt: 0, previous: first).deviceSecret?.string,
+            "ds-1",
             "a refresh without one keeps it")
         let rotated = try XCTUnwrap(
             JSON.parse(#"{"access_token":"c","token_type":"Bearer","device_secret":"ds-2"}"#).objectValue)
         XCTAssertEqual(
             TokenSet(response: try TokenResponse(rotated), receivedAt: 0, previous: first).deviceSecret?.string, "ds-2")
-        let wrong = try XCTUnwrap(JSON.parse(#"{"access_token":"a","token_type":"Bearer","device_secret":7}"#).objectValue)
+        let wrong = try XCTUnwrap(
+            JSON.parse(#"{"access_token":"a","token_type":"Bearer","device_secret":7}"#).objectValue)
         XCTAssertThrowsError(try TokenResponse(wrong))
     }
 
@@ -78,7 +80,8 @@ final class NativeSSOTests: XCTestCase {
             "ds_hash does not match")
         assertKind(
             .tokenInvalid,
-            try client.validateIDToken(try idToken(""), expectations: IDTokenExpectations(nonce: nil, deviceSecret: secret)),
+            try client.validateIDToken(
+                try idToken(""), expectations: IDTokenExpectations(nonce: nil, deviceSecret: secret)),
             "has no ds_hash")
         // Without a device secret, ds_hash is not looked at.
         XCTAssertNoThrow(try client.validateIDToken(bound, expectations: IDTokenExpectations(nonce: nil)))
