@@ -208,13 +208,12 @@ public final class IssuedToken: Sendable {
             throw TelenoridError(
                 .invalidArgument, "the issued access token came without a refresh token: it can't become an auth state")
         }
-        guard
-            madeAuthState.withLock({ made in
-                defer { made = true }; return !made
-            })
-        else {
-            throw TelenoridError(.consumed, "this issued token already became an auth state")
+        let first = madeAuthState.withLock { made -> Bool in
+            let first = !made
+            made = true
+            return first
         }
+        guard first else { throw TelenoridError(.consumed, "this issued token already became an auth state") }
         let tokens = TokenSet(
             accessToken: token, tokenType: tokenType, accessTokenExpiresAt: expiresAt, refreshToken: refreshToken,
             idToken: nil, scope: scope, dpopSigner: dpopSigner, authorizationDetails: nil, resources: resources)
