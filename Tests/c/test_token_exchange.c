@@ -19,12 +19,6 @@
 #include "check.h"
 #include "status_checks.h"
 
-#define SENTINEL ((void *)0x1)
-#define AS(type, handle) ((type *)(void *)(handle))
-#define CHECK_WRONG_KIND(call) do { \
-    if (CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, call)) CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, "another kind"); \
-} while (0)
-
 #define AUDIENCE "https://backend.example.com/" /* fapi_provider.py's TOKEN_EXCHANGE_AUDIENCES */
 
 /* The request's own checks, with no network. */

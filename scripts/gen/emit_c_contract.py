@@ -98,6 +98,10 @@ FIXTURES: Dict[str, str] = {
     "telenorid_token_info":
         "telenorid_resource_server_verify_access_token(fx.resource_server, fx.access_token, &fx.token_info)",
     "telenorid_client_credentials": "telenorid_client_credentials_new(fx.provider_client, NULL, &fx.client_credentials)",
+    "telenorid_token_exchange":
+        "telenorid_token_exchange_new(\"t\", TELENORID_TOKEN_TYPE_ACCESS_TOKEN, &fx.token_exchange)",
+    "telenorid_issued_token":
+        "telenorid_client_exchange_token(fx.provider_client, fx.token_exchange, &fx.issued_token)",
     "telenorid_dpop_replay_cache": "telenorid_dpop_replay_cache_new(60, 16, &fx.dpop_replay_cache)",
     "telenorid_backchannel_logout": "telenorid_backchannel_logout_new(fx.provider_client, &fx.backchannel_logout)",
     "telenorid_logout_token":
