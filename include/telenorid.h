@@ -835,6 +835,11 @@ typedef int32_t telenorid_token_field;
 #define TELENORID_TOKEN_DPOP_THUMBPRINT  7  /* the RFC 7638 thumbprint of the DPoP key the tokens are
                                                bound to (a token's cnf.jkt, RFC 9449 §6) */
 #define TELENORID_TOKEN_AUTHORIZATION_DETAILS 8 /* the granted authorization_details (RFC 9396 §7), JSON */
+#define TELENORID_TOKEN_DEVICE_SECRET    9  /* the device_secret of OpenID Connect Native SSO 1.0 (§3.4), a
+                                               secret: what, with the ID token, lets the vendor's other apps
+                                               sign the user in (telenorid_client_native_sso). Asked for with
+                                               the device_sso scope; kept with the tokens, in the serialized
+                                               state and stores; a newer one replaces it. Since 0.8.0 */
 
 /* Exchanges the code of a validated callback for tokens (sending the PKCE verifier and the client's
  * authentication), validates the ID token (signature, iss, aud, azp, exp, iat, nbf, nonce, at_hash,
@@ -2118,6 +2123,146 @@ telenorid_status telenorid_auth_state_backchannel_logout(telenorid_auth_state *s
  * change callback runs once when the state was signed in; a state signed out already stays so, and this
  * returns TELENORID_OK. Any thread. Since 0.7.0 */
 telenorid_status telenorid_auth_state_sign_out(telenorid_auth_state *state);
+
+/* ------------------------------------------------------------------------------------------------
+ * Token exchange (RFC 8693) (Since 0.8.0)
+ *
+ * The client hands the token endpoint a token it holds, the subject token (and, for delegation, an actor
+ * token), each with its type, and gets another token: for another audience or resource, a narrower scope,
+ * or of another type (RFC 8693 §1). A telenorid_token_exchange is the request, filled in by its setters; a
+ * telenorid_issued_token is what the provider issued. The issued token's member is called access_token
+ * whatever it is (§2.2.1), so its kind is its issued_token_type, one of the identifiers below (§3) or the
+ * provider's own URI. Tokens are secrets: read into memory the library wipes, never logged.
+ *
+ * A telenorid_token_exchange holds no other handle, a telenorid_issued_token keeps its client alive; free
+ * them in any order. Both are safe to share between threads; an issued token's members never change.
+ * --------------------------------------------------------------------------------------------- */
+
+/* The token type identifiers of RFC 8693 §3, for subject_token_type, actor_token_type and
+ * requested_token_type, and as an issued token's type. Since 0.8.0 */
+#define TELENORID_TOKEN_TYPE_ACCESS_TOKEN  "urn:ietf:params:oauth:token-type:access_token"
+#define TELENORID_TOKEN_TYPE_REFRESH_TOKEN "urn:ietf:params:oauth:token-type:refresh_token"
+#define TELENORID_TOKEN_TYPE_ID_TOKEN      "urn:ietf:params:oauth:token-type:id_token"
+#define TELENORID_TOKEN_TYPE_SAML1         "urn:ietf:params:oauth:token-type:saml1"
+#define TELENORID_TOKEN_TYPE_SAML2         "urn:ietf:params:oauth:token-type:saml2"
+#define TELENORID_TOKEN_TYPE_JWT           "urn:ietf:params:oauth:token-type:jwt"
+
+/* A token exchange request (RFC 8693 §2.1). Since 0.8.0 */
+typedef struct telenorid_token_exchange telenorid_token_exchange;
+/* What a token exchange issued (RFC 8693 §2.2.1). Since 0.8.0 */
+typedef struct telenorid_issued_token telenorid_issued_token;
+
+/* A request to exchange `subject_token`, a token of type `subject_token_type` (a URI: one of
+ * TELENORID_TOKEN_TYPE_* or the provider's own), both REQUIRED (§2.1). An empty token or a type that is not
+ * a URI: TELENORID_E_INVALID_ARGUMENT. The token is copied into memory the library wipes. Free it with
+ * telenorid_token_exchange_free(). Any thread. Since 0.8.0 */
+telenorid_status telenorid_token_exchange_new(const char *subject_token, const char *subject_token_type,
+                                              telenorid_token_exchange **out);
+
+/* Sets the actor token (§2.1: the party acting for the subject, for delegation) and its type: both or
+ * neither (NULL for both removes the actor; one NULL without the other, an empty token or a type that is not
+ * a URI: TELENORID_E_INVALID_ARGUMENT). Any thread. Since 0.8.0 */
+telenorid_status telenorid_token_exchange_set_actor(telenorid_token_exchange *exchange, const char *actor_token,
+                                                    const char *actor_token_type);
+
+/* Adds a `resource` (§2.1, RFC 8707): an absolute URI without a fragment where the token will be used. Once
+ * per resource; not a URI, a fragment, or the same URI twice: TELENORID_E_INVALID_ARGUMENT. Any thread.
+ * Since 0.8.0 */
+telenorid_status telenorid_token_exchange_add_resource(telenorid_token_exchange *exchange, const char *uri);
+
+/* Adds an `audience` (§2.1): the logical name of a service the token is for, as the provider knows it. Once
+ * per audience; empty or the same twice: TELENORID_E_INVALID_ARGUMENT. Any thread. Since 0.8.0 */
+telenorid_status telenorid_token_exchange_add_audience(telenorid_token_exchange *exchange, const char *audience);
+
+/* Sets the `scope` asked for (§2.1, space-separated); NULL sends none (the provider decides), empty:
+ * TELENORID_E_INVALID_ARGUMENT. Any thread. Since 0.8.0 */
+telenorid_status telenorid_token_exchange_set_scope(telenorid_token_exchange *exchange, const char *scope);
+
+/* Sets `requested_token_type` (§2.1), a token type URI; NULL sends none (the provider decides), not a URI:
+ * TELENORID_E_INVALID_ARGUMENT. Any thread. Since 0.8.0 */
+telenorid_status telenorid_token_exchange_set_requested_token_type(telenorid_token_exchange *exchange,
+                                                                   const char *token_type);
+
+/* Frees a request and wipes its tokens. NULL is a no-op. Since 0.8.0 */
+void telenorid_token_exchange_free(telenorid_token_exchange *exchange);
+
+/* Exchanges the token (§2.1): a POST of grant_type urn:ietf:params:oauth:grant-type:token-exchange to the
+ * token endpoint with the request's parameters and the client's authentication as configured, with a DPoP
+ * proof when DPoP is in use (RFC 9449 §5: an issued access token is then DPoP-bound to the key that asked,
+ * which telenorid_issued_token_auth_state() keeps). The provider's refusal (§2.2.2) is
+ * TELENORID_E_AUTHORIZATION_ERROR with its `error` (invalid_request, invalid_target, invalid_scope,
+ * unsupported_grant_type...) or TELENORID_E_CLIENT_REJECTED (invalid_client, unauthorized_client); an
+ * answer without access_token, issued_token_type or token_type (§2.2.1 requires them), with one that is not
+ * a non-empty string, an issued_token_type that is not a URI, or a Bearer access token answered to a DPoP
+ * proof (unless TELENORID_CONFIG_ALLOW_BEARER_DOWNGRADE): TELENORID_E_INVALID_RESPONSE. Free *out with
+ * telenorid_issued_token_free(). Blocks on the network; telenorid_client_cancel() ends it. Any thread.
+ * Since 0.8.0 */
+telenorid_status telenorid_client_exchange_token(telenorid_client *client, const telenorid_token_exchange *exchange,
+                                                 telenorid_issued_token **out);
+
+/* What telenorid_issued_token_get() reads: members of the token exchange response (§2.2.1). Append-only.
+ * Since 0.8.0 */
+typedef int32_t telenorid_issued_token_field;
+#define TELENORID_ISSUED_TOKEN             1  /* the issued token (the response's access_token member), a secret */
+#define TELENORID_ISSUED_TOKEN_TYPE        2  /* issued_token_type: what the token is (a URI, see
+                                                 TELENORID_TOKEN_TYPE_*) */
+#define TELENORID_ISSUED_ACCESS_TOKEN_TYPE 3  /* token_type: how an access token is used ("Bearer", "DPoP"),
+                                                 "N_A" for a token that is not an access token */
+#define TELENORID_ISSUED_SCOPE             4  /* the scope of the issued token, when the provider said */
+#define TELENORID_ISSUED_REFRESH_TOKEN     5  /* a refresh token that came with it, a secret */
+
+/* One member; *out = NULL when absent. An unknown field: TELENORID_E_INVALID_ARGUMENT. The caller frees *out
+ * with telenorid_string_free(). Since 0.8.0 */
+telenorid_status telenorid_issued_token_get(const telenorid_issued_token *token, telenorid_issued_token_field field,
+                                            char **out);
+
+/* When the issued token expires: the response's expires_in from the moment it came, in Unix seconds of the
+ * client's clock; 0 when the provider did not say. Since 0.8.0 */
+telenorid_status telenorid_issued_token_expires_at(const telenorid_issued_token *token, int64_t *out);
+
+/* The issued token as a new auth state of the exchanging client, refreshed through it like a sign-in's: only
+ * for an access token (issued_token_type TELENORID_TOKEN_TYPE_ACCESS_TOKEN, token_type Bearer or DPoP) that
+ * came with a refresh token; any other: TELENORID_E_INVALID_ARGUMENT. The state has no ID token; its
+ * refreshes ask for the request's resources again (RFC 8707 §2.2). Once per issued token: a second call is
+ * TELENORID_E_CONSUMED (two states would share one refresh token, which a rotating provider honours once). Free it with telenorid_auth_state_free(). Any thread. Since 0.8.0 */
+telenorid_status telenorid_issued_token_auth_state(const telenorid_issued_token *token, telenorid_auth_state **out);
+
+/* Frees an issued token and wipes its tokens. NULL is a no-op. Since 0.8.0 */
+void telenorid_issued_token_free(telenorid_issued_token *token);
+
+/* ------------------------------------------------------------------------------------------------
+ * Native SSO: one sign-in for a vendor's apps (OpenID Connect Native SSO for Mobile Apps 1.0) (Since 0.8.0)
+ *
+ * The first app signs in with "device_sso" in its scope (§3.1, e.g. TELENORID_CONFIG_SCOPE
+ * "openid device_sso"); the provider then sends a device secret with the tokens (§3.4), which its auth state
+ * keeps (TELENORID_TOKEN_DEVICE_SECRET: a secret, never logged, wiped with the state) and whose hash the ID
+ * token carries (ds_hash). The app puts the ID token (TELENORID_TOKEN_ID_TOKEN) and the device secret where
+ * the vendor's other apps can read them: the platform's shared storage (a keychain access group, Android's
+ * account manager), which is the host's. A second app hands both to telenorid_client_native_sso(), a token
+ * exchange (§4, RFC 8693) that signs the user in for it without a browser.
+ * --------------------------------------------------------------------------------------------- */
+
+/* The token type of the device secret (Native SSO §4.1), the actor token of its exchange. Since 0.8.0 */
+#define TELENORID_TOKEN_TYPE_DEVICE_SECRET "urn:openid:params:token-type:device-secret"
+
+/* Signs the user of `id_token` in for `client` from another app's sign-in (Native SSO §4.2): `id_token` and
+ * `device_secret` are what that app's auth state holds (TELENORID_TOKEN_ID_TOKEN, _DEVICE_SECRET). First,
+ * with no request, `id_token` must be a JWS whose iss is the client's issuer and whose ds_hash is that of
+ * `device_secret` (§3.4), else TELENORID_E_INVALID_ARGUMENT (a mismatched pair never leaves the device). Then a
+ * token exchange: the ID token as subject token (TELENORID_TOKEN_TYPE_ID_TOKEN), the device secret as actor
+ * token (TELENORID_TOKEN_TYPE_DEVICE_SECRET), the issuer as audience, `scope` (NULL: the configuration's; it
+ * must include openid, else TELENORID_E_INVALID_ARGUMENT), client_id, the client's authentication as
+ * configured, and a DPoP proof when DPoP is in use. The provider's refusal is TELENORID_E_AUTHORIZATION_ERROR
+ * (invalid_grant, invalid_request...) or TELENORID_E_CLIENT_REJECTED. The answer (§4.4) must be an access
+ * token (issued_token_type TELENORID_TOKEN_TYPE_ACCESS_TOKEN) with an ID token, else
+ * TELENORID_E_INVALID_RESPONSE; the ID token is validated as a sign-in's (signature, iss, aud, azp, times,
+ * at_hash; there is no nonce), its ds_hash must be that of the device secret in force (a new one the answer
+ * brings, else `device_secret`) and its sub the given ID token's, else TELENORID_E_TOKEN_INVALID. *out is the
+ * new auth state, holding that device secret; free it with telenorid_auth_state_free(). Blocks on the
+ * network; telenorid_client_cancel() ends it. Any thread. Since 0.8.0 */
+telenorid_status telenorid_client_native_sso(telenorid_client *client, const char *id_token,
+                                             const char *device_secret, const char *scope,
+                                             telenorid_auth_state **out);
 
 /* ------------------------------------------------------------------------------------------------
  * Old names (aliases until 1.0)

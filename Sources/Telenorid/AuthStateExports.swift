@@ -58,6 +58,7 @@ public func telenorid_auth_state_get(
         switch field {
         case TELENORID_TOKEN_ACCESS_TOKEN: return try writeSecret(tokens?.accessToken, to: out)
         case TELENORID_TOKEN_REFRESH_TOKEN: return try writeSecret(tokens?.refreshToken, to: out)
+        case TELENORID_TOKEN_DEVICE_SECRET: return try writeSecret(tokens?.deviceSecret, to: out)
         case TELENORID_TOKEN_ID_TOKEN: value = tokens?.idToken
         case TELENORID_TOKEN_ID_TOKEN_CLAIMS: value = tokens?.idTokenClaims.map { JSON.serialize(.object($0)) }
         case TELENORID_TOKEN_SCOPE: value = tokens?.scope

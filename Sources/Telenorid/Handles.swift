@@ -21,6 +21,7 @@ import TelenoridCore
 //   telenorid_backchannel_auth BackchannelAuthentication  telenorid_accounts  AccountRegistry
 //   telenorid_resource_server ResourceServer     telenorid_token_info  TokenInfo
 //   telenorid_client_credentials  ClientCredentials   telenorid_dpop_replay_cache  DPoPReplayCache
+//   telenorid_token_exchange  TokenExchangeRequest   telenorid_issued_token  IssuedToken
 
 final class Handle<Value> {
     /// Mutable only for the handles C fills in step by step (a configuration builder, key-value pairs).

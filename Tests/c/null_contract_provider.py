@@ -9,6 +9,7 @@ gives, so that every pointer parameter of every function of include/telenorid.h 
     server verifies with the key of the provider's jwks_uri, giving a telenorid_token_info;
   - a logout token (OpenID Back-Channel Logout 1.0 §2.4: typ logout+jwt, for CLIENT_ID, with the
     back-channel logout event), which the validator accepts with that key, giving a telenorid_logout_token.
+  - a token exchange's answer (RFC 8693 §2.2.1) from POST /token, giving a telenorid_issued_token.
 
     null_contract_provider.py    serves; prints {"issuer", "access_token", "logout_token"} on one line,
                                  then serves until killed or its parent goes away
@@ -29,6 +30,7 @@ from fault_provider import FaultProvider, Response  # noqa: E402
 # The client and resource server test_null_contract.c configures (its PROVIDER_CLIENT_ID and AUDIENCE).
 CLIENT_ID = "null-contract"
 AUDIENCE = "https://api.example.com/"
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 
 
 def serve() -> None:
@@ -36,6 +38,9 @@ def serve() -> None:
         provider.device_behaviour = lambda form: Response(body=provider.device_body())
         provider.backchannel_behaviour = lambda form: Response(
             body={"auth_req_id": secrets.token_urlsafe(16), "expires_in": 120, "interval": 5})
+        provider.token_behaviour = lambda form: Response(body={
+            "access_token": "issued", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token",
+            "token_type": "Bearer", "expires_in": 300}) if form.get("grant_type") == TOKEN_EXCHANGE else Response(404)
         now = int(time.time())
         access_token = provider.keys[0].sign(
             {"iss": provider.issuer, "sub": "alice", "aud": AUDIENCE, "client_id": CLIENT_ID, "iat": now,

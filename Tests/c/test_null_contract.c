@@ -79,6 +79,8 @@ static struct {
     telenorid_resource_server *resource_server;
     telenorid_token_info *token_info;
     telenorid_client_credentials *client_credentials;
+    telenorid_token_exchange *token_exchange;
+    telenorid_issued_token *issued_token;
     telenorid_dpop_replay_cache *dpop_replay_cache;
     telenorid_backchannel_logout *backchannel_logout;
     telenorid_logout_token *logout_token;
@@ -3611,6 +3613,236 @@ static void null_auth_state_sign_out(void) {
     }
 }
 
+static void null_token_exchange_new(void) {
+    {
+        telenorid_token_exchange *out_out = SENTINEL;
+        current = "telenorid_token_exchange_new: subject_token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_new(NULL, "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_new: subject_token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_token_exchange_new: subject_token NULL: output untouched");
+    }
+    {
+        telenorid_token_exchange *out_out = SENTINEL;
+        current = "telenorid_token_exchange_new: subject_token_type NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_new("x", NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_new: subject_token_type NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_token_exchange_new: subject_token_type NULL: output untouched");
+    }
+    {
+        current = "telenorid_token_exchange_new: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_new("x", "x", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_new: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_token_exchange_set_actor(void) {
+    {
+        current = "telenorid_token_exchange_set_actor: exchange NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_set_actor(NULL, "x", "x");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_set_actor: exchange NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_token_exchange_add_resource(void) {
+    {
+        current = "telenorid_token_exchange_add_resource: exchange NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_add_resource(NULL, "https://api.example.com/");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_add_resource: exchange NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+    {
+        current = "telenorid_token_exchange_add_resource: uri NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_add_resource(fx.token_exchange, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_add_resource: uri NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_token_exchange_add_audience(void) {
+    {
+        current = "telenorid_token_exchange_add_audience: exchange NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_add_audience(NULL, "x");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_add_audience: exchange NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+    {
+        current = "telenorid_token_exchange_add_audience: audience NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_add_audience(fx.token_exchange, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_add_audience: audience NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_token_exchange_set_scope(void) {
+    {
+        current = "telenorid_token_exchange_set_scope: exchange NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_set_scope(NULL, "x");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_set_scope: exchange NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_token_exchange_set_requested_token_type(void) {
+    {
+        current = "telenorid_token_exchange_set_requested_token_type: exchange NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_token_exchange_set_requested_token_type(NULL, "x");
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_token_exchange_set_requested_token_type: exchange NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_token_exchange_free(void) {
+    {
+        current = "telenorid_token_exchange_free: exchange NULL";
+        telenorid_token_exchange_free(NULL);
+        check_case(1, "telenorid_token_exchange_free: exchange NULL: returns");
+    }
+}
+
+static void null_client_exchange_token(void) {
+    {
+        telenorid_issued_token *out_out = SENTINEL;
+        current = "telenorid_client_exchange_token: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_exchange_token(NULL, fx.token_exchange, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_exchange_token: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_exchange_token: client NULL: output untouched");
+    }
+    {
+        telenorid_issued_token *out_out = SENTINEL;
+        current = "telenorid_client_exchange_token: exchange NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_exchange_token(fx.client, NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_exchange_token: exchange NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_exchange_token: exchange NULL: output untouched");
+    }
+    {
+        current = "telenorid_client_exchange_token: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_exchange_token(fx.client, fx.token_exchange, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_exchange_token: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_issued_token_get(void) {
+    {
+        char *out_out = SENTINEL;
+        current = "telenorid_issued_token_get: token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_issued_token_get(NULL, TELENORID_ISSUED_TOKEN, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_issued_token_get: token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_issued_token_get: token NULL: output untouched");
+    }
+    {
+        current = "telenorid_issued_token_get: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_issued_token_get(fx.issued_token, TELENORID_ISSUED_TOKEN, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_issued_token_get: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_issued_token_expires_at(void) {
+    {
+        int64_t out_out = 77;
+        current = "telenorid_issued_token_expires_at: token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_issued_token_expires_at(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_issued_token_expires_at: token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_out == 77, "telenorid_issued_token_expires_at: token NULL: output untouched");
+    }
+    {
+        current = "telenorid_issued_token_expires_at: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_issued_token_expires_at(fx.issued_token, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_issued_token_expires_at: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_issued_token_auth_state(void) {
+    {
+        telenorid_auth_state *out_out = SENTINEL;
+        current = "telenorid_issued_token_auth_state: token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_issued_token_auth_state(NULL, &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_issued_token_auth_state: token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_issued_token_auth_state: token NULL: output untouched");
+    }
+    {
+        current = "telenorid_issued_token_auth_state: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_issued_token_auth_state(fx.issued_token, NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_issued_token_auth_state: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
+static void null_issued_token_free(void) {
+    {
+        current = "telenorid_issued_token_free: token NULL";
+        telenorid_issued_token_free(NULL);
+        check_case(1, "telenorid_issued_token_free: token NULL: returns");
+    }
+}
+
+static void null_client_native_sso(void) {
+    {
+        telenorid_auth_state *out_out = SENTINEL;
+        current = "telenorid_client_native_sso: client NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(NULL, "a.b.c", "x", "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: client NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_native_sso: client NULL: output untouched");
+    }
+    {
+        telenorid_auth_state *out_out = SENTINEL;
+        current = "telenorid_client_native_sso: id_token NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(fx.client, NULL, "x", "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: id_token NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_native_sso: id_token NULL: output untouched");
+    }
+    {
+        telenorid_auth_state *out_out = SENTINEL;
+        current = "telenorid_client_native_sso: device_secret NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(fx.client, "a.b.c", NULL, "x", &out_out);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: device_secret NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case((void *)out_out == SENTINEL, "telenorid_client_native_sso: device_secret NULL: output untouched");
+    }
+    {
+        current = "telenorid_client_native_sso: out NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_native_sso(fx.client, "a.b.c", "x", "x", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_native_sso: out NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
 static void null_callback_code(void) {
     {
         char *out_out = SENTINEL;
@@ -3875,6 +4107,10 @@ static void make_fixtures(void) {
     CHECK(telenorid_resource_server_verify_access_token(fx.resource_server, fx.access_token, &fx.token_info) == TELENORID_OK);
     current = "making a telenorid_client_credentials";
     CHECK(telenorid_client_credentials_new(fx.provider_client, NULL, &fx.client_credentials) == TELENORID_OK);
+    current = "making a telenorid_token_exchange";
+    CHECK(telenorid_token_exchange_new("t", TELENORID_TOKEN_TYPE_ACCESS_TOKEN, &fx.token_exchange) == TELENORID_OK);
+    current = "making a telenorid_issued_token";
+    CHECK(telenorid_client_exchange_token(fx.provider_client, fx.token_exchange, &fx.issued_token) == TELENORID_OK);
     current = "making a telenorid_dpop_replay_cache";
     CHECK(telenorid_dpop_replay_cache_new(60, 16, &fx.dpop_replay_cache) == TELENORID_OK);
     current = "making a telenorid_backchannel_logout";
@@ -3887,6 +4123,8 @@ static void free_fixtures(void) {
     telenorid_logout_token_free(fx.logout_token);
     telenorid_backchannel_logout_free(fx.backchannel_logout);
     telenorid_dpop_replay_cache_free(fx.dpop_replay_cache);
+    telenorid_issued_token_free(fx.issued_token);
+    telenorid_token_exchange_free(fx.token_exchange);
     telenorid_client_credentials_free(fx.client_credentials);
     telenorid_token_info_free(fx.token_info);
     telenorid_resource_server_free(fx.resource_server);
@@ -4106,6 +4344,19 @@ int main(void) {
     null_accounts_backchannel_logout();
     null_auth_state_backchannel_logout();
     null_auth_state_sign_out();
+    null_token_exchange_new();
+    null_token_exchange_set_actor();
+    null_token_exchange_add_resource();
+    null_token_exchange_add_audience();
+    null_token_exchange_set_scope();
+    null_token_exchange_set_requested_token_type();
+    null_token_exchange_free();
+    null_client_exchange_token();
+    null_issued_token_get();
+    null_issued_token_expires_at();
+    null_issued_token_auth_state();
+    null_issued_token_free();
+    null_client_native_sso();
     null_callback_code();
     null_callback_parameter();
     null_callback_free();

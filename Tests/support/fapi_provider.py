@@ -24,7 +24,18 @@ the harness puts the RFC's comparison in place of that one check. idpyoidc does 
 compare the proof's key with the token's `cnf.jkt` at /userinfo: `seen` carries each proof, decoded, with
 its key's thumbprint, so the tests check those. idpyoidc 5.0.0 also wants response_type, scope and
 redirect_uri in the front-channel query beside `request_uri`; the harness copies them from the pushed request
-(RFC 9126 §4 sends client_id and request_uri only)."""
+(RFC 9126 §4 sends client_id and request_uri only).
+
+`start_fapi_provider(token_exchange=True)` also lets the client exchange tokens (RFC 8693) at /token, through
+idpyoidc's own TokenExchangeHelper and its default policy (validate_token_exchange_policy): access tokens may
+then mint access and refresh tokens (idpyoidc's usage rules), `resource` must be one of TOKEN_EXCHANGE_RESOURCES
+and `audience` one of TOKEN_EXCHANGE_AUDIENCES (else invalid_target), an actor token is refused
+(invalid_request: idpyoidc supports none), and the scope is narrowed to the subject token's. Without it the
+usage rules let an access token mint nothing, as before.
+
+Run as a program it serves until killed and prints one JSON line (the issuer, the client and its key, the
+user), with --token-exchange as start_fapi_provider(token_exchange=True); `fapi_provider.py login ISSUER URL`
+plays the user's login at a running one and prints the callback URL (for the C tests)."""
 from __future__ import annotations
 
 import base64
@@ -51,6 +62,8 @@ SCOPES = ["openid", "profile", "email", "offline_access"]  # offline_access: idp
 DPOP_ALGORITHMS = ["ES256", "PS256", "EdDSA"]  # FAPI 2.0 §5.4.1: PS256, ES256 or EdDSA (Ed25519)
 PAR_LIFETIME = 60
 REDIRECT_URI = "http://127.0.0.1:53682/callback"
+TOKEN_EXCHANGE_RESOURCES = ["https://api.example.com/"]
+TOKEN_EXCHANGE_AUDIENCES = ["https://backend.example.com/"]
 
 
 def _free_port() -> int:
@@ -114,7 +127,7 @@ class FapiProvider:
         return [entry for entry in self.seen if entry["endpoint"] == endpoint]
 
 
-def _configuration(workdir: Path, issuer: str) -> dict:
+def _configuration(workdir: Path, issuer: str, token_exchange: bool) -> dict:
     from idpyoidc.server.oauth2.add_on.pkce import CC_METHOD
     from idpyoidc.server.user_authn.authn_context import INTERNETPROTOCOLPASSWORD
 
@@ -170,7 +183,8 @@ def _configuration(workdir: Path, issuer: str) -> dict:
             "usage_rules": {
                 "authorization_code": {"supports_minting": ["access_token", "refresh_token", "id_token"],
                                        "max_usage": 1},
-                "access_token": {},
+                # RFC 8693: what an access token may be exchanged for (idpyoidc's MintingNotAllowed otherwise).
+                "access_token": {"supports_minting": ["access_token", "refresh_token"]} if token_exchange else {},
                 "refresh_token": {"supports_minting": ["access_token", "refresh_token", "id_token"]}},
             "expires_in": 3600}}},
         "userinfo": {"class": "idpyoidc.server.user_info.UserInfo",
@@ -197,12 +211,13 @@ def _userinfo_dpop_check(request, client_id, context, auth_info=None, **kwargs):
     return userinfo_post_parse_request(request, client_id, context, auth_info={}, **kwargs)
 
 
-def _build_server(workdir: Path, issuer: str, public_jwk: dict) -> Any:
+def _build_server(workdir: Path, issuer: str, public_jwk: dict, token_exchange: bool) -> Any:
     from idpyoidc.server import Server
     from idpyoidc.server.configure import OPConfiguration
     from idpyoidc.server.oauth2.add_on.dpop import userinfo_post_parse_request
 
-    server = Server(OPConfiguration(_configuration(workdir, issuer), base_path=str(workdir)), cwd=str(workdir))
+    server = Server(OPConfiguration(_configuration(workdir, issuer, token_exchange), base_path=str(workdir)),
+                    cwd=str(workdir))
     context = server.context
     # FAPI 2.0 §5.3.2.1: the issuer is the assertion's one audience at every endpoint (idpyoidc's default is
     # the endpoint's own URL).
@@ -223,6 +238,18 @@ def _build_server(workdir: Path, issuer: str, public_jwk: dict) -> Any:
         "response_types": ["code"], "grant_types": ["authorization_code", "refresh_token"],
         "allowed_scopes": SCOPES, "id_token_signed_response_alg": "ES256",
     }
+    if token_exchange:
+        # The client's own token exchange configuration, which idpyoidc's TokenExchangeHelper reads before its
+        # defaults: idpyoidc's default policy with the resources and audiences it lets tokens be made for.
+        context.cdb[CLIENT_ID]["token_exchange"] = {
+            "subject_token_types_supported": ["urn:ietf:params:oauth:token-type:access_token",
+                                              "urn:ietf:params:oauth:token-type:refresh_token"],
+            "requested_token_types_supported": ["urn:ietf:params:oauth:token-type:access_token",
+                                                "urn:ietf:params:oauth:token-type:refresh_token"],
+            "default_requested_token_type": "urn:ietf:params:oauth:token-type:access_token",
+            "policy": {"": {"function": "idpyoidc.server.oauth2.token_helper.validate_token_exchange_policy",
+                            "kwargs": {"resource": TOKEN_EXCHANGE_RESOURCES, "audience": TOKEN_EXCHANGE_AUDIENCES}}},
+        }
     server.keyjar.import_jwks({"keys": [public_jwk]}, CLIENT_ID)
     return server
 
@@ -361,7 +388,7 @@ def _login(issuer: str, redirect_uri: str, authorization_url: str) -> str:
 
 
 @contextlib.contextmanager
-def start_fapi_provider() -> Iterator[FapiProvider]:
+def start_fapi_provider(token_exchange: bool = False) -> Iterator[FapiProvider]:
     import logging
     import warnings
 
@@ -374,7 +401,7 @@ def start_fapi_provider() -> Iterator[FapiProvider]:
         pem, private_jwk, public_jwk = _client_key()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            server = _build_server(workdir, issuer, public_jwk)
+            server = _build_server(workdir, issuer, public_jwk, token_exchange)
         provider = FapiProvider(issuer=issuer, client_id=CLIENT_ID, redirect_uri=REDIRECT_URI,
                                 client_private_key_pem=pem, client_private_jwk=private_jwk, user=USER,
                                 login=lambda url: _login(issuer, REDIRECT_URI, url), server=server)
@@ -397,7 +424,19 @@ def start_fapi_provider() -> Iterator[FapiProvider]:
 
 
 if __name__ == "__main__":
-    with start_fapi_provider() as running:
+    import sys
+
+    if sys.argv[1:2] == ["login"]:
+        print(_login(sys.argv[2], REDIRECT_URI, sys.argv[3]), flush=True)
+        sys.exit(0)
+    import logging
+    import warnings
+
+    # A C test reads this process's output: idpyoidc's warning about its test login and its logged refusals
+    # (which the tests provoke) would only be noise there.
+    warnings.simplefilter("ignore")
+    with start_fapi_provider(token_exchange="--token-exchange" in sys.argv) as running:
+        logging.getLogger("idpyoidc").setLevel(logging.CRITICAL)
         print(json.dumps({"issuer": running.issuer, "clients": {"fapi": {
             "client_id": running.client_id, "redirect_uri": running.redirect_uri,
             "client_private_jwk": running.client_private_jwk}}, "user": USER}), flush=True)

@@ -60,6 +60,11 @@ EXCEPTIONS: Dict[Tuple[str, str], str] = {
     ("telenorid_client_credentials_new_jwt_bearer", "subject"): "exactly one of `subject` and `assertion`",
     ("telenorid_client_credentials_new_jwt_bearer", "assertion"): "exactly one of `subject` and `assertion`",
     ("telenorid_client_credentials_request_headers", "resource_nonce"): "the resource's DPoP-Nonce, else NULL",
+    ("telenorid_token_exchange_set_actor", "actor_token"): "NULL for both removes the actor",
+    ("telenorid_token_exchange_set_actor", "actor_token_type"): "NULL for both removes the actor",
+    ("telenorid_token_exchange_set_scope", "scope"): "NULL sends none",
+    ("telenorid_token_exchange_set_requested_token_type", "token_type"): "NULL sends none",
+    ("telenorid_client_native_sso", "scope"): "NULL: the configuration's",
     ("telenorid_resource_server_verify_dpop", "jkt"): "when `jkt` is NULL, from `info`",
     ("telenorid_resource_server_verify_dpop", "info"): "or, when `jkt` is NULL, from `info`",
     ("telenorid_pending_auth_handle_idp_response_params", "allowed_login_hosts"): "count 0 allows NULL",
@@ -97,6 +102,10 @@ FIXTURES: Dict[str, str] = {
     "telenorid_token_info":
         "telenorid_resource_server_verify_access_token(fx.resource_server, fx.access_token, &fx.token_info)",
     "telenorid_client_credentials": "telenorid_client_credentials_new(fx.provider_client, NULL, &fx.client_credentials)",
+    "telenorid_token_exchange":
+        "telenorid_token_exchange_new(\"t\", TELENORID_TOKEN_TYPE_ACCESS_TOKEN, &fx.token_exchange)",
+    "telenorid_issued_token":
+        "telenorid_client_exchange_token(fx.provider_client, fx.token_exchange, &fx.issued_token)",
     "telenorid_dpop_replay_cache": "telenorid_dpop_replay_cache_new(60, 16, &fx.dpop_replay_cache)",
     "telenorid_backchannel_logout": "telenorid_backchannel_logout_new(fx.provider_client, &fx.backchannel_logout)",
     "telenorid_logout_token":

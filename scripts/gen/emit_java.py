@@ -1,5 +1,6 @@
 """The Java and JNI mirrors of the header: Status.java (the status codes), the Key enum's constants in
-Config.java (a generated region: the rest of that class is hand-written), Native.java whole, and the bridge's
+Config.java and the token type identifiers in TokenType.java (generated regions: the rest of those classes is
+hand-written), Native.java whole, and the bridge's
 telenorid_jni_natives.c (the adapters of the regular shapes and the registration table of every native) with
 telenorid_jni_natives.h (the prototypes of the hand-written adapters: the extern list)."""
 from __future__ import annotations
@@ -96,6 +97,17 @@ def config_keys(found: Declarations, indent: str) -> str:
     for index, constant in enumerate(keys):
         out += javadoc(constant.comment, indent)
         out.append(f"{indent}{constant.suffix}({constant.value}){';' if index == len(keys) - 1 else ','}")
+    return "\n".join(out) + "\n"
+
+
+def token_types(found: Declarations, indent: str) -> str:
+    """The token type identifiers (TELENORID_TOKEN_TYPE_*, RFC 8693 §3) as String constants."""
+    prefix = "TELENORID_TOKEN_TYPE_"
+    out: List[str] = []
+    for name, value in found.defines.items():
+        if name.startswith(prefix) and value.startswith('"'):
+            out.append(f"{indent}/** {{@code {name}}}: {{@code {value[1:-1]}}}. */")
+            out.append(f"{indent}public static final @NonNull String {name[len(prefix):]} = {value};")
     return "\n".join(out) + "\n"
 
 
@@ -293,6 +305,10 @@ def files(found: Declarations) -> Dict[str, str]:
     config_path = f"{JAVA}/Config.java"
     config = region((ROOT / config_path).read_text(encoding="utf-8"), config_path, "TELENORID_CONFIG_*",
                     lambda indent: config_keys(found, indent))
-    return {f"{JAVA}/Status.java": status(found), config_path: config, f"{JAVA}/Native.java": native_java(entries),
+    types_path = f"{JAVA}/TokenType.java"
+    types = region((ROOT / types_path).read_text(encoding="utf-8"), types_path, "TELENORID_TOKEN_TYPE_*",
+                   lambda indent: token_types(found, indent))
+    return {f"{JAVA}/Status.java": status(found), config_path: config, types_path: types,
+            f"{JAVA}/Native.java": native_java(entries),
             f"{BRIDGE}/telenorid_jni_natives.h": natives_h(entries),
             f"{BRIDGE}/telenorid_jni_natives.c": natives_c(found, entries)}

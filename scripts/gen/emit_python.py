@@ -4,6 +4,7 @@ fields of the structs the host fills in, every function's restype and argtypes i
 _constants.py (the version, the input limit and the tables of every constant family)."""
 from __future__ import annotations
 
+import re
 from typing import Dict, List
 
 from header import SCALARS, CType, Declarations, fail
@@ -122,7 +123,11 @@ TABLES = (("STATUS", "statuses"), ("CONFIG_KEYS", "config keys"), ("AUTH_PARAMS"
           ("SOCKET_VERDICTS", "socket verdicts"), ("DEVICE_FIELDS", "device fields"),
           ("LOGIN_HINT_FORMS", "login hint forms"), ("LOG_LEVELS", "log levels"),
           ("RESOURCE_SERVER_OPTIONS", "resource server options"), ("TOKEN_INFO_FIELDS", "token info fields"),
-          ("BACKCHANNEL_LOGOUT_OPTIONS", "back-channel logout options"), ("LOGOUT_TOKEN_FIELDS", "logout token fields"))
+          ("BACKCHANNEL_LOGOUT_OPTIONS", "back-channel logout options"), ("LOGOUT_TOKEN_FIELDS", "logout token fields"),
+          ("ISSUED_TOKEN_FIELDS", "issued token fields"))
+
+# The string constants of the header, by the prefix of their names: the token type identifiers (RFC 8693 §3).
+STRING_TABLES = (("TOKEN_TYPES", "TELENORID_TOKEN_TYPE_"),)
 
 # The keys that are not the lower-case suffix, each with its reason.
 KEY_NAMES = {
@@ -155,6 +160,12 @@ def constants(found: Declarations) -> str:
                 continue
             key = KEY_NAMES.get(constant.name, constant.suffix if family == "statuses" else constant.suffix.lower())
             out.append(f'    "{key}": {constant.value},  # {constant.name}')
+        out.append("}")
+    for table, prefix in STRING_TABLES:
+        out += ["", f"{table}: Dict[str, str] = {{"]
+        for name, value in found.defines.items():
+            if name.startswith(prefix) and re.fullmatch(r'"[^"\\]*"', value):
+                out.append(f'    "{name[len(prefix):].lower()}": {value},  # {name}')
         out.append("}")
     return "\n".join(out) + "\n"
 

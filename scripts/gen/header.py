@@ -46,6 +46,7 @@ FAMILIES: Tuple[Tuple[str, str, Optional[str]], ...] = (
     ("token info fields", "TELENORID_INFO_", "telenorid_token_info_field"),
     ("back-channel logout options", "TELENORID_BACKCHANNEL_LOGOUT_", "telenorid_backchannel_logout_option"),
     ("logout token fields", "TELENORID_LOGOUT_TOKEN_", "telenorid_logout_token_field"),
+    ("issued token fields", "TELENORID_ISSUED_", "telenorid_issued_token_field"),
 )
 
 IDENT = r"[A-Za-z_]\w*"

@@ -13,6 +13,9 @@ struct IDTokenExpectations {
     /// reach the level the resource demands. Empty when acr was essential without values (it must then be
     /// there); nil when no acr was asked for that way.
     var essentialACR: [String]?
+    /// The device secret that came with the token (OpenID Connect Native SSO 1.0 §3.4): the token must then
+    /// carry its `ds_hash`.
+    var deviceSecret: SecretBytes?
 }
 
 extension OIDCClient {
@@ -107,6 +110,20 @@ extension OIDCClient {
             let expected = Base64URL.encode(digest.prefix(digest.count / 2))
             guard Crypto.constantTimeEquals(atHash.utf8, expected.utf8) else {
                 throw fail("at_hash does not match the access token")
+            }
+        }
+        if let deviceSecret = expectations.deviceSecret {
+            // Native SSO §3.4: ds_hash is made as at_hash is (OIDC Core §3.1.3.6), of the device secret: the
+            // base64url of the left half of its hash by the ID token's algorithm's hash function.
+            guard let dsHash = claims["ds_hash"]?.stringValue else {
+                throw fail("has no ds_hash, though a device_secret came with it (Native SSO §3.4)")
+            }
+            guard let digest = Crypto.digest(forJWSAlgorithm: jws.algorithm, deviceSecret.bytes) else {
+                throw fail("ds_hash can't be checked for algorithm \(DisplayText.escaping(jws.algorithm))")
+            }
+            let expected = Base64URL.encode(digest.prefix(digest.count / 2))
+            guard Crypto.constantTimeEquals(dsHash.utf8, expected.utf8) else {
+                throw fail("ds_hash does not match the device secret (Native SSO §3.4)")
             }
         }
         if let previous = expectations.previous {

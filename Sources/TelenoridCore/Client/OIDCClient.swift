@@ -190,17 +190,28 @@ public final class OIDCClient: Sendable {
         to url: String, proofBy signer: DPoPSigner?, during what: String, finishOnceSent: Bool,
         grant: () throws(TelenoridError) -> FormParameters
     ) throws(TelenoridError) -> (tokens: TokenResponse, cancelledAfterSending: Bool) {
+        let answer = try tokenEndpointAnswer(
+            to: url, proofBy: signer, during: what, finishOnceSent: finishOnceSent,
+            secretMembers: TokenResponse.secretMembers, grant: grant)
+        let tokens = try TokenResponse(answer.object, secrets: answer.secrets)
+        try checkTokenType(tokens.tokenType, proofSent: signer != nil, during: what)
+        return (tokens, answer.cancelledAfterSending)
+    }
+
+    /// The same POST, answered by a JSON object that is read by its grant's own rules (a token exchange's,
+    /// RFC 8693 §2.2.1): `secretMembers` are kept out of the object, in wiping storage.
+    func tokenEndpointAnswer(
+        to url: String, proofBy signer: DPoPSigner?, during what: String, finishOnceSent: Bool,
+        secretMembers: Set<String>, grant: () throws(TelenoridError) -> FormParameters
+    ) throws(TelenoridError) -> (object: JSONObject, secrets: [String: SecretBytes], cancelledAfterSending: Bool) {
         let response = try send(proofBy: signer) { () throws(TelenoridError) in
             var request = try authenticatedRequest(url: url, parameters: try grant())
             request.finishOnceSent = finishOnceSent
             return request
         }
         let (object, secrets) = try OAuthErrorResponse.jsonObject(
-            from: response, during: what, now: clock(),
-            secretMembers: TokenResponse.secretMembers)
-        let tokens = try TokenResponse(object, secrets: secrets)
-        try checkTokenType(tokens, proofSent: signer != nil, during: what)
-        return (tokens, response.cancelledAfterSending)
+            from: response, during: what, now: clock(), secretMembers: secretMembers)
+        return (object, secrets, response.cancelledAfterSending)
     }
 
     /// Exchanges the code of a validated callback (and only that) for tokens, validates the ID token, and
@@ -262,7 +273,8 @@ public final class OIDCClient: Sendable {
                 idToken,
                 expectations: .init(
                     nonce: pending.nonce, maxAge: pending.maxAge.flatMap { Int64($0) },
-                    accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues))
+                    accessToken: response.accessToken, previous: nil, essentialACR: pending.essentialACRValues,
+                    deviceSecret: response.deviceSecret))
         } else if (response.scope ?? pending.requestedScope).split(separator: " ").contains("openid") {
             throw TelenoridError(.invalidResponse, "the token response has no id_token although openid was requested")
         }
@@ -412,7 +424,7 @@ extension OIDCClient: TokenRefresher {
                 idToken,
                 expectations: .init(
                     nonce: nil, maxAge: nil, accessToken: response.accessToken,
-                    previous: tokens.idTokenClaims))
+                    previous: tokens.idTokenClaims, deviceSecret: response.deviceSecret))
         }
         return (TokenSet(response: response, receivedAt: clock(), previous: tokens), cancelledAfterSending)
     }

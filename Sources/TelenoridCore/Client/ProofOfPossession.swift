@@ -97,12 +97,12 @@ extension OIDCClient {
     /// RFC 9449 §5: a server that took the proof answers `token_type` DPoP, but may issue a Bearer token
     /// instead; the host asked for bound tokens, so that is refused unless it allowed the downgrade. A
     /// DPoP token without a proof could never be used: refused too.
-    func checkTokenType(_ response: TokenResponse, proofSent: Bool, during what: String) throws(TelenoridError) {
-        let bound = ASCII.equalsIgnoringCase(response.tokenType.utf8, "dpop".utf8)
+    func checkTokenType(_ tokenType: String, proofSent: Bool, during what: String) throws(TelenoridError) {
+        let bound = ASCII.equalsIgnoringCase(tokenType.utf8, "dpop".utf8)
         if proofSent && !bound && !configuration.allowBearerDowngrade {
             throw TelenoridError(
                 .invalidResponse,
-                "\(what): the provider answered a DPoP proof with token_type \(response.tokenType), "
+                "\(what): the provider answered a DPoP proof with token_type \(DisplayText.escaping(tokenType)), "
                     + "not DPoP (RFC 9449 §5); allow_bearer_downgrade accepts that")
         }
         if !proofSent && bound {

@@ -62,7 +62,8 @@ final class PolledGrant: Sendable {
             _ = try client.validateIDToken(
                 idToken,
                 expectations: IDTokenExpectations(
-                    nonce: nil, maxAge: nil, accessToken: response.accessToken, previous: nil))
+                    nonce: nil, maxAge: nil, accessToken: response.accessToken, previous: nil,
+                    deviceSecret: response.deviceSecret))
         } else if idTokenRequired {
             throw TelenoridError(.invalidResponse, "the \(request) answered without an id_token")
         }

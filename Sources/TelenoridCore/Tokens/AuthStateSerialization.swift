@@ -4,7 +4,7 @@ extension AuthState {
     public static let formatVersion: Int64 = 1
 
     /// The state's members that are secrets, read by the parser straight into wiping storage.
-    static let secretMembers: Set<String> = ["access_token", "refresh_token"]
+    static let secretMembers: Set<String> = ["access_token", "refresh_token", "device_secret"]
 
     /// The document, in wiping storage: the tokens and the DPoP private key are written into it as bytes,
     /// never through a String, so freeing it leaves no copy of them behind.
@@ -24,6 +24,7 @@ extension AuthState {
             object.set("token_type", .string(tokens.tokenType))
             if let expiry = tokens.accessTokenExpiresAt { object.set("expires_at", .number(JSONNumber(expiry))) }
             if let refresh = tokens.refreshToken { object.setSecret("refresh_token", string: refresh) }
+            if let deviceSecret = tokens.deviceSecret { object.setSecret("device_secret", string: deviceSecret) }
             if let idToken = tokens.idToken { object.set("id_token", .string(idToken)) }
             if let scope = tokens.scope { object.set("scope", .string(scope)) }
             SavedDPoPBinding.save(tokens.dpopSigner, into: &object)
@@ -122,6 +123,7 @@ extension AuthState {
             accessToken: access, tokenType: type, accessTokenExpiresAt: expiry,
             refreshToken: try secret("refresh_token"),
             idToken: try string("id_token"), scope: try string("scope"))
+        tokens.deviceSecret = try secret("device_secret")
         tokens.authorizationDetails = try object["authorization_details"].map {
             (value: JSONValue) throws(TelenoridError) in
             try AuthorizationDetails(value, kind: .malformed, what: "auth state's authorization_details")

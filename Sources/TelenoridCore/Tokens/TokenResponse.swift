@@ -10,9 +10,11 @@ public struct TokenResponse: Sendable {
     public let scope: String?
     /// What the provider granted of a rich authorization request (RFC 9396 §7), when it said.
     public let authorizationDetails: AuthorizationDetails?
+    /// OpenID Connect Native SSO 1.0 §3.4: the device secret, when the sign-in asked for `device_sso`.
+    public let deviceSecret: SecretBytes?
 
     /// The members `init` takes from wiping storage rather than from the parsed object.
-    static let secretMembers: Set<String> = ["access_token", "refresh_token"]
+    static let secretMembers: Set<String> = ["access_token", "refresh_token", "device_secret"]
 
     /// `secrets` holds the members of `secretMembers` that the parser kept out of `object`.
     public init(_ object: JSONObject, secrets: [String: SecretBytes] = [:]) throws(TelenoridError) {
@@ -56,33 +58,40 @@ public struct TokenResponse: Sendable {
                 "token_type \(DisplayText.escaping(type)) is not one this client can use (Bearer or DPoP)")
         }
         tokenType = type
-        switch object["expires_in"] {
-        case nil, .null?:
-            expiresIn = nil
-        case .number(let number)?:
-            guard let seconds = number.int64 ?? number.double.flatMap({ Int64(exactly: $0.rounded(.down)) }),
-                seconds >= 0
-            else {
-                throw TelenoridError(.invalidResponse, "expires_in is not a non-negative number of seconds")
-            }
-            expiresIn = seconds
-        case .string(let text)?:
-            // Some providers send "3600": accepted when it is plain digits.
-            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(ASCII.isDigit), let seconds = Int64(text)
-            else {
-                throw TelenoridError(.invalidResponse, "expires_in is not a number of seconds")
-            }
-            expiresIn = seconds
-        default:
-            throw TelenoridError(.invalidResponse, "expires_in is not a number")
-        }
+        expiresIn = try Self.expiresIn(object)
         refreshToken = try secret("refresh_token")
+        deviceSecret = try secret("device_secret")
         idToken = try string("id_token")
         scope = try string("scope")
         if let details = object["authorization_details"], details != .null {
             authorizationDetails = try AuthorizationDetails(response: details)
         } else {
             authorizationDetails = nil
+        }
+    }
+
+    /// `expires_in` (RFC 6749 §5.1, also RFC 8693 §2.2.1): nil when absent; a non-negative whole number of
+    /// seconds, or those digits in a string as some providers send them.
+    static func expiresIn(_ object: JSONObject) throws(TelenoridError) -> Int64? {
+        switch object["expires_in"] {
+        case nil, .null?:
+            return nil
+        case .number(let number)?:
+            guard let seconds = number.int64 ?? number.double.flatMap({ Int64(exactly: $0.rounded(.down)) }),
+                seconds >= 0
+            else {
+                throw TelenoridError(.invalidResponse, "expires_in is not a non-negative number of seconds")
+            }
+            return seconds
+        case .string(let text)?:
+            // Some providers send "3600": accepted when it is plain digits.
+            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(ASCII.isDigit), let seconds = Int64(text)
+            else {
+                throw TelenoridError(.invalidResponse, "expires_in is not a number of seconds")
+            }
+            return seconds
+        default:
+            throw TelenoridError(.invalidResponse, "expires_in is not a number")
         }
     }
 }

@@ -16,11 +16,14 @@ public struct TokenSet: Sendable {
     /// The resource indicators (RFC 8707) the sign-in asked for: each refresh asks for them again (§2.2),
     /// so a refreshed access token has the audience the first one had.
     public var resources: [String] = []
+    /// The device secret of OpenID Connect Native SSO 1.0 (§3.2): with the ID token, what lets another app of
+    /// the same vendor sign the user in (`OIDCClient.nativeSSO`). A secret, kept as the refresh token is.
+    public var deviceSecret: SecretBytes? = nil
 }
 
 extension TokenSet {
-    /// A token set from a response; a refresh response without a refresh token (or ID token, or scope)
-    /// keeps the previous one, as RFC 6749 §6 allows the provider to keep the old refresh token.
+    /// A token set from a response; a refresh response without a refresh token (or ID token, scope, device
+    /// secret) keeps the previous one, as RFC 6749 §6 allows the provider to keep the old refresh token.
     /// The response's ID token, if any, must have been validated before.
     public init(response: TokenResponse, receivedAt now: Int64, previous: TokenSet?) {
         self.init(
@@ -33,7 +36,9 @@ extension TokenSet {
             idToken: response.idToken ?? previous?.idToken,
             scope: response.scope ?? previous?.scope, dpopSigner: previous?.dpopSigner,
             authorizationDetails: response.authorizationDetails ?? previous?.authorizationDetails,
-            resources: previous?.resources ?? [])
+            resources: previous?.resources ?? [],
+            // Native SSO §3.4: the provider may send a new device secret; one that comes replaces the old.
+            deviceSecret: response.deviceSecret ?? previous?.deviceSecret)
     }
 
     /// The ID token's claims, parsed.

@@ -47,6 +47,7 @@ _EXPORTS: Dict[str, str] = {
     **dict.fromkeys(["Pkce"], "pkce"),
     **dict.fromkeys(["ClientCredentials", "DPoPReplayCache", "ResourceServer", "TokenInfo"], "resource_server"),
     **dict.fromkeys(["BackchannelLogout", "LogoutToken"], "backchannel_logout"),
+    **dict.fromkeys(["IssuedToken", "TokenExchange", "TokenType"], "token_exchange"),
     # The HTTP clients' auths, each needing its optional extra (telenorid[requests], telenorid[httpx]); not
     # in __all__, so that `from telenorid import *` works without them.
     **dict.fromkeys(["RequestsAuth"], "requests_auth"),
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see the names as if imported eagerly
     from .client import Client, HostKeySigner
     from .config import Config
     from .device import DeviceAuthorization
+    from .token_exchange import IssuedToken, TokenExchange, TokenType
     from .store import DirectoryStore, Store
     from .errors import (AuthorizationError, AuthorizationLostError, CallbackMismatchError, CancelledError,
                          ClientRejectedError, ConfigurationError, ConsumedError, ExpiredError, HTTPStatusError,
@@ -111,6 +113,7 @@ __all__ = [
     "BackchannelAuthentication",
     "ResourceServer", "TokenInfo", "ClientCredentials", "DPoPReplayCache",
     "BackchannelLogout", "LogoutToken",
+    "TokenExchange", "IssuedToken", "TokenType",
     # types
     "HostKeySigner",
     # errors: the base, the four families, one class per status code (and the callback mismatch group)

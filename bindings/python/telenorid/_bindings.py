@@ -118,6 +118,14 @@ class telenorid_logout_token(Structure):
     pass
 
 
+class telenorid_token_exchange(Structure):
+    pass
+
+
+class telenorid_issued_token(Structure):
+    pass
+
+
 ErrorP = POINTER(telenorid_error)
 ConfigBuilderP = POINTER(telenorid_config_builder)
 ConfigP = POINTER(telenorid_config)
@@ -145,6 +153,8 @@ ClientCredentialsP = POINTER(telenorid_client_credentials)
 DpopReplayCacheP = POINTER(telenorid_dpop_replay_cache)
 BackchannelLogoutP = POINTER(telenorid_backchannel_logout)
 LogoutTokenP = POINTER(telenorid_logout_token)
+TokenExchangeP = POINTER(telenorid_token_exchange)
+IssuedTokenP = POINTER(telenorid_issued_token)
 
 # Integer typedefs.
 telenorid_status = c_int32
@@ -159,6 +169,7 @@ telenorid_resource_server_option = c_int32
 telenorid_token_info_field = c_int32
 telenorid_backchannel_logout_option = c_int32
 telenorid_logout_token_field = c_int32
+telenorid_issued_token_field = c_int32
 
 # Callback types.
 HostKeySigner = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t, POINTER(c_uint8), POINTER(c_size_t))
@@ -394,6 +405,19 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "telenorid_accounts_backchannel_logout": (telenorid_status, [AccountsP, LogoutTokenP, POINTER(c_void_p)]),
     "telenorid_auth_state_backchannel_logout": (telenorid_status, [AuthStateP, LogoutTokenP, POINTER(c_int32)]),
     "telenorid_auth_state_sign_out": (telenorid_status, [AuthStateP]),
+    "telenorid_token_exchange_new": (telenorid_status, [c_char_p, c_char_p, POINTER(TokenExchangeP)]),
+    "telenorid_token_exchange_set_actor": (telenorid_status, [TokenExchangeP, c_char_p, c_char_p]),
+    "telenorid_token_exchange_add_resource": (telenorid_status, [TokenExchangeP, c_char_p]),
+    "telenorid_token_exchange_add_audience": (telenorid_status, [TokenExchangeP, c_char_p]),
+    "telenorid_token_exchange_set_scope": (telenorid_status, [TokenExchangeP, c_char_p]),
+    "telenorid_token_exchange_set_requested_token_type": (telenorid_status, [TokenExchangeP, c_char_p]),
+    "telenorid_token_exchange_free": (None, [TokenExchangeP]),
+    "telenorid_client_exchange_token": (telenorid_status, [ClientP, TokenExchangeP, POINTER(IssuedTokenP)]),
+    "telenorid_issued_token_get": (telenorid_status, [IssuedTokenP, telenorid_issued_token_field, POINTER(c_void_p)]),
+    "telenorid_issued_token_expires_at": (telenorid_status, [IssuedTokenP, POINTER(c_int64)]),
+    "telenorid_issued_token_auth_state": (telenorid_status, [IssuedTokenP, POINTER(AuthStateP)]),
+    "telenorid_issued_token_free": (None, [IssuedTokenP]),
+    "telenorid_client_native_sso": (telenorid_status, [ClientP, c_char_p, c_char_p, c_char_p, POINTER(AuthStateP)]),
     "telenorid_callback_code": (telenorid_status, [AuthorizationCallbackP, POINTER(c_void_p)]),
     "telenorid_callback_parameter": (telenorid_status, [AuthorizationCallbackP, c_char_p, POINTER(c_void_p)]),
     "telenorid_callback_free": (None, [AuthorizationCallbackP]),

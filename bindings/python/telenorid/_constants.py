@@ -121,6 +121,7 @@ TOKEN_FIELDS: Dict[str, int] = {
     "token_type": 6,  # TELENORID_TOKEN_TYPE
     "dpop_thumbprint": 7,  # TELENORID_TOKEN_DPOP_THUMBPRINT
     "authorization_details": 8,  # TELENORID_TOKEN_AUTHORIZATION_DETAILS
+    "device_secret": 9,  # TELENORID_TOKEN_DEVICE_SECRET
 }
 
 PKCE_METHODS: Dict[str, int] = {
@@ -185,4 +186,22 @@ LOGOUT_TOKEN_FIELDS: Dict[str, int] = {
     "sid": 2,  # TELENORID_LOGOUT_TOKEN_SID
     "iss": 3,  # TELENORID_LOGOUT_TOKEN_ISS
     "jti": 4,  # TELENORID_LOGOUT_TOKEN_JTI
+}
+
+ISSUED_TOKEN_FIELDS: Dict[str, int] = {
+    "token": 1,  # TELENORID_ISSUED_TOKEN
+    "token_type": 2,  # TELENORID_ISSUED_TOKEN_TYPE
+    "access_token_type": 3,  # TELENORID_ISSUED_ACCESS_TOKEN_TYPE
+    "scope": 4,  # TELENORID_ISSUED_SCOPE
+    "refresh_token": 5,  # TELENORID_ISSUED_REFRESH_TOKEN
+}
+
+TOKEN_TYPES: Dict[str, str] = {
+    "access_token": "urn:ietf:params:oauth:token-type:access_token",  # TELENORID_TOKEN_TYPE_ACCESS_TOKEN
+    "refresh_token": "urn:ietf:params:oauth:token-type:refresh_token",  # TELENORID_TOKEN_TYPE_REFRESH_TOKEN
+    "id_token": "urn:ietf:params:oauth:token-type:id_token",  # TELENORID_TOKEN_TYPE_ID_TOKEN
+    "saml1": "urn:ietf:params:oauth:token-type:saml1",  # TELENORID_TOKEN_TYPE_SAML1
+    "saml2": "urn:ietf:params:oauth:token-type:saml2",  # TELENORID_TOKEN_TYPE_SAML2
+    "jwt": "urn:ietf:params:oauth:token-type:jwt",  # TELENORID_TOKEN_TYPE_JWT
+    "device_secret": "urn:openid:params:token-type:device-secret",  # TELENORID_TOKEN_TYPE_DEVICE_SECRET
 }

@@ -1,6 +1,7 @@
 """The `telenorid` commands for the other side of the token, where no one signs in: a machine's own access token
 for scripts (`token --client-credentials`, the client credentials grant, RFC 6749 §4.4; `token --jwt-bearer`, the
-JWT bearer grant, RFC 7523 §2.1), kept in the state file's store between runs, and an operator's
+JWT bearer grant, RFC 7523 §2.1), kept in the state file's store between runs, a token exchanged for another
+(`token --exchange`, RFC 8693, through token_exchange.py), and an operator's
 checks of an access token someone presented: `introspect` asks the provider (RFC 7662), `verify-access-token`
 verifies a JWT access token with the provider's keys (RFC 9068). All through resource_server.py.
 
@@ -40,8 +41,13 @@ def machine_settings(args: argparse.Namespace) -> Dict[str, Any]:
 
 def given_token(args: argparse.Namespace) -> str:
     """The token given on the command line, or, for "-", read from standard input (an argument shows in ps)."""
-    if args.token != "-":
-        return str(args.token)
+    return read_token(args.token)
+
+
+def read_token(given: str) -> str:
+    """`given`, or for "-" the token on standard input."""
+    if given != "-":
+        return given
     if sys.stdin.isatty():
         say("reading the token from standard input (paste it, then Ctrl-D)")
     read = sys.stdin.read().strip()
@@ -53,8 +59,8 @@ def given_token(args: argparse.Namespace) -> str:
 # ---- token --client-credentials, token --jwt-bearer ---------------------------------------------------------
 
 def add_token_flag(token_parser: argparse.ArgumentParser, signed_in_token: Callable[[argparse.Namespace], Any]) -> None:
-    """`telenorid token --client-credentials` and `--jwt-bearer`: the flags, and the choice between the kinds of
-    token."""
+    """`telenorid token --client-credentials`, `--jwt-bearer` and `--exchange`: the flags, and the choice between
+    the kinds of token."""
     grant = token_parser.add_mutually_exclusive_group()
     grant.add_argument("--client-credentials", action="store_true",
                        help="print the client's own access token (the client credentials grant, RFC 6749 "
@@ -67,17 +73,48 @@ def add_token_flag(token_parser: argparse.ArgumentParser, signed_in_token: Calla
                        help="print an access token of the JWT bearer grant (RFC 7523 section 2.1) for --subject, "
                             "with an assertion the library signs with the client's own key (client_private_key "
                             "in --config's file); kept and used again as --client-credentials' is")
+    grant.add_argument("--exchange", action="store_true",
+                       help="exchange --subject-token for another token (RFC 8693) and print the issued "
+                            "token (its type on standard error; with --json the token, issued_token_type, "
+                            "token_type, scope, expires_at, expires_in and any refresh_token); --scope "
+                            "asks for scopes (default: the provider's)")
     token_parser.add_argument("--subject", metavar="S",
                               help="with --jwt-bearer: whom the assertion speaks for (its sub)")
-    token_parser.add_argument("--resource", action="append", metavar="URI",
-                              help="with --client-credentials or --jwt-bearer: a resource the token is meant for "
-                                   "(RFC 8707); repeat for several")
+    token_parser.add_argument("--resource", action="append", default=[], metavar="URI",
+                              help="with --client-credentials, --jwt-bearer or --exchange: an absolute URI where "
+                                   "the token is meant to be used (RFC 8707); repeat for several")
+
+    token_parser.add_argument("--subject-token", metavar="TOKEN",
+                              help="with --exchange: the token to exchange, or - to read it from standard input "
+                                   "(an argument shows in ps)")
+    types = ", ".join(name.lower() for name in TOKEN_TYPE_NAMES)
+    token_parser.add_argument("--subject-token-type", default="access_token", metavar="TYPE",
+                              help=f"with --exchange: what the subject token is: {types} (RFC 8693 section 3) "
+                                   "or a URI (default access_token)")
+    token_parser.add_argument("--actor-token", metavar="TOKEN",
+                              help="with --exchange: the token of the party acting for the subject (delegation)")
+    token_parser.add_argument("--actor-token-type", metavar="TYPE", help="with --actor-token: what it is (as above)")
+    token_parser.add_argument("--audience", action="append", default=[], metavar="NAME",
+                              help="with --exchange: a service the token is for, as the provider names it "
+                                   "(repeatable)")
+    token_parser.add_argument("--requested-token-type", metavar="TYPE",
+                              help="with --exchange: the type of token wanted (as above; default: the provider's)")
 
     def run(args: argparse.Namespace) -> Any:
+        if args.exchange:
+            return exchanged_token(args)
+        exchange_only = [flag for flag, value in (("--subject-token", args.subject_token),
+                                                  ("--actor-token", args.actor_token),
+                                                  ("--actor-token-type", args.actor_token_type),
+                                                  ("--audience", args.audience),
+                                                  ("--requested-token-type", args.requested_token_type)) if value]
+        if exchange_only:
+            raise UsageError(f"{exchange_only[0]} goes with --exchange")
         if args.client_credentials or args.jwt_bearer:
             return machine_token(args)
         if args.subject or args.resource:
-            raise UsageError("--subject and --resource go with --client-credentials or --jwt-bearer")
+            raise UsageError("--subject goes with --jwt-bearer, --resource with --client-credentials, --jwt-bearer "
+                             "or --exchange")
         return signed_in_token(args)
 
     token_parser.set_defaults(run=run)
@@ -111,6 +148,44 @@ def machine_token(args: argparse.Namespace) -> None:
             expires_at = machine.expires_at
     left = None if expires_at is None else max(0, expires_at - int(time.time()))
     emit(args, {"access_token": access_token, "expires_at": expires_at, "expires_in": left}, access_token)
+
+
+# ---- token --exchange -----------------------------------------------------------------------------------------
+
+TOKEN_TYPE_NAMES = ("ACCESS_TOKEN", "REFRESH_TOKEN", "ID_TOKEN", "JWT", "SAML1", "SAML2")
+
+
+def token_type(text: str) -> str:
+    """A token type given by its short name (access_token...: RFC 8693 section 3's, the URN's last part) or as
+    a URI, which the library checks."""
+    name = text.upper()
+    return str(getattr(telenorid.TokenType, name)) if name in TOKEN_TYPE_NAMES else text
+
+
+def exchanged_token(args: argparse.Namespace) -> None:
+    if args.account:
+        raise UsageError("--account names a sign-in; --exchange exchanges the --subject-token given")
+    if args.subject_token is None:
+        raise UsageError("--exchange needs --subject-token (- reads it from standard input)")
+    if (args.actor_token is None) != (args.actor_token_type is None):
+        raise UsageError("--actor-token and --actor-token-type go together (RFC 8693 section 2.1)")
+    settings = machine_settings(args)
+    subject = read_token(args.subject_token)
+    with client_for(settings) as client, telenorid.TokenExchange(
+            subject, token_type(args.subject_token_type), actor_token=args.actor_token,
+            actor_token_type=None if args.actor_token_type is None else token_type(args.actor_token_type),
+            resources=args.resource, audiences=args.audience, scope=args.scope,
+            requested_token_type=None if args.requested_token_type is None else token_type(args.requested_token_type)
+    ) as exchange:
+        say(f"exchanging the subject token at {settings['issuer']} as {settings['client_id']}")
+        with exchange.exchange(client) as issued:
+            document = {"token": issued.token, "issued_token_type": issued.issued_token_type,
+                        "token_type": issued.token_type, "scope": issued.scope, "expires_at": issued.expires_at,
+                        "refresh_token": issued.refresh_token}
+    expires_at = document["expires_at"]
+    document["expires_in"] = None if expires_at is None else max(0, int(expires_at) - int(time.time()))
+    say(f"issued a token of type {document['issued_token_type']} (token_type {document['token_type']})")
+    emit(args, document, str(document["token"]))
 
 
 # ---- introspect, verify-access-token ------------------------------------------------------------------------

@@ -153,6 +153,18 @@ class Client(_Handle):
             _leave(callback._native)
         return AuthState._adopt(state, self)
 
+    def native_sso(self, id_token: str, device_secret: str, scope: Optional[str] = None) -> "AuthState":
+        """Signs the user of ``id_token`` in for this client from another app's sign-in (OpenID Connect Native
+        SSO for Mobile Apps 1.0 §4): ``id_token`` and ``device_secret`` are that app's (``state.get("id_token")``,
+        ``state.get("device_secret")``, from the platform's shared storage). The pair is checked first (the
+        ID token's issuer and ``ds_hash``: :class:`InvalidArgumentError`), then exchanged at the token endpoint
+        for ``scope`` (None: the configuration's; it must include openid); the new ID token is validated as a
+        sign-in's, with its ``ds_hash`` and subject (:class:`TokenInvalidError`). Blocks on the network."""
+        state = _bindings.AuthStateP()
+        self._call(_c.telenorid_client_native_sso, _str(id_token, "id_token"), _str(device_secret, "device_secret"),
+                   _opt_str(scope, "scope"), byref(state))
+        return AuthState._adopt(state, self)
+
     def start_device_authorization(self, request: Optional[AuthorizationRequest] = None) -> "DeviceAuthorization":
         """Starts a device authorization grant (RFC 8628) at the device authorization endpoint (configured as
         ``device_authorization_endpoint``, else discovered), for ``request``'s scope, resources,

@@ -1589,6 +1589,179 @@ static void n_auth_state_sign_out(JNIEnv *env, jclass cls, jlong state)
     void_result(env, status);
 }
 
+/* telenorid_token_exchange_new */
+static jlong n_token_exchange_new(JNIEnv *env, jclass cls, jbyteArray subject_token_bytes,
+                                  jbyteArray subject_token_type_bytes)
+{
+    (void)cls;
+    telenorid_token_exchange *out = NULL;
+    in_string subject_token = {0}, subject_token_type = {0};
+    jlong result = 0;
+    if (in_string_get(env, subject_token_bytes, "subjectToken", &subject_token) &&
+        in_string_get(env, subject_token_type_bytes, "subjectTokenType", &subject_token_type)) {
+        telenorid_status status = telenorid_token_exchange_new(subject_token.chars, subject_token_type.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&subject_token);
+    in_string_release(&subject_token_type);
+    return result;
+}
+
+/* telenorid_token_exchange_set_actor */
+static void n_token_exchange_set_actor(JNIEnv *env, jclass cls, jlong exchange, jbyteArray actor_token_bytes,
+                                       jbyteArray actor_token_type_bytes)
+{
+    (void)cls;
+    in_string actor_token = {0}, actor_token_type = {0};
+    if (in_string_get(env, actor_token_bytes, "actorToken", &actor_token) &&
+        in_string_get(env, actor_token_type_bytes, "actorTokenType", &actor_token_type)) {
+        telenorid_status status = telenorid_token_exchange_set_actor(HANDLE(telenorid_token_exchange, exchange),
+                                                                     actor_token.chars, actor_token_type.chars);
+        void_result(env, status);
+    }
+    in_string_release(&actor_token);
+    in_string_release(&actor_token_type);
+}
+
+/* telenorid_token_exchange_add_resource */
+static void n_token_exchange_add_resource(JNIEnv *env, jclass cls, jlong exchange, jbyteArray uri_bytes)
+{
+    (void)cls;
+    in_string uri = {0};
+    if (in_string_get(env, uri_bytes, "uri", &uri)) {
+        telenorid_status status = telenorid_token_exchange_add_resource(HANDLE(telenorid_token_exchange, exchange),
+                                                                        uri.chars);
+        void_result(env, status);
+    }
+    in_string_release(&uri);
+}
+
+/* telenorid_token_exchange_add_audience */
+static void n_token_exchange_add_audience(JNIEnv *env, jclass cls, jlong exchange, jbyteArray audience_bytes)
+{
+    (void)cls;
+    in_string audience = {0};
+    if (in_string_get(env, audience_bytes, "audience", &audience)) {
+        telenorid_status status = telenorid_token_exchange_add_audience(HANDLE(telenorid_token_exchange, exchange),
+                                                                        audience.chars);
+        void_result(env, status);
+    }
+    in_string_release(&audience);
+}
+
+/* telenorid_token_exchange_set_scope */
+static void n_token_exchange_set_scope(JNIEnv *env, jclass cls, jlong exchange, jbyteArray scope_bytes)
+{
+    (void)cls;
+    in_string scope = {0};
+    if (in_string_get(env, scope_bytes, "scope", &scope)) {
+        telenorid_status status = telenorid_token_exchange_set_scope(HANDLE(telenorid_token_exchange, exchange),
+                                                                     scope.chars);
+        void_result(env, status);
+    }
+    in_string_release(&scope);
+}
+
+/* telenorid_token_exchange_set_requested_token_type */
+static void n_token_exchange_set_requested_token_type(JNIEnv *env, jclass cls, jlong exchange,
+                                                      jbyteArray token_type_bytes)
+{
+    (void)cls;
+    in_string token_type = {0};
+    if (in_string_get(env, token_type_bytes, "tokenType", &token_type)) {
+        telenorid_status status = telenorid_token_exchange_set_requested_token_type(
+            HANDLE(telenorid_token_exchange, exchange), token_type.chars);
+        void_result(env, status);
+    }
+    in_string_release(&token_type);
+}
+
+/* telenorid_token_exchange_free */
+static void n_token_exchange_free(JNIEnv *env, jclass cls, jlong exchange)
+{
+    (void)env;
+    (void)cls;
+    telenorid_token_exchange_free(HANDLE(telenorid_token_exchange, exchange));
+}
+
+/* telenorid_client_exchange_token */
+static jlong n_client_exchange_token(JNIEnv *env, jclass cls, jlong client, jlong exchange)
+{
+    (void)cls;
+    telenorid_issued_token *out = NULL;
+    jlong result = 0;
+    telenorid_status status = telenorid_client_exchange_token(HANDLE(telenorid_client, client),
+                                                              HANDLE(const telenorid_token_exchange, exchange), &out);
+    result = handle_result(env, status, out);
+    return result;
+}
+
+/* telenorid_issued_token_get */
+static jbyteArray n_issued_token_get(JNIEnv *env, jclass cls, jlong token, jint field)
+{
+    (void)cls;
+    char *out = NULL;
+    jbyteArray result = NULL;
+    telenorid_status status = telenorid_issued_token_get(HANDLE(const telenorid_issued_token, token),
+                                                         (telenorid_issued_token_field)field, &out);
+    result = string_result(env, status, out);
+    return result;
+}
+
+/* telenorid_issued_token_expires_at */
+static jlong n_issued_token_expires_at(JNIEnv *env, jclass cls, jlong token)
+{
+    (void)cls;
+    int64_t out = 0;
+    jlong result = 0;
+    telenorid_status status = telenorid_issued_token_expires_at(HANDLE(const telenorid_issued_token, token), &out);
+    void_result(env, status);
+    if (status == TELENORID_OK) {
+        result = (jlong)out;
+    }
+    return result;
+}
+
+/* telenorid_issued_token_auth_state */
+static jlong n_issued_token_auth_state(JNIEnv *env, jclass cls, jlong token)
+{
+    (void)cls;
+    telenorid_auth_state *out = NULL;
+    jlong result = 0;
+    telenorid_status status = telenorid_issued_token_auth_state(HANDLE(const telenorid_issued_token, token), &out);
+    result = handle_result(env, status, out);
+    return result;
+}
+
+/* telenorid_issued_token_free */
+static void n_issued_token_free(JNIEnv *env, jclass cls, jlong token)
+{
+    (void)env;
+    (void)cls;
+    telenorid_issued_token_free(HANDLE(telenorid_issued_token, token));
+}
+
+/* telenorid_client_native_sso */
+static jlong n_client_native_sso(JNIEnv *env, jclass cls, jlong client, jbyteArray id_token_bytes,
+                                 jbyteArray device_secret_bytes, jbyteArray scope_bytes)
+{
+    (void)cls;
+    telenorid_auth_state *out = NULL;
+    in_string id_token = {0}, device_secret = {0}, scope = {0};
+    jlong result = 0;
+    if (in_string_get(env, id_token_bytes, "idToken", &id_token) &&
+        in_string_get(env, device_secret_bytes, "deviceSecret", &device_secret) &&
+        in_string_get(env, scope_bytes, "scope", &scope)) {
+        telenorid_status status = telenorid_client_native_sso(HANDLE(telenorid_client, client), id_token.chars,
+                                                              device_secret.chars, scope.chars, &out);
+        result = handle_result(env, status, out);
+    }
+    in_string_release(&id_token);
+    in_string_release(&device_secret);
+    in_string_release(&scope);
+    return result;
+}
+
 const JNINativeMethod natives[] = {
     NATIVE("registeredNatives", "()I", n_registered_natives),
     NATIVE("version", "()I", n_version),
@@ -1755,6 +1928,19 @@ const JNINativeMethod natives[] = {
     NATIVE("accountsBackchannelLogout", "(JJ)[B", n_accounts_backchannel_logout),
     NATIVE("authStateBackchannelLogout", "(JJ)I", n_auth_state_backchannel_logout),
     NATIVE("authStateSignOut", "(J)V", n_auth_state_sign_out),
+    NATIVE("tokenExchangeNew", "([B[B)J", n_token_exchange_new),
+    NATIVE("tokenExchangeSetActor", "(J[B[B)V", n_token_exchange_set_actor),
+    NATIVE("tokenExchangeAddResource", "(J[B)V", n_token_exchange_add_resource),
+    NATIVE("tokenExchangeAddAudience", "(J[B)V", n_token_exchange_add_audience),
+    NATIVE("tokenExchangeSetScope", "(J[B)V", n_token_exchange_set_scope),
+    NATIVE("tokenExchangeSetRequestedTokenType", "(J[B)V", n_token_exchange_set_requested_token_type),
+    NATIVE("tokenExchangeFree", "(J)V", n_token_exchange_free),
+    NATIVE("clientExchangeToken", "(JJ)J", n_client_exchange_token),
+    NATIVE("issuedTokenGet", "(JI)[B", n_issued_token_get),
+    NATIVE("issuedTokenExpiresAt", "(J)J", n_issued_token_expires_at),
+    NATIVE("issuedTokenAuthState", "(J)J", n_issued_token_auth_state),
+    NATIVE("issuedTokenFree", "(J)V", n_issued_token_free),
+    NATIVE("clientNativeSso", "(J[B[B[B)J", n_client_native_sso),
 };
 const jint natives_count = (jint)(sizeof natives / sizeof natives[0]);
 

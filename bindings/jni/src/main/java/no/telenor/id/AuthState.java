@@ -35,7 +35,12 @@ public final class AuthState extends NativeObject {
          */
         DPOP_THUMBPRINT(7),
         /** The granted {@code authorization_details} (RFC 9396 §7), as JSON. */
-        AUTHORIZATION_DETAILS(8);
+        AUTHORIZATION_DETAILS(8),
+        /**
+         * The device secret of OpenID Connect Native SSO 1.0 (§3.4), a secret: with the ID token, what lets the
+         * vendor's other apps sign the user in ({@link Client#nativeSso}).
+         */
+        DEVICE_SECRET(9);
 
         private final int code;
 
@@ -124,6 +129,14 @@ public final class AuthState extends NativeObject {
     /** What the provider granted (RFC 9396 §7) as a JSON array, or null. */
     public @Nullable String authorizationDetails() {
         return get(Field.AUTHORIZATION_DETAILS);
+    }
+
+    /**
+     * The device secret (OpenID Connect Native SSO 1.0 §3.4, {@link Field#DEVICE_SECRET}), or null when the
+     * sign-in did not ask for {@code device_sso}. A secret: keep it only in the platform's shared storage.
+     */
+    public @Nullable String deviceSecret() {
+        return get(Field.DEVICE_SECRET);
     }
 
     /** The access token's expiry in Unix seconds; 0 when the provider did not say or signed out. */

@@ -195,6 +195,29 @@ public final class Client extends NativeObject {
     }
 
     /**
+     * Signs the user of {@code idToken} in for this client from another app's sign-in (OpenID Connect Native SSO
+     * for Mobile Apps 1.0 §4): {@code idToken} and {@code deviceSecret} are that app's
+     * ({@link AuthState.Field#ID_TOKEN}, {@link AuthState#deviceSecret()}), read from the platform's shared
+     * storage. Checks the pair first (the ID token's issuer, its {@code ds_hash}), then exchanges them at the
+     * token endpoint and validates the new ID token as a sign-in's, with its {@code ds_hash} and subject.
+     * Blocks on the network.
+     *
+     * @param scope the scope asked for (must include openid); null: the configuration's
+     * @throws InvalidArgumentException when the pair does not match, or the scope lacks openid
+     * @throws AuthorizationErrorException when the provider refuses, with its OAuth fields
+     * @throws InvalidResponseException when the answer is no access token with an ID token
+     * @throws TokenInvalidException when the new ID token fails validation
+     * @throws IllegalArgumentException when a value contains a NUL character
+     */
+    public @NonNull AuthState nativeSso(@NonNull String idToken, @NonNull String deviceSecret,
+            @Nullable String scope) {
+        byte[] token = Utf8.encode(Objects.requireNonNull(idToken, "idToken"));
+        byte[] secret = Utf8.encode(Objects.requireNonNull(deviceSecret, "deviceSecret"));
+        byte[] scopes = Utf8.encode(scope);
+        return HostCallFailure.attach(() -> newAuthState(h -> Native.clientNativeSso(h, token, secret, scopes)));
+    }
+
+    /**
      * Restores a state saved with {@link AuthState#serialize()}.
      *
      * @throws MalformedException when {@code json} does not parse

@@ -268,4 +268,21 @@ final class Native {
     static native byte[] accountsBackchannelLogout(long accounts, long token);
     static native int authStateBackchannelLogout(long state, long token);
     static native void authStateSignOut(long state);
+
+    // Token exchange (RFC 8693).
+    static native long tokenExchangeNew(byte[] subjectToken, byte[] subjectTokenType);
+    static native void tokenExchangeSetActor(long exchange, byte[] actorToken, byte[] actorTokenType);
+    static native void tokenExchangeAddResource(long exchange, byte[] uri);
+    static native void tokenExchangeAddAudience(long exchange, byte[] audience);
+    static native void tokenExchangeSetScope(long exchange, byte[] scope);
+    static native void tokenExchangeSetRequestedTokenType(long exchange, byte[] tokenType);
+    static native void tokenExchangeFree(long exchange);
+    static native long clientExchangeToken(long client, long exchange);
+    static native byte[] issuedTokenGet(long token, int field);
+    static native long issuedTokenExpiresAt(long token);
+    static native long issuedTokenAuthState(long token);
+    static native void issuedTokenFree(long token);
+
+    // Native SSO (OpenID Connect Native SSO for Mobile Apps 1.0).
+    static native long clientNativeSso(long client, byte[] idToken, byte[] deviceSecret, byte[] scope);
 }
