@@ -1,4 +1,6 @@
-/// OpenID Connect Native SSO for Mobile Apps 1.0: apps of one vendor on one device share a sign-in. The first
+/// OpenID Connect Native SSO for Mobile Apps 1.0 (draft 07, January 2025, whose section numbers are cited here;
+/// the Implementer's Draft of 2022 named the device secret's type urn:x-oath:params:oauth:token-type:device-secret,
+/// later drafts name it as below): apps of one vendor on one device share a sign-in. The first
 /// app signs in with the `device_sso` scope (§3.1) and gets a device secret beside its tokens (§3.4,
 /// `TokenSet.deviceSecret`); it puts the ID token and the device secret where the vendor's other apps can read
 /// them (the platform's shared storage: the library keeps neither there). A second app then signs the user in
