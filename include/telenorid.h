@@ -88,11 +88,17 @@ extern "C" {
  *          (telenorid_resource_server_verify_dpop, _dpop_nonce, _set_dpop_replay_cache,
  *          telenorid_dpop_replay_cache_*), back-channel logout (telenorid_backchannel_logout_*,
  *          telenorid_logout_token_*, telenorid_accounts_backchannel_logout,
- *          telenorid_auth_state_backchannel_logout), telenorid_auth_state_sign_out. Nothing removed. */
+ *          telenorid_auth_state_backchannel_logout), telenorid_auth_state_sign_out. Nothing removed.
+ *   0.8.0  Tokens exchanged and machines' tokens finished: token exchange (RFC 8693: telenorid_token_exchange_*,
+ *          telenorid_client_exchange_token, telenorid_issued_token_*, TELENORID_ISSUED_*, TELENORID_TOKEN_TYPE_*),
+ *          Native SSO (telenorid_client_native_sso, TELENORID_TOKEN_DEVICE_SECRET), the JWT bearer grant
+ *          (telenorid_client_credentials_new_jwt_bearer), resources, DPoP and stores for machine tokens
+ *          (telenorid_client_credentials_add_resource, _request_headers, _bind_store). A client configured for
+ *          DPoP now gets DPoP-bound client credentials tokens. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
-#define TELENORID_VERSION_MINOR 7
+#define TELENORID_VERSION_MINOR 8
 #define TELENORID_VERSION_PATCH 0
-#define TELENORID_VERSION_STRING "0.7.0"
+#define TELENORID_VERSION_STRING "0.8.0"
 
 /* The version as one number, 0xMMmmpp: major, minor and patch one byte each. */
 #define TELENORID_VERSION_NUMBER \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A CycloneDX 1.5 JSON SBOM of a release, read from the artifacts themselves. Standard library only.
 
-    python3 scripts/sbom.py --version 0.7.0 --output dist/telenorid-0.7.0.cdx.json ARTIFACT...
+    python3 scripts/sbom.py --version 0.8.0 --output dist/telenorid-0.8.0.cdx.json ARTIFACT...
 
 (`make release`, scripts/release.sh, runs it over everything it put in dist/.) Each artifact (a wheel, a
 jar, a C tarball, the sdist, the source tarball) is a component with its SHA-256; inside it, each shared

@@ -6,7 +6,7 @@ import TelenoridCore
 enum StaticCStrings {
     // Must equal TELENORID_VERSION_STRING (imported only as a String, which has no immortal pointer):
     // scripts/check_facts.py and the C tests compare the two.
-    static var version: UnsafePointer<CChar> { pointer("0.7.0") }
+    static var version: UnsafePointer<CChar> { pointer("0.8.0") }
     static var noError: UnsafePointer<CChar> { pointer("no error") }
 
     /// The name of a status: its error kind's (`TelenoridError.Kind.name`, the one home of the names).

@@ -178,7 +178,7 @@ public struct HTTPSettings: Sendable, Equatable {
     public var tls12CipherList: String?
     /// "telenorid/" and TELENORID_VERSION_STRING; the core does not import the header, so
     /// scripts/check_facts.py checks the copy.
-    public var userAgent: String = "telenorid/0.7.0"
+    public var userAgent: String = "telenorid/0.8.0"
 
     public init() {}
 }

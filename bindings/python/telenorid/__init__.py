@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Dict, List
 
-__version__ = "0.7.0"
+__version__ = "0.8.0"
 
 # Each public name and the module defining it (the rest of __all__, the errors, is errors'). Importing the
 # package imports none of them (PEP 562 module __getattr__): the library is loaded on first use of a name

@@ -7,7 +7,7 @@ from typing import Dict
 # The header this package was made from (TELENORID_VERSION_MAJOR, _MINOR, _PATCH): the library loaded must
 # have the same major and at least this minor.
 VERSION_MAJOR = 0
-VERSION_MINOR = 7
+VERSION_MINOR = 8
 VERSION_PATCH = 0
 MAX_INPUT = 1048576  # TELENORID_MAX_INPUT
 OK = 0  # TELENORID_OK

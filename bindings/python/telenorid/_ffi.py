@@ -63,7 +63,7 @@ functions = _declare()
 
 
 def library_version() -> str:
-    """The loaded library's version string, e.g. "0.7.0"."""
+    """The loaded library's version string, e.g. "0.8.0"."""
     text: bytes = functions.telenorid_version_string()
     return text.decode()
 
