@@ -20,9 +20,10 @@ final class EasyHandle: @unchecked Sendable {
     /// (see `CurlTransport.share`).
     private let share: CurlShare?
     private let settings: HTTPSettings
-    /// libcurl's detailed message for a failed transfer. Owned by the handle rather than by one transfer
-    /// so the pointer libcurl keeps can never dangle.
-    let errorBuffer: UnsafeMutablePointer<CChar>
+    /// libcurl's detailed message for a failed transfer (CURLOPT_ERRORBUFFER): allocated for each
+    /// transfer and unset again before it is freed, so a kept handle does not hold its 256 bytes and the
+    /// pointer libcurl keeps never dangles. nil between transfers.
+    private(set) var errorBuffer: UnsafeMutablePointer<CChar>?
     static let errorBufferSize = Int(CURL_ERROR_SIZE)
     /// CURLOPT_BUFFERSIZE: see `configure`.
     static let receiveBufferSize = 4096
@@ -40,8 +41,6 @@ final class EasyHandle: @unchecked Sendable {
         self.curl = curl
         self.share = share
         self.settings = settings
-        errorBuffer = .allocate(capacity: EasyHandle.errorBufferSize)
-        errorBuffer.initialize(repeating: 0, count: EasyHandle.errorBufferSize)
         try configure()
     }
 
@@ -49,8 +48,6 @@ final class EasyHandle: @unchecked Sendable {
     /// which is released only after it.
     deinit {
         curl_easy_cleanup(curl)
-        errorBuffer.deinitialize(count: EasyHandle.errorBufferSize)
-        errorBuffer.deallocate()
     }
 
     /// After `cancel` the transfer is abandoned (its connection closed) with `.cancelled`, unless the
@@ -74,7 +71,16 @@ final class EasyHandle: @unchecked Sendable {
             throw TelenoridError(.invalidArgument, "a \(request.method) request cannot carry a body")
         }
         let sink = ResponseSink(maxBody: settings.maxBodyBytes, maxHeaders: settings.maxHeaderBytes)
-        errorBuffer[0] = 0
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: EasyHandle.errorBufferSize)
+        errorBuffer.initialize(repeating: 0, count: EasyHandle.errorBufferSize)
+        self.errorBuffer = errorBuffer
+        defer {
+            _ = tnc_setopt_ptr(curl, CURLOPT_ERRORBUFFER, nil)
+            self.errorBuffer = nil
+            errorBuffer.deinitialize(count: EasyHandle.errorBufferSize)
+            errorBuffer.deallocate()
+        }
+        try set(tnc_setopt_ptr(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)), "CURLOPT_ERRORBUFFER")
         let hookCall = socketHook.map(SocketHookCall.init)
         // Runs however the request ends, so the buffers freed below are never left pointed to.
         defer { clearRequest(hooked: hookCall != nil) }
@@ -231,7 +237,6 @@ final class EasyHandle: @unchecked Sendable {
     private func configure() throws(TelenoridError) {
         if let share { try set(tnc_setopt_share(curl, share.handle), "CURLOPT_SHARE") }
         try attach(control)
-        try set(tnc_setopt_ptr(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)), "CURLOPT_ERRORBUFFER")
         // No SIGALRM for DNS timeouts: signals are process-wide and unsafe with many threads.
         try set(tnc_setopt_long(curl, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
         try set(tnc_setopt_str(curl, CURLOPT_PROTOCOLS_STR, "http,https"), "CURLOPT_PROTOCOLS_STR")
