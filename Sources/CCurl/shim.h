@@ -74,6 +74,26 @@ static inline CURLcode tnc_setopt_sockopt_function(CURL *curl, curl_sockopt_call
     return curl_easy_setopt(curl, CURLOPT_SOCKOPTFUNCTION, callback);
 }
 
+/* CURLOPT_OPENSOCKETFUNCTION / CURLOPT_CLOSESOCKETFUNCTION: the transfer's sockets are created and closed
+ * by the library, so a cancel from another thread knows which ones to shut down (EasyHandle's
+ * TransferSockets). */
+static inline CURLcode tnc_setopt_opensocket_function(CURL *curl, curl_opensocket_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+static inline CURLcode tnc_setopt_closesocket_function(CURL *curl, curl_closesocket_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_CLOSESOCKETFUNCTION, callback);
+}
+
+/* CURLOPT_PREREQFUNCTION (7.80.0): called once the connection is ready, just before the request is sent. */
+static inline CURLcode tnc_setopt_prereq_function(CURL *curl, curl_prereq_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_PREREQFUNCTION, callback);
+}
+
+/* CURLOPT_XFERINFOFUNCTION: called at least once a second during a transfer; non-zero aborts it. */
+static inline CURLcode tnc_setopt_xferinfo_function(CURL *curl, curl_xferinfo_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
 /* ---- curl_easy_getinfo --------------------------------------------------------------------------- */
 
 /* CURLINFO_LONG items: RESPONSE_CODE, NUM_CONNECTS, ... */

@@ -34,6 +34,11 @@ static inline int telenorid_platform_errno(void) { return errno; }
 static inline int telenorid_platform_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
 /* SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK: enum cases in glibc's headers, plain integers in bionic's. */
 static inline int telenorid_platform_nonblocking_stream_socket(void) { return SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK; }
+/* socket(2) with SOCK_CLOEXEC added to the type: libcurl's own sockets are close-on-exec too (a transfer's
+ * socket, EasyHandle's CURLOPT_OPENSOCKETFUNCTION, must not leak into a process the host execs). */
+static inline int telenorid_platform_cloexec_socket(int family, int type, int protocol) {
+    return socket(family, type | SOCK_CLOEXEC, protocol);
+}
 static inline int telenorid_platform_fcntl_int(int fd, int command, int argument) { return fcntl(fd, command, argument); }
 /* getenv, except in a set-user-ID or set-group-ID program (AT_SECURE), whose environment is its less privileged
  * caller's: glibc's secure_getenv, which bionic lacks and glibc declares only under _GNU_SOURCE. */

@@ -8,7 +8,8 @@ import Synchronization
 /// (see `EasyHandle`), and because libcurl keeps idle keep-alive connections inside the easy handle,
 /// consecutive requests to the provider reuse one connection. DNS answers and TLS sessions are shared
 /// between the pooled handles through a share object (see `CurlShare` for why connections themselves
-/// are not).
+/// are not), made when a second handle is: a transport used from one thread at a time has one handle,
+/// nothing to share, and no share.
 ///
 /// Policy applied to every request, whatever the caller asks for:
 /// - only https, or http to a loopback host, is sent (checked before any connection; `.insecure`), unless
@@ -19,15 +20,12 @@ import Synchronization
 /// - responses are capped (`maxBodyBytes`, `maxHeaderBytes`; `.responseTooLarge`).
 public final class CurlTransport: HTTPTransport {
     public let settings: HTTPSettings
-    private let share: CurlShare
     /// Idle easy handles, most recently used last: handing out the last one first gives a single
     /// sequential caller the same handle, and so the same connection, every time. `busy` holds the handles
-    /// of the transfers under way, so `cancel` can wake them.
-    private let pool = Locked<(idle: [EasyHandle], busy: [EasyHandle])>(([], []))
-    /// How many times `cancel` ran. Changed only under the pool's lock, so a transfer checked out before a
-    /// cancel is in `busy` when the cancel wakes them and one checked out after sees the new count; read
-    /// without the lock by the transfers themselves.
-    private let cancels = Atomic<UInt64>(0)
+    /// of the transfers under way, so `cancel` can reach them. `handles` counts the handles made, and
+    /// `share` is the one shared by every handle after the first (nil until a second is made).
+    private let pool = Locked<(idle: [EasyHandle], busy: [EasyHandle], handles: Int, share: CurlShare?)>(
+        ([], [], 0, nil))
     private let opened = Atomic<Int>(0)
 
     /// Idle handles kept for reuse; more may exist while more threads send at once, and the surplus is
@@ -68,7 +66,6 @@ public final class CurlTransport: HTTPTransport {
         }
         try CurlTransport.validate(settings)
         self.settings = settings
-        self.share = try CurlShare()
     }
 
     /// Frees the pooled handles (curl_easy_cleanup, closing their connections). Each handle holds a
@@ -100,16 +97,13 @@ public final class CurlTransport: HTTPTransport {
     ) throws(TelenoridError) -> HTTPResponse {
         let started = Log.isEnabled(.debug) ? Log.milliseconds() : nil
         do {
-            let (easy, cancelsAtStart) = try checkOut()
+            let easy = try checkOut()
             defer {
                 opened.add(easy.connectsInLastTransfer, ordering: .relaxed)
                 checkIn(easy)
             }
             let response = try easy.perform(
-                request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook, resolve: resolve
-            ) {
-                cancels.load(ordering: .acquiring) != cancelsAtStart
-            }
+                request, allowPlainHTTP: allowPlainHTTP, socketHook: socketHook, resolve: resolve)
             if let started { CurlTransport.log(request, "\(response.status)", since: started) }
             return response
         } catch {
@@ -127,34 +121,42 @@ public final class CurlTransport: HTTPTransport {
         Log.debug("http.request", "\(method) \(url) \(outcome) \(milliseconds) ms")
     }
 
-    /// Ends every transfer under way now with `.cancelled`, from any thread, within one turn of its wait
-    /// loop (curl_multi_wakeup interrupts the wait). Transfers that start after it returns run normally.
+    /// Ends every transfer under way now with `.cancelled`, from any thread, at once where it waits on a
+    /// socket (see `TransferControl`). Transfers checked out after it returns run normally.
     public func cancel() {
         pool.withLock { pool in
-            cancels.add(1, ordering: .releasing)
-            for easy in pool.busy { easy.wake() }
+            for easy in pool.busy { easy.cancel() }
         }
     }
 
-    /// A handle for one transfer, and the cancel count it started under.
-    private func checkOut() throws(TelenoridError) -> (EasyHandle, UInt64) {
-        let reused: (EasyHandle, UInt64)? = pool.withLock { pool in
-            guard let easy = pool.idle.popLast() else { return nil }
-            pool.busy.append(easy)
-            return (easy, cancels.load(ordering: .relaxed))
+    /// A handle for one transfer, marked busy (and so reachable by `cancel`) under the pool's lock.
+    private func checkOut() throws(TelenoridError) -> EasyHandle {
+        let (reused, share): (EasyHandle?, CurlShare?) = try pool.withLock { (pool) throws(TelenoridError) in
+            if let easy = pool.idle.popLast() {
+                pool.busy.append(easy)
+                easy.checkedOut()
+                return (easy, nil)
+            }
+            pool.handles += 1
+            if pool.handles > 1 && pool.share == nil { pool.share = try CurlShare() }
+            return (nil, pool.share)
         }
         if let reused { return reused }
         let fresh = try EasyHandle(share: share, settings: settings)
-        return pool.withLock { pool in
+        pool.withLock { pool in
             pool.busy.append(fresh)
-            return (fresh, cancels.load(ordering: .relaxed))
+            fresh.checkedOut()
         }
+        return fresh
     }
 
     private func checkIn(_ easy: EasyHandle) {
         let surplus: EasyHandle? = pool.withLock { pool in
             if let position = pool.busy.lastIndex(where: { $0 === easy }) { pool.busy.remove(at: position) }
-            guard pool.idle.count < CurlTransport.poolLimit else { return easy }
+            guard pool.idle.count < CurlTransport.poolLimit else {
+                pool.handles -= 1
+                return easy
+            }
             pool.idle.append(easy)
             return nil
         }

@@ -1,7 +1,8 @@
 import CCurl
 
-/// One CURL easy handle, and the multi handle that runs its transfers and caches its keep-alive
-/// connections.
+/// One CURL easy handle. Its transfers run in curl_easy_perform, whose internal multi handle (kept by
+/// libcurl with the easy handle) caches its keep-alive connections; a cancel reaches them through
+/// `TransferControl`.
 ///
 /// The handle is configured once for the transport's settings (TLS, timeouts, proxy, caps, callbacks):
 /// those options never change, so setting them again per request would only cost libcurl a string copy
@@ -13,14 +14,16 @@ import CCurl
 /// lock), and libcurl requires exactly that of an easy handle.
 final class EasyHandle: @unchecked Sendable {
     private let curl: UnsafeMutableRawPointer
-    /// Runs this handle's transfers (see `transfer()`) and owns its connection cache.
-    private let multi: UnsafeMutableRawPointer
-    /// Held so the share outlives every handle attached to it.
-    private let share: CurlShare
+    /// The transfer's sockets and its cancel state (see `TransferControl`).
+    private let control = TransferControl()
+    /// Held so the share outlives every handle attached to it; nil for a transport's first handle
+    /// (see `CurlTransport.share`).
+    private let share: CurlShare?
     private let settings: HTTPSettings
-    /// libcurl's detailed message for a failed transfer. Owned by the handle rather than by one transfer
-    /// so the pointer libcurl keeps can never dangle.
-    let errorBuffer: UnsafeMutablePointer<CChar>
+    /// libcurl's detailed message for a failed transfer (CURLOPT_ERRORBUFFER): allocated for each
+    /// transfer and unset again before it is freed, so a kept handle does not hold its 256 bytes and the
+    /// pointer libcurl keeps never dangles. nil between transfers.
+    private(set) var errorBuffer: UnsafeMutablePointer<CChar>?
     static let errorBufferSize = Int(CURL_ERROR_SIZE)
     /// CURLOPT_BUFFERSIZE: see `configure`.
     static let receiveBufferSize = 4096
@@ -31,38 +34,27 @@ final class EasyHandle: @unchecked Sendable {
     /// it is neither parsed nor checked twice.
     private var target: RequestTarget?
 
-    init(share: CurlShare, settings: HTTPSettings) throws(TelenoridError) {
+    init(share: CurlShare?, settings: HTTPSettings) throws(TelenoridError) {
         guard let curl = curl_easy_init() else {
             throw TelenoridError(.network, "libcurl could not create a handle")
         }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(curl)
-            throw TelenoridError(.network, "libcurl could not create a multi handle")
-        }
         self.curl = curl
-        self.multi = multi
         self.share = share
         self.settings = settings
-        errorBuffer = .allocate(capacity: EasyHandle.errorBufferSize)
-        errorBuffer.initialize(repeating: 0, count: EasyHandle.errorBufferSize)
         try configure()
     }
 
+    /// curl_easy_cleanup closes the cached connections, through `control` (CURLOPT_CLOSESOCKETFUNCTION),
+    /// which is released only after it.
     deinit {
         curl_easy_cleanup(curl)
-        // Closes the cached connections.
-        curl_multi_cleanup(multi)
-        errorBuffer.deinitialize(count: EasyHandle.errorBufferSize)
-        errorBuffer.deallocate()
     }
 
-    /// `cancelled` is asked each time the transfer's wait ends; once it says yes the transfer is abandoned
-    /// (its connection closed) with `.cancelled`, unless the request `finishOnceSent` and may have been
-    /// written already (see `mayHaveSent`): then the answer is awaited within the transfer's timeout and
-    /// the response is marked `cancelledAfterSending`. `wake` ends a wait early so that it is asked at once.
+    /// After `cancel` the transfer is abandoned (its connection closed) with `.cancelled`, unless the
+    /// request `finishOnceSent` and may have been written already (see `TransferControl`): then the answer
+    /// is awaited within the transfer's timeout and the response is marked `cancelledAfterSending`.
     func perform(
-        _ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil, resolve: String? = nil,
-        cancelled: () -> Bool
+        _ request: HTTPRequest, allowPlainHTTP: Bool, socketHook: SocketHook? = nil, resolve: String? = nil
     ) throws(TelenoridError) -> HTTPResponse {
         connectsInLastTransfer = 0
         // All checks before the handle transfers anything: an insecure URL never reaches a socket.
@@ -79,7 +71,16 @@ final class EasyHandle: @unchecked Sendable {
             throw TelenoridError(.invalidArgument, "a \(request.method) request cannot carry a body")
         }
         let sink = ResponseSink(maxBody: settings.maxBodyBytes, maxHeaders: settings.maxHeaderBytes)
-        errorBuffer[0] = 0
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: EasyHandle.errorBufferSize)
+        errorBuffer.initialize(repeating: 0, count: EasyHandle.errorBufferSize)
+        self.errorBuffer = errorBuffer
+        defer {
+            _ = tnc_setopt_ptr(curl, CURLOPT_ERRORBUFFER, nil)
+            self.errorBuffer = nil
+            errorBuffer.deinitialize(count: EasyHandle.errorBufferSize)
+            errorBuffer.deallocate()
+        }
+        try set(tnc_setopt_ptr(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)), "CURLOPT_ERRORBUFFER")
         let hookCall = socketHook.map(SocketHookCall.init)
         // Runs however the request ends, so the buffers freed below are never left pointed to.
         defer { clearRequest(hooked: hookCall != nil) }
@@ -100,7 +101,7 @@ final class EasyHandle: @unchecked Sendable {
                 withExtendedLifetime(headers) {
                     withExtendedLifetime(hookCall) {
                         withExtendedLifetime(resolveList) {
-                            transfer(finishOnceSent: request.finishOnceSent, cancelled)
+                            transfer(finishOnceSent: request.finishOnceSent)
                         }
                     }
                 }
@@ -151,69 +152,29 @@ final class EasyHandle: @unchecked Sendable {
         case cancelled(mayHaveSent: Bool)
     }
 
-    /// Whether libcurl may have written any of the request: it counts the request's bytes as it writes
-    /// them (CURLINFO_REQUEST_SIZE), and sets the pretransfer time once the request is handed over
-    /// (CURLINFO_PRETRANSFER_TIME_T; before the first write in older versions, after it in 7.x's multi
-    /// interface). Either set means the server may be acting on it; neither means nothing was written
-    /// (resolving, connecting, the TLS handshake). A value libcurl cannot give counts as sent.
-    private func mayHaveSent() -> Bool {
-        var requestSize = 0
-        guard tnc_getinfo_long(curl, CURLINFO_REQUEST_SIZE, &requestSize) == CURLE_OK else { return true }
-        var pretransfer: curl_off_t = 0
-        guard tnc_getinfo_off_t(curl, CURLINFO_PRETRANSFER_TIME_T, &pretransfer) == CURLE_OK else { return true }
-        return requestSize > 0 || pretransfer > 0
-    }
-
-    /// What curl_easy_perform does, minus its first wait: libcurl 7.x's curl_easy_perform starts with
-    /// curl_multi_poll on its wakeup socket before the handle has any socket, a poll(2) per request for
-    /// nothing. This loop performs first and waits only while the transfer is still running. The wait is
-    /// curl_multi_poll, whose one poll(2) also watches the multi handle's wakeup socket, so `wake` (from
-    /// another thread) ends it at once at no cost to a transfer nobody cancels. Timeouts are the easy
-    /// handle's, which curl_multi_perform enforces. Removing a handle whose transfer is under way closes its
-    /// connection, so a cancelled transfer leaves nothing half-read for the next one on this handle.
+    /// Runs the transfer in curl_easy_perform. A cancel (`cancel`, any thread) shuts the transfer's
+    /// sockets down, so the poll(2) it waits in returns at once and libcurl gives up on the connection;
+    /// with no socket yet (DNS) the progress callback aborts it within libcurl's next turn (see
+    /// `TransferControl`). libcurl closes the connection of a transfer that failed or was aborted, so a
+    /// cancelled transfer leaves nothing half-read for the next one on this handle.
     ///
-    /// A request that `finishOnceSent` and may have been written when the cancel is seen runs on to its
+    /// A request that `finishOnceSent` and may have been written when the cancel comes runs on to its
     /// end (answer, error or the handle's CURLOPT_TIMEOUT_MS): its answer may carry what the server has
     /// already spent the request's single-use input on.
-    private func transfer(finishOnceSent: Bool, _ cancelled: () -> Bool) -> Outcome {
-        let added = curl_multi_add_handle(multi, curl)
-        guard added == CURLM_OK else {
-            return .done(
-                added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT, cancelledAfterSending: false)
-        }
-        defer { curl_multi_remove_handle(multi, curl) }
-        var running: Int32 = 1
-        var finishing = false
-        while running > 0 {
-            var step = curl_multi_perform(multi, &running)
-            if step == CURLM_OK && running > 0 {
-                step = curl_multi_poll(multi, nil, 0, 1000, nil)
-                if !finishing && cancelled() {
-                    let sent = mayHaveSent()
-                    guard finishOnceSent && sent else { return .cancelled(mayHaveSent: sent) }
-                    finishing = true
-                }
-            }
-            guard step == CURLM_OK else {
-                return .done(
-                    step == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_RECV_ERROR,
-                    cancelledAfterSending: finishing)
-            }
-        }
-        var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
-            if message.pointee.msg == CURLMSG_DONE {
-                return .done(message.pointee.data.result, cancelledAfterSending: finishing)
-            }
-        }
-        return .done(CURLE_RECV_ERROR, cancelledAfterSending: finishing)
+    private func transfer(finishOnceSent: Bool) -> Outcome {
+        guard control.start(finishOnceSent: finishOnceSent) else { return .cancelled(mayHaveSent: false) }
+        let result = curl_easy_perform(curl)
+        let cancel = control.outcome()
+        if cancel.abandoned { return .cancelled(mayHaveSent: cancel.mayHaveSent) }
+        return .done(result, cancelledAfterSending: cancel.cancelledAfterSending)
     }
 
-    /// Ends the wait of the transfer under way (or makes the next wait return at once). Any thread:
-    /// curl_multi_wakeup is the one multi call libcurl allows from another thread.
-    func wake() {
-        _ = curl_multi_wakeup(multi)
-    }
+    /// Ends the transfer under way (see `TransferControl.cancel`). Any thread.
+    func cancel() { control.cancel() }
+
+    /// Readies the handle for a transfer: no cancel of an earlier one applies to it. Called under the
+    /// transport's pool lock when the handle is checked out.
+    func checkedOut() { control.reset() }
 
     /// The checked target for `url`: the cached one when it is the same text under the same permission,
     /// else a fresh one, which then becomes the handle's URL. The cache keeps the CURLU object alive for
@@ -274,8 +235,8 @@ final class EasyHandle: @unchecked Sendable {
     /// The options every transfer of this handle has: how securely, how long, how much, and where the
     /// answer goes (the sink itself is the request's, set by `perform`).
     private func configure() throws(TelenoridError) {
-        try set(tnc_setopt_share(curl, share.handle), "CURLOPT_SHARE")
-        try set(tnc_setopt_ptr(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)), "CURLOPT_ERRORBUFFER")
+        if let share { try set(tnc_setopt_share(curl, share.handle), "CURLOPT_SHARE") }
+        try attach(control)
         // No SIGALRM for DNS timeouts: signals are process-wide and unsafe with many threads.
         try set(tnc_setopt_long(curl, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
         try set(tnc_setopt_str(curl, CURLOPT_PROTOCOLS_STR, "http,https"), "CURLOPT_PROTOCOLS_STR")
@@ -333,6 +294,37 @@ final class EasyHandle: @unchecked Sendable {
                 guard let user else { return 0 }
                 return Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue().receiveHeader(data, size, count)
             }, "CURLOPT_HEADERFUNCTION")
+    }
+
+    /// The callbacks through which `control` knows the transfer's sockets and whether its request may have
+    /// left, and aborts it once cancelled. Literal closures without captures, as in `configure`.
+    private func attach(_ control: TransferControl) throws(TelenoridError) {
+        let user = Unmanaged.passUnretained(control).toOpaque()
+        try set(
+            tnc_setopt_opensocket_function(curl) { user, purpose, address in
+                guard let user, let address, purpose == CURLSOCKTYPE_IPCXN else { return CURL_SOCKET_BAD }
+                return Unmanaged<TransferControl>.fromOpaque(user).takeUnretainedValue().openSocket(address)
+            }, "CURLOPT_OPENSOCKETFUNCTION")
+        try set(tnc_setopt_ptr(curl, CURLOPT_OPENSOCKETDATA, user), "CURLOPT_OPENSOCKETDATA")
+        try set(
+            tnc_setopt_closesocket_function(curl) { user, fd in
+                guard let user else { return close(fd) }
+                return Unmanaged<TransferControl>.fromOpaque(user).takeUnretainedValue().closeSocket(fd)
+            }, "CURLOPT_CLOSESOCKETFUNCTION")
+        try set(tnc_setopt_ptr(curl, CURLOPT_CLOSESOCKETDATA, user), "CURLOPT_CLOSESOCKETDATA")
+        try set(
+            tnc_setopt_prereq_function(curl) { user, _, _, _, _ in
+                guard let user else { return CURL_PREREQFUNC_ABORT }
+                return Unmanaged<TransferControl>.fromOpaque(user).takeUnretainedValue().beforeRequest()
+            }, "CURLOPT_PREREQFUNCTION")
+        try set(tnc_setopt_ptr(curl, CURLOPT_PREREQDATA, user), "CURLOPT_PREREQDATA")
+        try set(
+            tnc_setopt_xferinfo_function(curl) { user, _, _, _, _ in
+                guard let user else { return 1 }
+                return Unmanaged<TransferControl>.fromOpaque(user).takeUnretainedValue().shouldAbort() ? 1 : 0
+            }, "CURLOPT_XFERINFOFUNCTION")
+        try set(tnc_setopt_ptr(curl, CURLOPT_XFERINFODATA, user), "CURLOPT_XFERINFODATA")
+        try set(tnc_setopt_long(curl, CURLOPT_NOPROGRESS, 0), "CURLOPT_NOPROGRESS")
     }
 
     /// The system's trust (see `SystemTrust`), for a configuration without a CA file or path. NULL clears

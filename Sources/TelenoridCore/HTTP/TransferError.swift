@@ -58,7 +58,9 @@ extension EasyHandle {
     }
 
     private func errorDetail() -> String {
-        // Bounded by the buffer size even if libcurl had left it unterminated.
+        // Only during a transfer (see `errorBuffer`). Bounded by the buffer size even if libcurl had left it
+        // unterminated.
+        guard let errorBuffer else { return "" }
         let bytes = UnsafeBufferPointer(start: errorBuffer, count: EasyHandle.errorBufferSize)
         return String(
             decoding: HTTPResponse.trimmed(bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }), as: UTF8.self)
