@@ -18,97 +18,82 @@ import CCurl
 /// leaves the transfer to finish (its answer may carry what the server spent a single-use input on),
 /// so the two sides always agree on whether the request may have left.
 ///
-/// `@unchecked Sendable`: every field is read and written under `mutex` only.
-final class TransferControl: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// The sockets the handle has open: its transfer's and its kept-alive connection's.
-    private var sockets: [Int32] = []
-    /// A cancel came for the current transfer.
-    private var cancelled = false
-    /// The cancel ends the transfer (rather than letting a sent request finish).
-    private var abandoned = false
-    /// The request may have been written: CURLOPT_PREREQFUNCTION let it go.
-    private var sent = false
-    private var finishOnceSent = false
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+final class TransferControl: Sendable {
+    private struct State {
+        /// The sockets the handle has open: its transfer's and its kept-alive connection's.
+        var sockets: [Int32] = []
+        /// A cancel came for the current transfer.
+        var cancelled = false
+        /// The cancel ends the transfer (rather than letting a sent request finish).
+        var abandoned = false
+        /// The request may have been written: CURLOPT_PREREQFUNCTION let it go.
+        var sent = false
+        var finishOnceSent = false
     }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private let state = Locked(State())
 
     /// Called when the handle is checked out, under the pool's lock (so a cancel either came before and
-    /// does not concern this transfer, or comes after and finds the handle busy).
+    /// does not concern this transfer, or comes after and finds the handle busy). The sockets stay: they
+    /// are the kept-alive connection's.
     func reset() {
-        locked {
-            cancelled = false
-            abandoned = false
-            sent = false
-            finishOnceSent = false
+        state.withLock { state in
+            state.cancelled = false
+            state.abandoned = false
+            state.sent = false
+            state.finishOnceSent = false
         }
     }
 
     /// The transfer is about to start; false when a cancel already ended it.
     func start(finishOnceSent: Bool) -> Bool {
-        locked {
-            self.finishOnceSent = finishOnceSent
-            return !abandoned
+        state.withLock { state in
+            state.finishOnceSent = finishOnceSent
+            return !state.abandoned
         }
     }
 
     /// Any thread. Ends the transfer under way unless its request may have been sent and must finish.
     func cancel() {
-        locked {
-            cancelled = true
-            guard !(sent && finishOnceSent) else { return }
-            abandoned = true
-            for fd in sockets { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        state.withLock { state in
+            state.cancelled = true
+            guard !(state.sent && state.finishOnceSent) else { return }
+            state.abandoned = true
+            for fd in state.sockets { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 
     /// How the transfer ended as far as cancels go: abandoned by one (and whether the request may have
     /// left), or let run to its end although one came.
     func outcome() -> (abandoned: Bool, mayHaveSent: Bool, cancelledAfterSending: Bool) {
-        locked { (abandoned, sent, cancelled && !abandoned) }
+        state.withLock { state in (state.abandoned, state.sent, state.cancelled && !state.abandoned) }
     }
 
     // The libcurl callbacks, on the transfer's thread.
 
     func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
-        locked {
-            guard !abandoned else { return CURL_SOCKET_BAD }
+        state.withLock { state in
+            guard !state.abandoned else { return CURL_SOCKET_BAD }
             let fd = telenorid_platform_cloexec_socket(
                 address.pointee.family, address.pointee.socktype, address.pointee.protocol)
-            if fd >= 0 { sockets.append(fd) }
+            if fd >= 0 { state.sockets.append(fd) }
             return fd
         }
     }
 
     func closeSocket(_ fd: curl_socket_t) -> Int32 {
-        locked {
-            if let position = sockets.firstIndex(of: fd) { sockets.remove(at: position) }
+        state.withLock { state in
+            if let position = state.sockets.firstIndex(of: fd) { state.sockets.remove(at: position) }
             return close(fd)
         }
     }
 
     func beforeRequest() -> Int32 {
-        locked {
-            guard !abandoned else { return CURL_PREREQFUNC_ABORT }
-            sent = true
+        state.withLock { state in
+            guard !state.abandoned else { return CURL_PREREQFUNC_ABORT }
+            state.sent = true
             return CURL_PREREQFUNC_OK
         }
     }
 
-    func shouldAbort() -> Bool { locked { abandoned } }
+    func shouldAbort() -> Bool { state.withLock { $0.abandoned } }
 }
