@@ -65,10 +65,12 @@ def test_two_users_are_two_accounts_chosen_by_id_or_last_use(provider, tmp_path)
 
     # The default is the most recently used account; --account picks one, which becomes the most recent.
     assert json.loads(telenorid("userinfo", "--json", *common).stdout)["sub"] == bob
-    picked = telenorid("userinfo", "--json", "--account", ids[alice], *common)
+    picked = telenorid("userinfo", "--json", f"--account={ids[alice]}", *common)
     assert picked.returncode == 0 and json.loads(picked.stdout)["sub"] == alice, picked.stderr
-    assert json.loads(telenorid("status", "--json", *common).stdout)["account"] == ids[alice]
-    assert json.loads(telenorid("status", "--json", "--account", ids[bob], *common).stdout)["subject"] == bob
+    latest = telenorid("status", "--json", *common)
+    assert latest.returncode == 0 and json.loads(latest.stdout)["account"] == ids[alice], latest.stderr
+    named = telenorid("status", "--json", f"--account={ids[bob]}", *common)
+    assert named.returncode == 0 and json.loads(named.stdout)["subject"] == bob, named.stderr
     unknown = telenorid("token", "--account", "no-such-acct", *common)
     assert unknown.returncode == 3 and "telenorid accounts" in unknown.stderr
 
@@ -77,14 +79,14 @@ def test_two_users_are_two_accounts_chosen_by_id_or_last_use(provider, tmp_path)
     assert len(json.loads(telenorid("accounts", "--json", *common).stdout)) == 2
 
     # Removing an account revokes its grant at the provider: its access token is refused there.
-    bob_token = telenorid("token", "--account", ids[bob], *common).stdout.strip()
+    bob_token = telenorid("token", f"--account={ids[bob]}", *common).stdout.strip()
     assert userinfo_status(provider, bob_token) == 200
-    removed = telenorid("accounts", "remove", ids[bob], *common)
+    removed = telenorid("accounts", *common, "remove", "--", ids[bob])
     assert removed.returncode == 0, removed.stderr
     assert userinfo_status(provider, bob_token) == 401
     assert [account["id"] for account in json.loads(telenorid("accounts", "--json", *common).stdout)] == [ids[alice]]
     assert not (tmp_path / f"state.{ids[bob]}.json").exists()
-    assert telenorid("token", "--account", ids[bob], *common).returncode == 3
+    assert telenorid("token", f"--account={ids[bob]}", *common).returncode == 3
     assert json.loads(telenorid("userinfo", "--json", *common).stdout)["sub"] == alice
 
     # `revoke` of the last account removes it too; then nothing is signed in.
@@ -121,17 +123,17 @@ def test_status_of_an_account_reads_it_without_making_it_the_default(provider, t
     ids = {account["subject"]: account["id"] for account in before}
     registry = (tmp_path / "state.accounts.json").read_bytes()
 
-    shown = telenorid("status", "--json", "--account", ids[alice], *common)
+    shown = telenorid("status", "--json", f"--account={ids[alice]}", *common)
     assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout)["subject"] == alice and json.loads(shown.stdout)["account"] == ids[alice]
-    text = telenorid("status", "--account", ids[alice], *common)
+    text = telenorid("status", f"--account={ids[alice]}", *common)
     assert text.returncode == 0 and f"signed in as {alice} " in text.stdout
     assert json.loads(telenorid("status", "--json", *common).stdout)["subject"] == bob, "the default is unchanged"
     assert json.loads(telenorid("accounts", "--json", *common).stdout) == before
     assert (tmp_path / "state.accounts.json").read_bytes() == registry, "status wrote nothing"
 
     # Using the account is what selects it.
-    assert telenorid("token", "--account", ids[alice], *common).returncode == 0
+    assert telenorid("token", f"--account={ids[alice]}", *common).returncode == 0
     assert json.loads(telenorid("status", "--json", *common).stdout)["subject"] == alice
 
 

@@ -196,7 +196,7 @@ def test_revoke_without_a_revocation_endpoint_signs_out_here_and_says_so(fault, 
 
     login(fault, state_file)
     [account] = json.loads(telenorid("accounts", "--json", "--state-file", str(state_file)).stdout)
-    removed = telenorid("accounts", "remove", account["id"], "--state-file", str(state_file))
+    removed = telenorid("accounts", "--state-file", str(state_file), "remove", "--", account["id"])
     assert removed.returncode == 0, removed.stderr
     assert NOT_REVOKED in removed.stderr and STAYS_VALID in removed.stderr, removed.stderr
     assert telenorid("status", "--state-file", str(state_file)).returncode == 3
