@@ -82,10 +82,11 @@ done
 
 # The link: only the C API exported (exports.map), the old names as aliases (old_names.ld), every reference
 # resolved at link time (-z defs), unused sections dropped and identical ones folded. The Unicode tables are
-# the embedded standard library's (String comparison and lowercasing need them); libm for its floor/ceil.
+# the embedded standard library's (String comparison and lowercasing need them). No libm: its one function the
+# library called, ceil, is Sources/EmbeddedSupport/ceil.c.
 unicode_tables=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/embedded/$swift_target/libswiftUnicodeDataTables.a
 clang --target="$clang_target" ${sysroot_flags[@]+"${sysroot_flags[@]}"} -shared -fuse-ld=lld -o "$out/libtelenorid.so" \
     "$obj/TelenoridCore.o" "$obj/Telenorid.o" "${support_objects[@]}" "$unicode_tables" Sources/Telenorid/old_names.ld \
     -Wl,--gc-sections -Wl,--icf=all -Wl,-z,defs \
     -Wl,--version-script=Sources/Telenorid/exports.map -Wl,-soname=libtelenorid.so.0 \
-    ${TELENORID_LINK_MAP:+-Wl,-Map="$TELENORID_LINK_MAP"} -lcurl -lcrypto -lm
+    ${TELENORID_LINK_MAP:+-Wl,-Map="$TELENORID_LINK_MAP"} -lcurl -lcrypto

@@ -79,11 +79,11 @@ else
     pass "ldd lists no libswift*"
 fi
 if echo "$deps" | grep -q 'not found'; then fail "unresolved dependencies: $(echo "$deps" | grep 'not found')"; fi
-# The Embedded build needs nothing beyond the C library, libm, libcrypto and libcurl (no libstdc++, no
-# runtime of Swift's), and exports nothing of the runtime it carries (swift_retain...): the export check
+# The Embedded build needs nothing beyond the C library, libcrypto and libcurl (no libstdc++, no runtime of
+# Swift's, no libm: a library less for every dlopen to map, which libcurl does not load), and exports nothing of the runtime it carries (swift_retain...): the export check
 # above sees only telenorid_*.
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
-[ "$needed" = "libc.so.6 libcrypto.so.3 libcurl.so.4 libm.so.6 " ] && pass "needs only libc, libm, libcrypto, libcurl" ||
+[ "$needed" = "libc.so.6 libcrypto.so.3 libcurl.so.4 " ] && pass "needs only libc, libcrypto, libcurl" ||
     fail "needs $needed"
 # The glibc floor the wheel may promise (manylinux_2_35 at the most): no symbol version above GLIBC_2.35 (glibc 2.36's
 # arc4random_buf, which the embedded standard library calls, is the library's own: Sources/EmbeddedSupport).

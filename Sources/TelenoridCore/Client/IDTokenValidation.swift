@@ -239,9 +239,7 @@ extension OIDCClient {
     /// A NumericDate (RFC 7519 §2): integral or fractional seconds, read down to whole seconds.
     static func seconds(_ value: JSONValue?) -> Int64? {
         guard case .number(let number)? = value else { return nil }
-        if let whole = number.int64 { return whole }
-        guard let double = number.double, double.isFinite, abs(double) < 1e17 else { return nil }
-        return Int64(exactly: double.rounded(.down))
+        return number.roundedDown(magnitudeBelow: 1e17)
     }
 }
 

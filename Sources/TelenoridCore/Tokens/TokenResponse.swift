@@ -77,7 +77,7 @@ public struct TokenResponse: Sendable {
         case nil, .null?:
             return nil
         case .number(let number)?:
-            guard let seconds = number.int64 ?? number.double.flatMap({ Int64(exactly: $0.rounded(.down)) }),
+            guard let seconds = number.roundedDown(),
                 seconds >= 0
             else {
                 throw TelenoridError(.invalidResponse, "expires_in is not a non-negative number of seconds")

@@ -361,6 +361,20 @@ final class JSONTests: XCTestCase {
         XCTAssertNil(try JSON.parse("\"1\"").int64Value)
     }
 
+    func testRoundedDownReadsFractionsAndExponentsDownToWholeNumbers() {
+        let cases: [(String, Int64?)] = [
+            ("1700000000", 1_700_000_000), ("1700000000.9", 1_700_000_000), ("3599.999", 3599), ("1e3", 1000),
+            ("0.5", 0), ("-0.5", -1), ("-1.5", -2), ("-2.0", -2), ("-0", 0), ("9223372036854775807", Int64.max),
+            ("9.3e18", nil), ("-9.3e18", nil), ("1e400", nil)
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(JSONNumber(text: text)?.roundedDown(), expected, text)
+        }
+        // A bound below 2^63 applies to values that are not plain integers.
+        XCTAssertNil(JSONNumber(text: "2e17")?.roundedDown(magnitudeBelow: 1e17))
+        XCTAssertEqual(JSONNumber(text: "1.5e16")?.roundedDown(magnitudeBelow: 1e17), 15_000_000_000_000_000)
+    }
+
     func testJSONNumberInitializers() {
         XCTAssertEqual(JSONNumber(text: "-12.5e3")?.text, "-12.5e3")
         XCTAssertEqual(JSONNumber(text: "-12.5e3")?.double, -12500)

@@ -44,6 +44,18 @@ public struct JSONNumber: Sendable, Equatable {
         return Int64(text, radix: 10)
     }
 
+    /// The value rounded down to a whole number: a plain integer as `int64` reads it, else the nearest Double
+    /// rounded down when its magnitude is below `limit` (at most 2^63, so the result fits). For NumericDates
+    /// and lifetimes in seconds, which may carry a fraction (RFC 7519 §2). Rounded by truncating conversion,
+    /// not `rounded(.down)`, which on x86-64 calls libm's floor: the library links no libm, one library less
+    /// for every process that loads it.
+    public func roundedDown(magnitudeBelow limit: Double = 0x1p63) -> Int64? {
+        if let whole = int64 { return whole }
+        guard let value = double, abs(value) < min(limit, 0x1p63) else { return nil }
+        let truncated = Int64(value)  // toward zero: one too high for a negative value with a fraction
+        return Double(truncated) > value ? truncated - 1 : truncated
+    }
+
     /// The nearest Double, or nil when the magnitude is too large to be finite.
     public var double: Double? {
         // The grammar has checked the text, so strtod reads all of it; C's, as Embedded Swift has no Double(String).
