@@ -6,47 +6,41 @@ import java.util.Collections;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The providers of machine tokens (the client credentials grant, RFC 6749 §4.4) that {@link ResourceServerTest}
- * and {@link MachineTokenTest} share, started as Python subprocesses: django-oauth-toolkit
- * (Tests/support/provider/oidc_provider.py: opaque access tokens, its machine-app client) and glewlwyd
- * (Tests/support/glewlwyd_provider.py serve: JWT access tokens, RFC 9068, and a machine client). Each prints one
- * JSON line when it is ready, from which the tests take their clients; a test class may start more servers of its
- * own here, and {@link #stop} ends them all.
+ * and {@link MachineTokenTest} share, started as Python subprocesses for a test class that registers this
+ * extension ({@code @RegisterExtension static final MachineProviders providers = new MachineProviders();}):
+ * django-oauth-toolkit (Tests/support/provider/oidc_provider.py: opaque access tokens, its machine-app client) and
+ * glewlwyd (Tests/support/glewlwyd_provider.py serve: JWT access tokens, RFC 9068, and a machine client). Each
+ * prints one JSON line when it is ready, from which the tests take their clients. A class may start more servers
+ * of its own here ({@link #startAnother}); all of them are stopped after the class, also when one did not start.
  */
-final class MachineProviders {
-    /** django-oauth-toolkit's ready line: "issuer", and "clients": {..., "machine": {...}}. */
-    final String django;
-    /** glewlwyd's ready line: "issuer", "machine_client_id", "machine_client_secret", "machine_scope". */
-    final String glewlwyd;
-    private final List<Process> processes;
+final class MachineProviders implements BeforeAllCallback, AfterAllCallback {
+    private final List<Process> processes = new ArrayList<>();
+    private String django;
+    private String glewlwyd;
 
-    private MachineProviders(String django, String glewlwyd, List<Process> processes) {
-        this.django = django;
-        this.glewlwyd = glewlwyd;
-        this.processes = processes;
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        django = startAnother("Tests/support/provider/oidc_provider.py");
+        glewlwyd = startAnother("Tests/support/glewlwyd_provider.py", "serve");
     }
 
-    /** Starts both providers; when one does not start, the other is stopped before the error goes on. */
-    static MachineProviders start() throws IOException {
-        List<Process> processes = new ArrayList<>();
-        try {
-            String django = startServer(processes, "Tests/support/provider/oidc_provider.py");
-            String glewlwyd = startServer(processes, "Tests/support/glewlwyd_provider.py", "serve");
-            return new MachineProviders(django, glewlwyd, processes);
-        } catch (IOException | RuntimeException e) {
-            PythonProcess.stopAll(processes.toArray(new Process[0]));
-            throw e;
-        }
+    /** Stops every server started here, the last started first. */
+    @Override
+    public void afterAll(ExtensionContext context) {
+        List<Process> reversed = new ArrayList<>(processes);
+        Collections.reverse(reversed);
+        PythonProcess.stopAll(reversed.toArray(new Process[0]));
+        processes.clear();
     }
 
     /** Starts one more server ({@link PythonProcess#startServer}), stopped with the providers; its ready line. */
     String startAnother(String script, String... args) throws IOException {
-        return startServer(processes, script, args);
-    }
-
-    private static String startServer(List<Process> processes, String script, String... args) throws IOException {
         Process[] started = new Process[1];
         try {
             return PythonProcess.startServer(script, started, args);
@@ -57,12 +51,14 @@ final class MachineProviders {
         }
     }
 
-    /** Stops every server started here, the last started first. */
-    void stop() {
-        List<Process> reversed = new ArrayList<>(processes);
-        Collections.reverse(reversed);
-        PythonProcess.stopAll(reversed.toArray(new Process[0]));
-        processes.clear();
+    /** django-oauth-toolkit's ready line: "issuer", and "clients": {..., "machine": {...}}. */
+    String django() {
+        return django;
+    }
+
+    /** glewlwyd's ready line: "issuer", "machine_client_id", "machine_client_secret", "machine_scope". */
+    String glewlwyd() {
+        return glewlwyd;
     }
 
     /** {@code member} of django-oauth-toolkit's client {@code client}: "clients": {..., "machine": {...}}. */

@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A machine's own token through the JNI bridge beyond the plain client credentials grant of
@@ -22,22 +22,15 @@ import org.junit.jupiter.api.Test;
  * (Tests/support/jwt_bearer_provider.py).
  */
 class MachineTokenTest {
-    private static MachineProviders providers;
+    @RegisterExtension
+    static final MachineProviders providers = new MachineProviders();
     private static String authlibLine;
     private static String glewlwydLine;
 
     @BeforeAll
-    static void start() throws Exception {
-        providers = MachineProviders.start();
-        glewlwydLine = providers.glewlwyd;
+    static void start() throws IOException {
+        glewlwydLine = providers.glewlwyd();
         authlibLine = providers.startAnother("Tests/support/jwt_bearer_provider.py");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (providers != null) {
-            providers.stop();
-        }
     }
 
     private static Config djangoMachine() {

@@ -18,10 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The other side of the token through the JNI bridge, as Tests/python/test_resource_server.py does through
@@ -34,22 +34,15 @@ import org.junit.jupiter.api.Test;
  * only by setting).
  */
 class ResourceServerTest {
-    private static MachineProviders providers;
+    @RegisterExtension
+    static final MachineProviders providers = new MachineProviders();
     private static String djangoIssuer;
     private static String glewlwydIssuer;
 
     @BeforeAll
-    static void start() throws Exception {
-        providers = MachineProviders.start();
-        djangoIssuer = field(providers.django, "issuer");
-        glewlwydIssuer = field(providers.glewlwyd, "issuer");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (providers != null) {
-            providers.stop();
-        }
+    static void issuers() {
+        djangoIssuer = field(providers.django(), "issuer");
+        glewlwydIssuer = field(providers.glewlwyd(), "issuer");
     }
 
     private static Config machine(String method) {
@@ -223,10 +216,10 @@ class ResourceServerTest {
 
     @Test
     void jwtAccessTokensAtGlewlwyd() {
-        String clientId = field(providers.glewlwyd, "machine_client_id");
-        String scope = field(providers.glewlwyd, "machine_scope");
+        String clientId = field(providers.glewlwyd(), "machine_client_id");
+        String scope = field(providers.glewlwyd(), "machine_scope");
         try (Config config = Config.builder().issuer(glewlwydIssuer).clientId(clientId)
-                .clientSecret(field(providers.glewlwyd, "machine_client_secret"))
+                .clientSecret(field(providers.glewlwyd(), "machine_client_secret"))
                 .tokenEndpointAuthMethod("client_secret_basic")
                 .build();
              Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
