@@ -75,8 +75,8 @@ static inline CURLcode tnc_setopt_sockopt_function(CURL *curl, curl_sockopt_call
 }
 
 /* CURLOPT_OPENSOCKETFUNCTION / CURLOPT_CLOSESOCKETFUNCTION: the transfer's sockets are created and closed
- * by the library, so a cancel from another thread knows which ones to shut down (EasyHandle's
- * TransferSockets). */
+ * by the library, so a cancel from another thread knows which ones to shut down (TransferControl,
+ * Sources/TelenoridCore/HTTP/TransferControl.swift, which an EasyHandle keeps). */
 static inline CURLcode tnc_setopt_opensocket_function(CURL *curl, curl_opensocket_callback callback) {
     return curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, callback);
 }

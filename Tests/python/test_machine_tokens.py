@@ -18,6 +18,7 @@ import telenorid
 from fault_provider import FaultProvider, Response
 from glewlwyd_provider import BINARY, start_glewlwyd
 from jwt_bearer_provider import start_jwt_bearer_provider
+from machine_clients import django_machine, glewlwyd_machine
 from oidc_provider import start_provider
 
 HERE = Path(__file__).resolve().parent
@@ -49,9 +50,7 @@ def test_resources_go_with_every_token_request():
 @pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="glewlwyd is not installed (scripts/setup.sh)")
 def test_glewlwyd_binds_a_machine_token_to_the_clients_dpop_key():
     with start_glewlwyd() as glewlwyd:
-        config = telenorid.Config.from_settings(
-            issuer=glewlwyd.issuer, client_id=glewlwyd.machine_client_id,
-            client_secret=glewlwyd.machine_client_secret, dpop_signing_alg="ES256")
+        config = telenorid.Config.from_settings(**glewlwyd_machine(glewlwyd, dpop_signing_alg="ES256"))
         with telenorid.Client(config) as client, telenorid.ClientCredentials(client, glewlwyd.machine_scope) as machine:
             api = "https://api.example/items"
             authorization, proof = machine.request_headers("GET", api + "?page=2")
@@ -165,9 +164,7 @@ with telenorid.Client(telenorid.Config.from_settings(**job["settings"])) as clie
 
 def test_processes_sharing_a_store_get_one_token(tmp_path):
     with start_provider() as django:
-        machine = django["clients"]["machine"]
-        settings = dict(issuer=django["issuer"], client_id=machine["client_id"],
-                        client_secret=machine["client_secret"])
+        settings = django_machine(django)
         job = json.dumps({"settings": settings, "scope": "profile", "directory": str(tmp_path),
                           "go": str(tmp_path / "go")})
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "bindings" / "python"), str(HERE)])}

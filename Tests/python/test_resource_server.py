@@ -14,14 +14,12 @@ import requests
 
 import telenorid
 from glewlwyd_provider import BINARY, start_glewlwyd
+from machine_clients import django_machine, glewlwyd_machine
 from oidc_provider import start_provider
 
 
-def machine_config(info, method="client_secret_basic", **extra):
-    machine = info["clients"]["machine"]
-    return telenorid.Config.from_settings(issuer=info["issuer"], client_id=machine["client_id"],
-                                          client_secret=machine["client_secret"],
-                                          token_endpoint_auth_method=method, **extra)
+def machine_config(info, method="client_secret_basic"):
+    return telenorid.Config.from_settings(**django_machine(info, token_endpoint_auth_method=method))
 
 
 @pytest.fixture(scope="module")
@@ -128,8 +126,7 @@ def test_arguments_are_checked_before_c(django):
 def test_glewlwyd_jwt_access_tokens_introspection_and_client_credentials():
     with start_glewlwyd() as glewlwyd:
         config = telenorid.Config.from_settings(
-            issuer=glewlwyd.issuer, client_id=glewlwyd.machine_client_id,
-            client_secret=glewlwyd.machine_client_secret, token_endpoint_auth_method="client_secret_basic")
+            **glewlwyd_machine(glewlwyd, token_endpoint_auth_method="client_secret_basic"))
         with telenorid.Client(config) as client:
             machine = telenorid.ClientCredentials(client, glewlwyd.machine_scope)
             token = machine.access_token()
@@ -156,8 +153,7 @@ def test_glewlwyd_jwt_access_tokens_introspection_and_client_credentials():
             assert answer.token_type == "bearer" and answer.scope == glewlwyd.machine_scope
             assert not server.introspect("not-a-token").active
         post = telenorid.Config.from_settings(
-            issuer=glewlwyd.issuer, client_id=glewlwyd.machine_client_id,
-            client_secret=glewlwyd.machine_client_secret, token_endpoint_auth_method="client_secret_post")
+            **glewlwyd_machine(glewlwyd, token_endpoint_auth_method="client_secret_post"))
         with telenorid.Client(post) as client:
             assert telenorid.ClientCredentials(client, glewlwyd.machine_scope).access_token()
 

@@ -21,12 +21,7 @@ final class PushedAuthorizationTests: XCTestCase {
     private func client(_ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws
         -> OIDCClient
     {
-        var settings = ClientConfiguration.Settings()
-        settings[.issuer] = provider.issuer
-        settings[.clientID] = "native-app"
-        settings[.redirectURI] = "com.example.app:/oauth2redirect"
-        for (setting, value) in extra { settings[setting] = value }
-        return try OIDCClient(configuration: try ClientConfiguration(settings), transport: provider)
+        try provider.client([.clientID: "native-app", .redirectURI: "com.example.app:/oauth2redirect"], extra)
     }
 
     private func query(_ url: String) throws -> FormParameters {

@@ -14,15 +14,11 @@ final class BackchannelAuthenticationTests: XCTestCase {
     private func client(_ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws
         -> OIDCClient
     {
-        var settings = ClientConfiguration.Settings()
-        settings[.issuer] = provider.issuer
-        settings[.clientID] = "call-centre"
-        settings[.redirectURI] = "https://client.example.org/cb"
-        settings[.clientSecret] = "s3cret"
-        settings[.clientAuthMethod] = "client_secret_post"
-        for (setting, value) in extra { settings[setting] = value }
-        return try OIDCClient(
-            configuration: try ClientConfiguration(settings), transport: provider, clock: { 1_800_000_000 })
+        try provider.client(
+            [
+                .clientID: "call-centre", .redirectURI: "https://client.example.org/cb", .clientSecret: "s3cret",
+                .clientAuthMethod: "client_secret_post"
+            ], extra, clock: { 1_800_000_000 })
     }
 
     private func request(_ client: OIDCClient, _ values: [AuthorizationRequest.Parameter: String]) throws

@@ -9,13 +9,8 @@ final class TokenExchangeTests: XCTestCase {
     private func client(_ provider: MemoryProvider, _ extra: [ClientConfiguration.Setting: String] = [:]) throws
         -> OIDCClient
     {
-        var settings = ClientConfiguration.Settings()
-        settings[.issuer] = provider.issuer
-        settings[.clientID] = "exchanger"
-        settings[.clientSecret] = "exchanger-secret"
-        for (setting, value) in extra { settings[setting] = value }
-        return try OIDCClient(
-            configuration: try ClientConfiguration(settings), transport: provider,
+        try provider.client(
+            [.clientID: "exchanger", .clientSecret: "exchanger-secret"], extra,
             clock: { [time] in time.now.load(ordering: .relaxed) })
     }
 

@@ -156,60 +156,75 @@ int new_store(JNIEnv *env, jobject call, jbyteArray directory_bytes, telenorid_s
     return 1;
 }
 
+/* What a native that binds a handle to a record, or opens one, hands the library: the store (the app's or the
+ * directory one) and the record's key. */
+typedef struct {
+    telenorid_store *store;
+    in_string key;
+} keyed_store;
+
+/* Returns 1 with *out set, to be released by keyed_store_release after the library call; 0 with an exception
+ * pending and nothing to release. */
+static int keyed_store_get(JNIEnv *env, jobject call, jbyteArray directory, jbyteArray key_bytes, keyed_store *out)
+{
+    out->store = NULL;
+    if (!in_string_get(env, key_bytes, "key", &out->key)) {
+        return 0;
+    }
+    if (!new_store(env, call, directory, &out->store)) {
+        in_string_release(&out->key);
+        return 0;
+    }
+    return 1;
+}
+
+/* Frees the bridge's reference to the store (a handle bound to it, or opened from it, keeps its own) and wipes
+ * the key. */
+static void keyed_store_release(keyed_store *keyed)
+{
+    telenorid_store_free(keyed->store);
+    in_string_release(&keyed->key);
+}
+
 void n_auth_state_bind_store(JNIEnv *env, jclass cls, jlong state, jobject call, jbyteArray directory,
                              jbyteArray key_bytes)
 {
     (void)cls;
-    in_string key;
-    telenorid_store *store = NULL;
-    if (!in_string_get(env, key_bytes, "key", &key)) {
-        return;
-    }
-    if (new_store(env, call, directory, &store)) {
-        telenorid_status status = telenorid_auth_state_bind_store(HANDLE(telenorid_auth_state, state), store, key.chars);
-        telenorid_store_free(store); /* the state keeps it */
+    keyed_store keyed;
+    if (keyed_store_get(env, call, directory, key_bytes, &keyed)) {
+        telenorid_status status = telenorid_auth_state_bind_store(HANDLE(telenorid_auth_state, state), keyed.store,
+                                                                  keyed.key.chars);
+        keyed_store_release(&keyed);
         void_result(env, status);
     }
-    in_string_release(&key);
 }
 
 void n_client_credentials_bind_store(JNIEnv *env, jclass cls, jlong credentials, jobject call, jbyteArray directory,
                                      jbyteArray key_bytes)
 {
     (void)cls;
-    in_string key;
-    telenorid_store *store = NULL;
-    if (!in_string_get(env, key_bytes, "key", &key)) {
-        return;
-    }
-    if (new_store(env, call, directory, &store)) {
+    keyed_store keyed;
+    if (keyed_store_get(env, call, directory, key_bytes, &keyed)) {
         telenorid_status status = telenorid_client_credentials_bind_store(
-            HANDLE(telenorid_client_credentials, credentials), store, key.chars);
-        telenorid_store_free(store); /* the handle keeps it */
+            HANDLE(telenorid_client_credentials, credentials), keyed.store, keyed.key.chars);
+        keyed_store_release(&keyed);
         void_result(env, status);
     }
-    in_string_release(&key);
 }
 
 jlong n_auth_state_open_store(JNIEnv *env, jclass cls, jlong client, jobject call, jbyteArray directory,
                              jbyteArray key_bytes)
 {
     (void)cls;
-    in_string key;
-    telenorid_store *store = NULL;
+    keyed_store keyed;
     telenorid_auth_state *out = NULL;
-    jlong result = 0;
-    if (!in_string_get(env, key_bytes, "key", &key)) {
+    if (!keyed_store_get(env, call, directory, key_bytes, &keyed)) {
         return 0;
     }
-    if (new_store(env, call, directory, &store)) {
-        telenorid_status status = telenorid_auth_state_open_store(HANDLE(telenorid_client, client), store, key.chars,
-                                                                  &out);
-        telenorid_store_free(store); /* the state keeps it */
-        result = handle_result(env, status, out);
-    }
-    in_string_release(&key);
-    return result;
+    telenorid_status status = telenorid_auth_state_open_store(HANDLE(telenorid_client, client), keyed.store,
+                                                              keyed.key.chars, &out);
+    keyed_store_release(&keyed);
+    return handle_result(env, status, out);
 }
 
 /* From inside StoreCall.load: hands the record to the library (copied, the copy wiped after). */

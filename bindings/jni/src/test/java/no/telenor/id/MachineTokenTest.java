@@ -1,5 +1,6 @@
 package no.telenor.id;
 
+import static no.telenor.id.MachineProviders.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,11 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A machine's own token through the JNI bridge beyond the plain client credentials grant of
@@ -23,49 +22,19 @@ import org.junit.jupiter.api.Test;
  * (Tests/support/jwt_bearer_provider.py).
  */
 class MachineTokenTest {
-    private static Process django;
-    private static Process authlib;
-    private static Process glewlwyd;
-    private static String djangoLine;
+    @RegisterExtension
+    static final MachineProviders providers = new MachineProviders();
     private static String authlibLine;
     private static String glewlwydLine;
 
     @BeforeAll
-    static void start() throws Exception {
-        Process[] started = new Process[1];
-        try {
-            djangoLine = PythonProcess.startServer("Tests/support/provider/oidc_provider.py", started);
-            django = started[0];
-            authlibLine = PythonProcess.startServer("Tests/support/jwt_bearer_provider.py", started);
-            authlib = started[0];
-            glewlwydLine = PythonProcess.startServer("Tests/support/glewlwyd_provider.py", started, "serve");
-            glewlwyd = started[0];
-        } catch (IOException | RuntimeException e) {
-            stop();
-            throw e;
-        }
-    }
-
-    @AfterAll
-    static void stop() {
-        PythonProcess.stopAll(glewlwyd, authlib, django);
-    }
-
-    /** The first string member {@code name} of a server's JSON line after {@code from}. */
-    private static String field(String json, String from, String name) {
-        Matcher matcher = Pattern.compile("\"" + Pattern.quote(name) + "\": \"([^\"]*)\"")
-                .matcher(json.substring(json.indexOf(from)));
-        if (!matcher.find()) {
-            throw new IllegalStateException("no " + name + " in " + json);
-        }
-        return matcher.group(1);
+    static void start() throws IOException {
+        glewlwydLine = providers.glewlwyd();
+        authlibLine = providers.startAnother("Tests/support/jwt_bearer_provider.py");
     }
 
     private static Config djangoMachine() {
-        String machine = "\"machine\": {";
-        return Config.builder().issuer(field(djangoLine, "", "issuer"))
-                .clientId(field(djangoLine, machine, "client_id"))
-                .clientSecret(field(djangoLine, machine, "client_secret")).build();
+        return providers.djangoMachine().build();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package no.telenor.id;
 
+import static no.telenor.id.MachineProviders.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -17,12 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The other side of the token through the JNI bridge, as Tests/python/test_resource_server.py does through
@@ -35,51 +34,19 @@ import org.junit.jupiter.api.Test;
  * only by setting).
  */
 class ResourceServerTest {
-    private static Process django;
-    private static Process glewlwyd;
-    private static String djangoLine;
-    private static String glewlwydLine;
+    @RegisterExtension
+    static final MachineProviders providers = new MachineProviders();
     private static String djangoIssuer;
     private static String glewlwydIssuer;
 
     @BeforeAll
-    static void start() throws Exception {
-        Process[] started = new Process[1];
-        try {
-            djangoLine = PythonProcess.startServer("Tests/support/provider/oidc_provider.py", started);
-            django = started[0];
-            djangoIssuer = field(djangoLine, "issuer");
-            glewlwydLine = PythonProcess.startServer("Tests/support/glewlwyd_provider.py", started, "serve");
-            glewlwyd = started[0];
-            glewlwydIssuer = field(glewlwydLine, "issuer");
-        } catch (IOException | RuntimeException e) {
-            stop();
-            throw e;
-        }
-    }
-
-    @AfterAll
-    static void stop() {
-        PythonProcess.stopAll(glewlwyd, django);
-    }
-
-    /** The first string member {@code name} of a server's JSON line ({@code json.dumps}' spacing). */
-    private static String field(String json, String name) {
-        Matcher matcher = Pattern.compile("\"" + Pattern.quote(name) + "\": \"([^\"]*)\"").matcher(json);
-        if (!matcher.find()) {
-            throw new IllegalStateException("no " + name + " in " + json);
-        }
-        return matcher.group(1);
-    }
-
-    /** {@code member} of django-oauth-toolkit's client {@code client}: "clients": {..., "machine": {...}}. */
-    private static String djangoClient(String client, String member) {
-        return field(djangoLine.substring(djangoLine.indexOf("\"" + client + "\": {")), member);
+    static void issuers() {
+        djangoIssuer = field(providers.django(), "issuer");
+        glewlwydIssuer = field(providers.glewlwyd(), "issuer");
     }
 
     private static Config machine(String method) {
-        return Config.builder().issuer(djangoIssuer).clientId(djangoClient("machine", "client_id"))
-                .clientSecret(djangoClient("machine", "client_secret")).tokenEndpointAuthMethod(method).build();
+        return providers.djangoMachine().tokenEndpointAuthMethod(method).build();
     }
 
     /** A token of django-oauth-toolkit's machine client, from the client credentials grant. */
@@ -92,8 +59,8 @@ class ResourceServerTest {
 
     /** The confidential client as the resource server's registration, with the introspection endpoint set. */
     private static Config.Builder backend() {
-        return Config.builder().issuer(djangoIssuer).clientId(djangoClient("confidential", "client_id"))
-                .clientSecret(djangoClient("confidential", "client_secret"))
+        return Config.builder().issuer(djangoIssuer).clientId(providers.djangoClient("confidential", "client_id"))
+                .clientSecret(providers.djangoClient("confidential", "client_secret"))
                 .introspectionEndpoint(djangoIssuer + "/introspect/");
     }
 
@@ -192,7 +159,8 @@ class ResourceServerTest {
     /** Revokes {@code token} at django-oauth-toolkit (RFC 7009) as its machine client; the HTTP status. */
     private static int revoke(String token) throws IOException {
         HttpURLConnection connection = (HttpURLConnection) new URL(djangoIssuer + "/revoke_token/").openConnection();
-        String credentials = djangoClient("machine", "client_id") + ":" + djangoClient("machine", "client_secret");
+        String credentials = providers.djangoClient("machine", "client_id") + ":"
+                + providers.djangoClient("machine", "client_secret");
         connection.setRequestMethod("POST");
         connection.setDoOutput(true);
         connection.setRequestProperty("Authorization",
@@ -248,10 +216,11 @@ class ResourceServerTest {
 
     @Test
     void jwtAccessTokensAtGlewlwyd() {
-        String clientId = field(glewlwydLine, "machine_client_id");
-        String scope = field(glewlwydLine, "machine_scope");
+        String clientId = field(providers.glewlwyd(), "machine_client_id");
+        String scope = field(providers.glewlwyd(), "machine_scope");
         try (Config config = Config.builder().issuer(glewlwydIssuer).clientId(clientId)
-                .clientSecret(field(glewlwydLine, "machine_client_secret")).tokenEndpointAuthMethod("client_secret_basic")
+                .clientSecret(field(providers.glewlwyd(), "machine_client_secret"))
+                .tokenEndpointAuthMethod("client_secret_basic")
                 .build();
              Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
              ResourceServer server = new ResourceServer(client, scope)) {
