@@ -1,7 +1,8 @@
 /* The host's store (telenorid_store_functions) from Java: each function calls the app's Store through
  * StoreCall (which turns what it throws into a status), on whichever thread the library runs it, attached to
- * the JVM for the call. A store made here lives as long as the auth states bound through it: the bridge frees
- * its own reference at once, and the library's release drops the global reference to the StoreCall. */
+ * the JVM for the call. A store made here lives as long as the auth states and machine tokens bound through
+ * it: the bridge frees its own reference at once, and the library's release drops the global reference to the
+ * StoreCall. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
