@@ -80,8 +80,8 @@ else
 fi
 if echo "$deps" | grep -q 'not found'; then fail "unresolved dependencies: $(echo "$deps" | grep 'not found')"; fi
 # The Embedded build needs nothing beyond the C library, libcrypto and libcurl (no libstdc++, no runtime of
-# Swift's, no libm: a library less for every dlopen to map, which libcurl does not load), and exports nothing of the runtime it carries (swift_retain...): the export check
-# above sees only telenorid_*.
+# Swift's, no libm: a library less for every dlopen to map, which libcurl does not load), and exports nothing
+# of the runtime it carries (swift_retain...): the export check above sees only telenorid_*.
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
 [ "$needed" = "libc.so.6 libcrypto.so.3 libcurl.so.4 " ] && pass "needs only libc, libcrypto, libcurl" ||
     fail "needs $needed"
