@@ -61,6 +61,66 @@ final class JOSETests: XCTestCase {
         }
     }
 
+    // A JWT access token (RFC 9068) is a bearer credential: parsed from its wiping storage, the JWS keeps
+    // what gives the token back there too (the signing input as the token's own prefix, the decoded
+    // signature and payload in storage of their own), and verifies as one parsed from a String does.
+    func testATokenParsedFromWipingStorageKeepsItsPartsInWipingStorage() throws {
+        let rsa = try jwk(JOSEFixtures.rsaJwk)
+        let ed25519 = try jwk(#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)
+        let signed: [(JWK, String)] = [
+            (rsa, JOSEFixtures.rs256), (rsa, JOSEFixtures.ps256), (try jwk(JOSEFixtures.es256Jwk), JOSEFixtures.es256),
+            (try jwk(JOSEFixtures.es384Jwk), JOSEFixtures.es384), (try jwk(JOSEFixtures.es512Jwk), JOSEFixtures.es512),
+            (
+                ed25519,
+                "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
+            )
+        ]
+        for (key, text) in signed {
+            let token = SecretBytes(Array(text.utf8))
+            let jws = try JWS(compact: token)
+            XCTAssertNoThrow(try jws.verify(with: key), jws.algorithm)
+            try assertKeptInWipingStorage(jws, of: token, text)
+            let tampered = SecretBytes(Array(self.tampered(text).utf8))
+            XCTAssertEqual(kind { try JWS(compact: tampered).verify(with: key) }, .tokenInvalid, jws.algorithm)
+        }
+        // RFC 7515 Appendix A.1, HMAC SHA-256.
+        let hs256 =
+            "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        let secret = try XCTUnwrap(
+            Base64URL.decode("AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"))
+        let token = SecretBytes(Array(hs256.utf8))
+        let jws = try JWS(compact: token)
+        XCTAssertNoThrow(try jws.verify(hmacSecret: secret))
+        XCTAssertEqual(kind { try jws.verify(hmacSecret: Array("wrong".utf8)) }, .tokenInvalid)
+        try assertKeptInWipingStorage(jws, of: token, hs256)
+        // Refused as from a String, whichever part is bad.
+        for bad in ["a.b", "e30.e30.e30.e30", "e30.e30.!", "e30.!.AA", "!.e30.AA"] {
+            XCTAssertEqual(kind { _ = try JWS(compact: SecretBytes(Array(bad.utf8))) }, .tokenInvalid, bad)
+        }
+    }
+
+    /// `jws`, parsed from `token` (whose text is `text`), keeps its signing input as the token's prefix and
+    /// its signature and payload decoded into wiping storage; one parsed from the text keeps plain arrays.
+    private func assertKeptInWipingStorage(_ jws: JWS, of token: SecretBytes, _ text: String) throws {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        XCTAssertEqual(parts.count, 3)
+        guard case .wiped(let storage, let count) = jws.signingInput else { return XCTFail("signing input not wiped") }
+        XCTAssertTrue(storage === token, "the signing input is the token's own bytes, not a copy")
+        XCTAssertEqual(count, parts[0].utf8.count + 1 + parts[1].utf8.count)
+        guard case .wiped(let signature, let signatureCount) = jws.signature else {
+            return XCTFail("signature not wiped")
+        }
+        XCTAssertEqual(Array(signature.bytes.prefix(signatureCount)), Base64URL.decode(parts[2]))
+        guard case .wiped = jws.payloadBytes else { return XCTFail("payload not wiped") }
+        XCTAssertEqual(jws.payload, Base64URL.decode(parts[1]))
+        let plain = try JWS(compact: text)
+        guard case .plain = plain.signingInput, case .plain = plain.signature, case .plain = plain.payloadBytes else {
+            return XCTFail("not plain")
+        }
+        XCTAssertEqual(plain.payload, jws.payload)
+        XCTAssertEqual(plain.headerBytes, jws.headerBytes)
+    }
+
     func testAlgorithmConfusionIsImpossible() throws {
         let rsa = try jwk(JOSEFixtures.rsaJwk)
         // alg none: no key verifies it.
