@@ -14,6 +14,11 @@ RFC 9449 §5) when the request carried a proof, which must verify, and by the ke
 named in dpop_jkt (§10) when it named one; userinfo wants the current access
 token as a bearer (RFC 6750 §2.1); revocation (RFC 7009) wants the client's secret too.
 
+A code exchange whose authorization request asked for the device_sso scope also brings a device secret
+(OpenID Connect Native SSO 1.0 §3.4), long and random, with its ds_hash in the ID token. TEST DOUBLE for that
+part, as in Tests/python/test_native_sso.py: none of the real providers of the tests (idpyoidc,
+django-oauth-toolkit, glewlwyd, LemonLDAP::NG) issues device secrets.
+
 Access tokens are JWTs (RFC 9068: typ at+jwt, signed with the provider's key of its jwks_uri, for the
 resource server <issuer>/api, with a random jti, so no two are alike), which a resource server verifies
 locally; a DPoP-bound one carries its key's thumbprint (RFC 9449 §6.1)."""
@@ -61,15 +66,21 @@ def serve() -> None:
                 claims["cnf"] = {"jkt": jwk_thumbprint(proof[0]["jwk"])}
             return provider.keys[0].sign(claims, {"typ": "at+jwt"})
 
-        def fresh_tokens(nonce) -> Response:
+        def fresh_tokens(nonce, device_sso=False) -> Response:
             access, refresh = access_token(), "rt-" + secrets.token_urlsafe(40)
             issued["access"].add(access)
             issued["refresh"].add(refresh)
             token_type = "DPoP" if provider.seen[-1].dpop is not None else "Bearer"
             body = {"access_token": access, "token_type": token_type, "expires_in": 300, "refresh_token": refresh}
             if nonce is not None:
-                at_hash = b64(hashlib.sha256(access.encode()).digest()[:16])
-                body["id_token"] = provider.id_token(CLIENT_ID, nonce, at_hash=at_hash)
+                # OIDC Core §3.1.3.6 for at_hash; Native SSO §3.4 makes ds_hash the same way, of the device secret.
+                def half_hash(value: str) -> str:
+                    return b64(hashlib.sha256(value.encode()).digest()[:16])
+                claims = {"at_hash": half_hash(access)}
+                if device_sso:
+                    body["device_secret"] = "ds-" + secrets.token_urlsafe(40)
+                    claims["ds_hash"] = half_hash(body["device_secret"])
+                body["id_token"] = provider.id_token(CLIENT_ID, nonce, **claims)
             return Response(body=body)
 
         def token(form: dict) -> Response:
@@ -85,7 +96,7 @@ def serve() -> None:
                 proof = provider.seen[-1].proof
                 if "dpop_jkt" in request and (proof is None or jwk_thumbprint(proof[0]["jwk"]) != request["dpop_jkt"]):
                     return Response(400, {"error": "invalid_dpop_proof"})
-                return fresh_tokens(request.get("nonce"))
+                return fresh_tokens(request.get("nonce"), "device_sso" in request.get("scope", "").split())
             if form.get("grant_type") == "refresh_token":
                 if form.get("refresh_token") not in issued["refresh"]:
                     return Response(400, {"error": "invalid_grant"})

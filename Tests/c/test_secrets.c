@@ -8,10 +8,16 @@
  * browser is open and restored, and the restored one takes the callback and proves possession of the key
  * in the code exchange (dpop_jkt, §10); the state is serialized, the key's private d read out of it, and
  * the state restored and refreshed, so the restored key signs a proof; that key is also configured as
- * a client's private key (private_key_jwt) and read back. Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
- * read through /proc/self/mem and searched for the code verifiers, the access and refresh tokens and
+ * a client's private key (private_key_jwt) and read back. The first two sign-ins ask for the device_sso
+ * scope, so their states also hold a Native SSO device secret (OpenID Connect Native SSO 1.0 §3.4; the
+ * provider is a double for that part, see secrets_provider.py). Every handle is freed, the file removed, and then every readable region of /proc/self/maps is
+ * read through /proc/self/mem and searched for the code verifiers, the access and refresh tokens, the
+ * device secrets and
  * the client secret (also as client_secret_basic's base64 credentials) and the DPoP key's d (as the
- * base64url text of the saved state and as its 32 bytes). Each copy found is printed with its address, its region and the bytes around it,
+ * base64url text of the saved state and as its 32 bytes). Of each verified access token (a JWS, RFC 7515
+ * §7.1) also the parts a verification handles on their own: its signing input (header.payload as sent,
+ * §5.2, nearly the whole token), its signature as sent and decoded, and its decoded payload; the two
+ * first give the token back. Each copy found is printed with its address, its region and the bytes around it,
  * and fails the test: freed heap memory that still holds a token is as readable to a heap dump, a core
  * file or a later overread as a live buffer.
  *
@@ -51,7 +57,7 @@
 #define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
 #define REDIRECT "http://127.0.0.1:53682/callback"
 #define MAX_SECRET 1024 /* an RS256 access token of secrets_provider.py is some 700 bytes */
-#define MAX_SECRETS 32
+#define MAX_SECRETS 48
 #define CHUNK (4u << 20)
 #define MAPS_SIZE (1u << 20)
 #define LOG_SIZE (1u << 20)
@@ -499,25 +505,69 @@ static void dpop_sign_in(void) {
     telenorid_config_builder_free(builder);
 }
 
+/* Remembers the state's Native SSO device secret (Native SSO §3.4); its index. */
+static int take_device_secret(telenorid_auth_state *state, const char *method) {
+    char what[64], *secret = NULL;
+    S(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_DEVICE_SECRET, &secret));
+    snprintf(what, sizeof what, "the device secret (%s)", method);
+    return take(what, secret);
+}
+
+/* Remembers the parts of a compact JWS (RFC 7515 §7.1) `token` a verification handles apart from the
+ * token, their indexes in `parts`: its signing input (the first two parts as sent, §5.2), its signature as
+ * sent and decoded, and its decoded payload. The decoded ones go through a stack buffer wiped after. */
+static int take_jws_parts(const char *token, const char *method, int parts[4]) {
+    const char *first = token ? strchr(token, '.') : NULL, *second = first ? strchr(first + 1, '.') : NULL;
+    if (!CHECK(second != NULL)) return 0;
+    char what[64];
+    unsigned char decoded[MAX_SECRET];
+    size_t payload = (size_t)(second - first - 1), signature = strlen(second + 1);
+    if (!CHECK(payload * 3 / 4 < sizeof decoded && signature * 3 / 4 < sizeof decoded)) return 0;
+    snprintf(what, sizeof what, "the access token's signing input (%s)", method);
+    parts[0] = remember(what, token, (size_t)(second - token));
+    snprintf(what, sizeof what, "the access token's signature (%s)", method);
+    parts[1] = remember(what, second + 1, signature);
+    snprintf(what, sizeof what, "the access token's decoded signature (%s)", method);
+    parts[2] = remember(what, (const char *)decoded, base64url_decode(second + 1, signature, decoded));
+    snprintf(what, sizeof what, "the access token's decoded payload (%s)", method);
+    parts[3] = remember(what, (const char *)decoded, base64url_decode(first + 1, payload, decoded));
+    wipe(decoded, sizeof decoded);
+    return parts[0] >= 0 && parts[1] >= 0 && parts[2] >= 0 && parts[3] >= 0;
+}
+
 /* The access token is an RFC 9068 JWT of the provider's: a resource server for <issuer>/api verifies it,
- * which parses the token where the call put it, in storage the library wipes; the claims it gives are no
- * secret. The token is then released (it is known already: remember() finds it), wiped. */
+ * which parses the token where the call put it, in storage the library wipes, and keeps its signing input,
+ * signature and payload there too; the claims it gives are no secret. The token is then released (it is
+ * known already: remember() finds it), wiped. Right after, before later allocations may overwrite freed
+ * memory, the signing input and the signature as sent may be only where the whole token still is (the
+ * state holds it), and the decoded signature and payload nowhere. */
 static void verify_access_token(telenorid_client *client, telenorid_auth_state *state, const char *method) {
     char audience[300], what[64], *access = NULL, *client_id = NULL;
     telenorid_resource_server *server = NULL;
     telenorid_token_info *info = NULL;
+    int parts[4] = {-1, -1, -1, -1};
     snprintf(audience, sizeof audience, "%s/api", provider.issuer);
     S(TELENORID_OK, telenorid_resource_server_new(client, audience, &server));
     S(TELENORID_OK, telenorid_auth_state_get(state, TELENORID_TOKEN_ACCESS_TOKEN, &access));
+    int known = take_jws_parts(access, method, parts);
     if (server && access && S(TELENORID_OK, telenorid_resource_server_verify_access_token(server, access, &info))) {
         S(TELENORID_OK, telenorid_token_info_get(info, TELENORID_INFO_CLIENT_ID, &client_id));
         CHECK_STR(provider.client_id, client_id);
         telenorid_string_free(client_id);
     }
     snprintf(what, sizeof what, "the verified access token (%s)", method);
-    take(what, access);
+    int token = take(what, access);
     telenorid_token_info_free(info);
     telenorid_resource_server_free(server);
+    if (!known || token < 0) return;
+    int whole = scan(token, NULL, NULL, 0), leftover = 0;
+    for (int i = 0; i < 4; i++) {
+        int found = scan(parts[i], NULL, NULL, 0), expected = i < 2 ? whole : 0;
+        if (found != expected) scan(parts[i], NULL, NULL, 1);
+        leftover += found > expected ? found - expected : 0;
+    }
+    printf("%s: %d copies of its parts beside the token's %d\n", what, leftover, whole);
+    CHECK(leftover == 0);
 }
 
 static void sign_in(const char *method) {
@@ -535,6 +585,7 @@ static void sign_in(const char *method) {
     S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_CLIENT_ID, provider.client_id));
     S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_REDIRECT_URI, REDIRECT));
     S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_TOKEN_ENDPOINT_AUTH_METHOD, method));
+    S(TELENORID_OK, telenorid_config_builder_set(builder, TELENORID_CONFIG_SCOPE, "openid device_sso"));
     set_client_secret(builder);
     S(TELENORID_OK, telenorid_config_builder_build(builder, &config));
     S(TELENORID_OK, telenorid_client_new(config, &client));
@@ -551,12 +602,15 @@ static void sign_in(const char *method) {
     if (callback) S(TELENORID_OK, telenorid_client_exchange_code(client, callback, &state));
     if (state) {
         take_tokens(state, "first", method);
+        int device_secret = take_device_secret(state, method);
         S(TELENORID_OK, telenorid_auth_state_refresh(state));
         take_tokens(state, "refreshed", method);
         verify_access_token(client, state, method);
         S(TELENORID_OK, telenorid_auth_state_userinfo(state, &userinfo));
         CHECK_CONTAINS(userinfo, "\"sub\":\"alice\"");
         telenorid_auth_state *opened = save_and_restore(client, state, method);
+        /* Kept through the refreshes, the save and the file: the same secret (remember() finds it). */
+        if (opened) CHECK(take_device_secret(opened, method) == device_secret);
         if (opened) S(TELENORID_OK, telenorid_auth_state_revoke(opened));
         telenorid_auth_state_free(opened);
     }
@@ -603,9 +657,10 @@ int main(void) {
 
     int copies = scan(-1, NULL, NULL, 1);
     printf("%d secrets, %d copies\n", arena->count, copies);
-    /* The client secret and its basic credentials; per method a verifier and three of each token; for
-     * DPoP a verifier, two of each token and the key's d twice. */
-    CHECK(arena->count == 23);
+    /* The client secret and its basic credentials; per method a verifier, three of each token, a device
+     * secret and four parts of the verified access token; for DPoP a verifier, two of each token and the
+     * key's d twice. */
+    CHECK(arena->count == 33);
     CHECK(copies == 0);
     S(TELENORID_OK, telenorid_set_log_callback(NULL, NULL, 0));
     arena->log[arena->log_length] = 0;

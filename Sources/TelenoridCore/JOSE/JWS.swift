@@ -7,33 +7,70 @@ public struct JWS: Sendable {
     public let header: JSONObject
     public let algorithm: String
     public let keyID: String?
-    public let payload: [UInt8]
     /// The decoded header text, as the token carried it.
     let headerBytes: [UInt8]
-    let signingInput: [UInt8]
-    let signature: [UInt8]
+    /// The signing input, the signature and the payload: together they give the token back.
+    let signingInput: Kept
+    let signature: Kept
+    let payloadBytes: Kept
+
+    /// The decoded payload. Of a token parsed from wiping storage this is that storage (which the payload
+    /// fills), not a copy: read it, don't keep it.
+    public var payload: [UInt8] {
+        switch payloadBytes {
+        case .plain(let bytes): bytes
+        case .wiped(let secret, _): secret.bytes
+        }
+    }
+
+    /// Where a parsed JWS keeps the bytes that give its token back: plain arrays for a token that is no
+    /// credential (an ID token, a DPoP proof, a logout token), wiping storage for one that is (a JWT access
+    /// token, RFC 9068: a bearer token, RFC 6750 §5.2), so that no copy of it outlives the JWS.
+    enum Kept: Sendable {
+        case plain([UInt8])
+        /// The first `count` bytes of wiping storage: the token's own bytes for its signing input, decoded
+        /// bytes written there for the others.
+        case wiped(SecretBytes, count: Int)
+
+        /// `bytes` taken into wiping storage (the array's own buffer, not a copy), or as they are.
+        init(_ bytes: [UInt8], wiping: Bool) {
+            let count = bytes.count
+            self = wiping ? .wiped(SecretBytes(bytes), count: count) : .plain(bytes)
+        }
+
+        func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+            switch self {
+            case .plain(let bytes): bytes.withUnsafeBytes(body)
+            case .wiped(let secret, let count):
+                secret.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            }
+        }
+
+        var isWiped: Bool {
+            if case .wiped = self { true } else { false }
+        }
+    }
 
     public init(compact text: String) throws(TelenoridError) {
         var text = text
         // Native strings are contiguous already; this copies only a bridged or foreign one.
         try self.init(
             parts: try text.withUTF8 { bytes in
-                Result { () throws(TelenoridError) in try JWS.split(UnsafeRawBufferPointer(bytes)) }
+                Result { () throws(TelenoridError) in try JWS.split(UnsafeRawBufferPointer(bytes), credential: nil) }
             }.get())
     }
 
     /// A token that is a credential (a JWT access token, RFC 9068), parsed from its wiping storage in place:
-    /// its text is never copied into a String or an array nobody wipes.
+    /// its text is never copied into a String or an array nobody wipes. The JWS keeps its signing input as
+    /// a part of that storage, and its payload and signature decoded into wiping storage of their own.
     public init(compact token: SecretBytes) throws(TelenoridError) {
         try self.init(
             parts: try token.withUnsafeBytes { bytes in
-                Result { () throws(TelenoridError) in try JWS.split(bytes) }
+                Result { () throws(TelenoridError) in try JWS.split(bytes, credential: token) }
             }.get())
     }
 
-    private init(
-        parts: (header: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8])
-    ) throws(TelenoridError) {
+    private init(parts: Parts) throws(TelenoridError) {
         let headerBytes = parts.header
         let parsed: JSONValue
         do { parsed = try JSON.parse(headerBytes, limits: JSONLimits(maxDepth: 8)) } catch {
@@ -53,25 +90,32 @@ public struct JWS: Sendable {
         self.algorithm = algorithm
         keyID = header["kid"]?.stringValue
         self.headerBytes = headerBytes
-        payload = parts.payload
+        payloadBytes = parts.payload
         signature = parts.signature
         signingInput = parts.signingInput
     }
+
+    private typealias Parts = (header: [UInt8], payload: Kept, signature: Kept, signingInput: Kept)
 
     /// The decoded payload of a compact JWS, unverified: for a token validated earlier and kept, whose
     /// claims are read from it again rather than stored twice. Nil when it is not three base64url parts.
     public static func payload(ofCompact token: String) -> [UInt8]? {
         var token = token
         return token.withUTF8 { bytes -> [UInt8]? in
-            guard let parts = try? split(UnsafeRawBufferPointer(bytes)) else { return nil }
-            return parts.payload
+            guard let parts = try? split(UnsafeRawBufferPointer(bytes), credential: nil),
+                case .plain(let payload) = parts.payload
+            else { return nil }
+            return payload
         }
     }
 
     /// The three parts of the compact serialization, decoded straight from the token's bytes, and the
-    /// signing input (RFC 7515 §5.2: the first two parts as they were sent).
-    private static func split(_ bytes: UnsafeRawBufferPointer) throws(TelenoridError)
-        -> (header: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8])
+    /// signing input (RFC 7515 §5.2: the first two parts as they were sent). Of a `credential`, whose bytes
+    /// these are, the signing input is kept as the prefix of its storage and the payload and signature
+    /// in wiping storage; the header, which alone gives nothing of the token back, stays plain for the
+    /// parser.
+    private static func split(_ bytes: UnsafeRawBufferPointer, credential: SecretBytes?) throws(TelenoridError)
+        -> Parts
     {
         guard bytes.count <= JWS.maxLength else {
             throw TelenoridError(.tokenInvalid, "token longer than \(JWS.maxLength) bytes")
@@ -87,12 +131,17 @@ public struct JWS: Sendable {
             throw TelenoridError(.tokenInvalid, "token is not a compact JWS (three parts)")
         }
         func part(_ range: Range<Int>) -> [UInt8]? { Base64URL.decode(UnsafeRawBufferPointer(rebasing: bytes[range])) }
-        guard let header = part(0..<first), let payload = part((first + 1)..<second),
-            let signature = part((second + 1)..<bytes.count)
+        let wiping = credential != nil
+        // Each part is taken into its storage as soon as it is decoded, so one that fails wipes the others.
+        guard let header = part(0..<first), let payload = part((first + 1)..<second).map({ Kept($0, wiping: wiping) }),
+            let signature = part((second + 1)..<bytes.count).map({ Kept($0, wiping: wiping) })
         else {
             throw TelenoridError(.tokenInvalid, "token part is not base64url")
         }
-        return (header, payload, signature, Array(UnsafeRawBufferPointer(rebasing: bytes[..<second])))
+        let signingInput =
+            credential.map { Kept.wiped($0, count: second) }
+            ?? .plain(Array(UnsafeRawBufferPointer(rebasing: bytes[..<second])))
+        return (header, payload, signature, signingInput)
     }
 
     /// Verifies with a provider key; the key must fit the algorithm (no RSA key for ES256, and never a
@@ -108,13 +157,15 @@ public struct JWS: Sendable {
         }
         var signature = self.signature
         if let size = spec.ecSize {
-            guard let der = JWS.derSignature(raw: signature, coordinateSize: size) else {
+            guard let der = signature.withUnsafeBytes({ JWS.derSignature(raw: $0, coordinateSize: size) }) else {
                 throw TelenoridError(.tokenInvalid, "\(algorithm) signature is not \(2 * size) bytes")
             }
-            signature = der
+            // The same r and s: kept as the signature is.
+            signature = Kept(der, wiping: signature.isWiped)
         }
         let verified: Int32
-        if let md = JWS.digestHandle(spec.digest), let digest = Crypto.digest(forJWSAlgorithm: algorithm, signingInput)
+        if let md = JWS.digestHandle(spec.digest),
+            let digest = signingInput.withUnsafeBytes({ Crypto.digest(forJWSAlgorithm: algorithm, $0) })
         {
             // RSA and ECDSA sign a digest: hash once, then verify with the key's context already set up for
             // this algorithm, instead of building and initialising a digest-verify context every time.
@@ -132,9 +183,11 @@ public struct JWS: Sendable {
                 let result = key.key.withVerifier(
                     for: algorithm, prepare: prepare,
                     { context in
-                        signature.withUnsafeBufferPointer { sig in
+                        signature.withUnsafeBytes { sig in
                             digest.withUnsafeBufferPointer {
-                                EVP_PKEY_verify(context, sig.baseAddress, sig.count, $0.baseAddress, $0.count)
+                                EVP_PKEY_verify(
+                                    context, sig.baseAddress?.assumingMemoryBound(to: UInt8.self), sig.count,
+                                    $0.baseAddress, $0.count)
                             }
                         }
                     })
@@ -147,9 +200,11 @@ public struct JWS: Sendable {
             guard EVP_DigestVerifyInit_ex(context, nil, nil, nil, nil, key.key.pointer, nil) == 1 else {
                 throw TelenoridError(.tokenInvalid, "\(algorithm) verification could not start")
             }
-            verified = signature.withUnsafeBufferPointer { sig in
-                signingInput.withUnsafeBufferPointer { input in
-                    EVP_DigestVerify(context, sig.baseAddress, sig.count, input.baseAddress, input.count)
+            verified = signature.withUnsafeBytes { sig in
+                signingInput.withUnsafeBytes { input in
+                    EVP_DigestVerify(
+                        context, sig.baseAddress?.assumingMemoryBound(to: UInt8.self), sig.count,
+                        input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
                 }
             }
         }
@@ -168,10 +223,10 @@ public struct JWS: Sendable {
 
     /// Verifies an HS256/384/512 token with a shared secret (a client secret), in constant time.
     public func verify(hmacSecret secret: [UInt8]) throws(TelenoridError) {
-        guard let expected = JWS.hmac(algorithm, secret: secret, data: signingInput) else {
+        guard let expected = signingInput.withUnsafeBytes({ JWS.hmac(algorithm, secret: secret, data: $0) }) else {
             throw TelenoridError(.tokenInvalid, "algorithm \(DisplayText.escaping(algorithm)) is not an HMAC algorithm")
         }
-        guard Crypto.constantTimeEquals(expected, signature) else {
+        guard signature.withUnsafeBytes({ Crypto.constantTimeEquals(expected, $0) }) else {
             throw TelenoridError(.tokenInvalid, "token signature does not verify")
         }
     }
@@ -195,6 +250,10 @@ public struct JWS: Sendable {
     ]
 
     static func hmac(_ algorithm: String, secret: [UInt8], data: [UInt8]) -> [UInt8]? {
+        data.withUnsafeBytes { hmac(algorithm, secret: secret, data: $0) }
+    }
+
+    static func hmac(_ algorithm: String, secret: [UInt8], data: UnsafeRawBufferPointer) -> [UInt8]? {
         let md: OpaquePointer?
         switch algorithm {
         case "HS256": md = EVP_sha256()
@@ -205,30 +264,30 @@ public struct JWS: Sendable {
         var out = [UInt8](repeating: 0, count: 64)
         var length: UInt32 = 0
         let done = secret.withUnsafeBufferPointer { key in
-            data.withUnsafeBufferPointer { input in
-                out.withUnsafeMutableBufferPointer {
-                    HMAC(
-                        md, key.baseAddress, Int32(truncatingIfNeeded: key.count), input.baseAddress, input.count,
-                        $0.baseAddress, &length)
-                }
+            out.withUnsafeMutableBufferPointer {
+                HMAC(
+                    md, key.baseAddress, Int32(truncatingIfNeeded: key.count),
+                    data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count, $0.baseAddress, &length)
             }
         }
         guard done != nil else { return nil }
         return Array(out.prefix(Int(length)))
     }
 
-    /// JOSE's r||s (RFC 7518 §3.4) as the DER ECDSA-Sig-Value OpenSSL verifies.
-    static func derSignature(raw: [UInt8], coordinateSize: Int) -> [UInt8]? {
-        guard raw.count == 2 * coordinateSize, let sig = ECDSA_SIG_new() else { return nil }
+    /// JOSE's r||s (RFC 7518 §3.4) as the DER ECDSA-Sig-Value OpenSSL verifies. OpenSSL's copies are
+    /// cleared as they are freed (ECDSA_SIG_free clears r and s): a credential's signature is wiped too.
+    static func derSignature(raw: UnsafeRawBufferPointer, coordinateSize: Int) -> [UInt8]? {
+        guard raw.count == 2 * coordinateSize, let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let sig = ECDSA_SIG_new()
+        else { return nil }
         defer { ECDSA_SIG_free(sig) }
         let size = Int32(coordinateSize)
-        let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, size, nil) }
-        let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress.map { $0 + coordinateSize }, size, nil) }
-        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
+        let r = BN_bin2bn(base, size, nil), s = BN_bin2bn(base + coordinateSize, size, nil)
+        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else { BN_clear_free(r); BN_clear_free(s); return nil }
         var der: UnsafeMutablePointer<UInt8>? = nil
         let length = i2d_ECDSA_SIG(sig, &der)
         guard length > 0, let der else { return nil }
-        defer { CRYPTO_free(der, #file, #line) }
+        defer { CRYPTO_clear_free(der, Int(length), #file, #line) }
         return Array(UnsafeBufferPointer(start: der, count: Int(length)))
     }
 }

@@ -19,11 +19,18 @@ final class JOSETests: XCTestCase {
     }
 
     // RFC 7515 Appendix A.1: HMAC SHA-256.
+    static let rfc7515A1 =
+        "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+    static let rfc7515A1Key = "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"
+
+    // RFC 8037 Appendix A.4: Ed25519.
+    static let rfc8037A4 =
+        "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
+    static let rfc8037A4Key = #"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#
+
     func testRFC7515AppendixA1HS256() throws {
-        let token =
-            "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-        let key = try XCTUnwrap(
-            Base64URL.decode("AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"))
+        let token = JOSETests.rfc7515A1
+        let key = try XCTUnwrap(Base64URL.decode(JOSETests.rfc7515A1Key))
         let jws = try JWS(compact: token)
         XCTAssertEqual(jws.algorithm, "HS256")
         XCTAssertNoThrow(try jws.verify(hmacSecret: key))
@@ -31,11 +38,9 @@ final class JOSETests: XCTestCase {
         XCTAssertEqual(kind { try jws.verify(hmacSecret: Array("wrong".utf8)) }, .tokenInvalid)
     }
 
-    // RFC 8037 Appendix A.4: Ed25519.
     func testRFC8037AppendixA4Ed25519() throws {
-        let key = try jwk(#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)
-        let token =
-            "eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg"
+        let key = try jwk(JOSETests.rfc8037A4Key)
+        let token = JOSETests.rfc8037A4
         let jws = try JWS(compact: token)
         XCTAssertEqual(String(decoding: jws.payload, as: UTF8.self), "Example of Ed25519 signing")
         XCTAssertNoThrow(try jws.verify(with: key))
@@ -59,6 +64,59 @@ final class JOSETests: XCTestCase {
             XCTAssertEqual(
                 kind { try JWS(compact: token).verify(with: rsa) }, .tokenInvalid, "an RSA key never verifies ES*")
         }
+    }
+
+    // A JWT access token (RFC 9068) is a bearer credential: parsed from its wiping storage, the JWS keeps
+    // what gives the token back there too (the signing input as the token's own prefix, the decoded
+    // signature and payload in storage of their own), and verifies as one parsed from a String does.
+    func testATokenParsedFromWipingStorageKeepsItsPartsInWipingStorage() throws {
+        let rsa = try jwk(JOSEFixtures.rsaJwk)
+        let signed: [(JWK, String)] = [
+            (rsa, JOSEFixtures.rs256), (rsa, JOSEFixtures.ps256), (try jwk(JOSEFixtures.es256Jwk), JOSEFixtures.es256),
+            (try jwk(JOSEFixtures.es384Jwk), JOSEFixtures.es384), (try jwk(JOSEFixtures.es512Jwk), JOSEFixtures.es512),
+            (try jwk(JOSETests.rfc8037A4Key), JOSETests.rfc8037A4)
+        ]
+        for (key, text) in signed {
+            let token = SecretBytes(Array(text.utf8))
+            let jws = try JWS(compact: token)
+            XCTAssertNoThrow(try jws.verify(with: key), jws.algorithm)
+            try assertKeptInWipingStorage(jws, of: token, text)
+            let tampered = SecretBytes(Array(self.tampered(text).utf8))
+            XCTAssertEqual(kind { try JWS(compact: tampered).verify(with: key) }, .tokenInvalid, jws.algorithm)
+        }
+        let hs256 = JOSETests.rfc7515A1
+        let secret = try XCTUnwrap(Base64URL.decode(JOSETests.rfc7515A1Key))
+        let token = SecretBytes(Array(hs256.utf8))
+        let jws = try JWS(compact: token)
+        XCTAssertNoThrow(try jws.verify(hmacSecret: secret))
+        XCTAssertEqual(kind { try jws.verify(hmacSecret: Array("wrong".utf8)) }, .tokenInvalid)
+        try assertKeptInWipingStorage(jws, of: token, hs256)
+        // Refused as from a String, whichever part is bad.
+        for bad in ["a.b", "e30.e30.e30.e30", "e30.e30.!", "e30.!.AA", "!.e30.AA"] {
+            XCTAssertEqual(kind { _ = try JWS(compact: SecretBytes(Array(bad.utf8))) }, .tokenInvalid, bad)
+        }
+    }
+
+    /// `jws`, parsed from `token` (whose text is `text`), keeps its signing input as the token's prefix and
+    /// its signature and payload decoded into wiping storage; one parsed from the text keeps plain arrays.
+    private func assertKeptInWipingStorage(_ jws: JWS, of token: SecretBytes, _ text: String) throws {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        XCTAssertEqual(parts.count, 3)
+        guard case .wiped(let storage, let count) = jws.signingInput else { return XCTFail("signing input not wiped") }
+        XCTAssertTrue(storage === token, "the signing input is the token's own bytes, not a copy")
+        XCTAssertEqual(count, parts[0].utf8.count + 1 + parts[1].utf8.count)
+        guard case .wiped(let signature, let signatureCount) = jws.signature else {
+            return XCTFail("signature not wiped")
+        }
+        XCTAssertEqual(Array(signature.bytes.prefix(signatureCount)), Base64URL.decode(parts[2]))
+        guard case .wiped = jws.payloadBytes else { return XCTFail("payload not wiped") }
+        XCTAssertEqual(jws.payload, Base64URL.decode(parts[1]))
+        let plain = try JWS(compact: text)
+        guard case .plain = plain.signingInput, case .plain = plain.signature, case .plain = plain.payloadBytes else {
+            return XCTFail("not plain")
+        }
+        XCTAssertEqual(plain.payload, jws.payload)
+        XCTAssertEqual(plain.headerBytes, jws.headerBytes)
     }
 
     func testAlgorithmConfusionIsImpossible() throws {
