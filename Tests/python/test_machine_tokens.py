@@ -82,9 +82,7 @@ def test_a_resources_answer_to_a_machine_token_says_whether_to_retry_once():
     """The resource server is the library's own, checking glewlwyd's tokens by introspection (RFC 7662, so a
     revoked one is seen) and the proofs with nonces (RFC 9449 §9); its refusals are the 401 it would send."""
     with start_glewlwyd() as glewlwyd:
-        config = telenorid.Config.from_settings(
-            issuer=glewlwyd.issuer, client_id=glewlwyd.machine_client_id,
-            client_secret=glewlwyd.machine_client_secret, dpop_signing_alg="ES256")
+        config = telenorid.Config.from_settings(**glewlwyd_machine(glewlwyd, dpop_signing_alg="ES256"))
         with telenorid.Client(config) as client, telenorid.ClientCredentials(
                 client, glewlwyd.machine_scope) as machine, telenorid.ResourceServer(
                 client, glewlwyd.machine_scope, introspection_cache_max_age_s=0, dpop_require_nonce=True) as server:

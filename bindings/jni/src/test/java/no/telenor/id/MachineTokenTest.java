@@ -37,6 +37,13 @@ class MachineTokenTest {
         return providers.djangoMachine().build();
     }
 
+    /** glewlwyd's machine client, configured for DPoP (RFC 9449). */
+    private static Config glewlwydDPoPMachine() {
+        return Config.builder().issuer(field(glewlwydLine, "", "issuer"))
+                .clientId(field(glewlwydLine, "", "machine_client_id"))
+                .clientSecret(field(glewlwydLine, "", "machine_client_secret")).dpopSigningAlgorithm("ES256").build();
+    }
+
     @Test
     void resourcesAndRequestHeadersOfABearerToken() {
         try (Config config = djangoMachine(); Client client = new Client(config);
@@ -124,9 +131,7 @@ class MachineTokenTest {
     void aClientConfiguredForDPoPGetsATokenBoundToItsKey() {
         String scope = field(glewlwydLine, "", "machine_scope");
         String api = "https://api.example/items";
-        try (Config config = Config.builder().issuer(field(glewlwydLine, "", "issuer"))
-                .clientId(field(glewlwydLine, "", "machine_client_id"))
-                .clientSecret(field(glewlwydLine, "", "machine_client_secret")).dpopSigningAlgorithm("ES256").build();
+        try (Config config = glewlwydDPoPMachine();
              Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
              ResourceServer server = new ResourceServer(client, scope)) {
             RequestHeaders headers = credentials.requestHeaders("GET", api, null);
@@ -166,9 +171,7 @@ class MachineTokenTest {
         String scope = field(glewlwydLine, "", "machine_scope");
         String api = "https://api.example/items";
         int[] status = new int[1];
-        try (Config config = Config.builder().issuer(field(glewlwydLine, "", "issuer"))
-                .clientId(field(glewlwydLine, "", "machine_client_id"))
-                .clientSecret(field(glewlwydLine, "", "machine_client_secret")).dpopSigningAlgorithm("ES256").build();
+        try (Config config = glewlwydDPoPMachine();
              Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
              ResourceServer nonces = new ResourceServer(client, scope);
              ResourceServer elsewhere = new ResourceServer(client, "https://elsewhere.example/")) {
