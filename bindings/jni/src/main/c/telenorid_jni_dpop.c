@@ -1,7 +1,8 @@
 /*
  * telenorid_jni_dpop.c — the bridge's DPoP natives (RFC 9449; see telenorid_jni.c for the rules every
  * native keeps): the host's signers (its DPoP key, and its client key for RFC 7523 assertions and RFC 9101
- * request objects), and the headers for the app's own requests to a resource server.
+ * request objects), and the headers for the app's own requests to a resource server and the reading of its
+ * answers, for an auth state and a machine's token alike.
  *
  * The signer is the app's way to keep its DPoP key in the Android Keystore: the library calls it with
  * each proof's signing input, on whichever thread makes the request. The bridge keeps the Java side (a
