@@ -93,8 +93,8 @@ extern "C" {
  *          telenorid_client_exchange_token, telenorid_issued_token_*, TELENORID_ISSUED_*, TELENORID_TOKEN_TYPE_*),
  *          Native SSO (telenorid_client_native_sso, TELENORID_TOKEN_DEVICE_SECRET), the JWT bearer grant
  *          (telenorid_client_credentials_new_jwt_bearer), resources, DPoP and stores for machine tokens
- *          (telenorid_client_credentials_add_resource, _request_headers, _bind_store). A client configured for
- *          DPoP now gets DPoP-bound client credentials tokens. Nothing removed. */
+ *          (telenorid_client_credentials_add_resource, _request_headers, _resource_answered, _bind_store). A client
+ *          configured for DPoP now gets DPoP-bound client credentials tokens. Nothing removed. */
 #define TELENORID_VERSION_MAJOR 0
 #define TELENORID_VERSION_MINOR 8
 #define TELENORID_VERSION_PATCH 0
@@ -1914,6 +1914,21 @@ telenorid_status telenorid_client_credentials_request_headers(telenorid_client_c
                                                               const char *method, const char *url,
                                                               const char *resource_nonce, char **authorization,
                                                               char **dpop);
+
+/* Reads a resource server's answer to a request whose headers came from
+ * telenorid_client_credentials_request_headers(), and says in *retry whether to send that request once more
+ * (1, with headers asked for again now) or to take the answer as it is (0), as
+ * telenorid_auth_state_resource_answered() does for a user's token, with the same arguments: a DPoP-Nonce on
+ * any answer is kept for that server's later proofs (RFC 9449 §8.2, §9); a 401 asking for the nonce it gave
+ * (error="use_dpop_nonce") is a retry; a 401 refusing the token (error="invalid_token", RFC 6750 §3.1, or a
+ * challenge without an error) reports that token as telenorid_client_credentials_rejected() does, so the
+ * retry's headers carry a new token, and is a retry; anything else is 0. `authorization_sent` holds the token:
+ * copied, and wiped when the call returns. Retry once: the retry's own 401 is the answer. No network call. Any
+ * thread. Since 0.8.0 */
+telenorid_status telenorid_client_credentials_resource_answered(telenorid_client_credentials *credentials,
+                                                                const char *url, int32_t http_status,
+                                                                const char *www_authenticate, const char *dpop_nonce,
+                                                                const char *authorization_sent, int32_t *retry);
 
 /* Keeps the token in record `key` of `store` from now on, shared by every handle of every process bound to
  * the same record: a token is asked for under the record's exclusive lock (the lock functions of

@@ -98,6 +98,26 @@ public func telenorid_client_credentials_request_headers(
 }
 
 @c @implementation
+public func telenorid_client_credentials_resource_answered(
+    _ credentials: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ httpStatus: Int32,
+    _ wwwAuthenticate: UnsafePointer<CChar>?, _ dpopNonce: UnsafePointer<CChar>?,
+    _ authorizationSent: UnsafePointer<CChar>?, _ retry: UnsafeMutablePointer<Int32>?
+) -> telenorid_status {
+    exportCall { () throws(TelenoridError) in
+        let credentials = try borrow(credentials, as: ClientCredentials.self, "credentials").value
+        let url = try inputString(url, "url")
+        let status = try inputHTTPStatus(httpStatus)
+        let challenges = try optionalInputString(wwwAuthenticate, "www_authenticate")
+        let nonce = try optionalInputString(dpopNonce, "dpop_nonce")
+        let sent = try inputSecret(authorizationSent, "authorization_sent")
+        let out = try outPointer(retry)
+        let verdict = credentials.resourceAnswered(
+            url: url, status: status, wwwAuthenticate: challenges, dpopNonce: nonce, authorizationSent: sent)
+        out.pointee = verdict == .retry ? 1 : 0
+    }
+}
+
+@c @implementation
 public func telenorid_client_credentials_bind_store(
     _ credentials: OpaquePointer?, _ store: OpaquePointer?, _ key: UnsafePointer<CChar>?
 ) -> telenorid_status {

@@ -49,6 +49,14 @@ func optionalInputString(_ pointer: UnsafePointer<CChar>?, _ what: String) throw
     return try inputString(pointer, what)
 }
 
+/// Reads a caller's HTTP status code (`http_status`): 100 to 599 (RFC 9110 §15), anything else refused.
+func inputHTTPStatus(_ status: Int32) throws(TelenoridError) -> Int {
+    guard (100...599).contains(status) else {
+        throw TelenoridError(.invalidArgument, "http_status \(status) is not an HTTP status code")
+    }
+    return Int(status)
+}
+
 /// Reads a caller's array of `count` strings; NULL is accepted only for an empty array.
 @inline(never)
 func inputStrings(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ what: String) throws(TelenoridError)

@@ -57,15 +57,13 @@ public func telenorid_auth_state_resource_answered(
     exportCall { () throws(TelenoridError) in
         let authState = try borrow(state, as: ClientAuthState.self, "state").value
         let url = try inputString(url, "url")
-        guard (100...599).contains(httpStatus) else {
-            throw TelenoridError(.invalidArgument, "http_status \(httpStatus) is not an HTTP status code")
-        }
+        let status = try inputHTTPStatus(httpStatus)
         let challenges = try optionalInputString(wwwAuthenticate, "www_authenticate")
         let nonce = try optionalInputString(dpopNonce, "dpop_nonce")
         let sent = try inputSecret(authorizationSent, "authorization_sent")
         let out = try outPointer(retry)
         let verdict = authState.resourceAnswered(
-            url: url, status: Int(httpStatus), wwwAuthenticate: challenges, dpopNonce: nonce, authorizationSent: sent)
+            url: url, status: status, wwwAuthenticate: challenges, dpopNonce: nonce, authorizationSent: sent)
         out.pointee = verdict == .retry ? 1 : 0
     }
 }

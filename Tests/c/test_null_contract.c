@@ -3312,6 +3312,43 @@ static void null_client_credentials_request_headers(void) {
     }
 }
 
+static void null_client_credentials_resource_answered(void) {
+    {
+        int32_t out_retry = 77;
+        current = "telenorid_client_credentials_resource_answered: credentials NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_resource_answered(NULL, "http://127.0.0.1:9/x", 401, "Bearer", "x", "Bearer at", &out_retry);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_resource_answered: credentials NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_retry == 77, "telenorid_client_credentials_resource_answered: credentials NULL: output untouched");
+    }
+    {
+        int32_t out_retry = 77;
+        current = "telenorid_client_credentials_resource_answered: url NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_resource_answered(fx.client_credentials, NULL, 401, "Bearer", "x", "Bearer at", &out_retry);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_resource_answered: url NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_retry == 77, "telenorid_client_credentials_resource_answered: url NULL: output untouched");
+    }
+    {
+        int32_t out_retry = 77;
+        current = "telenorid_client_credentials_resource_answered: authorization_sent NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_resource_answered(fx.client_credentials, "http://127.0.0.1:9/x", 401, "Bearer", "x", NULL, &out_retry);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_resource_answered: authorization_sent NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+        check_case(out_retry == 77, "telenorid_client_credentials_resource_answered: authorization_sent NULL: output untouched");
+    }
+    {
+        current = "telenorid_client_credentials_resource_answered: retry NULL";
+        prime_last_error();
+        telenorid_status status = telenorid_client_credentials_resource_answered(fx.client_credentials, "http://127.0.0.1:9/x", 401, "Bearer", "x", "Bearer at", NULL);
+        check_case(status == TELENORID_E_INVALID_ARGUMENT, "telenorid_client_credentials_resource_answered: retry NULL: INVALID_ARGUMENT");
+        if (status == TELENORID_E_INVALID_ARGUMENT) check_last_error_says_null();
+    }
+}
+
 static void null_client_credentials_bind_store(void) {
     {
         current = "telenorid_client_credentials_bind_store: credentials NULL";
@@ -4327,6 +4364,7 @@ int main(void) {
     null_client_credentials_add_resource();
     null_client_credentials_new_jwt_bearer();
     null_client_credentials_request_headers();
+    null_client_credentials_resource_answered();
     null_client_credentials_bind_store();
     null_client_credentials_free();
     null_dpop_replay_cache_new();

@@ -143,6 +143,20 @@ static void test_contract(void) {
         CHECK_STATUS(TELENORID_E_INSECURE, telenorid_client_credentials_request_headers(
                                                  machine, "GET", "http://api.example/", NULL, &authorization, &dpop));
         CHECK(authorization == SENTINEL && dpop == SENTINEL);
+        /* A resource's answer: the status is checked, the output written only on success. */
+        int32_t retry = 7;
+        CHECK_WRONG_KIND(telenorid_client_credentials_resource_answered(AS(telenorid_client_credentials, rs),
+                                                                        "https://api.example/", 200, NULL, NULL,
+                                                                        "Bearer t", &retry));
+        CHECK_STATUS(TELENORID_E_INVALID_ARGUMENT, telenorid_client_credentials_resource_answered(
+                                                       machine, "https://api.example/", 42, NULL, NULL, "Bearer t", &retry));
+        CHECK_LAST_ERROR(TELENORID_E_INVALID_ARGUMENT, "http_status 42");
+        CHECK(retry == 7);
+        /* No token held: a 401 refusing one is still a retry (its headers will carry a token). */
+        CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_resource_answered(
+                                       machine, "https://api.example/", 401, "Bearer error=\"invalid_token\"", NULL,
+                                       "Bearer t", &retry));
+        CHECK(retry == 1);
         /* A store: the key's rules. */
         telenorid_store *store = NULL;
         if (CHECK_STATUS(TELENORID_OK, telenorid_store_new_directory("/tmp", &store))) {
@@ -394,6 +408,73 @@ static void test_django(void) {
     stop(pid);
 }
 
+/* The answer of a resource server checking one request with `rs` (the token, then its proof): the status, and for
+ * a 401 the WWW-Authenticate challenge it sends, with the error the library's refusal names (RFC 9449 §7.1,
+ * RFC 6750 §3.1). A server that asks for nonces sends its DPoP-Nonce (`*nonce`, freed by the caller). */
+static int32_t resource_answer(telenorid_resource_server *rs, int asks_nonces, const char *authorization,
+                               const char *dpop, const char *api, char *challenge, size_t size, char **nonce) {
+    telenorid_token_info *info = NULL;
+    telenorid_status status = telenorid_resource_server_verify_access_token(rs, authorization + 5, &info);
+    if (status == TELENORID_OK) {
+        status = telenorid_resource_server_verify_dpop(rs, dpop, "GET", api, authorization + 5, NULL, info);
+        telenorid_token_info_free(info);
+    }
+    telenorid_error *error = status == TELENORID_OK ? NULL : telenorid_error_last();
+    const char *code = error != NULL ? telenorid_error_oauth_error(error) : NULL;
+    snprintf(challenge, size, "DPoP error=\"%s\"", code != NULL ? code : "invalid_token");
+    telenorid_error_free(error);
+    *nonce = NULL;
+    if (asks_nonces) {
+        CHECK_STATUS(TELENORID_OK, telenorid_resource_server_dpop_nonce(rs, nonce));
+    }
+    return status == TELENORID_OK ? 200 : 401;
+}
+
+/* One request of the machine's own to `api` at `rs`: its headers (the caller frees *authorization), the answer,
+ * and whether the library says to send it once more (the answer's status in *status). */
+static int32_t request(telenorid_client_credentials *machine, telenorid_resource_server *rs, int asks_nonces,
+                       const char *api, char **authorization, int32_t *status) {
+    char challenge[128], *nonce = NULL, *dpop = NULL;
+    int32_t retry = 7;
+    *authorization = NULL;
+    *status = 0;
+    if (!CHECK_STATUS(TELENORID_OK,
+                      telenorid_client_credentials_request_headers(machine, "GET", api, NULL, authorization, &dpop))) {
+        return retry;
+    }
+    *status = resource_answer(rs, asks_nonces, *authorization, dpop, api, challenge, sizeof challenge, &nonce);
+    CHECK_STATUS(TELENORID_OK, telenorid_client_credentials_resource_answered(
+                                   machine, api, *status, *status == 401 ? challenge : NULL, nonce, *authorization,
+                                   &retry));
+    telenorid_string_free(nonce);
+    telenorid_string_free(dpop);
+    return retry;
+}
+
+/* A machine's resource calls read real resource servers' answers: one asking for its nonce (RFC 9449 §9), then
+ * one the token is not meant for (RFC 9068 §4: invalid_token), whose refusal brings a new token. */
+static void test_glewlwyd_answers(telenorid_client *client, telenorid_client_credentials *machine, const char *scope,
+                                  const char *api) {
+    telenorid_resource_server *nonces = NULL, *elsewhere = NULL;
+    char *first = NULL, *again = NULL, *refused = NULL, *renewed = NULL;
+    int32_t status = 0;
+    CHECK_STATUS(TELENORID_OK, telenorid_resource_server_new(client, scope, &nonces));
+    CHECK_STATUS(TELENORID_OK, telenorid_resource_server_set(nonces, TELENORID_RESOURCE_SERVER_DPOP_REQUIRE_NONCE, "true"));
+    CHECK_STATUS(TELENORID_OK, telenorid_resource_server_new(client, "https://elsewhere.example/", &elsewhere));
+    CHECK(request(machine, nonces, 1, api, &first, &status) == 1 && status == 401); /* use_dpop_nonce, its nonce */
+    CHECK(request(machine, nonces, 1, api, &again, &status) == 0 && status == 200); /* the nonce kept */
+    CHECK(first != NULL && again != NULL && strcmp(first, again) == 0);
+    CHECK(request(machine, elsewhere, 0, api, &refused, &status) == 1 && status == 401); /* invalid_token */
+    CHECK(request(machine, nonces, 1, api, &renewed, &status) == 0 && status == 200);
+    CHECK(refused != NULL && renewed != NULL && strcmp(refused, renewed) != 0); /* a new token */
+    telenorid_string_free(first);
+    telenorid_string_free(again);
+    telenorid_string_free(refused);
+    telenorid_string_free(renewed);
+    telenorid_resource_server_free(nonces);
+    telenorid_resource_server_free(elsewhere);
+}
+
 /* A client configured for DPoP (RFC 9449) gets a token glewlwyd binds to the handle's key: the JWT's cnf.jkt
  * (§6.1) is the key the request headers' proof is made with, which `rs` accepts for that request (§7). */
 static void test_glewlwyd_dpop(const char *issuer, const char *machine_id, const char *machine_secret,
@@ -425,6 +506,7 @@ static void test_glewlwyd_dpop(const char *issuer, const char *machine_id, const
             telenorid_string_free(jkt);
             telenorid_token_info_free(info);
         }
+        test_glewlwyd_answers(client, machine, scope, api);
     }
     telenorid_string_free(authorization);
     telenorid_string_free(dpop);

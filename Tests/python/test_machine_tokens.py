@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 import telenorid
 from fault_provider import FaultProvider, Response
@@ -74,6 +75,51 @@ def test_glewlwyd_binds_a_machine_token_to_the_clients_dpop_key():
             renewed_info = server.verify_access_token(renewed.split(" ", 1)[1])
             assert renewed_info.cnf_jkt == jkt, "the same key for the handle's next token"
             server.verify_dpop(third, "GET", api, renewed.split(" ", 1)[1], info=renewed_info)
+
+
+@pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="glewlwyd is not installed (scripts/setup.sh)")
+def test_a_resources_answer_to_a_machine_token_says_whether_to_retry_once():
+    """The resource server is the library's own, checking glewlwyd's tokens by introspection (RFC 7662, so a
+    revoked one is seen) and the proofs with nonces (RFC 9449 §9); its refusals are the 401 it would send."""
+    with start_glewlwyd() as glewlwyd:
+        config = telenorid.Config.from_settings(**glewlwyd_machine(glewlwyd, dpop_signing_alg="ES256"))
+        with telenorid.Client(config) as client, telenorid.ClientCredentials(
+                client, glewlwyd.machine_scope) as machine, telenorid.ResourceServer(
+                client, glewlwyd.machine_scope, introspection_cache_max_age_s=0, dpop_require_nonce=True) as server:
+            api = "https://api.example/items"
+
+            def resource(authorization, proof):
+                """(status, WWW-Authenticate, DPoP-Nonce) of the resource server's answer."""
+                token = authorization.split(" ", 1)[1]
+                info = server.introspect(token)
+                if not info.active:
+                    return 401, 'DPoP error="invalid_token"', None
+                try:
+                    server.verify_dpop(proof, "GET", api, token, jkt=server.verify_access_token(token).cnf_jkt)
+                except telenorid.TokenInvalidError as refusal:
+                    return 401, f'DPoP error="{refusal.oauth_error}"', server.dpop_nonce()
+                return 200, None, server.dpop_nonce()
+
+            def call():
+                """The answer to one request and whether the library says to send it once more."""
+                authorization, proof = machine.request_headers("GET", api)
+                status, challenge, nonce = resource(authorization, proof)
+                return authorization, status, machine.resource_answered(api, status, challenge, nonce, authorization)
+
+            first, status, retry = call()
+            assert (status, retry) == (401, True), "use_dpop_nonce with its nonce"
+            again, status, retry = call()
+            assert (again, status, retry) == (first, 200, False), "the nonce kept, the token too"
+
+            response = requests.post(glewlwyd.issuer + "/revoke", data={"token": first.split(" ", 1)[1]},
+                                     auth=(glewlwyd.machine_client_id, glewlwyd.machine_client_secret), timeout=10)
+            assert response.status_code == 200
+            _, status, retry = call()
+            assert (status, retry) == (401, True), "invalid_token: the token is reported refused"
+            renewed, status, retry = call()
+            assert renewed != first and (status, retry) == (200, False)
+            with pytest.raises(telenorid.InvalidArgumentError):
+                machine.resource_answered(api, 42, None, None, renewed)
 
 
 @pytest.fixture(scope="module")

@@ -60,6 +60,8 @@ EXCEPTIONS: Dict[Tuple[str, str], str] = {
     ("telenorid_client_credentials_new_jwt_bearer", "subject"): "exactly one of `subject` and `assertion`",
     ("telenorid_client_credentials_new_jwt_bearer", "assertion"): "exactly one of `subject` and `assertion`",
     ("telenorid_client_credentials_request_headers", "resource_nonce"): "the resource's DPoP-Nonce, else NULL",
+    ("telenorid_client_credentials_resource_answered", "www_authenticate"): "NULL when the answer had none",
+    ("telenorid_client_credentials_resource_answered", "dpop_nonce"): "NULL when the answer had none",
     ("telenorid_token_exchange_set_actor", "actor_token"): "NULL for both removes the actor",
     ("telenorid_token_exchange_set_actor", "actor_token_type"): "NULL for both removes the actor",
     ("telenorid_token_exchange_set_scope", "scope"): "NULL sends none",

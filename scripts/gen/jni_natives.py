@@ -206,6 +206,8 @@ NATIVES = (
     'telenorid_client_credentials_add_resource',
     'telenorid_client_credentials_new_jwt_bearer',
     'byte[][] clientCredentialsRequestHeaders(long credentials, byte[] method, byte[] url, byte[] resourceNonce)',
+    'boolean clientCredentialsResourceAnswered(long credentials, byte[] url, int status, byte[] wwwAuthenticate, '
+    'byte[] dpopNonce, byte[] authorizationSent)',
     Section("A store: the app's (through StoreCall), or the directory store when `directory` is not null."),
     'void clientCredentialsBindStore(long credentials, StoreCall store, byte[] directory, byte[] key)',
     Section('Back-channel logout (OpenID Connect Back-Channel Logout 1.0) and the local sign-out.'),

@@ -60,38 +60,19 @@ public final class ClientAuthState: Sendable {
         ) { () throws(TelenoridError) in try state.freshTokens() }
     }
 
-    /// What a host does with a resource server's answer to a request made with `requestHeaders`.
-    public enum ResourceVerdict: Sendable, Equatable {
-        /// The answer stands: use it.
-        case accept
-        /// Send the request once more, with headers `requestHeaders` makes now: the token was refused (the
-        /// state then refreshes first), or the server asked for a DPoP nonce it gave (now remembered).
-        case retry
-    }
-
     /// Reads a resource server's answer to a request sent to `url` with `authorizationSent` (the
-    /// `Authorization` value `requestHeaders` gave): its status, its `WWW-Authenticate` header (all of them,
-    /// comma-joined as RFC 9110 §5.3 allows) and its `DPoP-Nonce` header. A `DPoP-Nonce` on any answer is
-    /// the server's nonce for its next proofs (RFC 9449 §9, §8.2), kept as `requestHeaders` keeps one.
-    /// A 401 asking for a nonce it gave (`error="use_dpop_nonce"`, §9) is `.retry`; a 401 refusing the
-    /// token (`error="invalid_token"`, RFC 6750 §3.1, or no error at all: the request carried a token, so it
-    /// is the token being refused) marks that token refused, so the next headers carry a refreshed one, and
-    /// is `.retry`. Anything else, such as a step-up's `insufficient_user_authentication` (RFC 9470), is
-    /// `.accept`. A host retries once: a second 401 for the retry is the answer.
+    /// `Authorization` value `requestHeaders` gave), as `OIDCClient.resourceAnswered` says: a DPoP-Nonce on any
+    /// answer is kept; a 401 asking for a nonce it gave is `.retry`; a 401 refusing the token is `.retry` with
+    /// the token reported to the state (`AuthState.accessTokenRejected`), so the next headers carry a refreshed
+    /// one; anything else is `.accept`.
     public func resourceAnswered(
         url: String, status: Int, wwwAuthenticate: String?, dpopNonce: String?, authorizationSent: SecretBytes
     ) -> ResourceVerdict {
-        let nonce = dpopNonce.flatMap(DPoPNonces.parseHeader)
-        if let nonce { client.dpopNonces.remember(nonce, for: url) }
-        guard status == 401 else { return .accept }
-        let errors = AuthenticationChallenge.parse(wwwAuthenticate ?? "").compactMap { $0.parameter("error") }
-        if errors.contains("use_dpop_nonce") { return nonce == nil ? .accept : .retry }
-        guard errors.isEmpty || errors.contains("invalid_token") else { return .accept }
-        // "Bearer <token>" or "DPoP <token>" (RFC 6750 §2.1, RFC 9449 §7.1): the token follows the space.
-        let sent = authorizationSent.bytes
-        guard let space = sent.firstIndex(of: 0x20) else { return .accept }
-        state.accessTokenRejected(SecretBytes(Array(sent[(space + 1)...])))
-        return .retry
+        let state = state
+        return client.resourceAnswered(
+            url: url, status: status, wwwAuthenticate: wwwAuthenticate, dpopNonce: dpopNonce,
+            authorizationSent: authorizationSent, held: state.tokens?.accessToken
+        ) { state.accessTokenRejected($0) }
     }
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2), with the ID token as hint.

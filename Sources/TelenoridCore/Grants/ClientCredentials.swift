@@ -153,6 +153,20 @@ public final class ClientCredentials: Sendable {
         ) { () throws(TelenoridError) in try freshTokens() }
     }
 
+    /// Reads a resource server's answer to a request sent to `url` with `authorizationSent` (the
+    /// `Authorization` value `requestHeaders` gave), as `ClientAuthState.resourceAnswered` does for a user's
+    /// token (`OIDCClient.resourceAnswered`): a DPoP-Nonce on any answer is kept for that server; a 401 asking
+    /// for a nonce it gave is `.retry`; a 401 refusing the token is `.retry` with the token reported
+    /// (`accessTokenRejected`), so the next headers carry a new one; anything else is `.accept`.
+    public func resourceAnswered(
+        url: String, status: Int, wwwAuthenticate: String?, dpopNonce: String?, authorizationSent: SecretBytes
+    ) -> ResourceVerdict {
+        client.resourceAnswered(
+            url: url, status: status, wwwAuthenticate: wwwAuthenticate, dpopNonce: dpopNonce,
+            authorizationSent: authorizationSent, held: held.withLock { $0.tokens?.accessToken }
+        ) { accessTokenRejected($0) }
+    }
+
     /// One token request of the grant (the caller holds the gate, whose `renewal` this is), its answer kept.
     private func renewed(_ renewal: inout Renewal) throws(TelenoridError) -> TokenSet {
         let tokenURL = try client.endpoint(.tokenEndpoint)

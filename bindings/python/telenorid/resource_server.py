@@ -298,6 +298,18 @@ class ClientCredentials(_Handle):
         dpop_value = _copy_out(dpop)
         return _copy_out(authorization) or "", dpop_value
 
+    def resource_answered(self, url: str, status: int, www_authenticate: Optional[str], dpop_nonce: Optional[str],
+                          authorization_sent: str) -> bool:
+        """Whether to send a request of yours once more, given the resource's answer to it, as
+        :meth:`AuthState.resource_answered`: True for a 401 refusing the token (reported, so the next
+        :meth:`request_headers` carries a new one) or asking for the DPoP nonce it gave (kept for that server);
+        a nonce on any answer is kept. Retry once, with new :meth:`request_headers`. No network call."""
+        retry = c_int32()
+        self._call(_c.telenorid_client_credentials_resource_answered, _str(url, "url"), status,
+                   _opt_str(www_authenticate, "www_authenticate"), _opt_str(dpop_nonce, "dpop_nonce"),
+                   _str(authorization_sent, "authorization_sent"), byref(retry))
+        return retry.value == 1
+
     def bind_store(self, store: "HostStore", key: str) -> None:
         """Keeps the token in record ``key`` of ``store`` (a :class:`DirectoryStore` or your :class:`Store`):
         every process bound to that record shares one token, asked for by one of them at a time."""

@@ -1,7 +1,8 @@
 /*
  * telenorid_jni_dpop.c — the bridge's DPoP natives (RFC 9449; see telenorid_jni.c for the rules every
  * native keeps): the host's signers (its DPoP key, and its client key for RFC 7523 assertions and RFC 9101
- * request objects), and the headers for the app's own requests to a resource server.
+ * request objects), and the headers for the app's own requests to a resource server and the reading of its
+ * answers, for an auth state and a machine's token alike.
  *
  * The signer is the app's way to keep its DPoP key in the Android Keystore: the library calls it with
  * each proof's signing input, on whichever thread makes the request. The bridge keeps the Java side (a
@@ -223,13 +224,32 @@ jobjectArray n_client_credentials_request_headers(JNIEnv *env, jclass cls, jlong
     return request_headers(env, client_credentials_headers, credentials, method_bytes, url_bytes, nonce_bytes);
 }
 
+/* One `..._resource_answered` call of the library, on the handle the Java long holds. */
+typedef telenorid_status (*resource_answered_call)(jlong handle, const char *url, int32_t status,
+                                                   const char *challenge, const char *nonce, const char *sent,
+                                                   int32_t *retry);
+
+static telenorid_status auth_state_answered(jlong state, const char *url, int32_t status, const char *challenge,
+                                            const char *nonce, const char *sent, int32_t *retry)
+{
+    return telenorid_auth_state_resource_answered(HANDLE(telenorid_auth_state, state), url, status, challenge, nonce,
+                                                  sent, retry);
+}
+
+static telenorid_status client_credentials_answered(jlong credentials, const char *url, int32_t status,
+                                                    const char *challenge, const char *nonce, const char *sent,
+                                                    int32_t *retry)
+{
+    return telenorid_client_credentials_resource_answered(HANDLE(telenorid_client_credentials, credentials), url,
+                                                          status, challenge, nonce, sent, retry);
+}
+
 /* Whether the library says to send the request once more. The four strings (null arrays are NULL) are
  * copied in, and wiped when released: the sent Authorization value holds the token. */
-jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jbyteArray url_bytes, jint status,
-                                        jbyteArray challenge_bytes, jbyteArray nonce_bytes,
-                                        jbyteArray sent_bytes)
+static jboolean resource_answered(JNIEnv *env, resource_answered_call call, jlong handle, jbyteArray url_bytes,
+                                  jint status, jbyteArray challenge_bytes, jbyteArray nonce_bytes,
+                                  jbyteArray sent_bytes)
 {
-    (void)cls;
     jbyteArray arrays[4] = {url_bytes, challenge_bytes, nonce_bytes, sent_bytes};
     static const char *const names[4] = {"url", "wwwAuthenticate", "dpopNonce", "authorizationSent"};
     in_string strings[4];
@@ -241,9 +261,8 @@ jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jb
     telenorid_status result = TELENORID_OK;
     int called = copied == 4;
     if (called) {
-        result = telenorid_auth_state_resource_answered(HANDLE(telenorid_auth_state, state), strings[0].chars,
-                                                        (int32_t)status, strings[1].chars, strings[2].chars,
-                                                        strings[3].chars, &retry);
+        result = call(handle, strings[0].chars, (int32_t)status, strings[1].chars, strings[2].chars, strings[3].chars,
+                      &retry);
     }
     while (copied > 0) {
         in_string_release(&strings[--copied]);
@@ -253,4 +272,21 @@ jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jb
     }
     void_result(env, result);
     return result == TELENORID_OK && retry == 1 ? JNI_TRUE : JNI_FALSE;
+}
+
+jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jbyteArray url_bytes, jint status,
+                                        jbyteArray challenge_bytes, jbyteArray nonce_bytes, jbyteArray sent_bytes)
+{
+    (void)cls;
+    return resource_answered(env, auth_state_answered, state, url_bytes, status, challenge_bytes, nonce_bytes,
+                             sent_bytes);
+}
+
+jboolean n_client_credentials_resource_answered(JNIEnv *env, jclass cls, jlong credentials, jbyteArray url_bytes,
+                                                jint status, jbyteArray challenge_bytes, jbyteArray nonce_bytes,
+                                                jbyteArray sent_bytes)
+{
+    (void)cls;
+    return resource_answered(env, client_credentials_answered, credentials, url_bytes, status, challenge_bytes,
+                             nonce_bytes, sent_bytes);
 }

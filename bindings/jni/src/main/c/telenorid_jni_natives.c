@@ -1917,6 +1917,7 @@ const JNINativeMethod natives[] = {
     NATIVE("clientCredentialsAddResource", "(J[B)V", n_client_credentials_add_resource),
     NATIVE("clientCredentialsNewJwtBearer", "(J[B[B[B)J", n_client_credentials_new_jwt_bearer),
     NATIVE("clientCredentialsRequestHeaders", "(J[B[B[B)[[B", n_client_credentials_request_headers),
+    NATIVE("clientCredentialsResourceAnswered", "(J[BI[B[B[B)Z", n_client_credentials_resource_answered),
     NATIVE("clientCredentialsBindStore", "(JLno/telenor/id/StoreCall;[B[B)V", n_client_credentials_bind_store),
     NATIVE("backchannelLogoutNew", "(J)J", n_backchannel_logout_new),
     NATIVE("backchannelLogoutSet", "(JI[B)V", n_backchannel_logout_set),

@@ -62,6 +62,9 @@ jboolean n_auth_state_resource_answered(JNIEnv *env, jclass cls, jlong state, jb
                                         jbyteArray authorization_sent);
 jobjectArray n_client_credentials_request_headers(JNIEnv *env, jclass cls, jlong credentials, jbyteArray method,
                                                   jbyteArray url, jbyteArray resource_nonce);
+jboolean n_client_credentials_resource_answered(JNIEnv *env, jclass cls, jlong credentials, jbyteArray url, jint status,
+                                                jbyteArray www_authenticate, jbyteArray dpop_nonce,
+                                                jbyteArray authorization_sent);
 void n_client_credentials_bind_store(JNIEnv *env, jclass cls, jlong credentials, jobject store, jbyteArray directory,
                                      jbyteArray key);
 

@@ -211,12 +211,43 @@ public final class AuthState extends NativeObject {
      */
     public @NonNull RequestHeaders requestHeaders(@NonNull String method, @NonNull String url,
             @Nullable String resourceNonce) {
+        return requestHeaders(this, Native::authStateRequestHeaders, method, url, resourceNonce);
+    }
+
+    /** A holder's {@code ..._request_headers} native: an auth state's, or a machine token's. */
+    interface HeadersNative {
+        byte[][] headers(long handle, byte[] method, byte[] url, byte[] resourceNonce);
+    }
+
+    /** A holder's {@code ..._resource_answered} native: an auth state's, or a machine token's. */
+    interface AnsweredNative {
+        boolean answered(long handle, byte[] url, int status, byte[] wwwAuthenticate, byte[] dpopNonce,
+                byte[] authorizationSent);
+    }
+
+    /** {@link #requestHeaders} of {@code holder}, whose native {@code headers} is. */
+    static RequestHeaders requestHeaders(NativeObject holder, HeadersNative headers, String method, String url,
+            String resourceNonce) {
         byte[] methodBytes = Utf8.encode(Objects.requireNonNull(method, "method"));
         byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
         byte[] nonce = Utf8.encode(resourceNonce);
-        byte[][] headers = HostCallFailure.attach(
-                () -> call(h -> Native.authStateRequestHeaders(h, methodBytes, urlBytes, nonce)));
-        return new RequestHeaders(Utf8.decode(headers[0]), Utf8.decode(headers[1]));
+        byte[][] values = HostCallFailure.attach(
+                () -> holder.call(h -> headers.headers(h, methodBytes, urlBytes, nonce)));
+        return new RequestHeaders(Utf8.decode(values[0]), Utf8.decode(values[1]));
+    }
+
+    /** {@link #resourceAnswered} of {@code holder}, whose native {@code answered} is; the sent value is wiped. */
+    static boolean resourceAnswered(NativeObject holder, AnsweredNative answered, String url, int status,
+            String wwwAuthenticate, String dpopNonce, String authorizationSent) {
+        byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
+        byte[] challenges = Utf8.encode(wwwAuthenticate);
+        byte[] nonce = Utf8.encode(dpopNonce);
+        byte[] sent = Utf8.encode(Objects.requireNonNull(authorizationSent, "authorizationSent"));
+        try {
+            return holder.call(h -> answered.answered(h, urlBytes, status, challenges, nonce, sent));
+        } finally {
+            Arrays.fill(sent, (byte) 0);
+        }
     }
 
     /**
@@ -230,15 +261,8 @@ public final class AuthState extends NativeObject {
      */
     public boolean resourceAnswered(@NonNull String url, int status, @Nullable String wwwAuthenticate,
             @Nullable String dpopNonce, @NonNull String authorizationSent) {
-        byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
-        byte[] challenges = Utf8.encode(wwwAuthenticate);
-        byte[] nonce = Utf8.encode(dpopNonce);
-        byte[] sent = Utf8.encode(Objects.requireNonNull(authorizationSent, "authorizationSent"));
-        try {
-            return call(h -> Native.authStateResourceAnswered(h, urlBytes, status, challenges, nonce, sent));
-        } finally {
-            Arrays.fill(sent, (byte) 0);
-        }
+        return resourceAnswered(this, Native::authStateResourceAnswered, url, status, wwwAuthenticate, dpopNonce,
+                authorizationSent);
     }
 
     /**

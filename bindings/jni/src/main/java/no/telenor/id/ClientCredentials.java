@@ -155,12 +155,32 @@ public final class ClientCredentials extends NativeObject {
      */
     public @NonNull RequestHeaders requestHeaders(@NonNull String method, @NonNull String url,
             @Nullable String resourceNonce) {
-        byte[] methodBytes = Utf8.encode(Objects.requireNonNull(method, "method"));
-        byte[] urlBytes = Utf8.encode(Objects.requireNonNull(url, "url"));
-        byte[] nonce = Utf8.encode(resourceNonce);
-        byte[][] headers = HostCallFailure.attach(
-                () -> call(h -> Native.clientCredentialsRequestHeaders(h, methodBytes, urlBytes, nonce)));
-        return new RequestHeaders(Utf8.decode(headers[0]), Utf8.decode(headers[1]));
+        return AuthState.requestHeaders(this, Native::clientCredentialsRequestHeaders, method, url, resourceNonce);
+    }
+
+    /**
+     * Whether to send a request of the app's own once more, given the resource server's answer to it, as
+     * {@link AuthState#resourceAnswered} says for a user's token: its {@code status}, its
+     * {@code WWW-Authenticate} header(s) (several joined with ", "; null when none), its {@code DPoP-Nonce}
+     * header (null when none) and the {@code Authorization} value the request carried (from
+     * {@link #requestHeaders}). True for a 401 refusing the token (reported as {@link #rejected} does, so the
+     * next {@link #requestHeaders} carries a new one) or asking for the DPoP nonce it gave (kept for that
+     * server, RFC 9449 §9); a nonce on any answer is kept. Retry once, with new {@link #requestHeaders}. No
+     * network call; any thread. Since 0.8.0.
+     *
+     * @param url where the request went
+     * @param status the answer's HTTP status
+     * @param wwwAuthenticate the answer's {@code WWW-Authenticate} header(s), or null
+     * @param dpopNonce the answer's {@code DPoP-Nonce} header, or null
+     * @param authorizationSent the {@code Authorization} value the request carried
+     * @return true to send the request once more, with new headers
+     * @throws InvalidArgumentException when {@code status} is no HTTP status code
+     * @throws IllegalArgumentException when a string contains a NUL character
+     */
+    public boolean resourceAnswered(@NonNull String url, int status, @Nullable String wwwAuthenticate,
+            @Nullable String dpopNonce, @NonNull String authorizationSent) {
+        return AuthState.resourceAnswered(this, Native::clientCredentialsResourceAnswered, url, status,
+                wwwAuthenticate, dpopNonce, authorizationSent);
     }
 
     /**

@@ -253,6 +253,8 @@ final class Native {
     static native long clientCredentialsNewJwtBearer(long client, byte[] scope, byte[] subject, byte[] assertion);
     static native byte[][] clientCredentialsRequestHeaders(long credentials, byte[] method, byte[] url,
             byte[] resourceNonce);
+    static native boolean clientCredentialsResourceAnswered(long credentials, byte[] url, int status,
+            byte[] wwwAuthenticate, byte[] dpopNonce, byte[] authorizationSent);
 
     // A store: the app's (through StoreCall), or the directory store when `directory` is not null.
     static native void clientCredentialsBindStore(long credentials, StoreCall store, byte[] directory, byte[] key);

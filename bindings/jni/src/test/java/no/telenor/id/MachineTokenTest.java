@@ -37,6 +37,13 @@ class MachineTokenTest {
         return providers.djangoMachine().build();
     }
 
+    /** glewlwyd's machine client, configured for DPoP (RFC 9449). */
+    private static Config glewlwydDPoPMachine() {
+        return Config.builder().issuer(field(glewlwydLine, "", "issuer"))
+                .clientId(field(glewlwydLine, "", "machine_client_id"))
+                .clientSecret(field(glewlwydLine, "", "machine_client_secret")).dpopSigningAlgorithm("ES256").build();
+    }
+
     @Test
     void resourcesAndRequestHeadersOfABearerToken() {
         try (Config config = djangoMachine(); Client client = new Client(config);
@@ -124,9 +131,7 @@ class MachineTokenTest {
     void aClientConfiguredForDPoPGetsATokenBoundToItsKey() {
         String scope = field(glewlwydLine, "", "machine_scope");
         String api = "https://api.example/items";
-        try (Config config = Config.builder().issuer(field(glewlwydLine, "", "issuer"))
-                .clientId(field(glewlwydLine, "", "machine_client_id"))
-                .clientSecret(field(glewlwydLine, "", "machine_client_secret")).dpopSigningAlgorithm("ES256").build();
+        try (Config config = glewlwydDPoPMachine();
              Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
              ResourceServer server = new ResourceServer(client, scope)) {
             RequestHeaders headers = credentials.requestHeaders("GET", api, null);
@@ -137,6 +142,53 @@ class MachineTokenTest {
                 assertEquals(43, info.confirmationThumbprint().length(), "cnf.jkt (RFC 9449 §6.1)");
                 server.verifyDPoP(proof, "GET", api, token, info); // the proof was made with that key
             }
+        }
+    }
+
+    /**
+     * The status of a resource server's answer to one request, checked with {@code server} (the token, then its
+     * proof), and whether the machine's token says to send it once more. A refusal is the 401 whose
+     * WWW-Authenticate carries the error the library names (RFC 9449 §7.1, RFC 6750 §3.1); a server that asks for
+     * nonces sends its DPoP-Nonce (§9).
+     */
+    private static boolean answered(ClientCredentials credentials, ResourceServer server, boolean asksNonces,
+            String api, RequestHeaders headers, int[] status) {
+        String token = headers.authorization().substring(5);
+        String challenge = null;
+        status[0] = 200;
+        try (TokenInfo info = server.verifyAccessToken(token)) {
+            server.verifyDPoP(headers.dpop(), "GET", api, token, info);
+        } catch (TokenInvalidException refused) {
+            status[0] = 401;
+            challenge = "DPoP error=\"" + (refused.oauthError() != null ? refused.oauthError() : "invalid_token") + "\"";
+        }
+        String nonce = asksNonces ? server.dpopNonce() : null;
+        return credentials.resourceAnswered(api, status[0], challenge, nonce, headers.authorization());
+    }
+
+    @Test
+    void aResourcesAnswerSaysWhetherToRetryOnce() {
+        String scope = field(glewlwydLine, "", "machine_scope");
+        String api = "https://api.example/items";
+        int[] status = new int[1];
+        try (Config config = glewlwydDPoPMachine();
+             Client client = new Client(config); ClientCredentials credentials = new ClientCredentials(client, scope);
+             ResourceServer nonces = new ResourceServer(client, scope);
+             ResourceServer elsewhere = new ResourceServer(client, "https://elsewhere.example/")) {
+            nonces.setDPoPRequireNonce(true);
+            RequestHeaders first = credentials.requestHeaders("GET", api, null);
+            assertTrue(answered(credentials, nonces, true, api, first, status), "use_dpop_nonce with its nonce");
+            assertEquals(401, status[0]);
+            RequestHeaders again = credentials.requestHeaders("GET", api, null);
+            assertEquals(first.authorization(), again.authorization());
+            assertTrue(!answered(credentials, nonces, true, api, again, status) && status[0] == 200, "the nonce kept");
+            // A server the token is not meant for refuses it (RFC 9068 §4: invalid_token): the retry has a new one.
+            assertTrue(answered(credentials, elsewhere, false, api, again, status));
+            RequestHeaders renewed = credentials.requestHeaders("GET", api, null);
+            assertNotEquals(again.authorization(), renewed.authorization());
+            assertTrue(!answered(credentials, nonces, true, api, renewed, status) && status[0] == 200);
+            assertThrows(InvalidArgumentException.class,
+                    () -> credentials.resourceAnswered(api, 42, null, null, renewed.authorization()));
         }
     }
 }
