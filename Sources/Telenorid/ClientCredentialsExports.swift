@@ -105,15 +105,10 @@ public func telenorid_client_credentials_resource_answered(
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let credentials = try borrow(credentials, as: ClientCredentials.self, "credentials").value
-        let url = try inputString(url, "url")
-        let status = try inputHTTPStatus(httpStatus)
-        let challenges = try optionalInputString(wwwAuthenticate, "www_authenticate")
-        let nonce = try optionalInputString(dpopNonce, "dpop_nonce")
-        let sent = try inputSecret(authorizationSent, "authorization_sent")
-        let out = try outPointer(retry)
-        let verdict = credentials.resourceAnswered(
-            url: url, status: status, wwwAuthenticate: challenges, dpopNonce: nonce, authorizationSent: sent)
-        out.pointee = verdict == .retry ? 1 : 0
+        try readResourceAnswer(url, httpStatus, wwwAuthenticate, dpopNonce, authorizationSent, retry) {
+            credentials.resourceAnswered(
+                url: $0, status: $1, wwwAuthenticate: $2, dpopNonce: $3, authorizationSent: $4)
+        }
     }
 }
 

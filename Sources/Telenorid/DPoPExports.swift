@@ -56,14 +56,25 @@ public func telenorid_auth_state_resource_answered(
 ) -> telenorid_status {
     exportCall { () throws(TelenoridError) in
         let authState = try borrow(state, as: ClientAuthState.self, "state").value
-        let url = try inputString(url, "url")
-        let status = try inputHTTPStatus(httpStatus)
-        let challenges = try optionalInputString(wwwAuthenticate, "www_authenticate")
-        let nonce = try optionalInputString(dpopNonce, "dpop_nonce")
-        let sent = try inputSecret(authorizationSent, "authorization_sent")
-        let out = try outPointer(retry)
-        let verdict = authState.resourceAnswered(
-            url: url, status: status, wwwAuthenticate: challenges, dpopNonce: nonce, authorizationSent: sent)
-        out.pointee = verdict == .retry ? 1 : 0
+        try readResourceAnswer(url, httpStatus, wwwAuthenticate, dpopNonce, authorizationSent, retry) {
+            authState.resourceAnswered(url: $0, status: $1, wwwAuthenticate: $2, dpopNonce: $3, authorizationSent: $4)
+        }
     }
+}
+
+/// The arguments of a `..._resource_answered` call converted, the holder's `answered` called with them (url,
+/// status, WWW-Authenticate, DPoP-Nonce, the Authorization value sent), and its verdict written to `retry`.
+func readResourceAnswer(
+    _ url: UnsafePointer<CChar>?, _ httpStatus: Int32, _ wwwAuthenticate: UnsafePointer<CChar>?,
+    _ dpopNonce: UnsafePointer<CChar>?, _ authorizationSent: UnsafePointer<CChar>?,
+    _ retry: UnsafeMutablePointer<Int32>?,
+    answered: (String, Int, String?, String?, SecretBytes) -> ResourceVerdict
+) throws(TelenoridError) {
+    let url = try inputString(url, "url")
+    let status = try inputHTTPStatus(httpStatus)
+    let challenges = try optionalInputString(wwwAuthenticate, "www_authenticate")
+    let nonce = try optionalInputString(dpopNonce, "dpop_nonce")
+    let sent = try inputSecret(authorizationSent, "authorization_sent")
+    let out = try outPointer(retry)
+    out.pointee = answered(url, status, challenges, nonce, sent) == .retry ? 1 : 0
 }
