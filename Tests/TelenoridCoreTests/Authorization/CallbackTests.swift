@@ -90,7 +90,7 @@ final class CallbackTests: XCTestCase {
                 "telenorid-example://authcallback/?error=access_denied&error_description=User+said+no&error_uri=https%3A%2F%2Fid.example.com%2Fe&state=218gz18yveu1ybajwh2g1h3g"
             )
             XCTFail("an error response must throw")
-        } catch let error as TelenoridError {
+        } catch {
             XCTAssertEqual(error.kind, .authorizationError)
             XCTAssertEqual(error.oauthError, "access_denied")
             XCTAssertEqual(error.oauthErrorDescription, "User said no")

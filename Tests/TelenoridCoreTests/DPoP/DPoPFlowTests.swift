@@ -240,44 +240,14 @@ final class DPoPFlowTests: XCTestCase {
         let client = try client(provider)
         let authState = ClientAuthState(state: try signIn(client), client: client)
         let url = "https://api.example.com/accounts"
-        func send() throws -> (authorization: SecretBytes, nonce: String?) {
-            let headers = try authState.requestHeaders(method: "GET", url: url, resourceNonce: nil)
-            let nonce = try MemoryProvider.verifiedProof(try XCTUnwrap(headers.dpop)).claims["nonce"]?.stringValue
-            return (headers.authorization, nonce)
-        }
-        func answer(_ status: Int, _ challenge: String?, nonce: String? = nil, sent: SecretBytes) -> Bool {
-            authState.resourceAnswered(
-                url: url, status: status, wwwAuthenticate: challenge, dpopNonce: nonce, authorizationSent: sent)
-                == .retry
-        }
-        var sent = try send()
-        XCTAssertNil(sent.nonce)
-        XCTAssertTrue(answer(401, #"DPoP error="use_dpop_nonce""#, nonce: "n-1", sent: sent.authorization))
-        sent = try send()
-        XCTAssertEqual(sent.nonce, "n-1")
-        // A nonce on a success is the next one to use (§8.2), without a retry.
-        XCTAssertFalse(answer(200, nil, nonce: " n-2 ", sent: sent.authorization))
-        XCTAssertEqual(try send().nonce, "n-2")
-        // Asked for a nonce without giving one: nothing to retry with.
-        XCTAssertFalse(answer(401, #"DPoP error="use_dpop_nonce""#, sent: sent.authorization))
-
-        let refreshes = provider.count
-        XCTAssertTrue(answer(401, #"DPoP error="invalid_token", algs="ES256""#, sent: sent.authorization))
-        let refreshed = try send()
-        XCTAssertEqual(provider.count, refreshes + 1, "the refused token is refreshed before the retry")
-        XCTAssertNotEqual(refreshed.authorization.bytes, sent.authorization.bytes)
-        // A late report about the token already replaced changes nothing.
-        XCTAssertTrue(answer(401, nil, sent: sent.authorization))
-        XCTAssertEqual(try send().authorization.bytes, refreshed.authorization.bytes)
-        XCTAssertEqual(provider.count, refreshes + 1)
-        // A bare 401 to a request with a token refuses the token.
-        XCTAssertTrue(answer(401, nil, sent: refreshed.authorization))
-        XCTAssertNotEqual(try send().authorization.bytes, refreshed.authorization.bytes)
-        // A step-up challenge (RFC 9470) and a 403 are the answer.
-        let current = try send().authorization
-        XCTAssertFalse(answer(401, #"Bearer error="insufficient_user_authentication""#, sent: current))
-        XCTAssertFalse(answer(403, #"DPoP error="insufficient_scope""#, sent: current))
-        XCTAssertEqual(try send().authorization.bytes, current.bytes)
+        try ResourceAnswerScript(
+            requestHeaders: { try authState.requestHeaders(method: "GET", url: url, resourceNonce: nil) },
+            resourceAnswered: {
+                authState.resourceAnswered(
+                    url: url, status: $0, wwwAuthenticate: $1, dpopNonce: $2, authorizationSent: $3)
+            },
+            tokensGiven: { provider.count }
+        ).run()
     }
 
     func testTheKeyIsSavedAndRestoredWithTheAuthState() throws {

@@ -174,44 +174,14 @@ final class ClientCredentialsTests: XCTestCase {
         }
         let machine = try ClientCredentials(client: try client(provider, [.dpopSigningAlgorithm: "ES256"]), scope: nil)
         let url = "https://api.example/items"
-        func send() throws -> (authorization: SecretBytes, nonce: String?) {
-            let headers = try machine.requestHeaders(method: "GET", url: url, resourceNonce: nil)
-            let nonce = try MemoryProvider.verifiedProof(try XCTUnwrap(headers.dpop)).claims["nonce"]?.stringValue
-            return (headers.authorization, nonce)
-        }
-        func answer(_ status: Int, _ challenge: String?, nonce: String? = nil, sent: SecretBytes) -> Bool {
-            machine.resourceAnswered(
-                url: url, status: status, wwwAuthenticate: challenge, dpopNonce: nonce, authorizationSent: sent)
-                == .retry
-        }
-        var sent = try send()
-        XCTAssertNil(sent.nonce)
-        XCTAssertTrue(answer(401, #"DPoP error="use_dpop_nonce""#, nonce: "n-1", sent: sent.authorization))
-        sent = try send()
-        XCTAssertEqual(sent.nonce, "n-1")
-        XCTAssertFalse(answer(200, nil, nonce: "n-2", sent: sent.authorization))
-        XCTAssertEqual(try send().nonce, "n-2")
-        XCTAssertFalse(answer(401, #"DPoP error="use_dpop_nonce""#, sent: sent.authorization), "no nonce given")
-        XCTAssertEqual(tokenRequests(provider), 1)
-
-        XCTAssertTrue(answer(401, #"DPoP error="invalid_token""#, sent: sent.authorization))
-        let renewed = try send()
-        XCTAssertEqual(tokenRequests(provider), 2, "the refused token is replaced before the retry")
-        XCTAssertNotEqual(renewed.authorization.string, sent.authorization.string)
-        // A late answer about the token already replaced is a retry that changes nothing.
-        XCTAssertTrue(answer(401, nil, sent: sent.authorization))
-        XCTAssertEqual(try send().authorization.string, renewed.authorization.string)
-        XCTAssertEqual(tokenRequests(provider), 2)
-        // A bare 401 to a request with a token refuses the token.
-        XCTAssertTrue(answer(401, nil, sent: renewed.authorization))
-        let current = try send().authorization
-        XCTAssertNotEqual(current.string, renewed.authorization.string)
-        // A step-up challenge (RFC 9470), a 403 and a value without a token are the answer.
-        XCTAssertFalse(answer(401, #"DPoP error="insufficient_user_authentication""#, sent: current))
-        XCTAssertFalse(answer(403, #"DPoP error="insufficient_scope""#, sent: current))
-        XCTAssertFalse(answer(401, nil, sent: SecretBytes(Array(current.string.dropFirst(5).utf8))))
-        XCTAssertEqual(try send().authorization.string, current.string)
-        XCTAssertEqual(tokenRequests(provider), 3)
+        try ResourceAnswerScript(
+            requestHeaders: { try machine.requestHeaders(method: "GET", url: url, resourceNonce: nil) },
+            resourceAnswered: {
+                machine.resourceAnswered(
+                    url: url, status: $0, wwwAuthenticate: $1, dpopNonce: $2, authorizationSent: $3)
+            },
+            tokensGiven: { self.tokenRequests(provider) }
+        ).run()
     }
 
     func testABearerAnswerToAProofIsRefusedUnlessDowngradeIsAllowed() throws {
