@@ -5,38 +5,71 @@ public final class OIDCClient: Sendable {
     let transport: any HTTPTransport
     /// The local clock plus the configured offset.
     public let clock: Clock
-    /// What the client learns or is given after it is made, behind one lock: each field is only copied out
-    /// or swapped under it, never used while it is held, so one lock serves them all (one object, where a
-    /// lock each cost every client four).
+    /// What the client learns, is given or makes after it is made, behind one lock: each field is only
+    /// copied out or swapped under it, never used while it is held, so one lock serves them all (where a
+    /// lock each, and the caches made up front, cost every client ten allocations more).
     private struct Held {
         var discovered: (metadata: ProviderMetadata, fetchedAt: Int64)?
         var dpopHostKeySigner: HostKeySigner?
         var clientSigner: HostKeySigner?
         /// Code exchanges a cancel came too late to stop: their states, until the callback is exchanged again.
         var keptExchanges: [(callback: AuthorizationCallback, state: AuthState)] = []
+        // Made on first use (each holds locks of its own): many clients never validate an ID token, use
+        // DPoP or poll.
+        var keys: KeySetCache?
+        var dpopNonces: DPoPNonces?
+        var sleeps: CancellableSleeps?
     }
-    private let held = Locked(Held())
-    let keys: KeySetCache
-    /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
-    let dpopNonces = DPoPNonces()
-    /// The sleeps of the grants that poll (RFC 8628, CIBA), ended by `cancel` like the transfers.
-    let sleeps: CancellableSleeps
+    private let held: Locked<Held>
 
     public init(
         configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
-        clock: @escaping Clock = SystemClock.now, sleeps: CancellableSleeps = CancellableSleeps()
+        clock: @escaping Clock = SystemClock.now, sleeps: CancellableSleeps? = nil
     ) throws(TelenoridError) {
         self.configuration = configuration
-        self.sleeps = sleeps
+        held = Locked(Held(sleeps: sleeps))
         if let transport {
             self.transport = transport
         } else {
             self.transport = try CurlTransport(settings: configuration.http)
         }
         let offset = configuration.clockOffsetSeconds
-        // Without an offset, the clock as given: no closure context per client.
-        self.clock = offset == 0 ? clock : { clock() &+ offset }
-        keys = KeySetCache(maxAge: configuration.jwksMaxAgeSeconds)
+        if offset == 0 {
+            self.clock = clock  // as given: no closure context per client
+        } else {
+            self.clock = { clock() &+ offset }
+        }
+    }
+
+    /// The provider's signing keys (`jwks_uri`), cached.
+    var keys: KeySetCache {
+        held.withLock { held in
+            if let keys = held.keys { return keys }
+            let keys = KeySetCache(maxAge: configuration.jwksMaxAgeSeconds)
+            held.keys = keys
+            return keys
+        }
+    }
+
+    /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
+    var dpopNonces: DPoPNonces {
+        held.withLock { held in
+            if let nonces = held.dpopNonces { return nonces }
+            let nonces = DPoPNonces()
+            held.dpopNonces = nonces
+            return nonces
+        }
+    }
+
+    /// The sleeps of the grants that poll (RFC 8628, CIBA), ended by `cancel` like the transfers. A cancel
+    /// that comes before they are made finds no sleep under way, as one between two sleeps does.
+    var sleeps: CancellableSleeps {
+        held.withLock { held in
+            if let sleeps = held.sleeps { return sleeps }
+            let sleeps = CancellableSleeps()
+            held.sleeps = sleeps
+            return sleeps
+        }
     }
 
     /// Ends every HTTP transfer of this client under way now (discovery, key sets, token, userinfo,
@@ -46,7 +79,7 @@ public final class OIDCClient: Sendable {
     /// left is finished first and its tokens kept (`HTTPRequest.finishOnceSent`).
     public func cancel() {
         transport.cancel()
-        sleeps.cancel()
+        held.withLock { $0.sleeps }?.cancel()
     }
 
     /// A DPoP signer the host holds (a key in Android Keystore, the Secure Enclave, an HSM), used for every
