@@ -9,7 +9,7 @@ public final class OIDCClient: Sendable {
     /// copied out or swapped under it, never used while it is held, so one lock serves them all (where a
     /// lock each, and the caches made up front, cost every client ten allocations more).
     private struct Held {
-        var discovered: (metadata: ProviderMetadata, fetchedAt: Int64)?
+        var discovered: Discovered?
         var dpopHostKeySigner: HostKeySigner?
         var clientSigner: HostKeySigner?
         /// Code exchanges a cancel came too late to stop: their states, until the callback is exchanged again.
@@ -21,6 +21,17 @@ public final class OIDCClient: Sendable {
         var sleeps: CancellableSleeps?
     }
     private let held: Locked<Held>
+
+    /// Discovered metadata and when it was fetched, boxed: a read under the lock takes one reference rather
+    /// than copying every field, and a client whose endpoints are all configured holds no room for it.
+    private final class Discovered: Sendable {
+        let metadata: ProviderMetadata
+        let fetchedAt: Int64
+        init(_ metadata: ProviderMetadata, fetchedAt: Int64) {
+            self.metadata = metadata
+            self.fetchedAt = fetchedAt
+        }
+    }
 
     public init(
         configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
@@ -146,7 +157,8 @@ public final class OIDCClient: Sendable {
             if let cached, error.isTransient { return cached.metadata }
             throw error
         }
-        held.withLock { $0.discovered = (metadata, now) }
+        let fetched = Discovered(metadata, fetchedAt: now)
+        held.withLock { $0.discovered = fetched }
         Log.info("discovery.fetched", "provider metadata of \(metadata.issuer)")
         return metadata
     }
