@@ -7,7 +7,7 @@ public final class OIDCClient: Sendable {
     public let clock: Clock
     /// What the client learns, is given or makes after it is made, behind one lock: each field is only
     /// copied out or swapped under it, never used while it is held, so one lock serves them all (where a
-    /// lock each, and the caches made up front, cost every client ten allocations more).
+    /// lock each, and the caches made up front, cost every client seventeen allocations more).
     private struct Held {
         var discovered: Discovered?
         var dpopHostKeySigner: HostKeySigner?
