@@ -13,7 +13,7 @@ protocol KeySource: Sendable {
 /// either: the failure is reported again instead. A set past its age is never used, not even while its
 /// refetch fails: the withdrawn key it may hold must not verify, so verification fails with the fetch's
 /// (often transient) error until the provider answers.
-final class KeySetCache: Sendable {
+struct KeySetCache: Sendable {
     static let minimumRefetchInterval: Int64 = 30
 
     private struct Cache {

@@ -5,31 +5,82 @@ public final class OIDCClient: Sendable {
     let transport: any HTTPTransport
     /// The local clock plus the configured offset.
     public let clock: Clock
-    private let discovered = Locked<(metadata: ProviderMetadata, fetchedAt: Int64)?>(nil)
-    let keys: KeySetCache
-    /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
-    let dpopNonces = DPoPNonces()
-    private let dpopHostKeySignerSlot = Locked<HostKeySigner?>(nil)
-    private let clientSignerSlot = Locked<HostKeySigner?>(nil)
-    /// The sleeps of the grants that poll (RFC 8628, CIBA), ended by `cancel` like the transfers.
-    let sleeps: CancellableSleeps
-    /// Code exchanges a cancel came too late to stop: their states, until the callback is exchanged again.
-    private let keptExchanges = Locked<[(callback: AuthorizationCallback, state: AuthState)]>([])
+    /// What the client learns, is given or makes after it is made, behind one lock: each field is only
+    /// copied out or swapped under it, never used while it is held, so one lock serves them all (where a
+    /// lock each, and the caches made up front, cost every client seventeen allocations more).
+    private struct Held {
+        var discovered: Discovered?
+        var dpopHostKeySigner: HostKeySigner?
+        var clientSigner: HostKeySigner?
+        /// Code exchanges a cancel came too late to stop: their states, until the callback is exchanged again.
+        var keptExchanges: [(callback: AuthorizationCallback, state: AuthState)] = []
+        // Made on first use (each holds locks of its own): many clients never validate an ID token, use
+        // DPoP or poll.
+        var keys: KeySetCache?
+        var dpopNonces: DPoPNonces?
+        var sleeps: CancellableSleeps?
+    }
+    private let held: Locked<Held>
+
+    /// Discovered metadata and when it was fetched, boxed: a read under the lock takes one reference rather
+    /// than copying every field, and a client whose endpoints are all configured holds no room for it.
+    private final class Discovered: Sendable {
+        let metadata: ProviderMetadata
+        let fetchedAt: Int64
+        init(_ metadata: ProviderMetadata, fetchedAt: Int64) {
+            self.metadata = metadata
+            self.fetchedAt = fetchedAt
+        }
+    }
 
     public init(
         configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
-        clock: @escaping Clock = SystemClock.now, sleeps: CancellableSleeps = CancellableSleeps()
+        clock: @escaping Clock = SystemClock.now, sleeps: CancellableSleeps? = nil
     ) throws(TelenoridError) {
         self.configuration = configuration
-        self.sleeps = sleeps
+        held = Locked(Held(sleeps: sleeps))
         if let transport {
             self.transport = transport
         } else {
             self.transport = try CurlTransport(settings: configuration.http)
         }
         let offset = configuration.clockOffsetSeconds
-        self.clock = { clock() &+ offset }
-        keys = KeySetCache(maxAge: configuration.jwksMaxAgeSeconds)
+        if offset == 0 {
+            self.clock = clock  // as given: no closure context per client
+        } else {
+            self.clock = { clock() &+ offset }
+        }
+    }
+
+    /// The provider's signing keys (`jwks_uri`), cached.
+    var keys: KeySetCache {
+        held.withLock { held in
+            if let keys = held.keys { return keys }
+            let keys = KeySetCache(maxAge: configuration.jwksMaxAgeSeconds)
+            held.keys = keys
+            return keys
+        }
+    }
+
+    /// The latest `DPoP-Nonce` of each server this client talks to (RFC 9449 §8, §9).
+    var dpopNonces: DPoPNonces {
+        held.withLock { held in
+            if let nonces = held.dpopNonces { return nonces }
+            let nonces = DPoPNonces()
+            held.dpopNonces = nonces
+            return nonces
+        }
+    }
+
+    /// The sleeps of the grants that poll (RFC 8628, CIBA), ended by `cancel` like the transfers. A cancel
+    /// that comes before they are made finds no sleep under way, as one between two sleeps does.
+    var sleeps: CancellableSleeps {
+        held.withLock { held in
+            if let sleeps = held.sleeps { return sleeps }
+            let sleeps = CancellableSleeps()
+            held.sleeps = sleeps
+            return sleeps
+        }
     }
 
     /// Ends every HTTP transfer of this client under way now (discovery, key sets, token, userinfo,
@@ -39,7 +90,7 @@ public final class OIDCClient: Sendable {
     /// left is finished first and its tokens kept (`HTTPRequest.finishOnceSent`).
     public func cancel() {
         transport.cancel()
-        sleeps.cancel()
+        held.withLock { $0.sleeps }?.cancel()
     }
 
     /// A DPoP signer the host holds (a key in Android Keystore, the Secure Enclave, an HSM), used for every
@@ -49,32 +100,36 @@ public final class OIDCClient: Sendable {
     /// the new one if it is the same key, else their requests fail. Under the FAPI 2.0 profile its
     /// algorithm must be one the profile allows.
     public func setDPoPSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
-        try replace(dpopHostKeySignerSlot, with: signer, role: "DPoP signer")
+        try replace(with: signer, role: "DPoP signer") { held, signer in
+            defer { held.dpopHostKeySigner = signer }
+            return held.dpopHostKeySigner
+        }
     }
 
-    var dpopHostKeySigner: HostKeySigner? { dpopHostKeySignerSlot.withLock { $0 } }
+    var dpopHostKeySigner: HostKeySigner? { held.withLock { $0.dpopHostKeySigner } }
 
     /// The client's own key held by the host (RFC 7523 client assertions, RFC 9101 request objects), used
     /// instead of `client_private_key` from now on; nil goes back to the configured key. Under the FAPI 2.0
     /// profile its algorithm must be one the profile allows.
     public func setClientSigner(_ signer: HostKeySigner?) throws(TelenoridError) {
-        try replace(clientSignerSlot, with: signer, role: "client signer")
+        try replace(with: signer, role: "client signer") { held, signer in
+            defer { held.clientSigner = signer }
+            return held.clientSigner
+        }
     }
 
-    var clientSigner: HostKeySigner? { clientSignerSlot.withLock { $0 } }
+    var clientSigner: HostKeySigner? { held.withLock { $0.clientSigner } }
 
-    /// Puts `signer` in `slot` (checked against the FAPI 2.0 profile first), then retires the one it held: a
-    /// request that took that one before the change may be about to sign with it.
-    private func replace(_ slot: Locked<HostKeySigner?>, with signer: HostKeySigner?, role: String)
-        throws(TelenoridError)
-    {
+    /// Puts `signer` in its slot by `swap` (checked against the FAPI 2.0 profile first), then retires the
+    /// one `swap` gives back: a request that took that one before the change may be about to sign with it.
+    private func replace(
+        with signer: HostKeySigner?, role: String,
+        _ swap: (inout Held, HostKeySigner?) -> HostKeySigner?
+    ) throws(TelenoridError) {
         if let signer, configuration.securityProfile == .fapi2 {
             try FAPI2Profile.checkHostKey(algorithm: signer.algorithm, role: role)
         }
-        let previous = slot.withLock { held in
-            defer { held = signer }
-            return held
-        }
+        let previous = held.withLock { swap(&$0, signer) }
         if let previous, previous !== signer { previous.retire(replacedBy: signer, role: role) }
     }
 
@@ -91,7 +146,7 @@ public final class OIDCClient: Sendable {
     /// is reported.
     public func discover() throws(TelenoridError) -> ProviderMetadata {
         let now = clock()
-        let cached = discovered.withLock { $0 }
+        let cached = held.withLock { $0.discovered }
         if let cached, now >= cached.fetchedAt, now - cached.fetchedAt < OIDCClient.metadataLifetime {
             return cached.metadata
         }
@@ -102,7 +157,8 @@ public final class OIDCClient: Sendable {
             if let cached, error.isTransient { return cached.metadata }
             throw error
         }
-        discovered.withLock { $0 = (metadata, now) }
+        let fetched = Discovered(metadata, fetchedAt: now)
+        held.withLock { $0.discovered = fetched }
         Log.info("discovery.fetched", "provider metadata of \(metadata.issuer)")
         return metadata
     }
@@ -139,7 +195,7 @@ public final class OIDCClient: Sendable {
     }
 
     /// The metadata if discovery ran, without fetching.
-    var metadata: ProviderMetadata? { discovered.withLock { $0?.metadata } }
+    var metadata: ProviderMetadata? { held.withLock { $0.discovered?.metadata } }
 
     /// The configuration with every endpoint the host did not set filled in from discovery, and what the
     /// provider requires of authorization requests, so a request made from it knows it must be built here.
@@ -298,16 +354,18 @@ public final class OIDCClient: Sendable {
     static let keptExchangeLimit = 4
 
     private func keepExchange(_ state: AuthState, of callback: AuthorizationCallback) {
-        keptExchanges.withLock { kept in
-            if kept.count >= OIDCClient.keptExchangeLimit { kept.removeFirst() }
-            kept.append((callback, state))
+        held.withLock { held in
+            if held.keptExchanges.count >= OIDCClient.keptExchangeLimit { held.keptExchanges.removeFirst() }
+            held.keptExchanges.append((callback, state))
         }
     }
 
     private func takeKeptExchange(of callback: AuthorizationCallback) -> AuthState? {
-        keptExchanges.withLock { kept -> AuthState? in
-            guard let position = kept.firstIndex(where: { $0.callback === callback }) else { return nil }
-            return kept.remove(at: position).state
+        held.withLock { held -> AuthState? in
+            guard let position = held.keptExchanges.firstIndex(where: { $0.callback === callback }) else {
+                return nil
+            }
+            return held.keptExchanges.remove(at: position).state
         }
     }
 

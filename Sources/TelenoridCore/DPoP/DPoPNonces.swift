@@ -1,7 +1,7 @@
 /// The latest `DPoP-Nonce` each server gave (RFC 9449 §8 for authorization servers, §9 for resource
 /// servers), kept per origin: a server may demand its nonce in every proof, and a nonce is only
 /// meaningful to the server that issued it. Shared by all requests of a client, from any thread.
-public final class DPoPNonces: Sendable {
+public struct DPoPNonces: Sendable {
     private let latest = Locked([String: String]())
 
     public init() {}

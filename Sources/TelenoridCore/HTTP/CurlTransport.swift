@@ -133,6 +133,7 @@ public final class CurlTransport: HTTPTransport {
     private func checkOut() throws(TelenoridError) -> EasyHandle {
         let (reused, share): (EasyHandle?, CurlShare?) = try pool.withLock { (pool) throws(TelenoridError) in
             if let easy = pool.idle.popLast() {
+                CurlTransport.shareStorage(emptied: &pool.idle, with: &pool.busy)
                 pool.busy.append(easy)
                 easy.checkedOut()
                 return (easy, nil)
@@ -157,11 +158,19 @@ public final class CurlTransport: HTTPTransport {
                 pool.handles -= 1
                 return easy
             }
+            CurlTransport.shareStorage(emptied: &pool.busy, with: &pool.idle)
             pool.idle.append(easy)
             return nil
         }
         // Freed outside the lock: curl_easy_cleanup may close connections.
         _ = surplus
+    }
+
+    /// A handle goes from one list to the other: when both are empty now, the one it left hands its storage
+    /// over, so a transport used by one thread at a time keeps one array buffer between them, not one each
+    /// (a client's memory), and moving the handle allocates nothing.
+    private static func shareStorage(emptied source: inout [EasyHandle], with destination: inout [EasyHandle]) {
+        if source.isEmpty && destination.isEmpty { swap(&source, &destination) }
     }
 
     private static func validate(_ settings: HTTPSettings) throws(TelenoridError) {

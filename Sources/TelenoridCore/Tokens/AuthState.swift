@@ -37,7 +37,9 @@ public final class AuthState: Sendable {
         /// Counts finished refresh attempts, so a thread that waited for another's attempt takes its
         /// outcome instead of sending a second request.
         var attempts: UInt64 = 0
-        var lastOutcome: Result<TokenSet, TelenoridError>?
+        /// Boxed: a token set inline here would be held, empty, by every state that has not refreshed yet
+        /// (most of them); the box is made once per refresh attempt.
+        var lastOutcome: Outcome?
         /// Counts sign-outs, so a refresh that was in flight during one knows its result must not land.
         var signOuts: UInt64 = 0
         /// A resource server refused the current access token before its expiry: the next fresh-token
@@ -46,13 +48,24 @@ public final class AuthState: Sendable {
         /// The marker of this state's own refresh whose tokens the store did not take: memory is ahead of
         /// the store, which still holds that marker (see "Rotation journal").
         var unsavedMarker: Int64?
+        /// Called after every change a host must persist (`setObserver`). Read under the lock, called
+        /// outside it.
+        var observer: (@Sendable () -> Void)?
+        /// The store the state is bound to (`bind`, `attach`). It and the observer are kept here rather than
+        /// behind locks of their own (two locks fewer per state): both are only ever copied out, and used
+        /// after the lock is let go.
+        var store: (any AuthStateStore)?
+    }
+
+    /// The outcome of the last finished refresh attempt, for the threads that waited on it.
+    final class Outcome: Sendable {
+        let result: Result<TokenSet, TelenoridError>
+        init(_ result: Result<TokenSet, TelenoridError>) { self.result = result }
     }
 
     private let snapshot: Locked<Snapshot>
     /// Held for the whole of a refresh round trip: the single-flight gate.
     private let refreshGate = Locked<Bool>(false)  // the value is unused: the lock is the gate
-    private let observer = Locked<(@Sendable () -> Void)?>(nil)
-    private let storeSlot = Locked<(any AuthStateStore)?>(nil)
     public let refresher: any TokenRefresher
     public let clock: Clock
     public let refreshMarginSeconds: Int64
@@ -79,7 +92,7 @@ public final class AuthState: Sendable {
     /// Called after every change a host must persist (a rotation, a sign-out), on the thread that made
     /// it, outside the state's locks.
     public func setObserver(_ callback: (@Sendable () -> Void)?) {
-        observer.withLock { $0 = callback }
+        snapshot.withLock { $0.observer = callback }
     }
 
     /// An access token valid for at least the refresh margin, refreshing first when needed. Tokens a
@@ -153,7 +166,7 @@ public final class AuthState: Sendable {
     /// tokens that were live and whether this state changed. `keepingReason`: a state already signed out
     /// stays as it is, with why it was (a revoke with nothing to revoke changes nothing).
     private func signOutRecorded(keepingReason: Bool) throws(TelenoridError) -> (TokenSet?, Bool) {
-        guard let store = storeSlot.withLock({ $0 }) else {
+        guard let store = snapshot.withLock({ $0.store }) else {
             if keepingReason && !isSignedIn { return (nil, false) }
             let previous = clearTokens()
             return (previous, previous != nil)
@@ -201,7 +214,7 @@ public final class AuthState: Sendable {
     /// `.storeFailed` when the store does not take the write (the tokens stay in memory and in use, and the
     /// write is tried again before their next use); `.invalidArgument` when the state is bound to no store.
     public func save() throws(TelenoridError) {
-        guard let store = storeSlot.withLock({ $0 }) else {
+        guard let store = snapshot.withLock({ $0.store }) else {
             throw TelenoridError(
                 .invalidArgument,
                 "the auth state is bound to no store or file (bind or open one first): nothing to save to")
@@ -221,7 +234,7 @@ public final class AuthState: Sendable {
     /// Binds without writing, for a state just read from `store`: writing it back could put older tokens
     /// over a refresh another process saved in the meantime.
     func attach(to store: any AuthStateStore) {
-        storeSlot.withLock { $0 = store }
+        snapshot.withLock { $0.store = store }
     }
 
     /// What the store holds, when it differs from memory: another process refreshed or signed out. The
@@ -279,9 +292,9 @@ public final class AuthState: Sendable {
         let (outcome, changed, orphaned): Landed = refreshGate.withLock { _ in
             // Only the outcome, not a copy of the whole snapshot (tokens, errors): this runs per refresh.
             if let last = snapshot.withLock({ $0.attempts != seenAttempts ? $0.lastOutcome : nil }) {
-                return (last, false, nil)
+                return (last.result, false, nil)
             }
-            guard let store = storeSlot.withLock({ $0 }) else {
+            guard let store = snapshot.withLock({ $0.store }) else {
                 switch needed(force: force) {
                 case .answer(let answer): return (answer, false, nil)
                 case .send(let tokens, let signOuts):
@@ -309,7 +322,7 @@ public final class AuthState: Sendable {
             throw TelenoridError(
                 .cancelled,
                 "the refresh was cancelled after its request was sent; its answer was awaited and the new tokens "
-                    + "are kept\(storeSlot.withLock({ $0 }) == nil ? "" : " and saved")")
+                    + "are kept\(snapshot.withLock({ $0.store }) == nil ? "" : " and saved")")
         }
         return tokens
     }
@@ -482,10 +495,10 @@ public final class AuthState: Sendable {
                 if case .success(let fresh) = result { orphaned = fresh }
                 result = .failure(
                     TelenoridError(.notSignedIn, "not signed in: signed out while a refresh was under way"))
-                current.lastOutcome = result
+                current.lastOutcome = Outcome(result)
                 return false
             }
-            current.lastOutcome = result
+            current.lastOutcome = Outcome(result)
             switch result {
             case .success(let fresh):
                 current.tokens = fresh
@@ -513,6 +526,6 @@ public final class AuthState: Sendable {
     }
 
     private func notify() {
-        if let callback = observer.withLock({ $0 }) { callback() }
+        if let callback = snapshot.withLock({ $0.observer }) { callback() }
     }
 }
