@@ -1,6 +1,8 @@
 """telenorid.RequestsAuth and telenorid.HttpxAuth (sync and async) against the protected endpoints of real
 providers: django-oauth-toolkit's userinfo with Bearer tokens (revoked there through RFC 7009 to make it
-answer 401 invalid_token), and glewlwyd's with DPoP (RFC 9449), nonces demanded or not."""
+answer 401 invalid_token), and glewlwyd's with DPoP (RFC 9449), nonces demanded or not; and a machine's own
+DPoP-bound token from glewlwyd (the client credentials grant, RFC 6749 §4.4) at a resource server that checks it
+with the library's own ResourceServer."""
 import asyncio
 import base64
 import http.server
@@ -9,7 +11,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Union
 
 import httpx
 import pytest
@@ -19,6 +21,7 @@ import telenorid
 
 from browser import complete_login  # noqa: E402
 from glewlwyd_provider import start_glewlwyd  # noqa: E402
+from machine_clients import glewlwyd_machine  # noqa: E402
 
 REDIRECT = "http://127.0.0.1:53682/callback"
 CLIENTS = ["requests", "httpx", "httpx-async"]
@@ -36,9 +39,10 @@ def lowered(headers) -> Dict[str, str]:
     return {name.lower(): value for name, value in headers.items()}
 
 
-def call(kind: str, state: telenorid.AuthState, url: str, sent: Optional[List[Dict[str, str]]] = None) -> Result:
-    """GET url with the auth of the client `kind`, recording in `sent` every request that goes out (a retry
-    included)."""
+def call(kind: str, state: Union[telenorid.AuthState, telenorid.ClientCredentials], url: str,
+         sent: Optional[List[Dict[str, str]]] = None) -> Result:
+    """GET url with the auth of the client `kind` over `state` (a user's or a machine's tokens), recording in
+    `sent` every request that goes out (a retry included)."""
     sent = [] if sent is None else sent
     if kind == "requests":
 
@@ -304,13 +308,123 @@ def test_a_demanded_dpop_nonce_is_passed_in_exactly_one_retry(refusing):
             assert jwt_payload(result.sent[1]["dpop"])["nonce"] == f"nonce-{refusing.nonces - 1}"
 
 
+# --- a machine's own token: glewlwyd's machine client, the library's own resource server ----------------------
+
+
+class MachineResource(http.server.ThreadingHTTPServer):
+    """A resource server on loopback checking glewlwyd's machine tokens with telenorid.ResourceServer: by
+    introspection (RFC 7662, so a token revoked at glewlwyd is seen), then the DPoP proof against the method and
+    URL it received and the token's key (RFC 9449 §4.3, §7.1), a nonce demanded (§9). It answers 200 with the
+    token's client_id, or 401 with the error its check gave, and its DPoP-Nonce on both."""
+
+    daemon_threads = True
+
+    def __init__(self, server: telenorid.ResourceServer):
+        super().__init__(("127.0.0.1", 0), MachineResourceHandler)
+        self.checks = server
+        self.url = f"http://127.0.0.1:{self.server_address[1]}/jobs"
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+class MachineResourceHandler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        server = self.server.checks
+        scheme, _, token = self.headers.get("Authorization", "").partition(" ")
+        info = server.introspect(token)
+        if scheme != "DPoP" or not info.active:
+            self.answer(401, 'DPoP error="invalid_token"')
+            return
+        url = f"http://127.0.0.1:{self.server.server_address[1]}{self.path}"
+        try:
+            server.verify_dpop(self.headers.get("DPoP", ""), self.command, url, token,
+                               jkt=server.verify_access_token(token).cnf_jkt)
+        except telenorid.TokenInvalidError as refusal:
+            self.answer(401, f'DPoP error="{refusal.oauth_error}"')
+            return
+        self.answer(200, None, json.dumps({"client_id": info.client_id}).encode())
+
+    def answer(self, status, challenge, body=b""):
+        self.send_response(status)
+        if challenge:
+            self.send_header("WWW-Authenticate", challenge)
+        self.send_header("DPoP-Nonce", self.server.checks.dpop_nonce())
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def machine_resource(glewlwyd):
+    with telenorid.Client(telenorid.Config.from_settings(**glewlwyd_machine(glewlwyd))) as client, \
+            telenorid.ResourceServer(client, glewlwyd.machine_scope, introspection_cache_max_age_s=0,
+                                     dpop_require_nonce=True) as server:
+        resource = MachineResource(server)
+        yield resource
+        resource.shutdown()
+        resource.server_close()
+
+
+@pytest.mark.parametrize("kind", CLIENTS)
+def test_a_machine_token_is_renewed_once_when_refused_and_a_demanded_nonce_sent(glewlwyd, machine_resource, kind):
+    """A ClientCredentials with a DPoP key: its first call is refused use_dpop_nonce and sent once more with the
+    resource's nonce, the token kept; the next goes through at once; once glewlwyd has revoked the token
+    (RFC 7009), the resource refuses it invalid_token and the one retry carries a new token."""
+    config = telenorid.Config.from_settings(**glewlwyd_machine(glewlwyd, dpop_signing_alg="ES256"))
+    with telenorid.Client(config) as client, telenorid.ClientCredentials(client, glewlwyd.machine_scope) as machine:
+        url = machine_resource.url
+        result = call(kind, machine, url)
+        assert result.status == 200 and result.history == [401] and len(result.sent) == 2
+        assert json.loads(result.body)["client_id"] == glewlwyd.machine_client_id
+        first, second = result.sent
+        token = first["authorization"]
+        assert token.startswith("DPoP ") and second["authorization"] == token, "a nonce retry keeps the token"
+        proofs = [jwt_payload(headers["dpop"]) for headers in result.sent]
+        assert "nonce" not in proofs[0] and proofs[1]["nonce"]
+        assert all(proof["htm"] == "GET" and proof["htu"] == url for proof in proofs)
+
+        result = call(kind, machine, url)
+        assert result.status == 200 and result.history == [], "the nonce was kept"
+        assert [headers["authorization"] for headers in result.sent] == [token]
+
+        # RFC 7009 by the machine client itself, behind the handle's back.
+        response = requests.post(glewlwyd.issuer + "/revoke", data={"token": token.split(" ", 1)[1]},
+                                 auth=(glewlwyd.machine_client_id, glewlwyd.machine_client_secret), timeout=10)
+        assert response.status_code == 200
+        result = call(kind, machine, url)
+        assert result.status == 200 and result.history == [401] and len(result.sent) == 2
+        refused, renewed = (headers["authorization"] for headers in result.sent)
+        assert refused == token and renewed.startswith("DPoP ") and renewed != token
+        assert machine.request_headers("GET", url)[0] == renewed, "the new token is the one held"
+        assert jwt_payload(result.sent[1]["dpop"])["nonce"], "the nonce went with the new token too"
+
+
+def test_a_machine_tokens_second_401_is_returned_not_retried(glewlwyd, refusing):
+    """A resource that refuses every token: the first 401 gets its one retry with a new machine token, the
+    second goes back to the caller."""
+    refusing.challenge = 'Bearer error="invalid_token"'
+    with telenorid.Client(telenorid.Config.from_settings(**glewlwyd_machine(glewlwyd))) as client, \
+            telenorid.ClientCredentials(client, glewlwyd.machine_scope) as machine:
+        for kind in CLIENTS:
+            result = call(kind, machine, refusing.url)
+            assert result.status == 401 and result.history == [401] and len(result.sent) == 2, kind
+            refused, renewed = (headers["authorization"] for headers in result.sent)
+            assert refused.startswith("Bearer ") and renewed != refused, kind
+
+
 # --- the parts without a provider ------------------------------------------------------------------------
 
 
-def test_the_auths_take_an_auth_state_and_are_documented():
+def test_the_auths_take_an_auth_state_or_client_credentials_and_are_documented():
     for auth in (telenorid.RequestsAuth, telenorid.HttpxAuth):
-        with pytest.raises(TypeError):
-            auth("a token")
+        for wrong in ("a token", telenorid.Config.from_settings(issuer="https://id.example", client_id="c")):
+            with pytest.raises(TypeError) as refused:
+                auth(wrong)
+            assert "telenorid.AuthState" in str(refused.value) and "telenorid.ClientCredentials" in str(refused.value)
+        for holder in (telenorid.AuthState, telenorid.ClientCredentials):
+            assert holder.__name__ in auth.__doc__ and holder.__name__ in auth.__init__.__doc__, auth.__name__
         assert auth.__doc__.strip() and auth.__module__.startswith("telenorid")
         for name, member in vars(auth).items():
             if not name.startswith("_") and callable(member):

@@ -1,11 +1,12 @@
-"""RequestsAuth: a signed-in user's tokens on every request a ``requests`` call makes (``pip install
-'telenorid[requests]'``).
+"""RequestsAuth: a signed-in user's tokens (or a machine's own) on every request a ``requests`` call makes
+(``pip install 'telenorid[requests]'``).
 
     response = requests.get("https://api.example.com/me", auth=telenorid.RequestsAuth(state))
+    response = requests.get("https://api.example.com/jobs", auth=telenorid.RequestsAuth(machine))
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple, Union
 
 try:
     import requests
@@ -15,6 +16,7 @@ except ImportError as error:  # the optional extra is missing
     raise ImportError("telenorid.RequestsAuth needs requests: pip install 'telenorid[requests]'") from error
 
 from .auth_state import AuthState
+from .resource_server import ClientCredentials
 
 __all__ = ["RequestsAuth"]
 
@@ -37,19 +39,23 @@ def _header(request: requests.PreparedRequest, name: str) -> Optional[str]:
 
 
 class RequestsAuth(AuthBase):
-    """A ``requests`` auth (``auth=``) for calls to a resource server with ``state``'s tokens: sets
-    ``Authorization`` (and ``DPoP``, with a proof for the request's method and URL, RFC 9449 §7) from
-    :meth:`AuthState.request_headers`, which refreshes a token about to expire. A 401 that refuses the token
-    (``error="invalid_token"``, or no error: revoked, expired early) is sent once more with a refreshed
-    token, and one with ``error="use_dpop_nonce"`` once more with the resource's ``DPoP-Nonce``; never more
-    than one retry, whose answer is returned whatever it is (the 401 is in its ``history``). A refresh the
-    provider refuses raises :class:`AuthorizationLostError` (the state is signed out). A body that cannot be sent
-    twice (a file, a generator) is not retried. Safe to share between threads and sessions."""
+    """A ``requests`` auth (``auth=``) for calls to a resource server with the tokens of ``state``: a signed-in
+    user's :class:`AuthState` or a machine's own :class:`ClientCredentials`. Sets ``Authorization`` (and
+    ``DPoP``, with a proof for the request's method and URL, RFC 9449 §7) from the holder's
+    ``request_headers``, which renews a token about to expire. A 401 that refuses the token
+    (``error="invalid_token"``, or no error: revoked, expired early) is sent once more with a new token (an
+    auth state's refreshed, a machine's asked for again), and one with ``error="use_dpop_nonce"`` once more
+    with the resource's ``DPoP-Nonce``, as the holder's ``resource_answered`` says; never more than one retry,
+    whose answer is returned whatever it is (the 401 is in its ``history``). A refresh the provider refuses
+    raises :class:`AuthorizationLostError` (the state is signed out); a machine's token request it refuses
+    raises that request's error. A body that cannot be sent twice (a file, a generator) is not retried. Safe
+    to share between threads and sessions."""
 
-    def __init__(self, state: AuthState) -> None:
-        """Authenticates with ``state``'s tokens, which it keeps referenced."""
-        if not isinstance(state, AuthState):
-            raise TypeError("state must be a telenorid.AuthState")
+    def __init__(self, state: Union[AuthState, ClientCredentials]) -> None:
+        """Authenticates with the tokens of ``state``, an :class:`AuthState` or a :class:`ClientCredentials`,
+        which it keeps referenced."""
+        if not isinstance(state, (AuthState, ClientCredentials)):
+            raise TypeError("state must be a telenorid.AuthState or a telenorid.ClientCredentials")
         self._state = state
 
     def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
