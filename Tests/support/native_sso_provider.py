@@ -9,7 +9,7 @@ says, for two public clients of one vendor (APPS) and one user, alice, who is si
 
   - GET /authorize (the code flow with PKCE, RFC 7636) redirects at once to the client's redirect URI with a
     code; POST /token exchanges it once, for the client it was issued to, when the verifier fits the S256
-    challenge (§4.6), for an access and a refresh token and an ID token of a new session (sid). With
+    challenge (RFC 7636 §4.6), for an access and a refresh token and an ID token of a new session (sid). With
     device_sso in the scope (§3.1) the answer brings a device secret, long and random, bound to that
     session, and the ID token its ds_hash (§3.4);
   - POST /token with the token exchange grant (§4.2) is checked as §4.3 asks: the client is one of the
@@ -17,9 +17,10 @@ says, for two public clients of one vendor (APPS) and one user, alice, who is si
     a device secret of the same session whose ds_hash that ID token carries, and the session still on; then
     (§4.4) an access token with an ID token for the asking client, of the same user and session, carrying
     the ds_hash of the device secret in force (a new one when `rotates`). Any other pair is invalid_grant;
-  - POST /revoke (RFC 7009) of a refresh token ends the session it belongs to: the device secret of that
-    session signs no other app in after (invalid_grant). Providers do this as "log out of all the vendor's
-    apps"; here it is the double's policy, the way a test makes the provider refuse a well-formed exchange.
+  - POST /revoke (RFC 7009) of a refresh token, by the client it was issued to, ends the session it belongs
+    to: the device secret of that session signs no other app in after (invalid_grant). Providers do this as
+    "log out of all the vendor's apps"; here it is the double's policy, the way a test makes the provider
+    refuse a well-formed exchange.
 
     native_sso_provider.py               serves; prints {"issuer": ..., "apps": {client id: redirect URI}} on
                                          one line, then answers each line "requests" on its standard input
@@ -90,7 +91,7 @@ class NativeSsoProvider(FaultProvider):
         super().__init__()
         self.pending: dict[str, dict] = {}  # code → its authorization request's query
         self.device_secrets: dict[str, str] = {}  # device secret → the sid of its session
-        self.refresh_tokens: dict[str, str] = {}  # refresh token → the sid of its session
+        self.refresh_tokens: dict[str, tuple[str, str]] = {}  # refresh token → (its client, the sid of its session)
         self.id_tokens: dict[str, str] = {}  # ID token issued → the sid of its session
         self.ended: set[str] = set()  # the sids of ended sessions
         self.exchanges: list[dict] = []  # the forms of the token exchanges received, in order
@@ -127,7 +128,7 @@ class NativeSsoProvider(FaultProvider):
     def _tokens(self, client: str, scope: str, sid: str, nonce: Optional[str], claims: dict) -> dict:
         """A token response for `client` in session `sid`, its ID token with `claims` (None leaves one out)."""
         access, refresh = "at-" + secrets.token_urlsafe(32), "rt-" + secrets.token_urlsafe(32)
-        self.refresh_tokens[refresh] = sid
+        self.refresh_tokens[refresh] = (client, sid)
         body = {"access_token": access, "token_type": "Bearer", "expires_in": 300, "refresh_token": refresh,
                 "scope": scope}
         claims = {"sid": sid, "at_hash": half_hash(access)} | claims
@@ -178,8 +179,9 @@ class NativeSsoProvider(FaultProvider):
 
     def _revoke(self, form: dict) -> Response:
         """RFC 7009 §2.2: 200 whatever the token; a refresh token's revocation ends its session here."""
-        sid = self.refresh_tokens.pop(form.get("token", ""), None)
-        if sid is not None:
+        client, sid = self.refresh_tokens.get(form.get("token", ""), (None, None))
+        if sid is not None and client == form.get("client_id"):
+            del self.refresh_tokens[form["token"]]
             self.ended.add(sid)
         return Response(200)
 
