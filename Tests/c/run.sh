@@ -11,7 +11,8 @@
 #      test_flows (Vipps app-to-app and the identity-provider app against the real provider), test_device_grant
 #      (RFC 8628 against django-oauth-toolkit and glewlwyd) test_ciba (CIBA poll and ping against glewlwyd) and test_resource_server (introspection, JWT access tokens and
 #      client credentials against django-oauth-toolkit and glewlwyd), test_backchannel_logout (logout tokens it signs, the local sign-out),
-#      test_token_exchange (RFC 8693 against idpyoidc's provider in the FAPI 2.0 harness), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
+#      test_token_exchange (RFC 8693 against idpyoidc's provider in the FAPI 2.0 harness), test_native_sso (OpenID Connect Native SSO
+#      against the double Tests/support/native_sso_provider.py), each plain, under valgrind and under ASan/UBSan; test_secrets (no copies of secrets left
 #      in memory, against Tests/c/secrets_provider.py) plain only;
 #   7. test_install.sh (make install + pkg-config), test_examples.py (bindings/c/examples against the provider),
 #      test_pg_store.py (bindings/c/examples/pg_store.c, a store in PostgreSQL, against a throwaway server)
@@ -91,6 +92,9 @@ compile_test test_dpop_rs
 compile_test test_backchannel_logout -lcrypto
 # Token exchange (RFC 8693) against idpyoidc's provider (Tests/support/fapi_provider.py --token-exchange, started by the test).
 compile_test test_token_exchange
+# Native SSO (OpenID Connect Native SSO for Mobile Apps 1.0) against the double every language shares (Tests/support/native_sso_provider.py,
+# started by the test: no provider here implements it).
+compile_test test_native_sso
 # test_dlopen must not link the library.
 if [ -x "$out/test_dlopen" ] && readelf -d "$out/test_dlopen" | grep -q 'libtelenorid'; then
     echo "run.sh: test_dlopen links libtelenorid"; failed+=("test_dlopen not linked")
@@ -141,6 +145,7 @@ three_ways test_resource_server
 three_ways test_dpop_rs
 three_ways test_backchannel_logout
 three_ways test_token_exchange
+three_ways test_native_sso
 # Plain only: valgrind's and ASan's shadow copies of the heap would be found by the scan. Run even when
 # its compile failed, so the test shows as failed, never as skipped.
 step "test_secrets" "$out/test_secrets"

@@ -15,9 +15,10 @@ named in dpop_jkt (§10) when it named one; userinfo wants the current access
 token as a bearer (RFC 6750 §2.1); revocation (RFC 7009) wants the client's secret too.
 
 A code exchange whose authorization request asked for the device_sso scope also brings a device secret
-(OpenID Connect Native SSO 1.0 §3.4), long and random, with its ds_hash in the ID token. TEST DOUBLE for that
-part, as in Tests/python/test_native_sso.py: none of the real providers of the tests (idpyoidc,
-django-oauth-toolkit, glewlwyd, LemonLDAP::NG) issues device secrets.
+(OpenID Connect Native SSO 1.0 §3.4), long and random, with its ds_hash in the ID token, made by
+Tests/support/native_sso_provider.py's issue_device_secret. TEST DOUBLE for that part, as that module is:
+none of the real providers of the tests (idpyoidc, django-oauth-toolkit, glewlwyd, LemonLDAP::NG) issues
+device secrets.
 
 Access tokens are JWTs (RFC 9068: typ at+jwt, signed with the provider's key of its jwks_uri, for the
 resource server <issuer>/api, with a random jti, so no two are alike), which a resource server verifies
@@ -31,13 +32,12 @@ import os
 import secrets
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from urllib.parse import unquote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
-from fault_provider import FaultProvider, Response, b64, jwk_thumbprint, parse_form  # noqa: E402
+from fault_provider import FaultProvider, Response, b64, jwk_thumbprint  # noqa: E402
+from native_sso_provider import authorize, half_hash, issue_device_secret  # noqa: E402
 
 CLIENT_ID = "secrets-client"
 
@@ -73,13 +73,9 @@ def serve() -> None:
             token_type = "DPoP" if provider.seen[-1].dpop is not None else "Bearer"
             body = {"access_token": access, "token_type": token_type, "expires_in": 300, "refresh_token": refresh}
             if nonce is not None:
-                # OIDC Core §3.1.3.6 for at_hash; Native SSO §3.4 makes ds_hash the same way, of the device secret.
-                def half_hash(value: str) -> str:
-                    return b64(hashlib.sha256(value.encode()).digest()[:16])
                 claims = {"at_hash": half_hash(access)}
                 if device_sso:
-                    body["device_secret"] = "ds-" + secrets.token_urlsafe(40)
-                    claims["ds_hash"] = half_hash(body["device_secret"])
+                    issue_device_secret(body, claims)
                 body["id_token"] = provider.id_token(CLIENT_ID, nonce, **claims)
             return Response(body=body)
 
@@ -132,20 +128,8 @@ def serve() -> None:
             time.sleep(0.2)
 
 
-def authorize(url: str) -> None:
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args):
-            return None
-
-    try:
-        urllib.request.build_opener(NoRedirect).open(url)
-        sys.exit("the authorization endpoint did not redirect")
-    except urllib.error.HTTPError as answer:
-        print(answer.headers["Location"], flush=True)
-
-
 if __name__ == "__main__":
     if sys.argv[1:2] == ["authorize"]:
-        authorize(sys.argv[2])
+        print(authorize(sys.argv[2]), flush=True)
     else:
         serve()
