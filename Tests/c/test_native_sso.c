@@ -17,8 +17,7 @@
 #include <unistd.h>
 
 #include <telenorid.h>
-#include "child_process.h"
-#include "status_checks.h"
+#include "sign_in.h"
 
 #define S(expected, call) CHECK_STATUS(expected, call)
 #define DOUBLE "Tests/support/native_sso_provider.py"
@@ -84,45 +83,13 @@ static long requests_received(struct provider *p) {
 }
 
 static telenorid_client *new_client(const char *issuer, const char *client_id, const char *redirect_uri) {
-    telenorid_config_builder *b = NULL;
-    telenorid_config *settings = NULL;
-    telenorid_client *client = NULL;
-    S(TELENORID_OK, telenorid_config_builder_new(&b));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, issuer));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, client_id));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, redirect_uri));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_SCOPE, "openid device_sso"));
-    S(TELENORID_OK, telenorid_config_builder_build(b, &settings));
-    S(TELENORID_OK, telenorid_client_new(settings, &client));
-    telenorid_config_free(settings);
-    telenorid_config_builder_free(b);
-    return client;
+    return public_client(issuer, client_id, redirect_uri, "openid device_sso");
 }
 
 /* The first app's sign-in (the code flow with PKCE, §3.1's device_sso in the scope); NULL when it failed. */
 static telenorid_auth_state *first_app_signs_in(telenorid_client *client) {
-    telenorid_config *discovered = NULL;
-    telenorid_auth_request *request = NULL;
-    telenorid_pending_auth *pending = NULL;
-    telenorid_authorization_callback *callback = NULL;
-    telenorid_auth_state *state = NULL;
-    char *url = NULL;
-    char redirect[4096] = "";
-    S(TELENORID_OK, telenorid_client_config(client, &discovered));
-    S(TELENORID_OK, telenorid_auth_request_new(discovered, &request));
-    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
-    S(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
-    char *argv[] = {"python3", DOUBLE, "authorize", url, NULL};
-    if (url && CHECK(first_line(argv, redirect, sizeof redirect, NULL))) {
-        S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
-    }
-    if (callback) S(TELENORID_OK, telenorid_client_exchange_code(client, callback, &state));
-    telenorid_authorization_callback_free(callback);
-    telenorid_string_free(url);
-    telenorid_pending_auth_free(pending);
-    telenorid_auth_request_free(request);
-    telenorid_config_free(discovered);
-    return state;
+    char *browser[] = {"python3", DOUBLE, "authorize", NULL, NULL};
+    return sign_in_through(client, browser, 3);
 }
 
 /* A field of a state (telenorid_string_free it); NULL when it has none. */

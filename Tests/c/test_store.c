@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include <telenorid.h>
-#include "child_process.h"
 #include "check.h"
+#include "sign_in.h"
 
 #define S(expected, call) check_report((call) == (expected), __FILE__, __LINE__, #call)
 #define STATES 8
@@ -147,44 +147,13 @@ static int contains(const uint8_t *data, size_t len, const char *text) {
 /* ---- Sign-in ---- */
 
 static telenorid_client *new_client(void) {
-    telenorid_config_builder *b = NULL;
-    telenorid_config *settings = NULL;
-    telenorid_client *client = NULL;
-    S(TELENORID_OK, telenorid_config_builder_new(&b));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_ISSUER, provider.issuer));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_CLIENT_ID, provider.public_id));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_REDIRECT_URI, "http://127.0.0.1:53682/callback"));
-    S(TELENORID_OK, telenorid_config_builder_set(b, TELENORID_CONFIG_SCOPE, "openid profile"));
-    S(TELENORID_OK, telenorid_config_builder_build(b, &settings));
-    S(TELENORID_OK, telenorid_client_new(settings, &client));
-    telenorid_config_free(settings);
-    telenorid_config_builder_free(b);
-    return client;
+    return public_client(provider.issuer, provider.public_id, "http://127.0.0.1:53682/callback", "openid profile");
 }
 
 static telenorid_auth_state *sign_in(telenorid_client *client) {
-    telenorid_config *discovered = NULL;
-    telenorid_auth_request *request = NULL;
-    telenorid_pending_auth *pending = NULL;
-    telenorid_authorization_callback *callback = NULL;
-    telenorid_auth_state *state = NULL;
-    char *url = NULL;
-    char redirect[4096] = "";
-    S(TELENORID_OK, telenorid_client_config(client, &discovered));
-    S(TELENORID_OK, telenorid_auth_request_new(discovered, &request));
-    S(TELENORID_OK, telenorid_auth_request_build(request, &pending));
-    S(TELENORID_OK, telenorid_pending_auth_url(pending, &url));
-    char *argv[] = {"python3", "Tests/support/provider/browser.py", url, provider.username, provider.password, NULL};
-    if (url && CHECK(first_line(argv, redirect, sizeof redirect, NULL))) {
-        S(TELENORID_OK, telenorid_pending_auth_handle_callback(pending, redirect, &callback));
-    }
-    if (callback) S(TELENORID_OK, telenorid_client_exchange_code(client, callback, &state));
-    telenorid_authorization_callback_free(callback);
-    telenorid_string_free(url);
-    telenorid_pending_auth_free(pending);
-    telenorid_auth_request_free(request);
-    telenorid_config_free(discovered);
-    return state;
+    char *browser[] = {"python3", "Tests/support/provider/browser.py", NULL, provider.username, provider.password,
+                       NULL};
+    return sign_in_through(client, browser, 2);
 }
 
 /* ---- Eight states on one record refresh once ---- */
