@@ -165,7 +165,7 @@ private func compactJWS(_ input: [UInt8]) {
     }
     let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count == 3, Base64URL.encode(jws.payload) == String(decoding: parts[1], as: UTF8.self),
-        jws.signingInput.elementsEqual(text.utf8.prefix(parts[0].count + 1 + parts[1].count))
+        jws.signingInput.withUnsafeBytes({ $0.elementsEqual(text.utf8.prefix(parts[0].count + 1 + parts[1].count)) })
     else {
         fail("JWS payload or signing input is not the token's", input)
     }
